@@ -1,0 +1,206 @@
+"""Big Apple: a Discord host for five New York board games.
+
+``python bot.py [run|sync|demo|selfplay|bench]`` — the exact contract is in the project's CLI notes.
+Settings come from the environment or a ``.env`` file next to this script.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import logging
+import sys
+import tempfile
+import time
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+from pydantic import SecretStr
+from pydantic_settings import BaseSettings, SettingsConfigDict
+
+from engine.core.errors import EngineError
+from engine.core.options import parse_options
+
+HERE = Path(__file__).resolve().parent
+
+NO_TOKEN_MESSAGE = """\
+No Discord token is configured, so the bot cannot connect.
+To run it on Discord: create an application at https://discord.com/developers/applications,
+add a bot user, copy its token, and put DISCORD_TOKEN=<token> in the environment or in a .env
+file next to bot.py (invite the bot with the "bot" and "applications.commands" scopes).
+Without a token, `python bot.py demo` plays a whole match offline."""
+
+
+class Settings(BaseSettings):
+    """Runtime settings: environment variables, or a ``.env`` file next to ``bot.py``."""
+
+    model_config = SettingsConfigDict(env_file=HERE / ".env", extra="ignore")
+
+    discord_token: SecretStr | None = None
+    bigapple_db: Path = HERE / "bigapple.db"
+    bigapple_dev_guild: int | None = None
+    log_level: str = "INFO"
+
+    @property
+    def has_token(self) -> bool:
+        return self.discord_token is not None and bool(self.discord_token.get_secret_value().strip())
+
+
+# --------------------------------------------------------------------------- commands
+
+
+def cmd_run(settings: Settings, sync_only: bool = False) -> int:
+    if not settings.has_token:
+        print(NO_TOKEN_MESSAGE, file=sys.stderr)
+        return 2
+    print("The Discord layer is not part of this build yet; `python bot.py demo` plays offline.", file=sys.stderr)
+    return 1
+
+
+def cmd_demo(args: argparse.Namespace) -> int:
+    from data.store import SqliteMatchStore
+    from engine.host.demo import run_demo
+
+    out = Path(args.out)
+    out.mkdir(parents=True, exist_ok=True)
+
+    def save_image(name: str, data: bytes) -> None:
+        (out / name).write_bytes(data)
+
+    async def play() -> int:
+        store = await SqliteMatchStore.open(out / "bigapple.db")
+        try:
+            return await run_demo(
+                store, args.game, args.players, parse_options(args.options), args.seed, print, save_image
+            )
+        finally:
+            await store.close()
+
+    return asyncio.run(play())
+
+
+def cmd_selfplay(args: argparse.Namespace) -> int:
+    from engine.host.selfplay import play_match
+    from engine.registry import get_game, get_policy
+
+    rules = get_game(args.game)
+    options = parse_options(args.options)
+    rules.validate_setup(args.players, options)
+    policies = [get_policy(rules.name, name) for name in args.bots.split(",")]
+    finished = failed = total_moves = 0
+    started = time.perf_counter()
+    for i in range(args.games):
+        seed = args.seed + i
+        t0 = time.perf_counter()
+        result = play_match(rules, args.players, seed, options, policies)
+        ms = (time.perf_counter() - t0) * 1000
+        line: dict[str, Any] = {
+            "game": rules.name,
+            "options": sorted(options),
+            "seed": seed,
+            "players": args.players,
+            "moves": result.moves,
+            "scores": list(result.outcome.scores) if result.outcome else None,
+            "places": list(result.outcome.places) if result.outcome else None,
+            "ms": round(ms, 2),
+        }
+        if result.error:
+            line["error"] = result.error
+            failed += 1
+        else:
+            finished += 1
+        total_moves += result.moves
+        print(json.dumps(line), flush=True)
+    elapsed = time.perf_counter() - started
+    summary = {
+        "games": args.games,
+        "finished": finished,
+        "failed": failed,
+        "mean_moves": round(total_moves / args.games, 2) if args.games else 0,
+        "games_per_s": round(args.games / elapsed, 2) if elapsed > 0 else 0,
+    }
+    print(json.dumps({"summary": summary}))
+    return 1 if failed else 0
+
+
+def cmd_bench(args: argparse.Namespace) -> int:
+    from data.bench import measure_store
+    from engine.host.benchmarks import bench_engine
+    from engine.registry import GAMES, get_game, get_policy
+
+    slugs = [get_game(args.game).name] if args.game else sorted(GAMES)
+    budget = args.seconds / max(1, len(slugs))
+    games = {}
+    for slug in slugs:
+        rules = GAMES[slug]
+        seats = max(n for n in rules.seat_counts if n <= 4)
+        games[slug] = bench_engine(rules, get_policy(slug, "random"), seats, seconds=budget)
+    with tempfile.TemporaryDirectory() as tmp:
+        store = asyncio.run(measure_store(actions=args.store_actions, tmp_dir=Path(tmp)))
+    report = {"games": games, "store": store}
+    if args.json:
+        print(json.dumps(report))
+    else:
+        for slug, figures in games.items():
+            print(f"{slug}: {json.dumps(figures)}")
+        print(f"store: {json.dumps(store)}")
+    return 0
+
+
+# ------------------------------------------------------------------------------ parsing
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(prog="bot.py", description=__doc__.splitlines()[0])
+    sub = parser.add_subparsers(dest="command")
+    sub.add_parser("run", help="run the Discord bot (needs DISCORD_TOKEN)")
+    sub.add_parser("sync", help="sync slash commands and exit")
+
+    demo = sub.add_parser("demo", help="play one whole match offline with computer players")
+    demo.add_argument("--game", default="ny_piatnik")
+    demo.add_argument("--players", type=int, default=4)
+    demo.add_argument("--options", default="")
+    demo.add_argument("--seed", type=int, default=1)
+    demo.add_argument("--out", default="demo")
+
+    selfplay = sub.add_parser("selfplay", help="engine-only matches between computer players, JSON lines")
+    selfplay.add_argument("--game", required=True)
+    selfplay.add_argument("--players", type=int, required=True)
+    selfplay.add_argument("--options", default="")
+    selfplay.add_argument("--games", type=int, default=10)
+    selfplay.add_argument("--seed", type=int, default=1)
+    selfplay.add_argument("--bots", default="random", help="comma-separated policies, cycled over the seats")
+
+    bench = sub.add_parser("bench", help="speed figures (at most 90 s)")
+    bench.add_argument("--game")
+    bench.add_argument("--json", action="store_true")
+    bench.add_argument("--seconds", type=float, default=40.0, help="time budget for the engine figures")
+    bench.add_argument("--store-actions", type=int, default=2000, help="commits timed for the store figures")
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    args = build_parser().parse_args(argv)
+    settings = Settings()
+    logging.basicConfig(
+        level=settings.log_level.upper(), format="%(asctime)s %(levelname)s %(name)s: %(message)s"
+    )
+    if args.command is None:
+        if settings.has_token:
+            return cmd_run(settings)
+        print("No DISCORD_TOKEN configured: playing the offline demo instead (see `python bot.py run`).\n")
+        args = build_parser().parse_args(["demo"])
+    try:
+        if args.command in ("run", "sync"):
+            return cmd_run(settings, sync_only=args.command == "sync")
+        handler = {"demo": cmd_demo, "selfplay": cmd_selfplay, "bench": cmd_bench}[args.command]
+        return handler(args)
+    except EngineError as exc:
+        print(f"error: {exc.describe()}", file=sys.stderr)
+        return 2
+
+
+if __name__ == "__main__":
+    sys.exit(main())

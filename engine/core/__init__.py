@@ -1,0 +1,1 @@
+"""Game-agnostic engine core: the rules contract, errors, RNG, options and replay."""

@@ -1,0 +1,142 @@
+"""The contract every game implements, in the spirit of boardgame.io: setup, moves, turn order,
+per-player views and an end condition. Transport and storage know nothing of the rules.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any, ClassVar, Generic, Protocol, TypeVar
+
+from pydantic import BaseModel, ConfigDict
+
+from engine.core.rng import Rng
+
+
+class Frozen(BaseModel):
+    """Base for immutable value models (states, actions, views, events)."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+
+class Event(Frozen):
+    """One line of the match log and who may read it.
+
+    ``audience`` is ``None`` for everyone, otherwise the seats that may see the line. Secrets reach a
+    player only through events addressed to their seat and through ``view(state, seat)``.
+    """
+
+    text: str
+    audience: frozenset[int] | None = None
+
+    @property
+    def is_public(self) -> bool:
+        return self.audience is None
+
+
+def public(text: str) -> Event:
+    return Event(text=text)
+
+
+def private(text: str, *seats: int) -> Event:
+    return Event(text=text, audience=frozenset(seats))
+
+
+class Outcome(Frozen):
+    """The result of a finished match, indexed by seat."""
+
+    scores: tuple[int, ...]
+    places: tuple[int, ...]  # 1 = first; tied seats share a place
+    reason: str
+    details: tuple[str, ...] = ()  # human-readable score breakdown lines
+
+
+S = TypeVar("S", bound=BaseModel)
+A = TypeVar("A", bound=BaseModel)
+
+
+
+@dataclass(frozen=True, slots=True)
+class Step(Generic[S]):
+    """What ``apply`` returns: the new state and the events it produced, in order."""
+
+    state: S
+    events: tuple[Event, ...] = ()
+
+
+class GameRules(Protocol[S, A]):
+    """Pure rules of one game. No I/O, no clock, no global random: randomness comes from the
+    generator stored in the state, so ``replay(seed, options, log)`` reproduces a match exactly.
+    """
+
+    name: ClassVar[str]  # slug, e.g. "ny_piatnik"
+    title: ClassVar[str]  # shown to players
+    seat_counts: ClassVar[range]
+    options: ClassVar[Mapping[str, str]]  # option id -> one-line description
+    state_model: ClassVar[type[BaseModel]]
+
+    def validate_setup(self, seats: int, options: frozenset[str]) -> None:
+        """Raises ``SetupError`` naming the valid choices when the seat count or options do not fit."""
+        ...
+
+    def setup(self, seats: int, seed: int, options: frozenset[str]) -> S:
+        """The opening state. Raises ``SetupError`` on a bad seat count or option combination."""
+        ...
+
+    def to_act(self, state: S) -> frozenset[int]:
+        """Seats that must decide now; several when simultaneous, empty when the match is over."""
+        ...
+
+    def legal_actions(self, state: S, seat: int) -> Sequence[A]:
+        """Every legal action of ``seat`` in a stable order (empty when the seat need not act)."""
+        ...
+
+    def apply(self, state: S, seat: int, action: A) -> Step[S]:
+        """The state after ``seat`` plays ``action``, with the events it caused.
+
+        Raises ``NotYourTurn`` or ``IllegalAction`` (saying what is allowed) and changes nothing.
+        """
+        ...
+
+    def outcome(self, state: S) -> Outcome | None:
+        """Scores and places once the match is over, else ``None``."""
+        ...
+
+    def view(self, state: S, seat: int | None) -> BaseModel:
+        """What ``seat`` may know (``None``: the public); other seats' secrets are stripped."""
+        ...
+
+    def notation(self, action: A) -> str:
+        """Canonical text of an action; ``parse(notation(a)) == a``."""
+        ...
+
+    def parse(self, text: str) -> A:
+        """The action written as ``text``; raises ``NotationError`` explaining the expected form."""
+        ...
+
+    def observers(self, state: S, seat: int) -> frozenset[int]:
+        """Seats allowed to see ``seat``'s secrets (the seat itself, and e.g. a team partner)."""
+        ...
+
+    def resample_secrets(self, state: S, seat: int, rng: Rng) -> S:
+        """A state that everyone outside ``observers(state, seat)`` cannot tell apart from ``state``,
+        with ``seat``'s secrets redrawn. Used by tests to prove views leak nothing.
+        """
+        ...
+
+
+class Policy(Protocol[S, A]):
+    """A computer player: picks one of the legal actions. Pure; randomness from the given ``rng``."""
+
+    name: str
+
+    def choose(self, rules: GameRules[S, A], state: S, seat: int, legal: Sequence[A], rng: Rng) -> A: ...
+
+
+def dump_state(state: BaseModel) -> str:
+    return state.model_dump_json()
+
+
+def load_state(rules: GameRules[Any, Any], data: str | bytes) -> BaseModel:
+    """Parse a stored state; raises pydantic's ``ValidationError`` on a corrupt row."""
+    return rules.state_model.model_validate_json(data)

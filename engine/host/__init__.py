@@ -1,0 +1,1 @@
+"""Game-agnostic orchestration: matches, seats, turns, computer players and the outbox."""

@@ -1,0 +1,71 @@
+"""Engine speed figures for ``python bot.py bench``: legal-action listing, apply, whole matches."""
+
+from __future__ import annotations
+
+import statistics
+import time
+from collections.abc import Sequence
+from typing import Any
+
+from engine.core.contract import GameRules, Policy
+from engine.core.rng import bot_rng
+from engine.host.selfplay import play_match
+
+
+def percentile(samples: Sequence[float], q: float) -> float:
+    """The ``q``-quantile (0..1) of ``samples`` by nearest rank."""
+    ordered = sorted(samples)
+    if not ordered:
+        return 0.0
+    index = min(len(ordered) - 1, max(0, round(q * (len(ordered) - 1))))
+    return ordered[index]
+
+
+def bench_engine(
+    rules: GameRules[Any, Any],
+    policy: Policy[Any, Any],
+    seats: int,
+    options: frozenset[str] = frozenset(),
+    matches: int = 20,
+    seconds: float = 10.0,
+) -> dict[str, Any]:
+    """Time ``legal_actions`` and ``apply`` at every position of computer-only matches, then whole matches.
+
+    Figures are milliseconds per call (p50/p99), matches per second and mean state JSON size.
+    """
+    legal_ms: list[float] = []
+    apply_ms: list[float] = []
+    state_bytes: list[int] = []
+    deadline = time.perf_counter() + seconds / 2
+    for seed in range(1, matches + 1):
+        if time.perf_counter() > deadline:
+            break
+        state = rules.setup(seats, seed, options)
+        ply = 0
+        while rules.outcome(state) is None and ply < 5_000:
+            seat = min(rules.to_act(state))
+            t0 = time.perf_counter()
+            legal = rules.legal_actions(state, seat)
+            t1 = time.perf_counter()
+            action = policy.choose(rules, state, seat, legal, bot_rng(seed, ply))
+            t2 = time.perf_counter()
+            state = rules.apply(state, seat, action).state
+            t3 = time.perf_counter()
+            legal_ms.append((t1 - t0) * 1000)
+            apply_ms.append((t3 - t2) * 1000)
+            if seed == 1:
+                state_bytes.append(len(state.model_dump_json()))
+            ply += 1
+    played = 0
+    start = time.perf_counter()
+    deadline = start + seconds / 2
+    while played < matches and time.perf_counter() < deadline:
+        play_match(rules, seats, 1000 + played, options, [policy])
+        played += 1
+    elapsed = time.perf_counter() - start
+    return {
+        "legal_ms": {"p50": round(percentile(legal_ms, 0.5), 4), "p99": round(percentile(legal_ms, 0.99), 4)},
+        "apply_ms": {"p50": round(percentile(apply_ms, 0.5), 4), "p99": round(percentile(apply_ms, 0.99), 4)},
+        "selfplay_games_per_s": round(played / elapsed, 2) if elapsed > 0 else 0.0,
+        "state_json_bytes": round(statistics.fmean(state_bytes)) if state_bytes else 0,
+    }

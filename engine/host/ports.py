@@ -1,0 +1,176 @@
+"""What the game host needs from the outside world, as protocols; ``data/`` implements the store."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from enum import StrEnum
+from typing import Protocol
+
+from engine.core.contract import Frozen
+from engine.core.replay import LoggedAction
+
+
+class MatchStatus(StrEnum):
+    LOBBY = "lobby"  # players join; no state yet
+    ACTIVE = "active"
+    FINISHED = "finished"
+    ABANDONED = "abandoned"
+
+
+class Player(Frozen):
+    """A participant. Human players have a ``user_id``; computer players have a ``bot`` policy name."""
+
+    user_id: int | None = None
+    name: str
+    bot: str | None = None
+    seat: int | None = None  # assigned when the match starts
+
+
+class NewMatch(Frozen):
+    """Everything needed to open a lobby."""
+
+    game: str
+    options: frozenset[str] = frozenset()
+    seat_count: int
+    seed: int
+    creator_id: int | None = None
+    guild_id: int | None = None
+    channel_id: int | None = None
+
+
+class MatchRecord(Frozen):
+    """A match as stored. ``version`` counts committed changes; buttons carry it to detect staleness."""
+
+    id: int
+    game: str
+    options: frozenset[str]
+    seat_count: int
+    seed: int
+    status: MatchStatus
+    version: int
+    creator_id: int | None = None
+    guild_id: int | None = None
+    channel_id: int | None = None
+    thread_id: int | None = None
+    players: tuple[Player, ...] = ()
+    state_json: str | None = None  # latest snapshot; None in the lobby
+    result_json: str | None = None  # the Outcome once finished
+    created_at: str
+    updated_at: str
+
+    def seat_of(self, user_id: int) -> int | None:
+        for player in self.players:
+            if player.user_id == user_id:
+                return player.seat
+        return None
+
+    def player_at(self, seat: int) -> Player | None:
+        for player in self.players:
+            if player.seat == seat:
+                return player
+        return None
+
+
+class DeliveryDraft(Frozen):
+    """A notice to send after a commit. ``seat`` is ``None`` for the match thread (public)."""
+
+    seat: int | None = None
+    payload: str  # JSON the notifier understands
+
+
+class Delivery(DeliveryDraft):
+    """A stored notice; ``pending`` until whoever delivered it marks it sent."""
+
+    id: int
+    match_id: int
+    version: int
+    attempts: int = 0
+
+
+class MatchStore(Protocol):
+    """Durable storage for matches. Every write is one transaction; writes that change a started match
+    are guarded by its version and raise ``StaleVersion`` when another write got there first.
+    Reads raise ``MatchNotFound`` for an unknown id and ``CorruptRecord`` for rows that cannot be read.
+    """
+
+    async def create_match(self, draft: NewMatch, creator: Player | None = None) -> MatchRecord: ...
+
+    async def get_match(self, match_id: int) -> MatchRecord: ...
+
+    async def list_matches(
+        self, statuses: Sequence[MatchStatus] = (), guild_id: int | None = None, limit: int = 50
+    ) -> list[MatchRecord]: ...
+
+    async def add_player(self, match_id: int, expected_version: int, player: Player) -> MatchRecord: ...
+
+    async def remove_player(self, match_id: int, expected_version: int, user_id: int) -> MatchRecord: ...
+
+    async def replace_player(self, match_id: int, expected_version: int, seat: int, player: Player) -> MatchRecord:
+        """Put ``player`` in ``seat`` of a started match (e.g. a computer taking over); bumps the version."""
+        ...
+
+    async def set_thread(self, match_id: int, thread_id: int) -> None: ...
+
+    async def start_match(
+        self,
+        match_id: int,
+        expected_version: int,
+        players: Sequence[Player],
+        state_json: str,
+        deliveries: Sequence[DeliveryDraft] = (),
+    ) -> MatchRecord:
+        """Seat ``players`` (each with its ``seat``), store the opening snapshot and go ACTIVE."""
+        ...
+
+    async def commit_action(
+        self,
+        match_id: int,
+        expected_version: int,
+        action: LoggedAction,
+        state_json: str,
+        status: MatchStatus = MatchStatus.ACTIVE,
+        result_json: str | None = None,
+        deliveries: Sequence[DeliveryDraft] = (),
+    ) -> MatchRecord:
+        """Append ``action`` and its resulting snapshot, bump the version, queue ``deliveries``."""
+        ...
+
+    async def close_match(
+        self,
+        match_id: int,
+        expected_version: int,
+        status: MatchStatus,
+        result_json: str | None = None,
+        deliveries: Sequence[DeliveryDraft] = (),
+    ) -> MatchRecord:
+        """Finish or abandon a match without an action (resign, abandon, admin decision)."""
+        ...
+
+    async def action_log(self, match_id: int) -> list[LoggedAction]: ...
+
+    async def snapshot(self, match_id: int, version: int) -> str: ...
+
+    async def pending_deliveries(self, limit: int = 100) -> list[Delivery]: ...
+
+    async def mark_delivered(self, delivery_id: int) -> None: ...
+
+    async def mark_failed(self, delivery_id: int, error: str) -> None: ...
+
+
+class Notice(Frozen):
+    """The payload of a delivery: what to tell the match thread (``seat`` None) or one seat.
+
+    The board or hand to show is the snapshot at the delivery's ``version``, seen through
+    ``view(state, seat)``; the notice itself carries only text and who acts next.
+    """
+
+    lines: tuple[str, ...] = ()
+    headline: str | None = None
+    to_act: tuple[int, ...] = ()
+    finished: bool = False
+
+
+class Notifier(Protocol):
+    """Sends one stored delivery (thread post or private message); raises on failure."""
+
+    async def deliver(self, match: MatchRecord, delivery: Delivery, notice: Notice) -> None: ...

@@ -1,0 +1,402 @@
+"""GameHost: the game-agnostic master that turns player commands into committed, announced moves.
+
+It knows nothing of Discord or SQL: it talks to a ``MatchStore`` and, when asked to flush the outbox, to
+a ``Notifier``. Every accepted action is committed together with the notices it causes; notices are
+sent only after the commit, so nothing is ever announced for an unsaved move.
+"""
+
+from __future__ import annotations
+
+import logging
+import secrets
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from pydantic import BaseModel, ValidationError
+
+from engine.core.contract import Event, GameRules, Outcome, Policy, dump_state, load_state
+from engine.core.errors import (
+    CorruptRecord,
+    EngineError,
+    IllegalAction,
+    LobbyError,
+    MatchClosed,
+    NotSeated,
+    NotYourTurn,
+    StaleVersion,
+)
+from engine.core.replay import LoggedAction
+from engine.core.rng import SEAT_STREAM, Rng, bot_rng
+from engine.host.locks import MatchLocks
+from engine.host.ports import (
+    DeliveryDraft,
+    MatchRecord,
+    MatchStatus,
+    MatchStore,
+    NewMatch,
+    Notice,
+    Notifier,
+    Player,
+)
+
+log = logging.getLogger(__name__)
+
+# A safety net against a rules bug that would let computer players loop forever.
+MAX_AUTOMATED_ACTIONS = 10_000
+
+
+@dataclass(frozen=True, slots=True)
+class ActResult:
+    """What an accepted command led to: the match as committed and the public lines it produced."""
+
+    match: MatchRecord
+    lines: tuple[str, ...]
+    notation: str | None = None
+
+
+class GameHost:
+    """Creates, runs and resumes matches for every registered game."""
+
+    def __init__(
+        self,
+        store: MatchStore,
+        games: Mapping[str, GameRules[Any, Any]] | None = None,
+        policies: Mapping[str, Mapping[str, Policy[Any, Any]]] | None = None,
+    ) -> None:
+        if games is None or policies is None:
+            from engine.registry import GAMES, POLICIES
+
+            games = GAMES if games is None else games
+            policies = POLICIES if policies is None else policies
+        self.store = store
+        self.games = games
+        self.policies = policies
+        self._locks = MatchLocks()
+
+    # ----------------------------------------------------------------- lookups
+
+    def rules(self, game: str) -> GameRules[Any, Any]:
+        from engine.registry import get_game
+
+        return self.games[game] if game in self.games else get_game(game)
+
+    def policy(self, game: str, name: str) -> Policy[Any, Any]:
+        available = self.policies.get(game, {})
+        if name not in available:
+            raise LobbyError(f"unknown computer player {name!r} for {game}", sorted(available))
+        return available[name]
+
+    async def match(self, match_id: int) -> MatchRecord:
+        return await self.store.get_match(match_id)
+
+    def state_of(self, match: MatchRecord) -> BaseModel:
+        """The latest snapshot of a started match; raises ``MatchClosed`` in the lobby."""
+        if match.state_json is None:
+            raise MatchClosed(f"match {match.id} has not started yet", ["start"])
+        return self._load(match, match.state_json)
+
+    def _load(self, match: MatchRecord, data: str) -> BaseModel:
+        try:
+            return load_state(self.rules(match.game), data)
+        except ValidationError as exc:
+            raise CorruptRecord(
+                f"the stored state of match {match.id} cannot be read ({exc.error_count()} problems); "
+                "nothing was changed"
+            ) from exc
+
+    async def state_at(self, match: MatchRecord, version: int) -> BaseModel:
+        return self._load(match, await self.store.snapshot(match.id, version))
+
+    def view(self, match: MatchRecord, seat: int | None, state: BaseModel | None = None) -> BaseModel:
+        rules = self.rules(match.game)
+        return rules.view(state if state is not None else self.state_of(match), seat)
+
+    def legal_notations(self, match: MatchRecord, seat: int, state: BaseModel | None = None) -> list[str]:
+        rules = self.rules(match.game)
+        current = state if state is not None else self.state_of(match)
+        return [rules.notation(a) for a in rules.legal_actions(current, seat)]
+
+    def outcome(self, match: MatchRecord) -> Outcome | None:
+        if match.result_json is None:
+            return None
+        return Outcome.model_validate_json(match.result_json)
+
+    # ------------------------------------------------------------------ lobby
+
+    async def create_match(
+        self,
+        game: str,
+        seat_count: int,
+        options: frozenset[str] = frozenset(),
+        creator: Player | None = None,
+        seed: int | None = None,
+        guild_id: int | None = None,
+        channel_id: int | None = None,
+    ) -> MatchRecord:
+        """Open a lobby after checking the game, seat count and options (``SetupError`` otherwise)."""
+        rules = self.rules(game)
+        rules.validate_setup(seat_count, options)
+        draft = NewMatch(
+            game=rules.name,
+            options=options,
+            seat_count=seat_count,
+            seed=secrets.randbits(63) if seed is None else seed,
+            creator_id=creator.user_id if creator else None,
+            guild_id=guild_id,
+            channel_id=channel_id,
+        )
+        return await self.store.create_match(draft, creator)
+
+    async def join(self, match_id: int, player: Player) -> MatchRecord:
+        async with self._locks(match_id):
+            match = await self.store.get_match(match_id)
+            self._require_lobby(match)
+            if player.bot is not None:
+                self.policy(match.game, player.bot)
+            return await self.store.add_player(match_id, match.version, player)
+
+    async def add_computer(self, match_id: int, policy: str = "greedy") -> MatchRecord:
+        match = await self.store.get_match(match_id)
+        taken = {p.name for p in match.players}
+        number = 1
+        while f"Computer {number}" in taken:
+            number += 1
+        return await self.join(match_id, Player(name=f"Computer {number}", bot=policy))
+
+    async def leave(self, match_id: int, user_id: int) -> MatchRecord:
+        async with self._locks(match_id):
+            match = await self.store.get_match(match_id)
+            self._require_lobby(match)
+            return await self.store.remove_player(match_id, match.version, user_id)
+
+    async def start(self, match_id: int, by_user: int | None = None) -> ActResult:
+        """Seat the players (shuffled with the match seed), set the game up and run computer seats."""
+        async with self._locks(match_id):
+            match = await self.store.get_match(match_id)
+            self._require_lobby(match)
+            if by_user is not None and match.creator_id not in (None, by_user):
+                raise LobbyError("only the player who created the match can start it")
+            if len(match.players) != match.seat_count:
+                raise LobbyError(
+                    f"the match needs {match.seat_count} players and has {len(match.players)}",
+                    ["join", "add a computer player"],
+                )
+            rules = self.rules(match.game)
+            order = Rng.from_seed(match.seed, SEAT_STREAM).shuffled(match.players)
+            seated = [p.model_copy(update={"seat": i}) for i, p in enumerate(order)]
+            state = rules.setup(match.seat_count, match.seed, match.options)
+            names = ", ".join(f"S{p.seat + 1} {p.name}" for p in seated)
+            to_act = tuple(sorted(rules.to_act(state)))
+            notices = [
+                DeliveryDraft(
+                    payload=Notice(
+                        headline=f"{rules.title} begins", lines=(f"seats: {names}",), to_act=to_act
+                    ).model_dump_json()
+                )
+            ]
+            notices += [
+                DeliveryDraft(seat=p.seat, payload=Notice(headline="your hand", to_act=to_act).model_dump_json())
+                for p in seated
+            ]
+            match = await self.store.start_match(match_id, match.version, seated, dump_state(state), notices)
+            lines = [f"seats: {names}"]
+            match = await self._run_computers(match, state, lines)
+            return ActResult(match=match, lines=tuple(lines))
+
+    # ------------------------------------------------------------------- play
+
+    async def act(
+        self,
+        match_id: int,
+        user_id: int,
+        move: str | int,
+        expected_version: int | None = None,
+    ) -> ActResult:
+        """Play ``move`` (a notation, or the index of a legal action) for ``user_id``'s seat.
+
+        Raises ``MatchNotFound``, ``NotSeated``, ``MatchClosed``, ``StaleVersion`` (the board moved on
+        since ``expected_version``), ``NotYourTurn``, ``NotationError`` or ``IllegalAction``; on any
+        of them nothing is stored.
+        """
+        async with self._locks(match_id):
+            match = await self.store.get_match(match_id)
+            seat = self._require_seat(match, user_id)
+            self._require_active(match)
+            if expected_version is not None and expected_version != match.version:
+                raise StaleVersion(
+                    f"this board has moved on (it is at move {match.version}, your button was for "
+                    f"move {expected_version}); use the latest post",
+                )
+            rules = self.rules(match.game)
+            state = self.state_of(match)
+            to_act = rules.to_act(state)
+            if seat not in to_act:
+                waiting = ", ".join(self._seat_name(match, s) for s in sorted(to_act))
+                raise NotYourTurn(f"it is not your turn; waiting for {waiting}")
+            legal = rules.legal_actions(state, seat)
+            if isinstance(move, int):
+                if not 0 <= move < len(legal):
+                    raise IllegalAction(
+                        f"there is no choice number {move}; choose 0 to {len(legal) - 1}",
+                        [rules.notation(a) for a in legal],
+                    )
+                action = legal[move]
+            else:
+                action = rules.parse(move)
+            step = rules.apply(state, seat, action)
+            notation = rules.notation(action)
+            match, lines = await self._commit(match, rules, seat, notation, state, step.state, step.events)
+            match = await self._run_computers(match, step.state, lines)
+            return ActResult(match=match, lines=tuple(lines), notation=notation)
+
+    async def resign(self, match_id: int, user_id: int, policy: str = "greedy") -> MatchRecord:
+        """Hand ``user_id``'s seat to a computer player so the others can play on."""
+        async with self._locks(match_id):
+            match = await self.store.get_match(match_id)
+            seat = self._require_seat(match, user_id)
+            self._require_active(match)
+            self.policy(match.game, policy)
+            player = match.player_at(seat)
+            assert player is not None
+            replaced = player.model_copy(update={"bot": policy, "name": f"{player.name} (computer)"})
+            match = await self.store.replace_player(match_id, match.version, seat, replaced)
+            return await self._run_computers(match, self.state_of(match), [])
+
+    async def abandon(self, match_id: int, by_user: int | None, is_admin: bool = False) -> MatchRecord:
+        """Stop a lobby or a running match for good (its creator or a server admin)."""
+        async with self._locks(match_id):
+            match = await self.store.get_match(match_id)
+            if match.status in (MatchStatus.FINISHED, MatchStatus.ABANDONED):
+                raise MatchClosed(f"match {match_id} is already {match.status.value}")
+            if not is_admin and by_user is not None and match.creator_id not in (None, by_user):
+                raise LobbyError("only the match's creator or a server admin can abandon it")
+            notice = Notice(headline="match abandoned", finished=True)
+            return await self.store.close_match(
+                match_id,
+                match.version,
+                MatchStatus.ABANDONED,
+                deliveries=[DeliveryDraft(payload=notice.model_dump_json())],
+            )
+
+    async def resume(self) -> list[MatchRecord]:
+        """After a restart: let computer seats of every active match act where it is their turn."""
+        resumed = []
+        for match in await self.store.list_matches([MatchStatus.ACTIVE], limit=10_000):
+            async with self._locks(match.id):
+                fresh = await self.store.get_match(match.id)
+                if fresh.status is MatchStatus.ACTIVE:
+                    resumed.append(await self._run_computers(fresh, self.state_of(fresh), []))
+        return resumed
+
+    async def flush(self, notifier: Notifier, limit: int = 100) -> int:
+        """Send pending deliveries oldest first; returns how many were sent. Failures stay pending."""
+        sent = 0
+        for delivery in await self.store.pending_deliveries(limit):
+            try:
+                match = await self.store.get_match(delivery.match_id)
+                notice = Notice.model_validate_json(delivery.payload)
+                await notifier.deliver(match, delivery, notice)
+            except Exception as exc:  # noqa: BLE001 - any failure must leave the delivery for a retry
+                log.warning("delivery %s for match %s failed: %s", delivery.id, delivery.match_id, exc)
+                await self.store.mark_failed(delivery.id, f"{type(exc).__name__}: {exc}")
+                continue
+            await self.store.mark_delivered(delivery.id)
+            sent += 1
+        return sent
+
+    # -------------------------------------------------------------- internals
+
+    async def _run_computers(self, match: MatchRecord, state: BaseModel, lines: list[str]) -> MatchRecord:
+        """Let computer seats act until a human must decide or the match ends."""
+        rules = self.rules(match.game)
+        computers = {p.seat: p.bot for p in match.players if p.bot is not None and p.seat is not None}
+        for _ in range(MAX_AUTOMATED_ACTIONS):
+            if match.status is not MatchStatus.ACTIVE:
+                return match
+            due = sorted(s for s in rules.to_act(state) if s in computers)
+            if not due:
+                return match
+            seat = due[0]
+            policy = self.policy(match.game, computers[seat] or "random")
+            legal = rules.legal_actions(state, seat)
+            rng = bot_rng(match.seed, match.version)
+            action = policy.choose(rules, state, seat, legal, rng)
+            step = rules.apply(state, seat, action)
+            match, new_lines = await self._commit(
+                match, rules, seat, rules.notation(action), state, step.state, step.events
+            )
+            lines.extend(new_lines)
+            state = step.state
+        raise EngineError(f"computer players of match {match.id} did not finish their turns")
+
+    async def _commit(
+        self,
+        match: MatchRecord,
+        rules: GameRules[Any, Any],
+        seat: int,
+        notation: str,
+        before: BaseModel,
+        after: BaseModel,
+        events: Sequence[Event],
+    ) -> tuple[MatchRecord, list[str]]:
+        """Store one accepted action with its snapshot and the notices it causes, in one transaction."""
+        outcome = rules.outcome(after)
+        to_act = tuple(sorted(rules.to_act(after)))
+        public_lines = [e.text for e in events if e.is_public]
+        headline = None
+        if outcome is not None:
+            headline = f"game over: {outcome.reason}"
+        notices = [
+            DeliveryDraft(
+                payload=Notice(
+                    lines=tuple(public_lines), headline=headline, to_act=to_act, finished=outcome is not None
+                ).model_dump_json()
+            )
+        ]
+        # Computer seats get private notices too: the notifier decides whether anyone reads them.
+        for target in range(match.seat_count):
+            private_lines = tuple(
+                e.text for e in events if e.audience is not None and target in e.audience
+            )
+            if private_lines:
+                notices.append(
+                    DeliveryDraft(seat=target, payload=Notice(lines=private_lines, to_act=to_act).model_dump_json())
+                )
+        status = MatchStatus.FINISHED if outcome is not None else MatchStatus.ACTIVE
+        committed = await self.store.commit_action(
+            match.id,
+            match.version,
+            LoggedAction(seat=seat, notation=notation),
+            dump_state(after),
+            status=status,
+            result_json=outcome.model_dump_json() if outcome is not None else None,
+            deliveries=notices,
+        )
+        log.info("match %s: seat %s played %s (version %s)", match.id, seat, notation, committed.version)
+        return committed, public_lines
+
+    def _seat_name(self, match: MatchRecord, seat: int) -> str:
+        player = match.player_at(seat)
+        return f"S{seat + 1} {player.name}" if player else f"S{seat + 1}"
+
+    @staticmethod
+    def _require_lobby(match: MatchRecord) -> None:
+        if match.status is not MatchStatus.LOBBY:
+            raise LobbyError(f"match {match.id} is {match.status.value}; the lobby is closed")
+
+    @staticmethod
+    def _require_active(match: MatchRecord) -> None:
+        if match.status is not MatchStatus.ACTIVE:
+            allowed = ["start"] if match.status is MatchStatus.LOBBY else []
+            raise MatchClosed(f"match {match.id} is {match.status.value}; no moves can be made", allowed)
+
+    @staticmethod
+    def _require_seat(match: MatchRecord, user_id: int) -> int:
+        seat = match.seat_of(user_id)
+        if seat is None:
+            raise NotSeated(f"you are not playing in match {match.id}")
+        player = match.player_at(seat)
+        if player is not None and player.bot is not None:
+            raise NotSeated(f"a computer player has taken over your seat in match {match.id}")
+        return seat

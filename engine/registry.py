@@ -1,0 +1,36 @@
+"""The registry of games: slug -> rules object, and slug -> computer players."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from engine.core.contract import GameRules, Policy
+from engine.core.errors import SetupError
+from engine.ny_piatnik import POLICIES as _PIATNIK_POLICIES
+from engine.ny_piatnik import RULES as _PIATNIK
+
+GAMES: Mapping[str, GameRules[Any, Any]] = {
+    _PIATNIK.name: _PIATNIK,
+}
+
+POLICIES: Mapping[str, Mapping[str, Policy[Any, Any]]] = {
+    _PIATNIK.name: _PIATNIK_POLICIES,
+}
+
+
+def get_game(slug: str) -> GameRules[Any, Any]:
+    """The rules for ``slug``; raises ``SetupError`` listing the known games."""
+    try:
+        return GAMES[slug.strip().lower()]
+    except KeyError:
+        raise SetupError(f"unknown game: {slug!r}", sorted(GAMES)) from None
+
+
+def get_policy(slug: str, name: str) -> Policy[Any, Any]:
+    """The computer player ``name`` for game ``slug``; raises ``SetupError`` listing the known ones."""
+    policies = POLICIES[get_game(slug).name]
+    try:
+        return policies[name]
+    except KeyError:
+        raise SetupError(f"unknown computer player for {slug}: {name!r}", sorted(policies)) from None

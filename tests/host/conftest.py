@@ -1,0 +1,33 @@
+from __future__ import annotations
+
+from collections.abc import AsyncIterator
+from pathlib import Path
+
+import pytest
+
+from data.store import SqliteMatchStore
+from engine.core.bots import RandomPolicy
+from engine.host.service import GameHost
+from tests.host.toy_game import TOY, AlwaysTwo
+
+TOY_GAMES = {"toy": TOY}
+TOY_POLICIES = {"toy": {"two": AlwaysTwo(), "random": RandomPolicy()}}
+
+
+@pytest.fixture
+def db_path(tmp_path: Path) -> Path:
+    return tmp_path / "matches.db"
+
+
+@pytest.fixture
+async def store(db_path: Path) -> AsyncIterator[SqliteMatchStore]:
+    opened = await SqliteMatchStore.open(db_path)
+    try:
+        yield opened
+    finally:
+        await opened.close()
+
+
+@pytest.fixture
+def host(store: SqliteMatchStore) -> GameHost:
+    return GameHost(store, games=TOY_GAMES, policies=TOY_POLICIES)

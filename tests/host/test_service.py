@@ -1,0 +1,272 @@
+"""GameHost against the real SQLite store, with a toy game so the rules stay out of the way."""
+
+from __future__ import annotations
+
+import asyncio
+import sqlite3
+from pathlib import Path
+
+import pytest
+
+from data.store import SqliteMatchStore
+from engine.core.errors import (
+    CorruptRecord,
+    IllegalAction,
+    LobbyError,
+    MatchClosed,
+    MatchNotFound,
+    NotationError,
+    NotSeated,
+    NotYourTurn,
+    SetupError,
+    StaleVersion,
+)
+from engine.core.replay import replay
+from engine.host.ports import Delivery, MatchRecord, MatchStatus, Notice, Player
+from engine.host.service import GameHost
+from tests.host.conftest import TOY_GAMES, TOY_POLICIES
+from tests.host.toy_game import TOY
+
+ANN = Player(user_id=101, name="ann")
+BOB = Player(user_id=202, name="bob")
+CY = Player(user_id=303, name="cy")
+
+
+async def started_pair(host: GameHost, seed: int = 7) -> MatchRecord:
+    match = await host.create_match("toy", 2, creator=ANN, seed=seed)
+    await host.join(match.id, BOB)
+    await host.start(match.id, by_user=ANN.user_id)
+    return await host.match(match.id)
+
+
+def user_at(match: MatchRecord, seat: int) -> int:
+    player = match.player_at(seat)
+    assert player is not None and player.user_id is not None
+    return player.user_id
+
+
+class Recorder:
+    """A notifier that remembers what it was asked to send, and can fail on demand."""
+
+    def __init__(self, failures: int = 0) -> None:
+        self.sent: list[tuple[int | None, Notice]] = []
+        self.failures = failures
+
+    async def deliver(self, match: MatchRecord, delivery: Delivery, notice: Notice) -> None:
+        if self.failures:
+            self.failures -= 1
+            raise ConnectionError("discord is down")
+        self.sent.append((delivery.seat, notice))
+
+
+async def test_start_seats_players_by_seed_and_queues_notices(host: GameHost) -> None:
+    first = await started_pair(host, seed=7)
+    again = await started_pair(host, seed=7)
+    assert first.status is MatchStatus.ACTIVE
+    assert sorted(p.seat for p in first.players) == [0, 1]
+    assert [p.name for p in sorted(first.players, key=lambda p: p.seat or 0)] == [
+        p.name for p in sorted(again.players, key=lambda p: p.seat or 0)
+    ]
+    recorder = Recorder()
+    assert await host.flush(recorder) == 6  # per match: one public post, one hand per seat
+    public = [n for seat, n in recorder.sent if seat is None]
+    assert public[0].headline == "Toy race begins" and public[0].to_act == (0,)
+
+
+async def test_act_by_notation_and_by_slot(host: GameHost, store: SqliteMatchStore) -> None:
+    match = await started_pair(host)
+    result = await host.act(match.id, user_at(match, 0), "add 2", expected_version=match.version)
+    assert result.notation == "add 2"
+    assert result.lines == ("S1 adds 2 => 2",)
+    assert result.match.version == match.version + 1
+    result = await host.act(match.id, user_at(match, 1), 0)  # slot 0 = "add 1"
+    assert result.notation == "add 1"
+    log = await store.action_log(match.id)
+    assert [(e.seat, e.notation) for e in log] == [(0, "add 2"), (1, "add 1")]
+
+
+async def test_refusals_change_nothing(host: GameHost, store: SqliteMatchStore) -> None:
+    match = await started_pair(host)
+    first, second = user_at(match, 0), user_at(match, 1)
+    before = await store.get_match(match.id)
+    pending = len(await store.pending_deliveries())
+    cases = [
+        (NotSeated, CY.user_id, "add 1", None),
+        (NotYourTurn, second, "add 1", None),
+        (NotationError, first, "jump 3", None),
+        (IllegalAction, first, "add 3", None),
+        (IllegalAction, first, 5, None),
+        (StaleVersion, first, "add 1", match.version - 1),
+    ]
+    for error, user, move, version in cases:
+        with pytest.raises(error) as caught:
+            await host.act(match.id, user, move, expected_version=version)
+        assert caught.value.message
+    with pytest.raises(MatchNotFound):
+        await host.act(9999, first, "add 1")
+    after = await store.get_match(match.id)
+    assert after == before
+    assert len(await store.pending_deliveries()) == pending
+
+
+async def test_error_messages_say_what_is_allowed(host: GameHost) -> None:
+    match = await started_pair(host)
+    with pytest.raises(IllegalAction) as caught:
+        await host.act(match.id, user_at(match, 0), 7)
+    assert "choose 0 to 1" in caught.value.message
+    assert caught.value.allowed == ("add 1", "add 2")
+    with pytest.raises(NotYourTurn) as waiting:
+        await host.act(match.id, user_at(match, 1), "add 1")
+    assert "waiting for S1" in waiting.value.message
+
+
+async def test_lobby_rules(host: GameHost) -> None:
+    with pytest.raises(SetupError):
+        await host.create_match("toy", 5, creator=ANN)
+    with pytest.raises(SetupError):
+        await host.create_match("toy", 2, frozenset({"short"}), creator=ANN)
+    with pytest.raises(SetupError):
+        await host.create_match("chess", 2, creator=ANN)
+    match = await host.create_match("toy", 2, creator=ANN, seed=1)
+    with pytest.raises(LobbyError):
+        await host.start(match.id, by_user=ANN.user_id)  # one player short
+    with pytest.raises(MatchClosed):
+        await host.act(match.id, ANN.user_id or 0, "add 1")  # not seated yet -> lobby
+    with pytest.raises(LobbyError):
+        await host.join(match.id, ANN)  # already in
+    await host.join(match.id, BOB)
+    with pytest.raises(LobbyError):
+        await host.join(match.id, CY)  # full
+    await host.leave(match.id, BOB.user_id or 0)
+    await host.join(match.id, CY)
+    with pytest.raises(LobbyError):
+        await host.start(match.id, by_user=CY.user_id)  # not the creator
+    await host.start(match.id, by_user=ANN.user_id)
+    with pytest.raises(LobbyError):
+        await host.leave(match.id, CY.user_id or 0)
+
+
+async def test_computer_players_act_until_a_human_must(host: GameHost, store: SqliteMatchStore) -> None:
+    match = await host.create_match("toy", 3, creator=ANN, seed=3)
+    await host.add_computer(match.id, "two")
+    await host.add_computer(match.id, "two")
+    await host.start(match.id)
+    match = await host.match(match.id)
+    human = match.seat_of(ANN.user_id or 0)
+    state = host.state_of(match)
+    assert TOY.to_act(state) == {human}  # the computers before the human already moved
+    while match.status is MatchStatus.ACTIVE:
+        result = await host.act(match.id, ANN.user_id or 0, "add 1")
+        match = result.match
+    assert match.status is MatchStatus.FINISHED
+    outcome = host.outcome(match)
+    assert outcome is not None and sorted(outcome.places)[0] == 1
+    with pytest.raises(MatchClosed):
+        await host.act(match.id, ANN.user_id or 0, "add 1")
+    log = await store.action_log(match.id)
+    replayed, _ = replay(TOY, 3, match.seed, match.options, log)
+    assert replayed == host.state_of(match)
+
+
+async def test_simultaneous_submissions_apply_once(db_path: Path, host: GameHost) -> None:
+    match = await started_pair(host)
+    other_store = await SqliteMatchStore.open(db_path)
+    try:
+        other_host = GameHost(other_store, games=TOY_GAMES, policies=TOY_POLICIES)
+        user = user_at(match, 0)
+        results = await asyncio.gather(
+            host.act(match.id, user, "add 1", expected_version=match.version),
+            other_host.act(match.id, user, "add 2", expected_version=match.version),
+            return_exceptions=True,
+        )
+    finally:
+        await other_store.close()
+    accepted = [r for r in results if not isinstance(r, BaseException)]
+    refused = [r for r in results if isinstance(r, BaseException)]
+    assert len(accepted) == 1 and len(refused) == 1
+    assert isinstance(refused[0], StaleVersion)
+    assert len(await host.store.action_log(match.id)) == 1
+
+
+async def test_restart_keeps_everything_and_computers_resume(db_path: Path) -> None:
+    store = await SqliteMatchStore.open(db_path)
+    host = GameHost(store, games=TOY_GAMES, policies=TOY_POLICIES)
+    match = await host.create_match("toy", 2, creator=ANN, seed=11)
+    await host.join(match.id, BOB)
+    await host.start(match.id)
+    match = await host.match(match.id)
+    await host.act(match.id, user_at(match, 0), "add 2")
+    # The second player leaves the table mid-game: hand the seat over, as if the bot crashed right after.
+    seat1 = match.player_at(1)
+    assert seat1 is not None
+    current = await store.get_match(match.id)
+    await store.replace_player(match.id, current.version, 1, seat1.model_copy(update={"bot": "two"}))
+    await store.close()
+
+    reopened = await SqliteMatchStore.open(db_path)
+    try:
+        fresh_host = GameHost(reopened, games=TOY_GAMES, policies=TOY_POLICIES)
+        resumed = await fresh_host.resume()
+        assert [m.id for m in resumed] == [match.id]
+        after = await fresh_host.match(match.id)
+        log = await reopened.action_log(match.id)
+        assert [(e.seat, e.notation) for e in log] == [(0, "add 2"), (1, "add 2")]
+        assert TOY.to_act(fresh_host.state_of(after)) == {0}
+    finally:
+        await reopened.close()
+
+
+async def test_failed_deliveries_are_retried(host: GameHost) -> None:
+    await started_pair(host)
+    flaky = Recorder(failures=1)
+    assert await host.flush(flaky) == 2  # the first of three failed and stays pending
+    assert await host.flush(flaky) == 1
+    assert await host.flush(flaky) == 0
+    assert len(flaky.sent) == 3
+
+
+async def test_private_lines_reach_only_their_seat(host: GameHost) -> None:
+    match = await started_pair(host)
+    await host.flush(Recorder())
+    await host.act(match.id, user_at(match, 0), "add 1")
+    recorder = Recorder()
+    await host.flush(recorder)
+    by_seat = {seat: notice for seat, notice in recorder.sent}
+    assert set(by_seat) == {None, 0}
+    assert by_seat[None].lines == ("S1 adds 1 => 1",)
+    assert by_seat[0].lines[0].startswith("you drew ")
+
+
+async def test_abandon_needs_the_creator_or_an_admin(host: GameHost) -> None:
+    match = await started_pair(host)
+    with pytest.raises(LobbyError):
+        await host.abandon(match.id, by_user=BOB.user_id)
+    closed = await host.abandon(match.id, by_user=BOB.user_id, is_admin=True)
+    assert closed.status is MatchStatus.ABANDONED
+    with pytest.raises(MatchClosed):
+        await host.act(match.id, user_at(match, 0), "add 1")
+    with pytest.raises(MatchClosed):
+        await host.abandon(match.id, by_user=ANN.user_id)
+
+
+async def test_resign_hands_the_seat_to_a_computer(host: GameHost) -> None:
+    match = await started_pair(host)
+    resigning = user_at(match, 1)
+    await host.act(match.id, user_at(match, 0), "add 1")
+    after = await host.resign(match.id, resigning, policy="two")
+    taken_over = after.player_at(1)
+    assert taken_over is not None and taken_over.bot == "two" and taken_over.user_id == resigning
+    assert TOY.to_act(host.state_of(after)) == {0}  # the computer already played seat 1's turn
+    await host.act(match.id, user_at(match, 0), "add 1")
+    with pytest.raises(NotSeated):
+        await host.act(match.id, resigning, "add 1")
+
+
+async def test_corrupt_snapshot_is_reported_and_nothing_changes(db_path: Path, host: GameHost) -> None:
+    match = await started_pair(host)
+    with sqlite3.connect(db_path) as raw:
+        raw.execute("UPDATE matches SET state_json = ? WHERE id = ?", ("{not json", match.id))
+    with pytest.raises(CorruptRecord) as caught:
+        await host.act(match.id, user_at(match, 0), "add 1")
+    assert f"match {match.id}" in caught.value.message
+    assert len(await host.store.action_log(match.id)) == 0

@@ -1,0 +1,90 @@
+"""The command-line contract: exit codes and output formats, called as written."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+import bot
+
+
+@pytest.fixture(autouse=True)
+def no_token(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("DISCORD_TOKEN", "")
+
+
+def test_run_without_token_exits_2_and_points_at_demo(capsys: pytest.CaptureFixture[str]) -> None:
+    assert bot.main(["run"]) == 2
+    err = capsys.readouterr().err
+    assert "DISCORD_TOKEN" in err and "python bot.py demo" in err
+
+
+def test_selfplay_prints_one_line_per_match_and_a_summary(capsys: pytest.CaptureFixture[str]) -> None:
+    code = bot.main(["selfplay", "--game", "ny_piatnik", "--players", "3", "--games", "3", "--seed", "5"])
+    lines = [json.loads(line) for line in capsys.readouterr().out.splitlines()]
+    assert code == 0
+    matches, summary = lines[:-1], lines[-1]["summary"]
+    assert [m["seed"] for m in matches] == [5, 6, 7]
+    for m in matches:
+        assert set(m) == {"game", "options", "seed", "players", "moves", "scores", "places", "ms"}
+        assert m["game"] == "ny_piatnik" and m["players"] == 3 and len(m["scores"]) == 3
+        assert sorted(m["places"])[0] == 1 and m["moves"] > 0
+    assert summary["games"] == 3 and summary["finished"] == 3 and summary["failed"] == 0
+    assert summary["mean_moves"] == pytest.approx(sum(m["moves"] for m in matches) / 3)
+
+
+def test_selfplay_is_deterministic(capsys: pytest.CaptureFixture[str]) -> None:
+    args = ["selfplay", "--game", "ny_piatnik", "--players", "4", "--games", "2", "--options", "events"]
+    bot.main(args)
+    first = [json.loads(x) for x in capsys.readouterr().out.splitlines()[:-1]]
+    bot.main(args)
+    second = [json.loads(x) for x in capsys.readouterr().out.splitlines()[:-1]]
+    strip = [{k: v for k, v in m.items() if k != "ms"} for m in first]
+    assert strip == [{k: v for k, v in m.items() if k != "ms"} for m in second]
+
+
+@pytest.mark.parametrize(
+    ("args", "expected"),
+    [
+        (["--game", "chess", "--players", "3"], "unknown game"),
+        (["--game", "ny_piatnik", "--players", "9"], "not 9"),
+        (["--game", "ny_piatnik", "--players", "3", "--options", "turbo"], "unknown option"),
+        (["--game", "ny_piatnik", "--players", "3", "--options", "team"], "team"),
+    ],
+)
+def test_bad_setup_is_an_error_listing_valid_choices(
+    args: list[str], expected: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert bot.main(["selfplay", *args]) == 2
+    err = capsys.readouterr().err
+    assert expected in err and "Allowed:" in err
+
+
+def test_demo_plays_a_whole_match_into_a_real_database(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    out = tmp_path / "demo"
+    assert bot.main(["demo", "--players", "3", "--seed", "2", "--out", str(out)]) == 0
+    printed = capsys.readouterr().out
+    assert "Final standings:" in printed
+    assert "1. S" in printed
+    assert (out / "bigapple.db").stat().st_size > 0
+
+
+def test_plain_invocation_without_token_plays_the_demo(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    monkeypatch.chdir(tmp_path)
+    assert bot.main([]) == 0
+    printed = capsys.readouterr().out
+    assert "No DISCORD_TOKEN configured" in printed and "Final standings:" in printed
+
+
+def test_bench_json_has_the_contract_keys(capsys: pytest.CaptureFixture[str]) -> None:
+    code = bot.main(["bench", "--game", "ny_piatnik", "--json", "--seconds", "1", "--store-actions", "50"])
+    report = json.loads(capsys.readouterr().out)
+    assert code == 0
+    figures = report["games"]["ny_piatnik"]
+    assert set(figures) >= {"legal_ms", "apply_ms", "selfplay_games_per_s", "state_json_bytes"}
+    assert figures["legal_ms"]["p50"] > 0 and figures["state_json_bytes"] > 0
+    assert set(report["store"]) == {"moves_per_s", "raw_sqlite_per_s", "store_vs_raw_sqlite"}
