@@ -55,7 +55,10 @@ def cmd_run(settings: Settings, sync_only: bool = False) -> int:
     if not settings.has_token:
         print(NO_TOKEN_MESSAGE, file=sys.stderr)
         return 2
-    print("The Discord layer is not part of this build yet; `python bot.py demo` plays offline.", file=sys.stderr)
+    print(
+        "The Discord layer is not part of this build yet; `python bot.py demo` plays offline.",
+        file=sys.stderr,
+    )
     return 1
 
 

@@ -62,7 +62,9 @@ def test_bad_setup_is_an_error_listing_valid_choices(
     assert expected in err and "Allowed:" in err
 
 
-def test_demo_plays_a_whole_match_into_a_real_database(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+def test_demo_plays_a_whole_match_into_a_real_database(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     out = tmp_path / "demo"
     assert bot.main(["demo", "--players", "3", "--seed", "2", "--out", str(out)]) == 0
     printed = capsys.readouterr().out

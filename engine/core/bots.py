@@ -14,5 +14,7 @@ class RandomPolicy:
 
     name = "random"
 
-    def choose(self, rules: GameRules[Any, Any], state: Any, seat: int, legal: Sequence[Any], rng: Rng) -> Any:
+    def choose(
+        self, rules: GameRules[Any, Any], state: Any, seat: int, legal: Sequence[Any], rng: Rng
+    ) -> Any:
         return rng.choice(legal)

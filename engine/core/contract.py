@@ -55,7 +55,6 @@ S = TypeVar("S", bound=BaseModel)
 A = TypeVar("A", bound=BaseModel)
 
 
-
 @dataclass(frozen=True, slots=True)
 class Step(Generic[S]):
     """What ``apply`` returns: the new state and the events it produced, in order."""

@@ -105,7 +105,9 @@ class MatchStore(Protocol):
 
     async def remove_player(self, match_id: int, expected_version: int, user_id: int) -> MatchRecord: ...
 
-    async def replace_player(self, match_id: int, expected_version: int, seat: int, player: Player) -> MatchRecord:
+    async def replace_player(
+        self, match_id: int, expected_version: int, seat: int, player: Player
+    ) -> MatchRecord:
         """Put ``player`` in ``seat`` of a started match (e.g. a computer taking over); bumps the version."""
         ...
 

@@ -56,6 +56,6 @@ def play_match(
             action = policies[seat % len(policies)].choose(rules, state, seat, legal, bot_rng(seed, moves))
             state = rules.apply(state, seat, action).state
             moves += 1
-    except Exception as exc:  # noqa: BLE001 - a failed match is a result to report, not a crash
+    except Exception as exc:
         return SelfplayResult(moves, None, state, f"{type(exc).__name__}: {exc}")
     return SelfplayResult(moves, None, state, f"no end after {max_actions} actions")

@@ -196,7 +196,9 @@ class GameHost:
                 )
             ]
             notices += [
-                DeliveryDraft(seat=p.seat, payload=Notice(headline="your hand", to_act=to_act).model_dump_json())
+                DeliveryDraft(
+                    seat=p.seat, payload=Notice(headline="your hand", to_act=to_act).model_dump_json()
+                )
                 for p in seated
             ]
             match = await self.store.start_match(match_id, match.version, seated, dump_state(state), notices)
@@ -221,8 +223,8 @@ class GameHost:
         """
         async with self._locks(match_id):
             match = await self.store.get_match(match_id)
-            seat = self._require_seat(match, user_id)
             self._require_active(match)
+            seat = self._require_seat(match, user_id)
             if expected_version is not None and expected_version != match.version:
                 raise StaleVersion(
                     f"this board has moved on (it is at move {match.version}, your button was for "
@@ -297,7 +299,7 @@ class GameHost:
                 match = await self.store.get_match(delivery.match_id)
                 notice = Notice.model_validate_json(delivery.payload)
                 await notifier.deliver(match, delivery, notice)
-            except Exception as exc:  # noqa: BLE001 - any failure must leave the delivery for a retry
+            except Exception as exc:
                 log.warning("delivery %s for match %s failed: %s", delivery.id, delivery.match_id, exc)
                 await self.store.mark_failed(delivery.id, f"{type(exc).__name__}: {exc}")
                 continue
@@ -356,12 +358,12 @@ class GameHost:
         ]
         # Computer seats get private notices too: the notifier decides whether anyone reads them.
         for target in range(match.seat_count):
-            private_lines = tuple(
-                e.text for e in events if e.audience is not None and target in e.audience
-            )
+            private_lines = tuple(e.text for e in events if e.audience is not None and target in e.audience)
             if private_lines:
                 notices.append(
-                    DeliveryDraft(seat=target, payload=Notice(lines=private_lines, to_act=to_act).model_dump_json())
+                    DeliveryDraft(
+                        seat=target, payload=Notice(lines=private_lines, to_act=to_act).model_dump_json()
+                    )
                 )
         status = MatchStatus.FINISHED if outcome is not None else MatchStatus.ACTIVE
         committed = await self.store.commit_action(

@@ -90,7 +90,7 @@ def test_notation_round_trips_and_json_survives(slug: str, seats: int, options: 
 @pytest.mark.parametrize(("slug", "seats", "options"), SETUPS)
 def test_out_of_turn_is_refused(slug: str, seats: int, options: frozenset[str]) -> None:
     rules = GAMES[slug]
-    for state, seat, action, _step in random_playout(rules, seats, 4, options):
+    for state, _seat, action, _step in random_playout(rules, seats, 4, options):
         waiting = [s for s in range(seats) if s not in rules.to_act(state)]
         if waiting:
             assert list(rules.legal_actions(state, waiting[0])) == []

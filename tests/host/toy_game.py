@@ -75,7 +75,10 @@ class ToyRules:
                 "rng": rng.state,
             }
         )
-        events = (public(f"S{seat + 1} adds {action.amount} => {new.total}"), private(f"you drew {token}", seat))
+        events = (
+            public(f"S{seat + 1} adds {action.amount} => {new.total}"),
+            private(f"you drew {token}", seat),
+        )
         return Step(new, events)
 
     def outcome(self, state: ToyState) -> Outcome | None:

@@ -1,0 +1,340 @@
+"""Open the SQLite database: connection settings, numbered migrations and running work on the
+connection's own thread.
+
+Migrations are the files ``data/migrations/NNNN_name.sql``, applied in number order at start-up, each
+in its own transaction and recorded in ``schema_migrations``; reopening a migrated file applies nothing.
+"""
+
+from __future__ import annotations
+
+import logging
+import os
+import re
+import sqlite3
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from importlib import resources
+from pathlib import Path
+from typing import TypeVar
+
+import aiosqlite
+
+T = TypeVar("T")
+log = logging.getLogger(__name__)
+
+DB_ENV = "BIGAPPLE_DB"
+DB_FILENAME = "bigapple.db"
+BUSY_TIMEOUT_MS = 5_000
+# Writes between two WAL checkpoints when inline; a move writes about four 4 KiB pages, so this is
+# near SQLite's own default of 1000 pages.
+CHECKPOINT_EVERY = 250
+
+_MIGRATION_FILE = re.compile(r"^(\d{4})_([a-z0-9_]+)\.sql$")
+
+
+@dataclass(frozen=True, slots=True)
+class Migration:
+    """One schema step: its number, its name and its SQL script."""
+
+    version: int
+    name: str
+    sql: str
+
+
+def utc_now() -> str:
+    """The current UTC time as ISO-8601 text with milliseconds, as stored in ``*_at`` columns."""
+    return datetime.now(UTC).isoformat(timespec="milliseconds")
+
+
+def default_db_path() -> Path:
+    """Where the bot keeps its database: ``$BIGAPPLE_DB`` if set, else ``bigapple.db`` next to ``bot.py``
+    (the repository root, the parent of the ``data`` package)."""
+    configured = os.environ.get(DB_ENV, "").strip()
+    if configured:
+        return Path(configured).expanduser()
+    return Path(__file__).resolve().parent.parent / DB_FILENAME
+
+
+def load_migrations() -> list[Migration]:
+    """Every migration shipped in ``data/migrations``, in number order.
+
+    Read with ``importlib.resources`` so an installed package finds them too. Raises ``ValueError``
+    when two files share a number.
+    """
+    folder = resources.files(__package__ or "data").joinpath("migrations")
+    found: dict[int, Migration] = {}
+    for entry in folder.iterdir():
+        match = _MIGRATION_FILE.match(entry.name)
+        if match is None:
+            continue
+        version = int(match.group(1))
+        if version in found:
+            raise ValueError(
+                f"two migrations are numbered {version:04d}: {found[version].name}, {entry.name}"
+            )
+        found[version] = Migration(version, match.group(2), entry.read_text(encoding="utf-8"))
+    return [found[v] for v in sorted(found)]
+
+
+def split_statements(script: str) -> list[str]:
+    """The SQL statements of ``script``, one string each (trigger bodies and quoted ``;`` kept whole)."""
+    statements: list[str] = []
+    pending = ""
+    for piece in script.split(";"):
+        pending += piece + ";"
+        if sqlite3.complete_statement(pending):
+            if _has_code(pending):
+                statements.append(pending.strip())
+            pending = ""
+    if _has_code(pending[:-1]):
+        raise ValueError(f"incomplete SQL statement at the end of the script: {pending[:-1].strip()[:80]!r}")
+    return statements
+
+
+def _has_code(sql: str) -> bool:
+    """Whether ``sql`` holds anything besides blanks, ``--`` comments and semicolons."""
+    lines = (line.split("--", 1)[0] for line in sql.splitlines())
+    return any(line.strip(" \t;") for line in lines)
+
+
+def configure(raw: sqlite3.Connection, busy_timeout_ms: int = BUSY_TIMEOUT_MS) -> None:
+    """Set the connection's PRAGMAs: WAL journal, NORMAL sync (durable in WAL up to a power cut),
+    foreign keys enforced, and a busy timeout so concurrent writers wait rather than fail."""
+    raw.execute("PRAGMA journal_mode = WAL")
+    raw.execute("PRAGMA synchronous = NORMAL")
+    raw.execute("PRAGMA foreign_keys = ON")
+    raw.execute(f"PRAGMA busy_timeout = {int(busy_timeout_ms)}")
+
+
+def migrate(raw: sqlite3.Connection, migrations: Sequence[Migration] | None = None) -> list[int]:
+    """Apply the migrations not yet recorded in ``schema_migrations``; returns the numbers applied now.
+
+    Each migration runs in its own ``BEGIN IMMEDIATE`` transaction, so two processes opening the same
+    file at once apply it once. ``raw`` must be in autocommit mode (``isolation_level=None``). Raises
+    ``RuntimeError`` when the file was migrated by newer code (it records a number this code lacks),
+    and re-raises any SQL error after rolling that migration back.
+    """
+    steps = load_migrations() if migrations is None else list(migrations)
+    raw.execute(
+        "CREATE TABLE IF NOT EXISTS schema_migrations ("
+        " version INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_at TEXT NOT NULL)"
+    )
+    known = {step.version for step in steps}
+    recorded = {row[0] for row in raw.execute("SELECT version FROM schema_migrations")}
+    if recorded - known:
+        raise RuntimeError(
+            f"the database was migrated by newer code (schema version {max(recorded)}; this code knows "
+            f"up to {max(known, default=0)}); upgrade the bot instead of opening it with this one"
+        )
+    applied: list[int] = []
+    for step in steps:
+        if step.version in recorded:
+            continue
+
+        def apply(conn: sqlite3.Connection, step: Migration = step) -> bool:
+            if conn.execute("SELECT 1 FROM schema_migrations WHERE version = ?", (step.version,)).fetchone():
+                return False  # another process applied it while we waited for the lock
+            for statement in split_statements(step.sql):
+                conn.execute(statement)
+            conn.execute(
+                "INSERT INTO schema_migrations (version, name, applied_at) VALUES (?, ?, ?)",
+                (step.version, step.name, utc_now()),
+            )
+            return True
+
+        if write_transaction(raw, apply):
+            applied.append(step.version)
+    return applied
+
+
+def write_transaction(raw: sqlite3.Connection, body: Callable[[sqlite3.Connection], T]) -> T:
+    """Run ``body`` inside ``BEGIN IMMEDIATE`` … ``COMMIT``; roll back and re-raise if anything fails.
+
+    ``IMMEDIATE`` takes the write lock up front, so a writer waits (busy timeout) instead of failing
+    half-way when another connection commits first.
+    """
+    return _transaction(raw, body, "BEGIN IMMEDIATE")
+
+
+def read_transaction(raw: sqlite3.Connection, body: Callable[[sqlite3.Connection], T]) -> T:
+    """Run ``body`` inside a read transaction, so several SELECTs see one consistent state."""
+    return _transaction(raw, body, "BEGIN")
+
+
+def _transaction(raw: sqlite3.Connection, body: Callable[[sqlite3.Connection], T], begin: str) -> T:
+    raw.execute(begin)
+    try:
+        result = body(raw)
+        raw.execute("COMMIT")
+    except BaseException:
+        if raw.in_transaction:
+            raw.execute("ROLLBACK")
+        raise
+    return result
+
+
+async def run(db: aiosqlite.Connection, fn: Callable[[sqlite3.Connection], T]) -> T:
+    """Call ``fn(raw)`` with the underlying ``sqlite3`` connection on ``db``'s worker thread.
+
+    One thread hop for the whole of ``fn``, however many statements it runs. aiosqlite has no public
+    call for this, so it uses ``Connection._execute(fn, *args)``: the queue every public aiosqlite
+    method goes through (checked against aiosqlite 0.22; the tests exercise it). Calls from several
+    tasks run one after another, in the order they were made. Raises ``ValueError`` if ``db`` is closed, and
+    whatever ``fn`` raises.
+    """
+    raw = db._conn  # raises ValueError("no active connection") once closed
+    result: T = await db._execute(fn, raw)
+    return result
+
+
+async def connect(
+    path: str | os.PathLike[str],
+    *,
+    busy_timeout_ms: int = BUSY_TIMEOUT_MS,
+    check_same_thread: bool = True,
+) -> aiosqlite.Connection:
+    """Open (creating parent folders and the file if needed), configure and migrate a database.
+
+    The connection is in autocommit mode: callers open their own transactions (see
+    ``write_transaction``). ``check_same_thread=False`` lets ``Database`` use it from the event loop
+    too. Raises ``sqlite3.Error`` when the file cannot be opened or migrated, ``RuntimeError`` when it
+    was migrated by newer code.
+    """
+    target = os.fspath(path)
+    if target != ":memory:":
+        file = Path(target).expanduser()
+        file.parent.mkdir(parents=True, exist_ok=True)
+        target = os.fspath(file)
+    db = await aiosqlite.connect(
+        target, isolation_level=None, timeout=busy_timeout_ms / 1000, check_same_thread=check_same_thread
+    )
+    try:
+
+        def prepare(raw: sqlite3.Connection) -> None:
+            configure(raw, busy_timeout_ms)
+            migrate(raw)
+
+        await run(db, prepare)
+    except BaseException:
+        await db.close()
+        raise
+    return db
+
+
+class Database:
+    """One configured, migrated connection that runs each transaction as one function.
+
+    A transaction runs on aiosqlite's worker thread (one thread hop, however many statements). With
+    ``inline`` (the default), a transaction instead runs directly on the event loop when nothing is
+    queued on the worker, and only if it gets the locks it needs without waiting: it runs with a zero
+    busy timeout, and when the database is busy (another connection is writing) it is rolled back and
+    re-run on the worker, which waits up to the busy timeout without blocking the loop. WAL commits
+    with ``synchronous=NORMAL`` never ``fsync``, so an inline transaction costs the loop what the
+    SQLite work costs (about 0.1 ms for a move), where a thread hop costs as much again in wake-ups.
+    The ``fsync``-ing step, the WAL checkpoint, is taken off the loop: automatic checkpoints are
+    switched off for this connection, and after every ``checkpoint_every`` writes the next write first
+    runs a passive checkpoint on the worker.
+
+    Transaction bodies must be re-runnable (no side effects outside the database) because of that
+    fallback.
+    """
+
+    def __init__(
+        self,
+        conn: aiosqlite.Connection,
+        *,
+        inline: bool = True,
+        busy_timeout_ms: int = BUSY_TIMEOUT_MS,
+        checkpoint_every: int = CHECKPOINT_EVERY,
+    ) -> None:
+        """Wrap ``conn`` from ``connect`` (opened with ``check_same_thread=False`` when ``inline``)."""
+        self._conn = conn
+        self.inline = inline
+        self._busy_timeout_ms = int(busy_timeout_ms)
+        self._checkpoint_every = max(1, checkpoint_every)
+        self._queued = 0  # calls handed to the worker and not yet answered
+        self._writes = 0
+        self._closed = False
+
+    @classmethod
+    async def open(
+        cls,
+        path: str | os.PathLike[str],
+        *,
+        inline: bool = True,
+        busy_timeout_ms: int = BUSY_TIMEOUT_MS,
+        checkpoint_every: int = CHECKPOINT_EVERY,
+    ) -> Database:
+        """Open, configure and migrate the file at ``path`` (see ``connect`` for what is raised)."""
+        # Inline use shares the connection between two threads (never at once), which an SQLite built
+        # single-threaded does not allow.
+        inline = inline and sqlite3.threadsafety > 0
+        conn = await connect(path, busy_timeout_ms=busy_timeout_ms, check_same_thread=not inline)
+        database = cls(
+            conn, inline=inline, busy_timeout_ms=busy_timeout_ms, checkpoint_every=checkpoint_every
+        )
+        if inline:
+            await database.on_worker(lambda raw: raw.execute("PRAGMA wal_autocheckpoint = 0").fetchall())
+        return database
+
+    async def close(self) -> None:
+        """Close the connection after the calls already queued; closing twice is harmless."""
+        self._closed = True  # before awaiting: no inline call may use the connection while it closes
+        await self._conn.close()
+
+    async def read(self, body: Callable[[sqlite3.Connection], T], *, may_inline: bool = True) -> T:
+        """Run ``body`` in one read transaction (consistent across its SELECTs).
+
+        ``may_inline=False`` keeps a possibly long read (a whole listing) off the event loop.
+        """
+        return await self._run(lambda raw: read_transaction(raw, body), may_inline)
+
+    async def write(self, body: Callable[[sqlite3.Connection], T]) -> T:
+        """Run ``body`` in one ``BEGIN IMMEDIATE`` write transaction; rolled back if it raises."""
+        if self.inline and self._writes >= self._checkpoint_every:
+            # Before the write rather than after it, so a cancelled checkpoint never hides a commit.
+            self._writes = 0
+            await self._checkpoint()
+        result = await self._run(lambda raw: write_transaction(raw, body), True)
+        self._writes += 1
+        return result
+
+    async def on_worker(self, fn: Callable[[sqlite3.Connection], T]) -> T:
+        """Run ``fn(raw)`` on the worker thread (no transaction is opened for it)."""
+        if self._closed:
+            raise ValueError("the database is closed")
+        self._queued += 1
+        try:
+            return await run(self._conn, fn)
+        finally:
+            self._queued -= 1
+
+    async def _run(self, fn: Callable[[sqlite3.Connection], T], may_inline: bool) -> T:
+        if self._closed:
+            raise ValueError("the database is closed")
+        if self.inline and may_inline and self._queued == 0:
+            # Nothing is queued or running on the worker, and this runs to the end without awaiting,
+            # so the loop thread has the connection to itself.
+            raw = self._conn._conn
+            raw.execute("PRAGMA busy_timeout = 0")
+            try:
+                return fn(raw)
+            except sqlite3.OperationalError as exc:
+                if getattr(exc, "sqlite_errorcode", 0) & 0xFF not in (
+                    sqlite3.SQLITE_BUSY,
+                    sqlite3.SQLITE_LOCKED,
+                ):
+                    raise
+                # Busy: ``fn`` rolled back; wait for the lock on the worker instead.
+            finally:
+                raw.execute(f"PRAGMA busy_timeout = {self._busy_timeout_ms}")
+        return await self.on_worker(fn)
+
+    async def _checkpoint(self) -> None:
+        """Copy the WAL into the database file on the worker thread; failures are only logged (the
+        data is safe in the WAL, and the next checkpoint tries again)."""
+        try:
+            await self.on_worker(lambda raw: raw.execute("PRAGMA wal_checkpoint(PASSIVE)").fetchall())
+        except sqlite3.Error as exc:
+            log.warning("WAL checkpoint failed: %s", exc)

@@ -1,0 +1,758 @@
+"""``SqliteMatchStore``: the ``MatchStore`` port on SQLite, through aiosqlite.
+
+Every method runs its whole transaction as one function (``data.db.Database``): on the event loop when
+it can take its locks without waiting, else on aiosqlite's worker thread in one hop. Either way calls
+from concurrent tasks on one store never interleave inside a transaction. Writes open with
+``BEGIN IMMEDIATE``; writes that change a match are guarded by
+``UPDATE matches SET version = version + 1 … WHERE id = ? AND version = ?`` and roll back with
+``StaleVersion`` when another writer (task, store or process) got there first.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import sqlite3
+from collections.abc import Awaitable, Callable, Iterable, Sequence
+from types import TracebackType
+from typing import Any, Self, TypeVar
+
+from pydantic import BaseModel, ValidationError
+
+from data import db as dbmod
+from engine.core.errors import (
+    CorruptRecord,
+    EngineError,
+    LobbyError,
+    MatchClosed,
+    MatchNotFound,
+    StaleVersion,
+)
+from engine.core.replay import LoggedAction
+from engine.host.ports import Delivery, DeliveryDraft, MatchRecord, MatchStatus, NewMatch, Player
+
+T = TypeVar("T")
+M = TypeVar("M", bound=BaseModel)
+
+MAX_DELIVERY_ATTEMPTS = 5
+_KNOWN_MATCHES = 256
+_INT64 = range(-(2**63), 2**63)
+
+_MATCH_COLUMNS = (
+    "id, game, options, seat_count, seed, status, version, creator_id, guild_id, channel_id, thread_id, "
+    "state_json, result_json, created_at, updated_at"
+)
+_PLAYER_COLUMNS = "match_id, user_id, name, bot, seat"
+# Seated players in seat order; lobby players (no seat yet) in the order they joined.
+_PLAYER_ORDER = "seat IS NULL, seat, joined"
+
+_SELECT_MATCH = f"SELECT {_MATCH_COLUMNS} FROM matches WHERE id = ?"
+_SELECT_THREAD = "SELECT thread_id FROM matches WHERE id = ?"
+_SELECT_PLAYERS = f"SELECT {_PLAYER_COLUMNS} FROM players WHERE match_id = ? ORDER BY {_PLAYER_ORDER}"
+_INSERT_PLAYER = (
+    "INSERT INTO players (match_id, joined, user_id, name, bot, seat) "
+    "VALUES (?, (SELECT COALESCE(MAX(joined) + 1, 0) FROM players WHERE match_id = ?), ?, ?, ?, ?)"
+)
+_INSERT_SNAPSHOT = "INSERT INTO snapshots (match_id, version, state_json) VALUES (?, ?, ?)"
+_INSERT_DELIVERY = (
+    "INSERT INTO deliveries (match_id, version, seat, payload, created_at) VALUES (?, ?, ?, ?, ?)"
+)
+_INSERT_ACTION = "INSERT INTO actions (match_id, version, seat, notation, created_at) VALUES (?, ?, ?, ?, ?)"
+
+# The version guards. Each bumps the version only when the caller saw the current one and the match
+# is in a status that allows the change; the status a guard needs is part of its WHERE clause.
+_GUARD_LOBBY = (
+    "UPDATE matches SET version = version + 1, updated_at = ? "
+    "WHERE id = ? AND version = ? AND status = 'lobby'"
+)
+_GUARD_ACTIVE = (
+    "UPDATE matches SET version = version + 1, updated_at = ? "
+    "WHERE id = ? AND version = ? AND status = 'active'"
+)
+_GUARD_START = (
+    "UPDATE matches SET version = version + 1, updated_at = ?, status = 'active', state_json = ? "
+    "WHERE id = ? AND version = ? AND status = 'lobby'"
+)
+_GUARD_COMMIT = (
+    "UPDATE matches SET version = version + 1, updated_at = ?, status = ?, state_json = ?, result_json = ? "
+    "WHERE id = ? AND version = ? AND status = 'active'"
+)
+_GUARD_CLOSE = (
+    "UPDATE matches SET version = version + 1, updated_at = ?, status = ?, result_json = ? "
+    "WHERE id = ? AND version = ? AND status IN ('lobby', 'active')"
+)
+
+
+class SqliteMatchStore:
+    """Durable match storage in one SQLite file (see ``engine.host.ports.MatchStore``).
+
+    Open with ``await SqliteMatchStore.open(path)`` and close with ``await store.close()``, or use
+    ``async with await SqliteMatchStore.open(path) as store``. Reads raise ``MatchNotFound`` for an
+    unknown match and ``CorruptRecord`` for a row that cannot be read; writes raise those too (and then
+    change nothing), plus ``StaleVersion``, ``LobbyError`` or ``MatchClosed`` as documented per method.
+    """
+
+    def __init__(
+        self,
+        db: dbmod.Database,
+        *,
+        max_attempts: int = MAX_DELIVERY_ATTEMPTS,
+        clock: Callable[[], str] = dbmod.utc_now,
+    ) -> None:
+        """Wrap an open, migrated ``data.db.Database``.
+
+        ``max_attempts`` is how many failed sends make a delivery ``failed``; ``clock`` gives the
+        ``*_at`` timestamps.
+        """
+        if max_attempts < 1:
+            raise ValueError("max_attempts must be at least 1")
+        self._db = db
+        self.max_attempts = max_attempts
+        self._clock = clock
+        # The last record this store read or wrote per match, most recent last. A commit whose guard
+        # proves the match is still at that record's version derives its result from it (see
+        # ``commit_action``) instead of reading the match back.
+        self._known: dict[int, MatchRecord] = {}
+
+    def _remember(self, record: MatchRecord) -> MatchRecord:
+        self._known.pop(record.id, None)
+        self._known[record.id] = record
+        if len(self._known) > _KNOWN_MATCHES:
+            del self._known[next(iter(self._known))]
+        return record
+
+    async def _track(self, match_id: int, call: Awaitable[MatchRecord]) -> MatchRecord:
+        """Await ``call`` and remember the record it returns; if it raises (stale, corrupt, ...), forget
+        what was known of the match so the next commit reads it afresh."""
+        try:
+            record = await call
+        except BaseException:
+            self._known.pop(match_id, None)
+            raise
+        return self._remember(record)
+
+    @classmethod
+    async def open(
+        cls,
+        path: str | os.PathLike[str] | None = None,
+        *,
+        max_attempts: int = MAX_DELIVERY_ATTEMPTS,
+        clock: Callable[[], str] = dbmod.utc_now,
+        busy_timeout_ms: int = dbmod.BUSY_TIMEOUT_MS,
+        inline: bool = True,
+    ) -> Self:
+        """Open the database at ``path`` (default: ``data.db.default_db_path()``), creating and migrating
+        it as needed. ``inline=False`` runs every transaction on aiosqlite's worker thread (see
+        ``data.db.Database``). Raises ``sqlite3.Error`` or ``RuntimeError`` as ``data.db.connect`` does.
+        """
+        target = dbmod.default_db_path() if path is None else path
+        db = await dbmod.Database.open(target, busy_timeout_ms=busy_timeout_ms, inline=inline)
+        return cls(db, max_attempts=max_attempts, clock=clock)
+
+    async def close(self) -> None:
+        """Close the connection (after calls already queued); closing twice is harmless."""
+        await self._db.close()
+
+    async def __aenter__(self) -> Self:
+        return self
+
+    async def __aexit__(
+        self, exc_type: type[BaseException] | None, exc: BaseException | None, tb: TracebackType | None
+    ) -> None:
+        await self.close()
+
+    # --------------------------------------------------------------------------------------- reads
+
+    async def get_match(self, match_id: int) -> MatchRecord:
+        """The match with its players. Raises ``MatchNotFound`` or ``CorruptRecord``."""
+        return await self._track(match_id, self._db.read(lambda raw: _load_match(raw, match_id)))
+
+    async def list_matches(
+        self, statuses: Sequence[MatchStatus] = (), guild_id: int | None = None, limit: int = 50
+    ) -> list[MatchRecord]:
+        """Up to ``limit`` matches, newest first, optionally only those in ``statuses`` and ``guild_id``.
+
+        Raises ``CorruptRecord`` if any listed row cannot be read.
+        """
+        where: list[str] = []
+        params: list[Any] = []
+        if statuses:
+            wanted = sorted({MatchStatus(s).value for s in statuses})
+            where.append(f"status IN ({', '.join('?' * len(wanted))})")
+            params += wanted
+        if guild_id is not None:
+            where.append("guild_id = ?")
+            params.append(guild_id)
+        selection = f"FROM matches {'WHERE ' + ' AND '.join(where) if where else ''} ORDER BY id DESC LIMIT ?"
+        params.append(max(0, limit))
+
+        def body(raw: sqlite3.Connection) -> list[MatchRecord]:
+            rows = raw.execute(f"SELECT {_MATCH_COLUMNS} {selection}", params).fetchall()
+            if not rows:
+                return []
+            players: dict[int, list[tuple[Any, ...]]] = {}
+            for row in raw.execute(
+                f"SELECT {_PLAYER_COLUMNS} FROM players WHERE match_id IN (SELECT id {selection}) "
+                f"ORDER BY match_id, {_PLAYER_ORDER}",
+                params,
+            ):
+                players.setdefault(row[0], []).append(row)
+            return [_to_record(row, players.get(row[0], ())) for row in rows]
+
+        return await self._db.read(body, may_inline=False)
+
+    async def action_log(self, match_id: int) -> list[LoggedAction]:
+        """Every accepted action of the match in the order played (by version).
+
+        Raises ``MatchNotFound``, or ``CorruptRecord`` naming the unreadable entry.
+        """
+
+        def body(raw: sqlite3.Connection) -> list[LoggedAction]:
+            _current_version(raw, match_id)
+            log = []
+            for version, seat, notation in raw.execute(
+                "SELECT version, seat, notation FROM actions WHERE match_id = ? ORDER BY version", (match_id,)
+            ):
+                what = f"the action at version {version} of match {match_id}"
+                log.append(_validated(LoggedAction, {"seat": seat, "notation": notation}, what))
+            return log
+
+        return await self._db.read(body, may_inline=False)
+
+    async def snapshot(self, match_id: int, version: int) -> str:
+        """The state JSON of the match as it stood at ``version``: the latest snapshot stored at or
+        before it (versions that changed no state, such as ``close_match``, keep the previous one).
+
+        Raises ``MatchNotFound`` for an unknown match or a version with no board (before the start or
+        after the current version), ``CorruptRecord`` if the stored state is not text.
+        """
+
+        def body(raw: sqlite3.Connection) -> str:
+            current = _current_version(raw, match_id)
+            row = (
+                raw.execute(
+                    "SELECT version, state_json FROM snapshots WHERE match_id = ? AND version <= ? "
+                    "ORDER BY version DESC LIMIT 1",
+                    (match_id, version),
+                ).fetchone()
+                if version <= current
+                else None
+            )
+            if row is None:
+                first = raw.execute(
+                    "SELECT MIN(version) FROM snapshots WHERE match_id = ?", (match_id,)
+                ).fetchone()
+                if first[0] is None:
+                    raise MatchNotFound(f"match {match_id} has not started, so it has no board yet")
+                raise MatchNotFound(
+                    f"match {match_id} has no board at version {version}; "
+                    f"boards exist from version {first[0]} to {current}"
+                )
+            if not isinstance(row[1], str):
+                raise CorruptRecord(
+                    f"the snapshot of match {match_id} at version {row[0]} is not text "
+                    f"({type(row[1]).__name__}); nothing was changed"
+                )
+            return row[1]
+
+        return await self._db.read(body)
+
+    async def pending_deliveries(self, limit: int = 100) -> list[Delivery]:
+        """Up to ``limit`` deliveries still to send, oldest first. Raises ``CorruptRecord``."""
+
+        def body(raw: sqlite3.Connection) -> list[Delivery]:
+            rows = raw.execute(
+                "SELECT id, match_id, version, seat, payload, attempts FROM deliveries "
+                "WHERE status = 'pending' ORDER BY id LIMIT ?",
+                (max(0, limit),),
+            ).fetchall()
+            return [
+                _validated(
+                    Delivery,
+                    dict(zip(("id", "match_id", "version", "seat", "payload", "attempts"), row, strict=True)),
+                    f"delivery {row[0]} of match {row[1]}",
+                )
+                for row in rows
+            ]
+
+        return await self._db.read(body)
+
+    # --------------------------------------------------------------------------------------- lobby
+
+    async def create_match(self, draft: NewMatch, creator: Player | None = None) -> MatchRecord:
+        """Open a lobby at version 0, with ``creator`` (if given) as its first player.
+
+        Raises ``ValueError`` when the seed does not fit a signed 64-bit integer.
+        """
+        if draft.seed not in _INT64:
+            raise ValueError(f"the seed {draft.seed} does not fit a signed 64-bit integer")
+        now = self._clock()
+
+        def body(raw: sqlite3.Connection) -> MatchRecord:
+            cursor = raw.execute(
+                "INSERT INTO matches (game, options, seat_count, seed, status, version, creator_id, "
+                "guild_id, channel_id, created_at, updated_at) "
+                "VALUES (?, ?, ?, ?, 'lobby', 0, ?, ?, ?, ?, ?)",
+                (
+                    draft.game,
+                    json.dumps(sorted(draft.options)),
+                    draft.seat_count,
+                    draft.seed,
+                    draft.creator_id,
+                    draft.guild_id,
+                    draft.channel_id,
+                    now,
+                    now,
+                ),
+            )
+            match_id = cursor.lastrowid
+            assert match_id is not None
+            if creator is not None:
+                raw.execute(
+                    _INSERT_PLAYER, (match_id, match_id, creator.user_id, creator.name, creator.bot, None)
+                )
+            return _load_match(raw, match_id)
+
+        return self._remember(await self._db.write(body))
+
+    async def add_player(self, match_id: int, expected_version: int, player: Player) -> MatchRecord:
+        """Add ``player`` to the lobby (its ``seat`` is ignored: ``start_match`` assigns seats).
+
+        Raises ``MatchNotFound``, ``StaleVersion``, or ``LobbyError`` when the match is not in the lobby,
+        is full (``seat_count`` players) or ``player.user_id`` has already joined.
+        """
+        now = self._clock()
+
+        def body(raw: sqlite3.Connection) -> MatchRecord:
+            _guard(
+                raw,
+                _GUARD_LOBBY,
+                (now, match_id, expected_version),
+                match_id,
+                expected_version,
+                _lobby_closed,
+            )
+            seat_count, joined = raw.execute(
+                "SELECT seat_count, (SELECT COUNT(*) FROM players WHERE match_id = ?) "
+                "FROM matches WHERE id = ?",
+                (match_id, match_id),
+            ).fetchone()
+            if (
+                player.user_id is not None
+                and raw.execute(
+                    "SELECT 1 FROM players WHERE match_id = ? AND user_id = ?", (match_id, player.user_id)
+                ).fetchone()
+            ):
+                raise LobbyError(f"you have already joined match {match_id}", ["leave"])
+            if joined >= seat_count:
+                raise LobbyError(f"match {match_id} is full ({joined} of {seat_count} seats taken)")
+            raw.execute(_INSERT_PLAYER, (match_id, match_id, player.user_id, player.name, player.bot, None))
+            return _load_match(raw, match_id)
+
+        return await self._track(match_id, self._db.write(body))
+
+    async def remove_player(self, match_id: int, expected_version: int, user_id: int) -> MatchRecord:
+        """Take ``user_id`` out of the lobby.
+
+        Raises ``MatchNotFound``, ``StaleVersion``, or ``LobbyError`` when the match is not in the lobby
+        or the user has not joined it.
+        """
+        now = self._clock()
+
+        def body(raw: sqlite3.Connection) -> MatchRecord:
+            _guard(
+                raw,
+                _GUARD_LOBBY,
+                (now, match_id, expected_version),
+                match_id,
+                expected_version,
+                _lobby_closed,
+            )
+            removed = raw.execute(
+                "DELETE FROM players WHERE match_id = ? AND user_id = ?", (match_id, user_id)
+            )
+            if removed.rowcount == 0:
+                raise LobbyError(f"you are not in match {match_id}", ["join"])
+            return _load_match(raw, match_id)
+
+        return await self._track(match_id, self._db.write(body))
+
+    async def replace_player(
+        self, match_id: int, expected_version: int, seat: int, player: Player
+    ) -> MatchRecord:
+        """Put ``player`` in ``seat`` of an active match (e.g. a computer taking over); bumps the version.
+
+        Raises ``MatchNotFound``, ``StaleVersion``, ``MatchClosed`` when the match is not active, or
+        ``LobbyError`` when there is no such seat or ``player.user_id`` already holds another seat.
+        """
+        now = self._clock()
+
+        def body(raw: sqlite3.Connection) -> MatchRecord:
+            _guard(
+                raw, _GUARD_ACTIVE, (now, match_id, expected_version), match_id, expected_version, _no_moves
+            )
+            try:
+                changed = raw.execute(
+                    "UPDATE players SET user_id = ?, name = ?, bot = ? WHERE match_id = ? AND seat = ?",
+                    (player.user_id, player.name, player.bot, match_id, seat),
+                )
+            except sqlite3.IntegrityError:
+                raise LobbyError(f"that player already holds another seat in match {match_id}") from None
+            if changed.rowcount == 0:
+                seats = [
+                    str(row[0])
+                    for row in raw.execute(
+                        "SELECT seat FROM players WHERE match_id = ? AND seat IS NOT NULL ORDER BY seat",
+                        (match_id,),
+                    )
+                ]
+                raise LobbyError(f"match {match_id} has no seat {seat}", seats)
+            return _load_match(raw, match_id)
+
+        return await self._track(match_id, self._db.write(body))
+
+    async def set_thread(self, match_id: int, thread_id: int) -> None:
+        """Remember the match's Discord thread (does not change the version). Raises ``MatchNotFound``."""
+        now = self._clock()
+
+        def body(raw: sqlite3.Connection) -> None:
+            changed = raw.execute(
+                "UPDATE matches SET thread_id = ?, updated_at = ? WHERE id = ?", (thread_id, now, match_id)
+            )
+            if changed.rowcount == 0:
+                raise _not_found(match_id)
+
+        await self._db.write(body)
+
+    # ---------------------------------------------------------------------------------------- play
+
+    async def start_match(
+        self,
+        match_id: int,
+        expected_version: int,
+        players: Sequence[Player],
+        state_json: str,
+        deliveries: Sequence[DeliveryDraft] = (),
+    ) -> MatchRecord:
+        """Seat ``players`` (each with its ``seat``; they replace the lobby list), store the opening
+        snapshot at the new version, go ACTIVE and queue ``deliveries`` at that version.
+
+        Raises ``MatchNotFound``, ``StaleVersion``, or ``LobbyError`` when the match is not in the lobby,
+        the seats are not exactly ``0 .. seat_count - 1`` or a user appears twice.
+        """
+        seats = sorted(p.seat for p in players if p.seat is not None)
+        if len(seats) != len(players) or seats != list(range(len(players))):
+            raise LobbyError(
+                "every player needs a different seat, numbered from 0",
+                [f"{p.name}: {p.seat}" for p in players],
+            )
+        users = [p.user_id for p in players if p.user_id is not None]
+        if len(set(users)) != len(users):
+            raise LobbyError("a player cannot take two seats")
+        now = self._clock()
+
+        def body(raw: sqlite3.Connection) -> MatchRecord:
+            _guard(
+                raw,
+                _GUARD_START,
+                (now, state_json, match_id, expected_version),
+                match_id,
+                expected_version,
+                _lobby_closed,
+            )
+            (seat_count,) = raw.execute("SELECT seat_count FROM matches WHERE id = ?", (match_id,)).fetchone()
+            if len(players) != seat_count:
+                raise LobbyError(
+                    f"match {match_id} needs {seat_count} players and {len(players)} were seated"
+                )
+            version = expected_version + 1
+            raw.execute("DELETE FROM players WHERE match_id = ?", (match_id,))
+            raw.executemany(
+                "INSERT INTO players (match_id, joined, user_id, name, bot, seat) VALUES (?, ?, ?, ?, ?, ?)",
+                [(match_id, i, p.user_id, p.name, p.bot, p.seat) for i, p in enumerate(players)],
+            )
+            raw.execute(_INSERT_SNAPSHOT, (match_id, version, state_json))
+            _queue(raw, match_id, version, deliveries, now)
+            return _load_match(raw, match_id)
+
+        return await self._track(match_id, self._db.write(body))
+
+    async def commit_action(
+        self,
+        match_id: int,
+        expected_version: int,
+        action: LoggedAction,
+        state_json: str,
+        status: MatchStatus = MatchStatus.ACTIVE,
+        result_json: str | None = None,
+        deliveries: Sequence[DeliveryDraft] = (),
+    ) -> MatchRecord:
+        """Append ``action`` at version ``expected_version + 1`` with its resulting snapshot, set the
+        status (ACTIVE, or FINISHED/ABANDONED with ``result_json``) and queue ``deliveries``.
+
+        Raises ``MatchNotFound``, ``StaleVersion`` (another commit got there first; nothing stored),
+        ``MatchClosed`` when the match is not active, ``ValueError`` for ``status`` LOBBY.
+        """
+        if status is MatchStatus.LOBBY:
+            raise ValueError("a committed action cannot put a match back in the lobby")
+        now = self._clock()
+        guard_params = (now, status.value, state_json, result_json, match_id, expected_version)
+        version = expected_version + 1
+        known = self._known.get(match_id)
+        if known is not None and known.version != expected_version:
+            known = None
+
+        def body(raw: sqlite3.Connection) -> MatchRecord:
+            _guard(raw, _GUARD_COMMIT, guard_params, match_id, expected_version, _no_moves)
+            raw.execute(_INSERT_ACTION, (match_id, version, action.seat, action.notation, now))
+            raw.execute(_INSERT_SNAPSHOT, (match_id, version, state_json))
+            if deliveries:
+                _queue(raw, match_id, version, deliveries, now)
+            if known is None:
+                return _load_match(raw, match_id)
+            # The guard proved the row was still at the version ``known`` was read at, and every change
+            # but the thread id bumps the version: so only the columns written here and the thread id
+            # can differ, and re-reading the whole match and its players is not needed.
+            update = {
+                "version": version,
+                "status": status,
+                "state_json": state_json,
+                "result_json": result_json,
+                "updated_at": now,
+                "thread_id": _thread_id(raw, match_id),
+            }
+            return known.model_copy(update=update)
+
+        return await self._track(match_id, self._db.write(body))
+
+    async def close_match(
+        self,
+        match_id: int,
+        expected_version: int,
+        status: MatchStatus,
+        result_json: str | None = None,
+        deliveries: Sequence[DeliveryDraft] = (),
+    ) -> MatchRecord:
+        """Finish or abandon a lobby or active match without an action; bumps the version.
+
+        Raises ``MatchNotFound``, ``StaleVersion``, ``MatchClosed`` when it is already closed, and
+        ``ValueError`` unless ``status`` is FINISHED or ABANDONED.
+        """
+        if status not in (MatchStatus.FINISHED, MatchStatus.ABANDONED):
+            raise ValueError(f"close_match needs FINISHED or ABANDONED, not {status.value}")
+        now = self._clock()
+
+        def body(raw: sqlite3.Connection) -> MatchRecord:
+            _guard(
+                raw,
+                _GUARD_CLOSE,
+                (now, status.value, result_json, match_id, expected_version),
+                match_id,
+                expected_version,
+                _already_closed,
+            )
+            _queue(raw, match_id, expected_version + 1, deliveries, now)
+            return _load_match(raw, match_id)
+
+        return await self._track(match_id, self._db.write(body))
+
+    # ---------------------------------------------------------------------------------- deliveries
+
+    async def mark_delivered(self, delivery_id: int) -> None:
+        """Mark a delivery sent (again: harmless). Raises ``LookupError`` for an unknown id."""
+        now = self._clock()
+
+        def body(raw: sqlite3.Connection) -> None:
+            changed = raw.execute(
+                "UPDATE deliveries SET status = 'sent', sent_at = ? WHERE id = ? AND status != 'sent'",
+                (now, delivery_id),
+            )
+            if changed.rowcount == 0:
+                _require_delivery(raw, delivery_id)
+
+        await self._db.write(body)
+
+    async def mark_failed(self, delivery_id: int, error: str) -> None:
+        """Count a failed send of a pending delivery and keep ``error``; after ``max_attempts`` failures
+        it becomes ``failed`` and is no longer offered. Deliveries already sent or failed are left alone.
+        Raises ``LookupError`` for an unknown id.
+        """
+
+        def body(raw: sqlite3.Connection) -> None:
+            changed = raw.execute(
+                "UPDATE deliveries SET attempts = attempts + 1, last_error = ?, "
+                "status = CASE WHEN attempts + 1 >= ? THEN 'failed' ELSE 'pending' END "
+                "WHERE id = ? AND status = 'pending'",
+                (error, self.max_attempts, delivery_id),
+            )
+            if changed.rowcount == 0:
+                _require_delivery(raw, delivery_id)
+
+        await self._db.write(body)
+
+
+# ----------------------------------------------------------------------------- worker-thread helpers
+# These run inside a transaction opened by ``data.db.Database`` (on the event loop or the worker thread).
+
+
+def _guard(
+    raw: sqlite3.Connection,
+    sql: str,
+    params: Sequence[Any],
+    match_id: int,
+    expected_version: int,
+    refuse: Callable[[int, MatchStatus], EngineError],
+) -> None:
+    """Run a version guard; if it changed no row, raise why: ``MatchNotFound``, ``StaleVersion``,
+    ``CorruptRecord`` (unreadable status) or ``refuse(match_id, status)`` for a status it does not allow."""
+    if raw.execute(sql, params).rowcount == 1:
+        return
+    row = raw.execute("SELECT version, status FROM matches WHERE id = ?", (match_id,)).fetchone()
+    if row is None:
+        raise _not_found(match_id)
+    version, status = row
+    if type(version) is not int:
+        raise CorruptRecord(
+            f"match {match_id} cannot be read: its version is {version!r}; nothing was changed"
+        )
+    if version != expected_version:
+        raise StaleVersion(
+            f"this board has moved on (now at version {version}, you acted on {expected_version})",
+            [str(version)],
+        )
+    raise refuse(match_id, _status(match_id, status))
+
+
+def _current_version(raw: sqlite3.Connection, match_id: int) -> int:
+    """The match's version; raises ``MatchNotFound``."""
+    row = raw.execute("SELECT version FROM matches WHERE id = ?", (match_id,)).fetchone()
+    if row is None:
+        raise _not_found(match_id)
+    version: int = row[0]
+    return version
+
+
+def _thread_id(raw: sqlite3.Connection, match_id: int) -> int | None:
+    """The match's thread id; raises ``CorruptRecord`` if it is not an integer."""
+    (thread_id,) = raw.execute(_SELECT_THREAD, (match_id,)).fetchone()
+    if thread_id is not None and type(thread_id) is not int:
+        raise CorruptRecord(
+            f"match {match_id} cannot be read: thread_id is {thread_id!r}, not a Discord id; "
+            "nothing was changed"
+        )
+    return thread_id
+
+
+def _load_match(raw: sqlite3.Connection, match_id: int) -> MatchRecord:
+    """The match and its players; raises ``MatchNotFound`` or ``CorruptRecord``."""
+    row = raw.execute(_SELECT_MATCH, (match_id,)).fetchone()
+    if row is None:
+        raise _not_found(match_id)
+    return _to_record(row, raw.execute(_SELECT_PLAYERS, (match_id,)).fetchall())
+
+
+def _queue(
+    raw: sqlite3.Connection, match_id: int, version: int, deliveries: Sequence[DeliveryDraft], now: str
+) -> None:
+    """Record ``deliveries`` as pending at ``version``."""
+    if deliveries:
+        raw.executemany(_INSERT_DELIVERY, [(match_id, version, d.seat, d.payload, now) for d in deliveries])
+
+
+def _require_delivery(raw: sqlite3.Connection, delivery_id: int) -> None:
+    if raw.execute("SELECT 1 FROM deliveries WHERE id = ?", (delivery_id,)).fetchone() is None:
+        raise LookupError(f"there is no delivery {delivery_id}")
+
+
+# --------------------------------------------------------------------------------- rows to models
+
+
+def _to_record(row: Sequence[Any], player_rows: Iterable[Sequence[Any]]) -> MatchRecord:
+    """Build a ``MatchRecord`` from a ``matches`` row and its ``players`` rows (strictly typed).
+
+    Raises ``CorruptRecord`` naming the match and what cannot be read.
+    """
+    match_id = row[0]
+    players = tuple(
+        _validated(
+            Player,
+            {"user_id": user_id, "name": name, "bot": bot, "seat": seat},
+            f"a player of match {match_id}",
+        )
+        for _, user_id, name, bot, seat in player_rows
+    )
+    fields = {
+        "id": match_id,
+        "game": row[1],
+        "options": _options(match_id, row[2]),
+        "seat_count": row[3],
+        "seed": row[4],
+        "status": _status(match_id, row[5]),
+        "version": row[6],
+        "creator_id": row[7],
+        "guild_id": row[8],
+        "channel_id": row[9],
+        "thread_id": row[10],
+        "players": players,
+        "state_json": row[11],
+        "result_json": row[12],
+        "created_at": row[13],
+        "updated_at": row[14],
+    }
+    return _validated(MatchRecord, fields, f"match {match_id}")
+
+
+def _options(match_id: int, text: Any) -> frozenset[str]:
+    try:
+        options = json.loads(text)
+    except (TypeError, ValueError):
+        options = None
+    if not isinstance(options, list) or not all(isinstance(o, str) for o in options):
+        raise CorruptRecord(
+            f"match {match_id} cannot be read: its options are not a JSON list of option ids "
+            f"({str(text)[:60]!r}); nothing was changed"
+        )
+    return frozenset(options)
+
+
+def _status(match_id: int, value: Any) -> MatchStatus:
+    try:
+        return MatchStatus(value)
+    except ValueError:
+        raise CorruptRecord(
+            f"match {match_id} cannot be read: unknown status {value!r}; nothing was changed",
+            [s.value for s in MatchStatus],
+        ) from None
+
+
+def _validated(model: type[M], fields: dict[str, Any], what: str) -> M:
+    """``model`` built strictly from stored ``fields``; raises ``CorruptRecord`` saying what is wrong."""
+    try:
+        return model.model_validate(fields, strict=True)
+    except ValidationError as exc:
+        first = exc.errors()[0]
+        where = ".".join(str(part) for part in first["loc"]) or "row"
+        raise CorruptRecord(
+            f"{what} cannot be read: {where}: {first['msg']} (stored {first['input']!r:.60}); "
+            "nothing was changed"
+        ) from None
+
+
+# ------------------------------------------------------------------------------------- refusals
+
+
+def _not_found(match_id: int) -> MatchNotFound:
+    return MatchNotFound(f"there is no match {match_id}")
+
+
+def _lobby_closed(match_id: int, status: MatchStatus) -> EngineError:
+    return LobbyError(f"match {match_id} is {status.value}; the lobby is closed")
+
+
+def _no_moves(match_id: int, status: MatchStatus) -> EngineError:
+    allowed = ["start"] if status is MatchStatus.LOBBY else []
+    return MatchClosed(f"match {match_id} is {status.value}; no moves can be made", allowed)
+
+
+def _already_closed(match_id: int, status: MatchStatus) -> EngineError:
+    return MatchClosed(f"match {match_id} is already {status.value}")

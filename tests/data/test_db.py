@@ -1,0 +1,140 @@
+"""Connection settings, migrations and the default database path."""
+
+from __future__ import annotations
+
+import sqlite3
+from pathlib import Path
+
+import pytest
+
+import data.db as dbmod
+from data.db import Database, Migration, connect, default_db_path, load_migrations, migrate, split_statements
+
+TABLES = {"matches", "players", "actions", "snapshots", "deliveries", "schema_migrations"}
+
+
+def tables(path: Path) -> set[str]:
+    with sqlite3.connect(path) as raw:
+        return {row[0] for row in raw.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
+
+
+def test_migrations_are_numbered_and_loaded_as_package_resources() -> None:
+    migrations = load_migrations()
+    assert [m.version for m in migrations] == list(range(1, len(migrations) + 1))
+    assert migrations[0].name == "initial"
+    assert "CREATE TABLE matches" in migrations[0].sql
+
+
+async def test_fresh_file_is_configured_and_migrated(tmp_path: Path) -> None:
+    path = tmp_path / "deep" / "er" / "fresh.db"  # parent folders are created
+    db = await connect(path)
+    try:
+        pragmas = await dbmod.run(
+            db,
+            lambda raw: [
+                raw.execute(f"PRAGMA {name}").fetchone()[0]
+                for name in ("journal_mode", "synchronous", "foreign_keys", "busy_timeout")
+            ],
+        )
+    finally:
+        await db.close()
+    assert pragmas == ["wal", 1, 1, dbmod.BUSY_TIMEOUT_MS]  # synchronous 1 = NORMAL
+    assert tables(path) >= TABLES
+    with sqlite3.connect(path) as raw:
+        recorded = raw.execute("SELECT version, name FROM schema_migrations").fetchall()
+    assert recorded == [(m.version, m.name) for m in load_migrations()]
+
+
+async def test_reopening_applies_nothing_and_keeps_data(tmp_path: Path) -> None:
+    path = tmp_path / "again.db"
+    await (await connect(path)).close()
+    with sqlite3.connect(path) as raw:
+        raw.execute(
+            "INSERT INTO matches (game, seat_count, seed, created_at, updated_at) "
+            "VALUES ('g', 2, 1, 't', 't')"
+        )
+    database = await Database.open(path)
+    try:
+        assert await database.on_worker(lambda raw: migrate(raw)) == []
+        count = await database.read(lambda raw: raw.execute("SELECT COUNT(*) FROM matches").fetchone()[0])
+    finally:
+        await database.close()
+    assert count == 1
+
+
+def test_a_failing_migration_is_rolled_back_alone(tmp_path: Path) -> None:
+    raw = sqlite3.connect(tmp_path / "m.db", isolation_level=None)
+    good = Migration(1, "good", "CREATE TABLE a (x INTEGER);")
+    bad = Migration(2, "bad", "CREATE TABLE b (x INTEGER);\nINSERT INTO nowhere VALUES (1);")
+    with pytest.raises(sqlite3.OperationalError):
+        migrate(raw, [good, bad])
+    names = {row[0] for row in raw.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
+    assert "a" in names and "b" not in names
+    assert [row[0] for row in raw.execute("SELECT version FROM schema_migrations")] == [1]
+    fixed = Migration(2, "bad", "CREATE TABLE b (x INTEGER);")
+    assert migrate(raw, [good, fixed]) == [2]
+    assert migrate(raw, [good, fixed]) == []
+    raw.close()
+
+
+def test_a_database_from_newer_code_is_refused(tmp_path: Path) -> None:
+    raw = sqlite3.connect(tmp_path / "new.db", isolation_level=None)
+    migrate(raw)
+    raw.execute("INSERT INTO schema_migrations VALUES (9999, 'future', 't')")
+    with pytest.raises(RuntimeError, match="newer code"):
+        migrate(raw)
+    raw.close()
+
+
+def test_split_statements_keeps_triggers_comments_and_quotes_whole() -> None:
+    script = """
+    -- a comment; with a semicolon
+    CREATE TABLE t (x TEXT DEFAULT 'a;b');
+    CREATE TRIGGER t_no_delete BEFORE DELETE ON t
+    BEGIN
+        SELECT RAISE(ABORT, 'no; never');
+    END;
+    -- trailing comment
+    """
+    statements = split_statements(script)
+    assert len(statements) == 2
+    assert "'a;b'" in statements[0]
+    assert statements[1].startswith("CREATE TRIGGER") and statements[1].endswith("END;")
+    with pytest.raises(ValueError, match="incomplete"):
+        split_statements("CREATE TABLE t (x INTEGER); INSERT INTO t VALUES ('unterminated)")
+
+
+def test_default_path_is_next_to_bot_py(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.delenv("BIGAPPLE_DB", raising=False)
+    repo_root = Path(dbmod.__file__).resolve().parent.parent
+    assert default_db_path() == repo_root / "bigapple.db"
+
+
+def test_default_path_honours_bigapple_db(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    monkeypatch.setenv("BIGAPPLE_DB", str(tmp_path / "elsewhere.db"))
+    assert default_db_path() == tmp_path / "elsewhere.db"
+    monkeypatch.setenv("BIGAPPLE_DB", "")
+    assert default_db_path().name == "bigapple.db"
+
+
+async def test_closed_database_refuses_work(tmp_path: Path) -> None:
+    database = await Database.open(tmp_path / "closed.db")
+    await database.close()
+    await database.close()  # harmless
+    with pytest.raises(ValueError, match="closed"):
+        await database.read(lambda raw: raw.execute("SELECT 1").fetchone())
+
+
+@pytest.mark.parametrize(("every", "grows"), [(10, False), (10_000, True)])
+async def test_inline_writes_checkpoint_the_wal_off_the_loop(tmp_path: Path, every: int, grows: bool) -> None:
+    path = tmp_path / "wal.db"
+    database = await Database.open(path, inline=True, checkpoint_every=every)
+    try:
+        await database.write(lambda raw: raw.execute("CREATE TABLE blobs (x TEXT)"))
+        for _ in range(300):
+            await database.write(lambda raw: raw.execute("INSERT INTO blobs VALUES (?)", ("x" * 3000,)))
+        wal_bytes = Path(f"{path}-wal").stat().st_size
+    finally:
+        await database.close()
+    # 300 rows of 3 KB: without checkpoints the WAL holds them all (over 1 MB); with them it is reused.
+    assert (wal_bytes > 1_000_000) is grows

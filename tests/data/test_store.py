@@ -1,0 +1,460 @@
+"""SqliteMatchStore: lobby rules, commits, version guards, concurrency, outbox and corrupt rows."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import sqlite3
+from pathlib import Path
+
+import pytest
+
+from data.store import SqliteMatchStore
+from engine.core.errors import CorruptRecord, LobbyError, MatchClosed, MatchNotFound, StaleVersion
+from engine.core.replay import LoggedAction
+from engine.host.ports import DeliveryDraft, MatchRecord, MatchStatus, NewMatch, Player
+
+ANN = Player(user_id=101, name="ann")
+BOB = Player(user_id=202, name="bob")
+CY = Player(user_id=303, name="cy")
+
+
+def draft(seat_count: int = 2, **fields: object) -> NewMatch:
+    return NewMatch.model_validate(
+        {"game": "toy", "seat_count": seat_count, "seed": 7, "creator_id": ANN.user_id, **fields}
+    )
+
+
+def state(n: int) -> str:
+    return json.dumps({"turn": n, "board": [n] * 5})
+
+
+async def started(store: SqliteMatchStore, *joiners: Player) -> MatchRecord:
+    """A started match of ann plus ``joiners`` (bob by default), seated in join order."""
+    joiners = joiners or (BOB,)
+    match = await store.create_match(draft(1 + len(joiners)), ANN)
+    for player in joiners:
+        match = await store.add_player(match.id, match.version, player)
+    seated = [p.model_copy(update={"seat": i}) for i, p in enumerate(match.players)]
+    hello = [DeliveryDraft(payload='{"headline": "begins"}')]
+    return await store.start_match(match.id, match.version, seated, state(0), hello)
+
+
+async def play(store: SqliteMatchStore, match: MatchRecord, moves: int) -> MatchRecord:
+    for _ in range(moves):
+        n = match.version + 1
+        match = await store.commit_action(
+            match.id, match.version, LoggedAction(seat=n % 2, notation=f"m{n}"), state(n)
+        )
+    return match
+
+
+def raw_write(path: Path, sql: str, *params: object) -> None:
+    """Write straight to the file behind the store's back, as a broken tool or disk would."""
+    raw = sqlite3.connect(path)
+    try:
+        with raw:
+            raw.execute("PRAGMA ignore_check_constraints = ON")
+            raw.execute(sql, params)
+    finally:
+        raw.close()
+
+
+# ---------------------------------------------------------------------------------------------- lobby
+
+
+async def test_create_match_opens_a_lobby(store: SqliteMatchStore) -> None:
+    match = await store.create_match(draft(3, options=frozenset({"b", "a"}), guild_id=9, channel_id=8), ANN)
+    assert match.status is MatchStatus.LOBBY and match.version == 0
+    assert match.options == {"a", "b"} and match.seat_count == 3 and match.seed == 7
+    assert (match.creator_id, match.guild_id, match.channel_id, match.thread_id) == (101, 9, 8, None)
+    assert match.players == (ANN,)
+    assert match.state_json is None and match.result_json is None
+    assert await store.get_match(match.id) == match
+    lonely = await store.create_match(draft(2))
+    assert lonely.players == () and lonely.id != match.id
+
+
+async def test_join_and_leave_follow_the_lobby_rules(store: SqliteMatchStore) -> None:
+    match = await store.create_match(draft(2), ANN)
+    with pytest.raises(LobbyError, match="already joined"):
+        await store.add_player(match.id, match.version, ANN)
+    match = await store.add_player(match.id, match.version, BOB)
+    assert match.version == 1 and [p.name for p in match.players] == ["ann", "bob"]
+    with pytest.raises(LobbyError, match="full"):
+        await store.add_player(match.id, match.version, CY)
+    with pytest.raises(LobbyError, match="not in match"):
+        await store.remove_player(match.id, match.version, CY.user_id or 0)
+    match = await store.remove_player(match.id, match.version, ANN.user_id or 0)
+    assert match.version == 2 and match.players == (BOB,)
+    match = await store.add_player(match.id, match.version, Player(name="Computer 1", bot="greedy"))
+    assert [(p.name, p.bot) for p in match.players] == [("bob", None), ("Computer 1", "greedy")]
+    assert (await store.get_match(match.id)).version == 3
+
+
+async def test_lobby_changes_need_the_current_version(store: SqliteMatchStore) -> None:
+    match = await store.create_match(draft(3), ANN)
+    await store.add_player(match.id, match.version, BOB)
+    with pytest.raises(StaleVersion) as caught:
+        await store.add_player(match.id, match.version, CY)
+    assert "now at version 1, you acted on 0" in caught.value.message
+    assert caught.value.allowed == ("1",)
+    assert [p.name for p in (await store.get_match(match.id)).players] == ["ann", "bob"]
+
+
+async def test_no_joining_or_leaving_once_started(store: SqliteMatchStore) -> None:
+    match = await started(store)
+    with pytest.raises(LobbyError, match="lobby is closed"):
+        await store.add_player(match.id, match.version, CY)
+    with pytest.raises(LobbyError, match="lobby is closed"):
+        await store.remove_player(match.id, match.version, BOB.user_id or 0)
+    with pytest.raises(LobbyError, match="lobby is closed"):
+        await store.start_match(match.id, match.version, match.players, state(0))
+
+
+async def test_start_checks_the_seats(store: SqliteMatchStore) -> None:
+    match = await store.create_match(draft(2), ANN)
+    match = await store.add_player(match.id, match.version, BOB)
+    with pytest.raises(LobbyError, match="different seat"):
+        await store.start_match(match.id, match.version, [ANN.model_copy(update={"seat": 0}), BOB], state(0))
+    with pytest.raises(LobbyError, match="needs 2 players"):
+        await store.start_match(match.id, match.version, [ANN.model_copy(update={"seat": 0})], state(0))
+    assert (await store.get_match(match.id)).status is MatchStatus.LOBBY
+
+
+# ----------------------------------------------------------------------------------------------- play
+
+
+async def test_start_commits_log_and_snapshots(store: SqliteMatchStore) -> None:
+    match = await started(store, BOB, CY)
+    assert match.status is MatchStatus.ACTIVE and match.version == 3
+    assert [(p.name, p.seat) for p in match.players] == [("ann", 0), ("bob", 1), ("cy", 2)]
+    assert match.seat_of(202) == 1 and match.state_json == state(0)
+    assert await store.snapshot(match.id, 3) == state(0)
+    assert await store.action_log(match.id) == []
+
+    match = await play(store, match, 4)
+    assert match.version == 7 and match.state_json == state(7)
+    log = await store.action_log(match.id)
+    assert [(a.seat, a.notation) for a in log] == [(0, "m4"), (1, "m5"), (0, "m6"), (1, "m7")]
+    for version in range(4, 8):
+        assert await store.snapshot(match.id, version) == state(version)
+    assert await store.get_match(match.id) == match
+
+    finished = await store.commit_action(
+        match.id,
+        match.version,
+        LoggedAction(seat=2, notation="last"),
+        state(8),
+        status=MatchStatus.FINISHED,
+        result_json='{"scores": [1, 2, 3]}',
+    )
+    assert finished.status is MatchStatus.FINISHED and finished.result_json == '{"scores": [1, 2, 3]}'
+    with pytest.raises(MatchClosed, match="finished"):
+        await store.commit_action(finished.id, finished.version, LoggedAction(seat=0, notation="x"), state(9))
+
+
+async def test_snapshot_is_the_board_as_of_a_version(store: SqliteMatchStore) -> None:
+    lobby = await store.create_match(draft(2), ANN)
+    with pytest.raises(MatchNotFound, match="not started"):
+        await store.snapshot(lobby.id, 0)
+    match = await play(store, await started(store), 2)  # start at 2, moves at 3 and 4
+    closed = await store.close_match(match.id, match.version, MatchStatus.ABANDONED)
+    assert closed.version == match.version + 1
+    assert await store.snapshot(closed.id, closed.version) == state(match.version)
+    with pytest.raises(MatchNotFound, match="from version 2 to 5"):
+        await store.snapshot(closed.id, 1)
+    with pytest.raises(MatchNotFound, match="no board at version 6"):
+        await store.snapshot(closed.id, 6)
+
+
+async def test_stale_commit_is_refused_and_changes_nothing(store: SqliteMatchStore) -> None:
+    match = await play(store, await started(store), 1)
+    pending = await store.pending_deliveries()
+    with pytest.raises(StaleVersion) as caught:
+        await store.commit_action(
+            match.id,
+            match.version - 1,
+            LoggedAction(seat=0, notation="late"),
+            state(99),
+            deliveries=[DeliveryDraft(payload="{}")],
+        )
+    assert caught.value.message == f"this board has moved on (now at version {match.version}, you acted on 2)"
+    assert await store.get_match(match.id) == match
+    assert [a.notation for a in await store.action_log(match.id)] == ["m3"]
+    assert await store.pending_deliveries() == pending
+    with pytest.raises(MatchNotFound):
+        await store.snapshot(match.id, match.version + 1)
+
+
+async def test_close_match_finishes_or_abandons_once(store: SqliteMatchStore) -> None:
+    lobby = await store.create_match(draft(2), ANN)
+    abandoned = await store.close_match(lobby.id, lobby.version, MatchStatus.ABANDONED)
+    assert abandoned.status is MatchStatus.ABANDONED and abandoned.version == 1
+    match = await started(store)
+    notice = [DeliveryDraft(payload='{"finished": true}')]
+    done = await store.close_match(
+        match.id, match.version, MatchStatus.FINISHED, '{"reason": "resign"}', notice
+    )
+    assert done.status is MatchStatus.FINISHED and done.result_json == '{"reason": "resign"}'
+    assert (await store.pending_deliveries())[-1].version == done.version
+    with pytest.raises(MatchClosed, match="already finished"):
+        await store.close_match(done.id, done.version, MatchStatus.ABANDONED)
+    with pytest.raises(ValueError):
+        await store.close_match(done.id, done.version, MatchStatus.ACTIVE)
+
+
+async def test_replace_player_hands_a_seat_over(store: SqliteMatchStore) -> None:
+    match = await started(store)
+    bob = match.player_at(1)
+    assert bob is not None
+    taken = await store.replace_player(match.id, match.version, 1, bob.model_copy(update={"bot": "greedy"}))
+    assert taken.version == match.version + 1
+    assert taken.player_at(1) == Player(user_id=202, name="bob", bot="greedy", seat=1)
+    with pytest.raises(LobbyError, match="no seat 5") as caught:
+        await store.replace_player(match.id, taken.version, 5, CY)
+    assert caught.value.allowed == ("0", "1")
+    with pytest.raises(LobbyError, match="another seat"):
+        await store.replace_player(match.id, taken.version, 1, ANN)
+    lobby = await store.create_match(draft(2), ANN)
+    with pytest.raises(MatchClosed):
+        await store.replace_player(lobby.id, lobby.version, 0, CY)
+
+
+async def test_set_thread_does_not_move_the_version(store: SqliteMatchStore, db_path: Path) -> None:
+    match = await started(store)
+    other = await SqliteMatchStore.open(db_path)
+    try:
+        await other.set_thread(match.id, 2**62 + 5)  # another store (or process) sets it
+    finally:
+        await other.close()
+    moved = await play(store, match, 1)
+    assert moved.thread_id == 2**62 + 5
+    assert (await store.get_match(match.id)).thread_id == 2**62 + 5
+
+
+async def test_list_matches_filters_newest_first(store: SqliteMatchStore) -> None:
+    here = await store.create_match(draft(2, guild_id=1), ANN)
+    active = await started(store)
+    there = await store.create_match(draft(2, guild_id=2))
+    everything = await store.list_matches()
+    assert [m.id for m in everything] == [there.id, active.id, here.id]
+    assert [m.id for m in await store.list_matches([MatchStatus.LOBBY])] == [there.id, here.id]
+    assert [m.id for m in await store.list_matches([MatchStatus.LOBBY], guild_id=1)] == [here.id]
+    listed = await store.list_matches([MatchStatus.ACTIVE, MatchStatus.FINISHED])
+    assert listed == [await store.get_match(active.id)]
+    assert len(await store.list_matches(limit=2)) == 2
+
+
+async def test_unknown_match_is_not_found(store: SqliteMatchStore) -> None:
+    calls = [
+        store.get_match(404),
+        store.add_player(404, 0, ANN),
+        store.remove_player(404, 0, 1),
+        store.replace_player(404, 0, 0, ANN),
+        store.set_thread(404, 1),
+        store.start_match(404, 0, [ANN.model_copy(update={"seat": 0})], state(0)),
+        store.commit_action(404, 0, LoggedAction(seat=0, notation="x"), state(1)),
+        store.close_match(404, 0, MatchStatus.ABANDONED),
+        store.action_log(404),
+        store.snapshot(404, 0),
+    ]
+    for call in calls:
+        with pytest.raises(MatchNotFound, match="no match 404"):
+            await call
+
+
+async def test_data_survives_close_and_reopen(db_path: Path) -> None:
+    async with await SqliteMatchStore.open(db_path) as store:
+        match = await play(store, await started(store), 3)
+        await store.set_thread(match.id, 77)
+        pending = await store.pending_deliveries()
+    async with await SqliteMatchStore.open(db_path) as reopened:
+        again = await reopened.get_match(match.id)
+        assert again == match.model_copy(update={"thread_id": 77, "updated_at": again.updated_at})
+        assert [a.notation for a in await reopened.action_log(match.id)] == ["m3", "m4", "m5"]
+        assert await reopened.pending_deliveries() == pending
+        assert await reopened.snapshot(match.id, 4) == state(4)
+
+
+async def test_the_action_log_is_append_only(store: SqliteMatchStore, db_path: Path) -> None:
+    match = await play(store, await started(store), 1)
+    with pytest.raises(sqlite3.IntegrityError, match="append-only"):
+        raw_write(db_path, "UPDATE actions SET notation = 'cheat' WHERE match_id = ?", match.id)
+    with pytest.raises(sqlite3.IntegrityError, match="append-only"):
+        raw_write(db_path, "DELETE FROM actions WHERE match_id = ?", match.id)
+
+
+async def test_seed_must_fit_64_bits(store: SqliteMatchStore) -> None:
+    await store.create_match(draft(2, seed=2**63 - 1))
+    with pytest.raises(ValueError, match="64-bit"):
+        await store.create_match(draft(2, seed=2**63))
+
+
+# ---------------------------------------------------------------------------------------- concurrency
+
+
+async def test_two_stores_commit_the_same_version_once(
+    store: SqliteMatchStore, db_path: Path, inline: bool
+) -> None:
+    match = await started(store)
+    other = await SqliteMatchStore.open(db_path, inline=inline)
+    try:
+        await other.get_match(match.id)
+        results = await asyncio.gather(
+            store.commit_action(match.id, match.version, LoggedAction(seat=0, notation="mine"), state(1)),
+            other.commit_action(match.id, match.version, LoggedAction(seat=0, notation="yours"), state(2)),
+            return_exceptions=True,
+        )
+    finally:
+        await other.close()
+    committed = [r for r in results if isinstance(r, MatchRecord)]
+    refused = [r for r in results if isinstance(r, BaseException)]
+    assert len(committed) == 1 and len(refused) == 1 and isinstance(refused[0], StaleVersion)
+    assert committed[0].version == match.version + 1
+    assert len(await store.action_log(match.id)) == 1
+    assert (await store.get_match(match.id)).version == match.version + 1
+
+
+async def test_two_tasks_on_one_store_commit_the_same_version_once(store: SqliteMatchStore) -> None:
+    match = await started(store)
+    results = await asyncio.gather(
+        *(
+            store.commit_action(match.id, match.version, LoggedAction(seat=0, notation=f"try{i}"), state(i))
+            for i in range(4)
+        ),
+        return_exceptions=True,
+    )
+    assert sum(isinstance(r, MatchRecord) for r in results) == 1
+    assert sum(isinstance(r, StaleVersion) for r in results) == 3
+    assert len(await store.action_log(match.id)) == 1
+
+
+async def test_a_locked_database_is_waited_for_off_the_loop(store: SqliteMatchStore, db_path: Path) -> None:
+    match = await started(store)
+    blocker = sqlite3.connect(db_path, isolation_level=None)
+    blocker.execute("BEGIN IMMEDIATE")  # another process holds the write lock
+    ticks = 0
+
+    async def ticker() -> None:
+        nonlocal ticks
+        while True:
+            ticks += 1
+            await asyncio.sleep(0.005)
+
+    ticking = asyncio.create_task(ticker())
+    commit = asyncio.create_task(
+        store.commit_action(match.id, match.version, LoggedAction(seat=0, notation="waits"), state(1))
+    )
+    await asyncio.sleep(0.15)
+    assert not commit.done() and ticks >= 5  # the commit waits while the loop keeps running
+    blocker.execute("COMMIT")
+    blocker.close()
+    committed = await commit
+    ticking.cancel()
+    assert committed.version == match.version + 1
+    assert [a.notation for a in await store.action_log(match.id)] == ["waits"]
+
+
+# ----------------------------------------------------------------------------------------- deliveries
+
+
+async def test_deliveries_go_from_pending_to_sent(store: SqliteMatchStore) -> None:
+    match = await started(store)
+    notices = [DeliveryDraft(payload="public"), DeliveryDraft(seat=1, payload="private")]
+    match = await store.commit_action(
+        match.id, match.version, LoggedAction(seat=0, notation="m"), state(1), deliveries=notices
+    )
+    pending = await store.pending_deliveries()
+    assert [(d.seat, d.payload, d.version) for d in pending] == [
+        (None, '{"headline": "begins"}', 2),
+        (None, "public", 3),
+        (1, "private", 3),
+    ]
+    assert all(d.match_id == match.id and d.attempts == 0 for d in pending)
+    assert [d.id for d in await store.pending_deliveries(limit=2)] == [pending[0].id, pending[1].id]
+    await store.mark_delivered(pending[0].id)
+    await store.mark_delivered(pending[0].id)  # again: harmless
+    assert [d.id for d in await store.pending_deliveries()] == [pending[1].id, pending[2].id]
+    with pytest.raises(LookupError):
+        await store.mark_delivered(10_000)
+
+
+async def test_failed_deliveries_are_retried_then_given_up(db_path: Path) -> None:
+    async with await SqliteMatchStore.open(db_path, max_attempts=3) as store:
+        await started(store)
+        (delivery,) = await store.pending_deliveries()
+        for attempt in (1, 2):
+            await store.mark_failed(delivery.id, f"discord is down ({attempt})")
+            (again,) = await store.pending_deliveries()
+            assert again.id == delivery.id and again.attempts == attempt
+        await store.mark_failed(delivery.id, "discord is down (3)")
+        assert await store.pending_deliveries() == []
+        await store.mark_failed(delivery.id, "too late")  # a given-up delivery stays as it is
+        await store.mark_delivered(delivery.id)  # ... unless it does get through after all
+        with pytest.raises(LookupError):
+            await store.mark_failed(10_000, "nope")
+    with sqlite3.connect(db_path) as raw:
+        row = raw.execute("SELECT status, attempts, last_error FROM deliveries").fetchone()
+    raw.close()
+    assert row == ("sent", 3, "discord is down (3)")
+
+
+# -------------------------------------------------------------------------------------------- corrupt
+
+
+@pytest.mark.parametrize(
+    ("column", "garbage", "complaint"),
+    [
+        ("options", "{not json", "options are not a JSON list"),
+        ("options", '{"a": 1}', "options are not a JSON list"),
+        ("status", "paused", "unknown status 'paused'"),
+        ("seat_count", "two", "seat_count"),
+        ("version", 1.5, "version"),
+        ("created_at", b"\xff", "created_at"),
+    ],
+)
+async def test_corrupt_match_rows_are_reported_and_nothing_changes(
+    store: SqliteMatchStore, db_path: Path, column: str, garbage: object, complaint: str
+) -> None:
+    match = await started(store)
+    with sqlite3.connect(db_path) as raw:
+        raw.execute("PRAGMA ignore_check_constraints = ON")
+        before = raw.execute("SELECT * FROM matches WHERE id = ?", (match.id,)).fetchone()
+        raw.execute(f"UPDATE matches SET {column} = ? WHERE id = ?", (garbage, match.id))
+    raw.close()
+    with pytest.raises(CorruptRecord) as caught:
+        await store.get_match(match.id)
+    assert f"match {match.id}" in caught.value.message and complaint in caught.value.message
+    with pytest.raises(CorruptRecord):
+        await store.list_matches()
+    with pytest.raises(CorruptRecord):
+        await store.commit_action(match.id, match.version, LoggedAction(seat=0, notation="x"), state(1))
+    with sqlite3.connect(db_path) as raw:
+        after = raw.execute("SELECT * FROM matches WHERE id = ?", (match.id,)).fetchone()
+        actions = raw.execute("SELECT COUNT(*) FROM actions").fetchone()[0]
+    raw.close()
+    assert actions == 0
+    assert [a for a, b in zip(after, before, strict=True) if a != b] == [garbage]
+
+
+async def test_corrupt_players_actions_snapshots_and_deliveries(
+    store: SqliteMatchStore, db_path: Path
+) -> None:
+    match = await play(store, await started(store), 1)
+    raw_write(db_path, "UPDATE players SET seat = 'front' WHERE match_id = ? AND seat = 1", match.id)
+    with pytest.raises(CorruptRecord, match=f"a player of match {match.id} cannot be read: seat"):
+        await store.get_match(match.id)
+
+    other = await play(store, await started(store), 1)
+    raw_write(db_path, "INSERT INTO actions VALUES (?, 99, 'zero', 'x', 't')", other.id)
+    with pytest.raises(CorruptRecord, match=f"action at version 99 of match {other.id}"):
+        await store.action_log(other.id)
+
+    raw_write(db_path, "UPDATE snapshots SET state_json = x'00ff' WHERE match_id = ?", other.id)
+    with pytest.raises(CorruptRecord, match=f"snapshot of match {other.id} at version 3 is not text"):
+        await store.snapshot(other.id, 3)
+
+    raw_write(db_path, "UPDATE deliveries SET attempts = 'many' WHERE match_id = ?", other.id)
+    with pytest.raises(CorruptRecord, match=f"of match {other.id} cannot be read: attempts"):
+        await store.pending_deliveries()
