@@ -65,6 +65,7 @@ def cmd_run(settings: Settings, sync_only: bool = False) -> int:
 def cmd_demo(args: argparse.Namespace) -> int:
     from data.store import SqliteMatchStore
     from engine.host.demo import run_demo
+    from render.registry import render_view
 
     out = Path(args.out)
     out.mkdir(parents=True, exist_ok=True)
@@ -76,7 +77,14 @@ def cmd_demo(args: argparse.Namespace) -> int:
         store = await SqliteMatchStore.open(out / "bigapple.db")
         try:
             return await run_demo(
-                store, args.game, args.players, parse_options(args.options), args.seed, print, save_image
+                store,
+                args.game,
+                args.players,
+                parse_options(args.options),
+                args.seed,
+                print,
+                save_image,
+                render_view,
             )
         finally:
             await store.close()

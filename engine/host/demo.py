@@ -6,7 +6,7 @@ and the same flow drives the CLI and its tests.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import Any
 
 from pydantic import BaseModel
@@ -15,8 +15,9 @@ from engine.core.contract import Outcome
 from engine.host.ports import Delivery, MatchRecord, MatchStore, Notice
 from engine.host.service import GameHost
 
-# Renders a view model of the given game to PNG bytes; None when the game has no renderer yet.
-RenderFn = Callable[[str, BaseModel], bytes | None]
+# Renders a view model of the given game, with the players' names by seat, to PNG bytes; None when
+# the game has no renderer yet.
+RenderFn = Callable[[str, BaseModel, Sequence[str]], bytes | None]
 
 
 class DemoNotifier:
@@ -47,7 +48,7 @@ class DemoNotifier:
             return
         state = await self.host.state_at(match, delivery.version)
         self.last_state = state
-        image = self.render(match.game, self.host.view(match, delivery.seat, state))
+        image = self.render(match.game, self.host.view(match, delivery.seat, state), seat_names(match))
         if image is None:
             return
         if delivery.seat is None:
@@ -57,6 +58,11 @@ class DemoNotifier:
             count = self.hands.get(delivery.seat, 0) + 1
             self.hands[delivery.seat] = count
             self.save_image(f"hand-seat{delivery.seat}-{count:04d}.png", image)
+
+
+def seat_names(match: MatchRecord) -> list[str]:
+    """The players' names in seat order."""
+    return [p.name if (p := match.player_at(seat)) else f"S{seat + 1}" for seat in range(match.seat_count)]
 
 
 def standings_lines(match: MatchRecord, outcome: Outcome) -> list[str]:
@@ -100,7 +106,7 @@ async def run_demo(
         print_line(f"the match did not finish (status {match.status.value})")
         return 1
     if render is not None and save_image is not None:
-        final: Any = render(game, host.view(match, None))
+        final: Any = render(game, host.view(match, None), seat_names(match))
         if final is not None:
             save_image("final.png", final)
     for line in standings_lines(match, outcome):

@@ -1,0 +1,235 @@
+"""Board and hand images for Piatnik's New York, drawn from its public and private views.
+
+The layout follows spec §9 (avenues as rows, streets as columns, roads through the tiles, markers as
+discs) but is portrait and larger so that the smallest text is 1/50 of the width, legible on a phone.
+Markers carry their colour's initial, so colour is never the only cue.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from PIL import ImageDraw
+
+from engine.ny_piatnik.cards import (
+    AVENUE_NAMES,
+    AVENUES,
+    BUILDING_INDEX,
+    CORNERS,
+    INNER,
+    SIZE,
+    STREETS,
+    card_name,
+)
+from engine.ny_piatnik.views import PrivateView, PublicView
+from render.canvas import INK, MUTED, encode_png, fit_text, new_canvas, text
+
+WIDTH = 900
+SMALL = 18  # = WIDTH / 50, the smallest text on the image
+BODY = 20
+TITLE = 26
+
+CELL = 104
+TILE = 80
+GRID_X = 170
+GRID_Y = 92
+ROAD = "#8C8C8C"
+TILE_FILL = "#D8CFC0"
+TILE_EDGE = "#A89F91"
+AVENUE_INK = "#B71C1C"
+STREET_INK = "#0D47A1"
+HIGHLIGHT = "#FF6F00"
+INNER_MARK = "#C9A227"
+CORNER_MARK = "#795548"
+PANEL_ROW = 64
+COLOUR_HEX = {
+    "red": "#D32F2F",
+    "blue": "#1E63C8",
+    "yellow": "#F2C200",
+    "green": "#2E8B3D",
+    "black": "#222222",
+}
+INITIAL = {"red": "R", "blue": "B", "yellow": "Y", "green": "G", "black": "K"}
+SHORT_AVENUE = {code: name.replace(" Avenue", " Ave") for code, name in AVENUE_NAMES.items()}
+STREET_LABEL = {"34": "34th", "38": "38th", "42": "42nd", "45": "45th", "49": "49th", "53": "53rd", "57": "57th"}
+CARD_FILL = {
+    "SAN": "#C9A227",
+    "RUIN": "#795548",
+    "SPEC": "#6A1B9A",
+    "BAU": "#00796B",
+    "STAT": "#546E7A",
+}
+
+
+def centre(idx: int) -> tuple[int, int]:
+    row, col = divmod(idx, SIZE)
+    return GRID_X + CELL * col + CELL // 2, GRID_Y + CELL * row + CELL // 2
+
+
+def draw_marker(draw: ImageDraw.ImageDraw, x: float, y: float, colour: str, radius: int = 28) -> None:
+    """A disc in the house colour with the colour's initial on it."""
+    outline = "#FFFFFF" if colour == "black" else "#222222"
+    draw.ellipse((x - radius, y - radius, x + radius, y + radius), fill=COLOUR_HEX[colour], outline=outline, width=2)
+    letter_ink = "#222222" if colour == "yellow" else "#FFFFFF"
+    text(draw, (x, y), INITIAL[colour], max(SMALL, radius - 6), letter_ink, bold=True, anchor="mm")
+
+
+def draw_board(draw: ImageDraw.ImageDraw, view: PublicView) -> int:
+    """Roads, tiles, markers and the last play's highlight; returns the y below the board."""
+    top, bottom = GRID_Y + 8, GRID_Y + CELL * SIZE - 8
+    left, right = GRID_X + 8, GRID_X + CELL * SIZE - 8
+    if view.highlight_line:
+        line = view.highlight_line
+        if line in AVENUES:
+            y = GRID_Y + CELL * AVENUES.index(line)
+            draw.rectangle((left, y, right, y + CELL), fill=(255, 111, 0, 64))
+        elif line in STREETS:
+            x = GRID_X + CELL * STREETS.index(line)
+            draw.rectangle((x, top, x + CELL, bottom), fill=(255, 111, 0, 64))
+    for i in range(SIZE):
+        _, y = centre(i * SIZE)
+        x, _ = centre(i)
+        draw.line((left, y, right, y), fill=ROAD, width=16)
+        draw.line((x, top, x, bottom), fill=ROAD, width=16)
+        text(draw, (GRID_X - 12, y), SHORT_AVENUE[AVENUES[i]], SMALL, AVENUE_INK, bold=True, anchor="rm")
+        text(draw, (x, GRID_Y - 14), STREET_LABEL[STREETS[i]], SMALL, STREET_INK, bold=True, anchor="ms")
+    highlighted = {BUILDING_INDEX[b] for b in view.highlight}
+    half = TILE // 2
+    for idx, owner in enumerate(view.board):
+        x, y = centre(idx)
+        draw.rectangle((x - half, y - half, x + half, y + half), fill=TILE_FILL, outline=TILE_EDGE, width=2)
+        if view.show_specials and (idx in INNER or idx in CORNERS):
+            mark = INNER_MARK if idx in INNER else CORNER_MARK
+            draw.rectangle((x - half + 5, y - half + 5, x + half - 5, y + half - 5), outline=mark, width=3)
+        if owner is not None:
+            draw_marker(draw, x, y, owner)
+        if idx in highlighted:
+            draw.rectangle((x - half - 4, y - half - 4, x + half + 4, y + half + 4), outline=HIGHLIGHT, width=5)
+    return GRID_Y + CELL * SIZE + 16
+
+
+def player_label(view: PublicView, seat: int, names: Sequence[str]) -> str:
+    return names[seat] if seat < len(names) and names[seat] else view.players[seat].label
+
+
+def draw_panel(draw: ImageDraw.ImageDraw, view: PublicView, names: Sequence[str], y: int) -> int:
+    """One two-line row per seat, then deck, discard, Stop cards and the pending decision."""
+    for info in view.players:
+        if info.to_act:
+            draw.rectangle((8, y, WIDTH - 8, y + PANEL_ROW - 6), fill=(255, 111, 0, 40))
+        marker = "▶ " if info.to_act else ""
+        who = fit_text(f"{marker}{info.label} {player_label(view, info.seat, names)}", BODY, 330, bold=True)
+        text(draw, (16, y + 6), who, BODY, INK, bold=True)
+        x = 360
+        for colour in info.houses:
+            draw_marker(draw, x + 14, y + 18, colour, radius=14)
+            x += 34
+        team = f"  team {'AB'[info.team]}" if info.team is not None else ""
+        text(draw, (x + 6, y + 6), f"${info.money}{team}", BODY, INK, bold=True)
+        detail = (
+            f"on board {info.on_board} · supply {info.supply} · hand R×{info.hand_red} B×{info.hand_blue}"
+        )
+        text(draw, (16, y + 34), detail, SMALL, MUTED)
+        y += PANEL_ROW
+    last = " + ".join(card_name(c) for c in view.last_play) if view.last_play else "—"
+    lines = [
+        f"Deck {view.deck_size} · Discard {view.discard_size} · Unowned {view.unowned} · Stop cards: "
+        f"{view.stop_location}",
+        f"Last play: {last}",
+    ]
+    if view.pending:
+        lines.append(view.pending)
+    for line in lines:
+        text(draw, (16, y + 4), fit_text(line, SMALL, WIDTH - 32), SMALL, INK)
+        y += 28
+    return y + 8
+
+
+def draw_scores(draw: ImageDraw.ImageDraw, view: PublicView, names: Sequence[str], y: int) -> int:
+    text(draw, (16, y), "Final score", BODY, INK, bold=True)
+    y += 32
+    for score in sorted(view.scores, key=lambda s: (s.place, s.seat)):
+        who = fit_text(f"{score.place}. {player_label(view, score.seat, names)}", BODY, 260, bold=True)
+        text(draw, (16, y), who, BODY, INK, bold=True)
+        x = 290
+        for colour in score.houses:
+            draw_marker(draw, x + 14, y + 12, colour, radius=13)
+            x += 32
+        team = f" · team {score.team_total}" if score.team_total is not None else ""
+        if "two_player" in view.variants:  # §7.3: the two largest groups count once, nothing else
+            groups = "+".join(str(n) for n in score.largest)
+            summary = f"groups {groups} + ${score.money} = {score.total}{team}"
+        else:
+            summary = f"group {score.largest[0]}×2 + others {score.others} + ${score.money} = {score.total}{team}"
+        text(draw, (x + 6, y + 2), fit_text(summary, SMALL, WIDTH - x - 20), SMALL, INK)
+        y += 36
+    return y + 8
+
+
+def render_board(view: PublicView, names: Sequence[str] = ()) -> bytes:
+    """The public board image: grid, markers, last play, and the panel (or the final score)."""
+    height = GRID_Y + CELL * SIZE + 16 + PANEL_ROW * len(view.players) + 3 * 28 + 24
+    if view.scores:
+        height = GRID_Y + CELL * SIZE + 16 + 40 + 36 * len(view.scores) + 16
+    image, draw = new_canvas(WIDTH, height)
+    text(draw, (16, 14), "New York", TITLE, INK, bold=True)
+    status = view.status if view.status.upper().startswith(view.banner) else f"{view.banner} · {view.status}"
+    text(draw, (WIDTH - 16, 14), fit_text(status, BODY, 620), BODY, INK, anchor="ra")
+    y = draw_board(draw, view)
+    if view.scores:
+        draw_scores(draw, view, names, y)
+    else:
+        draw_panel(draw, view, names, y)
+    return encode_png(image)
+
+
+def card_colour(code: str) -> str:
+    family = code.split("-")[0]
+    if family in CARD_FILL:
+        return CARD_FILL[family]
+    return AVENUE_INK if code in AVENUES or code == "RJ" else STREET_INK
+
+
+def card_label(code: str) -> str:
+    if code in ("RJ", "BJ"):
+        return "★ Joker"
+    if code in AVENUES:
+        return SHORT_AVENUE[code]
+    if code in STREETS:
+        return f"{STREET_LABEL[code]} St"
+    return card_name(code)
+
+
+def render_hand(view: PrivateView, names: Sequence[str] = ()) -> bytes:
+    """One seat's private image: its houses, money and hand cards (and a V4 partner's hand)."""
+    rows = [("Your hand", view.hand)]
+    if view.partner_hand is not None and view.partner is not None:
+        rows.append((f"Partner {player_label(view, view.partner, names)}", view.partner_hand))
+    card_w, card_h, gap, per_row = 160, 84, 12, 5
+    height = 80
+    for _, cards in rows:
+        height += 40 + ((max(1, len(cards)) + per_row - 1) // per_row) * (card_h + gap)
+    image, draw = new_canvas(WIDTH, height + 16)
+    seat_name = player_label(view, view.seat, names)
+    text(draw, (16, 14), fit_text(f"{view.players[view.seat].label} {seat_name}", TITLE, 520), TITLE, INK, bold=True)
+    x = 560
+    for colour in view.my_houses:
+        draw_marker(draw, x, 30, colour, radius=18)
+        x += 44
+    text(draw, (x, 16), f"${view.players[view.seat].money}", TITLE, INK, bold=True)
+    y = 70
+    for title, cards in rows:
+        text(draw, (16, y), title, BODY, INK, bold=True)
+        y += 36
+        for i, code in enumerate(cards):
+            col, row = i % per_row, i // per_row
+            left, top = 16 + col * (card_w + gap), y + row * (card_h + gap)
+            draw.rounded_rectangle((left, top, left + card_w, top + card_h), 10, fill=card_colour(code))
+            red_back = code in AVENUES or code == "RJ" or code.endswith("-R")
+            back = "red back" if red_back else "blue back"
+            if code in ("RJ", "BJ"):
+                back = "any avenue" if code == "RJ" else "any street"
+            text(draw, (left + 10, top + 10), fit_text(card_label(code), BODY, card_w - 20), BODY, "#FFFFFF", True)
+            text(draw, (left + 10, top + 50), back, SMALL, "#FFFFFF")
+        y += ((max(1, len(cards)) + per_row - 1) // per_row) * (card_h + gap)
+    return encode_png(image)
