@@ -41,7 +41,7 @@ class Settings(BaseSettings):
     discord_token: SecretStr | None = None
     bigapple_db: Path = HERE / "bigapple.db"
     bigapple_dev_guild: int | None = None
-    log_level: str = "INFO"
+    log_level: str | None = None  # default: INFO for the bot, WARNING for the offline commands
 
     @property
     def has_token(self) -> bool:
@@ -195,8 +195,10 @@ def build_parser() -> argparse.ArgumentParser:
 def main(argv: Sequence[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
     settings = Settings()
+    default_level = "INFO" if args.command in (None, "run", "sync") else "WARNING"
     logging.basicConfig(
-        level=settings.log_level.upper(), format="%(asctime)s %(levelname)s %(name)s: %(message)s"
+        level=(settings.log_level or default_level).upper(),
+        format="%(asctime)s %(levelname)s %(name)s: %(message)s",
     )
     if args.command is None:
         if settings.has_token:
