@@ -168,9 +168,15 @@ class SqliteMatchStore:
         return await self._track(match_id, self._db.read(lambda raw: _load_match(raw, match_id)))
 
     async def list_matches(
-        self, statuses: Sequence[MatchStatus] = (), guild_id: int | None = None, limit: int = 50
+        self,
+        statuses: Sequence[MatchStatus] = (),
+        guild_id: int | None = None,
+        limit: int = 50,
+        user_id: int | None = None,
+        thread_id: int | None = None,
     ) -> list[MatchRecord]:
-        """Up to ``limit`` matches, newest first, optionally only those in ``statuses`` and ``guild_id``.
+        """Up to ``limit`` matches, newest first, optionally only those in ``statuses``, in ``guild_id``,
+        with ``user_id`` among the players, or posted in ``thread_id``.
 
         Raises ``CorruptRecord`` if any listed row cannot be read.
         """
@@ -183,6 +189,12 @@ class SqliteMatchStore:
         if guild_id is not None:
             where.append("guild_id = ?")
             params.append(guild_id)
+        if user_id is not None:
+            where.append("id IN (SELECT match_id FROM players WHERE user_id = ?)")
+            params.append(user_id)
+        if thread_id is not None:
+            where.append("thread_id = ?")
+            params.append(thread_id)
         selection = f"FROM matches {'WHERE ' + ' AND '.join(where) if where else ''} ORDER BY id DESC LIMIT ?"
         params.append(max(0, limit))
 

@@ -24,6 +24,7 @@ CREATE TABLE matches (
 -- updated_at, so a committed move never has to touch an index of this table.
 CREATE INDEX matches_by_status ON matches (status);
 CREATE INDEX matches_by_guild ON matches (guild_id, status);
+CREATE INDEX matches_by_thread ON matches (thread_id) WHERE thread_id IS NOT NULL;
 
 CREATE TABLE players (
     match_id INTEGER NOT NULL REFERENCES matches (id),
@@ -36,6 +37,7 @@ CREATE TABLE players (
 ) WITHOUT ROWID;
 
 CREATE UNIQUE INDEX players_one_per_user ON players (match_id, user_id) WHERE user_id IS NOT NULL;
+CREATE INDEX players_by_user ON players (user_id) WHERE user_id IS NOT NULL;
 CREATE UNIQUE INDEX players_one_per_seat ON players (match_id, seat) WHERE seat IS NOT NULL;
 
 -- The action log: one row per accepted action, numbered by the match version it produced.

@@ -98,8 +98,15 @@ class MatchStore(Protocol):
     async def get_match(self, match_id: int) -> MatchRecord: ...
 
     async def list_matches(
-        self, statuses: Sequence[MatchStatus] = (), guild_id: int | None = None, limit: int = 50
-    ) -> list[MatchRecord]: ...
+        self,
+        statuses: Sequence[MatchStatus] = (),
+        guild_id: int | None = None,
+        limit: int = 50,
+        user_id: int | None = None,
+        thread_id: int | None = None,
+    ) -> list[MatchRecord]:
+        """Newest first, filtered by status, guild, a player's user id, or the match thread."""
+        ...
 
     async def add_player(self, match_id: int, expected_version: int, player: Player) -> MatchRecord: ...
 

@@ -246,6 +246,16 @@ async def test_list_matches_filters_newest_first(store: SqliteMatchStore) -> Non
     assert len(await store.list_matches(limit=2)) == 2
 
 
+async def test_list_matches_by_player_and_by_thread(store: SqliteMatchStore) -> None:
+    mine = await store.create_match(draft(2), ANN)
+    await store.create_match(draft(2))
+    await store.set_thread(mine.id, 777)
+    assert [m.id for m in await store.list_matches(user_id=ANN.user_id)] == [mine.id]
+    assert [m.id for m in await store.list_matches(thread_id=777)] == [mine.id]
+    assert await store.list_matches(thread_id=778) == []
+    assert await store.list_matches([MatchStatus.ACTIVE], user_id=ANN.user_id) == []
+
+
 async def test_unknown_match_is_not_found(store: SqliteMatchStore) -> None:
     calls = [
         store.get_match(404),
