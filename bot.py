@@ -10,6 +10,7 @@ import argparse
 import asyncio
 import json
 import logging
+import signal
 import sys
 import tempfile
 import time
@@ -52,14 +53,31 @@ class Settings(BaseSettings):
 
 
 def cmd_run(settings: Settings, sync_only: bool = False) -> int:
-    if not settings.has_token:
+    """Run the Discord bot until it is stopped (or, with ``sync_only``, push the commands and exit)."""
+    if not settings.has_token or settings.discord_token is None:
         print(NO_TOKEN_MESSAGE, file=sys.stderr)
         return 2
-    print(
-        "The Discord layer is not part of this build yet; `python bot.py demo` plays offline.",
-        file=sys.stderr,
-    )
-    return 1
+    from cogs._client import BigApple
+
+    token = settings.discord_token.get_secret_value().strip()
+    bot = BigApple(settings.bigapple_db, settings.bigapple_dev_guild)
+
+    async def sync() -> None:
+        async with bot:
+            await bot.login(token)
+            count = await bot.sync_commands()
+            scope = f"guild {settings.bigapple_dev_guild}" if settings.bigapple_dev_guild else "all servers"
+            print(f"synced {count} slash commands to {scope}")
+
+    async def serve() -> None:
+        async with bot:
+            loop = asyncio.get_running_loop()
+            for signum in (signal.SIGINT, signal.SIGTERM):
+                loop.add_signal_handler(signum, lambda: asyncio.ensure_future(bot.close()))
+            await bot.start(token)
+
+    asyncio.run(sync() if sync_only else serve())
+    return 0
 
 
 def cmd_demo(args: argparse.Namespace) -> int:
@@ -182,7 +200,7 @@ def build_parser() -> argparse.ArgumentParser:
     selfplay.add_argument("--options", default="")
     selfplay.add_argument("--games", type=int, default=10)
     selfplay.add_argument("--seed", type=int, default=1)
-    selfplay.add_argument("--bots", default="random", help="comma-separated policies, cycled over the seats")
+    selfplay.add_argument("--bots", default="greedy", help="comma-separated policies, cycled over the seats")
 
     bench = sub.add_parser("bench", help="speed figures (at most 90 s)")
     bench.add_argument("--game")

@@ -60,5 +60,5 @@ def new_canvas(
 
 def encode_png(image: Image.Image) -> bytes:
     buffer = io.BytesIO()
-    image.save(buffer, format="PNG", optimize=False, compress_level=6)
+    image.save(buffer, format="PNG", compress_level=3)
     return buffer.getvalue()

@@ -51,7 +51,15 @@ COLOUR_HEX = {
 }
 INITIAL = {"red": "R", "blue": "B", "yellow": "Y", "green": "G", "black": "K"}
 SHORT_AVENUE = {code: name.replace(" Avenue", " Ave") for code, name in AVENUE_NAMES.items()}
-STREET_LABEL = {"34": "34th", "38": "38th", "42": "42nd", "45": "45th", "49": "49th", "53": "53rd", "57": "57th"}
+STREET_LABEL = {
+    "34": "34th",
+    "38": "38th",
+    "42": "42nd",
+    "45": "45th",
+    "49": "49th",
+    "53": "53rd",
+    "57": "57th",
+}
 CARD_FILL = {
     "SAN": "#C9A227",
     "RUIN": "#795548",
@@ -69,7 +77,9 @@ def centre(idx: int) -> tuple[int, int]:
 def draw_marker(draw: ImageDraw.ImageDraw, x: float, y: float, colour: str, radius: int = 28) -> None:
     """A disc in the house colour with the colour's initial on it."""
     outline = "#FFFFFF" if colour == "black" else "#222222"
-    draw.ellipse((x - radius, y - radius, x + radius, y + radius), fill=COLOUR_HEX[colour], outline=outline, width=2)
+    draw.ellipse(
+        (x - radius, y - radius, x + radius, y + radius), fill=COLOUR_HEX[colour], outline=outline, width=2
+    )
     letter_ink = "#222222" if colour == "yellow" else "#FFFFFF"
     text(draw, (x, y), INITIAL[colour], max(SMALL, radius - 6), letter_ink, bold=True, anchor="mm")
 
@@ -104,7 +114,9 @@ def draw_board(draw: ImageDraw.ImageDraw, view: PublicView) -> int:
         if owner is not None:
             draw_marker(draw, x, y, owner)
         if idx in highlighted:
-            draw.rectangle((x - half - 4, y - half - 4, x + half + 4, y + half + 4), outline=HIGHLIGHT, width=5)
+            draw.rectangle(
+                (x - half - 4, y - half - 4, x + half + 4, y + half + 4), outline=HIGHLIGHT, width=5
+            )
     return GRID_Y + CELL * SIZE + 16
 
 
@@ -160,7 +172,9 @@ def draw_scores(draw: ImageDraw.ImageDraw, view: PublicView, names: Sequence[str
             groups = "+".join(str(n) for n in score.largest)
             summary = f"groups {groups} + ${score.money} = {score.total}{team}"
         else:
-            summary = f"group {score.largest[0]}×2 + others {score.others} + ${score.money} = {score.total}{team}"
+            summary = (
+                f"group {score.largest[0]}×2 + others {score.others} + ${score.money} = {score.total}{team}"
+            )
         text(draw, (x + 6, y + 2), fit_text(summary, SMALL, WIDTH - x - 20), SMALL, INK)
         y += 36
     return y + 8
@@ -211,7 +225,14 @@ def render_hand(view: PrivateView, names: Sequence[str] = ()) -> bytes:
         height += 40 + ((max(1, len(cards)) + per_row - 1) // per_row) * (card_h + gap)
     image, draw = new_canvas(WIDTH, height + 16)
     seat_name = player_label(view, view.seat, names)
-    text(draw, (16, 14), fit_text(f"{view.players[view.seat].label} {seat_name}", TITLE, 520), TITLE, INK, bold=True)
+    text(
+        draw,
+        (16, 14),
+        fit_text(f"{view.players[view.seat].label} {seat_name}", TITLE, 520),
+        TITLE,
+        INK,
+        bold=True,
+    )
     x = 560
     for colour in view.my_houses:
         draw_marker(draw, x, 30, colour, radius=18)
@@ -229,7 +250,14 @@ def render_hand(view: PrivateView, names: Sequence[str] = ()) -> bytes:
             back = "red back" if red_back else "blue back"
             if code in ("RJ", "BJ"):
                 back = "any avenue" if code == "RJ" else "any street"
-            text(draw, (left + 10, top + 10), fit_text(card_label(code), BODY, card_w - 20), BODY, "#FFFFFF", True)
+            text(
+                draw,
+                (left + 10, top + 10),
+                fit_text(card_label(code), BODY, card_w - 20),
+                BODY,
+                "#FFFFFF",
+                True,
+            )
             text(draw, (left + 10, top + 50), back, SMALL, "#FFFFFF")
         y += ((max(1, len(cards)) + per_row - 1) // per_row) * (card_h + gap)
     return encode_png(image)

@@ -24,7 +24,7 @@ RENDERERS: dict[str, GameRenderer] = {
 
 
 def render_view(game: str, view: BaseModel, names: Sequence[str] = ()) -> bytes | None:
-    """PNG bytes of ``view`` (a seat's private view draws the hand, else the board); None without a renderer."""
+    """PNG bytes of ``view``: a private view draws the hand, others the board; None without a renderer."""
     renderer = RENDERERS.get(game)
     if renderer is None:
         return None

@@ -11,9 +11,9 @@ from typing import Any
 
 from pydantic import BaseModel
 
-from engine.core.contract import Outcome
 from engine.host.ports import Delivery, MatchRecord, MatchStore, Notice
 from engine.host.service import GameHost
+from engine.host.text import standings_lines
 
 # Renders a view model of the given game, with the players' names by seat, to PNG bytes; None when
 # the game has no renderer yet.
@@ -48,7 +48,7 @@ class DemoNotifier:
             return
         state = await self.host.state_at(match, delivery.version)
         self.last_state = state
-        image = self.render(match.game, self.host.view(match, delivery.seat, state), seat_names(match))
+        image = self.render(match.game, self.host.view(match, delivery.seat, state), match.seat_names())
         if image is None:
             return
         if delivery.seat is None:
@@ -58,23 +58,6 @@ class DemoNotifier:
             count = self.hands.get(delivery.seat, 0) + 1
             self.hands[delivery.seat] = count
             self.save_image(f"hand-seat{delivery.seat}-{count:04d}.png", image)
-
-
-def seat_names(match: MatchRecord) -> list[str]:
-    """The players' names in seat order."""
-    return [p.name if (p := match.player_at(seat)) else f"S{seat + 1}" for seat in range(match.seat_count)]
-
-
-def standings_lines(match: MatchRecord, outcome: Outcome) -> list[str]:
-    """A small table: place, seat, name, score."""
-    rows = sorted(range(len(outcome.places)), key=lambda s: (outcome.places[s], s))
-    lines = ["Final standings:"]
-    for seat in rows:
-        player = match.player_at(seat)
-        name = player.name if player else "?"
-        lines.append(f"  {outcome.places[seat]}. S{seat + 1} {name:<12} {outcome.scores[seat]:>4} points")
-    lines.extend(f"  {detail}" for detail in outcome.details)
-    return lines
 
 
 async def run_demo(
@@ -106,7 +89,7 @@ async def run_demo(
         print_line(f"the match did not finish (status {match.status.value})")
         return 1
     if render is not None and save_image is not None:
-        final: Any = render(game, host.view(match, None), seat_names(match))
+        final: Any = render(game, host.view(match, None), match.seat_names())
         if final is not None:
             save_image("final.png", final)
     for line in standings_lines(match, outcome):

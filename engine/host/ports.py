@@ -70,6 +70,10 @@ class MatchRecord(Frozen):
                 return player
         return None
 
+    def seat_names(self) -> list[str]:
+        """The players' names in seat order ("S3" for an empty seat)."""
+        return [p.name if (p := self.player_at(s)) else f"S{s + 1}" for s in range(self.seat_count)]
+
 
 class DeliveryDraft(Frozen):
     """A notice to send after a commit. ``seat`` is ``None`` for the match thread (public)."""

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import logging
 import secrets
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -22,11 +22,12 @@ from engine.core.errors import (
     IllegalAction,
     LobbyError,
     MatchClosed,
+    MatchNotFound,
     NotSeated,
     NotYourTurn,
     StaleVersion,
 )
-from engine.core.replay import LoggedAction
+from engine.core.replay import LoggedAction, replay
 from engine.core.rng import SEAT_STREAM, Rng, bot_rng
 from engine.host.locks import MatchLocks
 from engine.host.ports import (
@@ -63,7 +64,9 @@ class GameHost:
         store: MatchStore,
         games: Mapping[str, GameRules[Any, Any]] | None = None,
         policies: Mapping[str, Mapping[str, Policy[Any, Any]]] | None = None,
+        seed_source: Callable[[], int] | None = None,
     ) -> None:
+        """``seed_source`` gives the seed of each new match (default: a fresh random one)."""
         if games is None or policies is None:
             from engine.registry import GAMES, POLICIES
 
@@ -73,6 +76,7 @@ class GameHost:
         self.games = games
         self.policies = policies
         self._locks = MatchLocks()
+        self._seed_source = seed_source or (lambda: secrets.randbits(63))
 
     # ----------------------------------------------------------------- lookups
 
@@ -122,6 +126,41 @@ class GameHost:
             return None
         return Outcome.model_validate_json(match.result_json)
 
+    async def find_match(
+        self,
+        user_id: int,
+        match_id: int | None = None,
+        thread_id: int | None = None,
+        statuses: Sequence[MatchStatus] = (MatchStatus.LOBBY, MatchStatus.ACTIVE),
+    ) -> MatchRecord:
+        """The match a command means: the one named, else the one of this thread, else the user's only
+        open match. Raises ``MatchNotFound`` listing the user's open matches when it is ambiguous."""
+        if match_id is not None:
+            return await self.store.get_match(match_id)
+        if thread_id is not None:
+            here = await self.store.list_matches(thread_id=thread_id, limit=1)
+            if here:
+                return here[0]
+        mine = await self.store.list_matches(statuses, user_id=user_id, limit=25)
+        if len(mine) == 1:
+            return mine[0]
+        if not mine:
+            raise MatchNotFound("you are in no open match here; start one with /game new or join one")
+        raise MatchNotFound(
+            "you are in several matches; name one with the match option or use its thread",
+            [f"#{m.id} {self.rules(m.game).title} ({m.status.value})" for m in mine],
+        )
+
+    async def public_log(self, match: MatchRecord, limit: int = 20) -> list[str]:
+        """The last ``limit`` public log lines, rebuilt by replaying the stored actions."""
+        if match.status is MatchStatus.LOBBY:
+            return []
+        rules = self.rules(match.game)
+        log = await self.store.action_log(match.id)
+        _, events = replay(rules, match.seat_count, match.seed, match.options, log)
+        lines = [e.text for e in events if e.is_public]
+        return lines[-limit:] if limit else lines
+
     # ------------------------------------------------------------------ lobby
 
     async def create_match(
@@ -141,7 +180,7 @@ class GameHost:
             game=rules.name,
             options=options,
             seat_count=seat_count,
-            seed=secrets.randbits(63) if seed is None else seed,
+            seed=self._seed_source() if seed is None else seed,
             creator_id=creator.user_id if creator else None,
             guild_id=guild_id,
             channel_id=channel_id,
@@ -186,7 +225,7 @@ class GameHost:
             order = Rng.from_seed(match.seed, SEAT_STREAM).shuffled(match.players)
             seated = [p.model_copy(update={"seat": i}) for i, p in enumerate(order)]
             state = rules.setup(match.seat_count, match.seed, match.options)
-            names = ", ".join(f"S{p.seat + 1} {p.name}" for p in seated)
+            names = ", ".join(f"S{seat + 1} {p.name}" for seat, p in enumerate(order))
             to_act = tuple(sorted(rules.to_act(state)))
             notices = [
                 DeliveryDraft(
