@@ -1,0 +1,352 @@
+"""Buttons and select menus. Every one is a DynamicItem: its custom_id carries the match (and the board
+version it was made for), so it keeps working after a restart and a stale click is refused by the host.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import TYPE_CHECKING, Any, ClassVar, Self
+
+import discord
+
+from cogs.errors import respond_error
+from engine.core.errors import EngineError, StaleVersion
+from engine.host.menus import build_menu, parse_value
+from engine.host.ports import MatchRecord, MatchStatus, Player
+
+if TYPE_CHECKING:
+    from cogs._client import BigApple
+
+
+def bot_of(interaction: discord.Interaction[Any]) -> BigApple:
+    return interaction.client  # type: ignore[no-any-return]
+
+
+def display_name(user: discord.abc.User) -> str:
+    return getattr(user, "display_name", None) or user.name
+
+
+class Guarded:
+    """Routes any error of a component callback to the one error responder."""
+
+    async def callback(self, interaction: discord.Interaction[Any]) -> None:
+        try:
+            await self.run(interaction)
+        except Exception as exc:
+            await respond_error(interaction, exc)
+
+    async def run(self, interaction: discord.Interaction[Any]) -> None:
+        raise NotImplementedError
+
+
+# ------------------------------------------------------------------------------------- playing
+
+
+class PlayButton(
+    Guarded, discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"ba:play:(?P<m>\d+):(?P<v>\d+)"
+):
+    """Opens the seat's menu of legal moves, privately."""
+
+    def __init__(self, match_id: int, version: int) -> None:
+        super().__init__(
+            discord.ui.Button(
+                label="Play",
+                emoji="▶️",
+                style=discord.ButtonStyle.primary,
+                custom_id=f"ba:play:{match_id}:{version}",
+            )
+        )
+        self.match_id, self.version = match_id, version
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: discord.Interaction[Any], item: discord.ui.Item[Any], match: re.Match[str], /
+    ) -> Self:
+        return cls(int(match["m"]), int(match["v"]))
+
+    async def run(self, interaction: discord.Interaction[Any]) -> None:
+        await send_move_menu(interaction, self.match_id, self.version)
+
+
+async def send_move_menu(
+    interaction: discord.Interaction[Any], match_id: int, version: int | None, prefix: str = "", page: int = 0
+) -> None:
+    """Answer privately with a select of the user's legal moves (grouped and paged to fit)."""
+    host = bot_of(interaction).host
+    match = await host.match(match_id)
+    if version is not None and version != match.version:
+        raise StaleVersion("this board has moved on; use the buttons of the latest post in the thread")
+    seat = seat_to_act(match, interaction.user.id, host.rules(match.game).to_act(host.state_of(match)))
+    notations = host.legal_notations(match, seat)
+    options = build_menu(notations, prefix, page)
+    select = MoveSelect(match.id, match.version)
+    for option in options:
+        select.item.add_option(label=option.label[:100], value=option.value[:100])
+    view = discord.ui.View(timeout=None)
+    view.add_item(select)
+    text = f"Your move in match #{match.id} ({len(notations)} legal). Pick one:"
+    if prefix:
+        text = f"Moves starting `{prefix.strip()}`:"
+    if interaction.response.is_done():
+        await interaction.followup.send(text, view=view, ephemeral=True)
+    elif prefix or page:
+        await interaction.response.edit_message(content=text, view=view)
+    else:
+        await interaction.response.send_message(text, view=view, ephemeral=True)
+
+
+def seat_to_act(match: MatchRecord, user_id: int, to_act: frozenset[int]) -> int:
+    """The user's seat, if it must act now; host errors otherwise."""
+    from engine.core.errors import NotSeated, NotYourTurn
+
+    if match.status is not MatchStatus.ACTIVE:
+        raise EngineError(f"match #{match.id} is {match.status.value}; there is nothing to play")
+    seat = match.seat_of(user_id)
+    if seat is None:
+        raise NotSeated(f"you are not playing in match #{match.id}")
+    if seat not in to_act:
+        raise NotYourTurn("it is not your turn; you will be mentioned in the thread when it is")
+    return seat
+
+
+class MoveSelect(
+    Guarded, discord.ui.DynamicItem[discord.ui.Select[Any]], template=r"ba:move:(?P<m>\d+):(?P<v>\d+)"
+):
+    """Plays the chosen notation, or narrows the menu to the chosen group."""
+
+    def __init__(self, match_id: int, version: int) -> None:
+        super().__init__(
+            discord.ui.Select(
+                placeholder="Choose a move…", custom_id=f"ba:move:{match_id}:{version}", min_values=1
+            )
+        )
+        self.match_id, self.version = match_id, version
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: discord.Interaction[Any], item: discord.ui.Item[Any], match: re.Match[str], /
+    ) -> Self:
+        return cls(int(match["m"]), int(match["v"]))
+
+    async def run(self, interaction: discord.Interaction[Any]) -> None:
+        kind, value, page = parse_value(self.item.values[0])
+        if kind == "open":
+            await send_move_menu(interaction, self.match_id, self.version, value, page)
+            return
+        await play_notation(interaction, self.match_id, value, self.version, edit=True)
+
+
+async def play_notation(
+    interaction: discord.Interaction[Any],
+    match_id: int,
+    notation: str,
+    version: int | None,
+    edit: bool = False,
+) -> None:
+    """Submit a move for the user; the thread post follows from the outbox."""
+    bot = bot_of(interaction)
+    if not interaction.response.is_done():
+        if edit:
+            await interaction.response.defer()
+        else:
+            await interaction.response.defer(ephemeral=True, thinking=True)
+    result = await bot.host.act(match_id, interaction.user.id, notation, expected_version=version)
+    bot.kick_outbox()
+    summary = f"✅ You played `{result.notation}`."
+    if edit:
+        await interaction.edit_original_response(content=summary, view=None)
+    else:
+        await interaction.followup.send(summary, ephemeral=True)
+
+
+class HandButton(Guarded, discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"ba:hand:(?P<m>\d+)"):
+    """Shows the clicking player their private view, to them only."""
+
+    def __init__(self, match_id: int) -> None:
+        super().__init__(
+            discord.ui.Button(
+                label="My hand",
+                emoji="🂠",
+                style=discord.ButtonStyle.secondary,
+                custom_id=f"ba:hand:{match_id}",
+            )
+        )
+        self.match_id = match_id
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: discord.Interaction[Any], item: discord.ui.Item[Any], match: re.Match[str], /
+    ) -> Self:
+        return cls(int(match["m"]))
+
+    async def run(self, interaction: discord.Interaction[Any]) -> None:
+        await send_hand(interaction, self.match_id)
+
+
+async def send_hand(interaction: discord.Interaction[Any], match_id: int) -> None:
+    """Answer privately with the user's hand image and what they can do now."""
+    from engine.core.errors import NotSeated
+
+    bot = bot_of(interaction)
+    await interaction.response.defer(ephemeral=True, thinking=True)
+    match = await bot.host.match(match_id)
+    seat = match.seat_of(interaction.user.id)
+    if seat is None:
+        raise NotSeated(f"you are not playing in match #{match.id}, so you have no hand there")
+    state = bot.host.state_of(match)
+    to_act = bot.host.rules(match.game).to_act(state)
+    lines = [f"Your view of match #{match.id} (seat S{seat + 1})."]
+    if seat in to_act:
+        lines.append(
+            f"It is your turn: {len(bot.host.legal_notations(match, seat, state))} legal moves. Press Play."
+        )
+    file = await bot.notifier.image(match, match.version, seat)
+    view = discord.ui.View(timeout=None)
+    if seat in to_act:
+        view.add_item(PlayButton(match.id, match.version))
+    kwargs: dict[str, Any] = {"ephemeral": True, "view": view}
+    if file is not None:
+        kwargs["file"] = file
+    await interaction.followup.send("\n".join(lines), **kwargs)
+
+
+def match_view(match_id: int, version: int) -> discord.ui.View:
+    """The buttons under a board post."""
+    view = discord.ui.View(timeout=None)
+    view.add_item(PlayButton(match_id, version))
+    view.add_item(HandButton(match_id))
+    return view
+
+
+# --------------------------------------------------------------------------------------- lobby
+
+
+class LobbyButton(
+    Guarded,
+    discord.ui.DynamicItem[discord.ui.Button[Any]],
+    template=r"ba:lobby:(?P<a>join|leave|bot|start):(?P<m>\d+)",
+):
+    """Join, leave, add a computer player, or start; the lobby message is redrawn after each."""
+
+    LABELS: ClassVar[dict[str, str]] = {
+        "join": "Join",
+        "leave": "Leave",
+        "bot": "Add computer",
+        "start": "Start",
+    }
+    STYLES: ClassVar[dict[str, discord.ButtonStyle]] = {
+        "join": discord.ButtonStyle.success,
+        "start": discord.ButtonStyle.primary,
+    }
+
+    def __init__(self, action: str, match_id: int) -> None:
+        super().__init__(
+            discord.ui.Button(
+                label=self.LABELS[action],
+                style=self.STYLES.get(action, discord.ButtonStyle.secondary),
+                custom_id=f"ba:lobby:{action}:{match_id}",
+            )
+        )
+        self.action, self.match_id = action, match_id
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: discord.Interaction[Any], item: discord.ui.Item[Any], match: re.Match[str], /
+    ) -> Self:
+        return cls(match["a"], int(match["m"]))
+
+    async def run(self, interaction: discord.Interaction[Any]) -> None:
+        bot = bot_of(interaction)
+        user = interaction.user
+        if self.action == "join":
+            match = await bot.host.join(self.match_id, Player(user_id=user.id, name=display_name(user)))
+        elif self.action == "leave":
+            match = await bot.host.leave(self.match_id, user.id)
+        elif self.action == "bot":
+            match = await require_creator(bot, self.match_id, user.id)
+            match = await bot.host.add_computer(self.match_id)
+        else:
+            await bot.host.start(self.match_id, by_user=user.id)
+            bot.kick_outbox()
+            match = await bot.host.match(self.match_id)
+        await interaction.response.edit_message(content=lobby_text(bot, match), view=lobby_view(match))
+
+
+async def require_creator(bot: BigApple, match_id: int, user_id: int) -> MatchRecord:
+    from engine.core.errors import LobbyError
+
+    match = await bot.host.match(match_id)
+    if match.creator_id not in (None, user_id):
+        raise LobbyError("only the player who created the match can add computer players")
+    return match
+
+
+def lobby_text(bot: BigApple, match: MatchRecord) -> str:
+    rules = bot.host.rules(match.game)
+    options = ", ".join(sorted(match.options)) or "none"
+    seated = ", ".join(p.name for p in match.players) or "nobody yet"
+    lines = [
+        f"**{rules.title}** · match #{match.id} · {match.status.value}",
+        f"Players {len(match.players)}/{match.seat_count}: {seated}",
+        f"Options: {options}",
+    ]
+    if match.status is MatchStatus.LOBBY:
+        creator = f"<@{match.creator_id}>" if match.creator_id else "the creator"
+        lines.append(f"Join with the button; {creator} starts when every seat is taken.")
+    elif match.status is MatchStatus.ACTIVE:
+        lines.append("The match has started: the board is posted below.")
+    return "\n".join(lines)
+
+
+def lobby_view(match: MatchRecord) -> discord.ui.View | None:
+    if match.status is not MatchStatus.LOBBY:
+        return None
+    view = discord.ui.View(timeout=None)
+    for action in ("join", "leave", "bot", "start"):
+        view.add_item(LobbyButton(action, match.id))
+    return view
+
+
+class AbandonButton(
+    Guarded, discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"ba:abandon:(?P<m>\d+):(?P<v>\d+)"
+):
+    """Confirms abandoning a match (its creator or a server admin)."""
+
+    def __init__(self, match_id: int, version: int) -> None:
+        super().__init__(
+            discord.ui.Button(
+                label="Yes, abandon it",
+                style=discord.ButtonStyle.danger,
+                custom_id=f"ba:abandon:{match_id}:{version}",
+            )
+        )
+        self.match_id, self.version = match_id, version
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: discord.Interaction[Any], item: discord.ui.Item[Any], match: re.Match[str], /
+    ) -> Self:
+        return cls(int(match["m"]), int(match["v"]))
+
+    async def run(self, interaction: discord.Interaction[Any]) -> None:
+        bot = bot_of(interaction)
+        match = await bot.host.match(self.match_id)
+        if match.version != self.version:
+            raise StaleVersion("the match changed since you asked; ask again with /game abandon")
+        await bot.host.abandon(self.match_id, interaction.user.id, is_admin=is_admin(interaction))
+        bot.kick_outbox()
+        await interaction.response.edit_message(content=f"Match #{self.match_id} was abandoned.", view=None)
+
+
+def is_admin(interaction: discord.Interaction[Any]) -> bool:
+    permissions = getattr(interaction.user, "guild_permissions", None)
+    return bool(permissions and (permissions.administrator or permissions.manage_guild))
+
+
+DYNAMIC_ITEMS: tuple[type[discord.ui.DynamicItem[Any]], ...] = (
+    PlayButton,
+    MoveSelect,
+    HandButton,
+    LobbyButton,
+    AbandonButton,
+)

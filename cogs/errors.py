@@ -1,0 +1,62 @@
+"""The one error responder: every refusal becomes a private message saying what is wrong and what is
+allowed; anything unexpected is logged with an incident id and the user gets a short apology."""
+
+from __future__ import annotations
+
+import logging
+import secrets
+from typing import Any
+
+import discord
+from discord import app_commands
+from discord.ext import commands
+
+from engine.core.errors import EngineError, StaleVersion
+
+log = logging.getLogger(__name__)
+
+
+def error_text(error: BaseException) -> str:
+    """What the user reads for ``error``; unexpected errors are logged here with an incident id."""
+    if isinstance(error, app_commands.CommandInvokeError):
+        error = error.original
+    if isinstance(error, StaleVersion):
+        return f"⏳ This board has moved on. {error.describe()}"
+    if isinstance(error, EngineError):
+        return f"⚠️ {error.describe()}"
+    if isinstance(error, app_commands.CheckFailure | app_commands.TransformerError):
+        return f"⚠️ {error}"
+    incident = secrets.token_hex(4)
+    log.error("incident %s: unexpected error", incident, exc_info=error)
+    return f"Sorry, something went wrong on our side (incident `{incident}`). Nothing was changed."
+
+
+async def respond_error(interaction: discord.Interaction[Any], error: BaseException) -> None:
+    """Answer ``interaction`` privately with the message for ``error``."""
+    text = error_text(error)[:2000]
+    try:
+        if interaction.response.is_done():
+            await interaction.followup.send(text, ephemeral=True)
+        else:
+            await interaction.response.send_message(text, ephemeral=True)
+    except discord.HTTPException:
+        log.warning("could not tell user %s about an error", interaction.user.id)
+
+
+class Errors(commands.Cog):
+    """Installs the responder on the command tree."""
+
+    def __init__(self, bot: commands.Bot) -> None:
+        self.bot = bot
+
+    async def cog_load(self) -> None:
+        self.bot.tree.on_error = self.on_app_command_error  # type: ignore[method-assign]
+
+    async def on_app_command_error(
+        self, interaction: discord.Interaction[Any], error: app_commands.AppCommandError
+    ) -> None:
+        await respond_error(interaction, error)
+
+
+async def setup(bot: commands.Bot) -> None:
+    await bot.add_cog(Errors(bot))

@@ -1,0 +1,29 @@
+"""/hand: a player's private view, answered privately (the fallback when DMs are closed)."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+import discord
+from discord import app_commands
+from discord.ext import commands
+
+from cogs._ui import send_hand
+from cogs.lobby import thread_id_of
+
+if TYPE_CHECKING:
+    from cogs._client import BigApple
+
+
+class Hands(commands.Cog):
+    def __init__(self, bot: BigApple) -> None:
+        self.bot = bot
+
+    @app_commands.command(name="hand", description="See your hand and options, privately")
+    async def hand(self, interaction: discord.Interaction[Any], match: int | None = None) -> None:
+        record = await self.bot.host.find_match(interaction.user.id, match, thread_id_of(interaction))
+        await send_hand(interaction, record.id)
+
+
+async def setup(bot: BigApple) -> None:
+    await bot.add_cog(Hands(bot))

@@ -1,0 +1,179 @@
+"""/game: create a match (with its own thread), join, leave, start, list, status, abandon."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+import discord
+from discord import app_commands
+from discord.ext import commands
+
+from cogs._ui import AbandonButton, display_name, is_admin, lobby_text, lobby_view
+from engine.core.errors import LobbyError
+from engine.core.options import parse_options
+from engine.host.ports import MatchStatus, Player
+from engine.registry import GAMES
+
+if TYPE_CHECKING:
+    from cogs._client import BigApple
+
+GAME_CHOICES = [
+    app_commands.Choice(name=f"{rules.title} ({slug})", value=slug) for slug, rules in sorted(GAMES.items())
+]
+LEVEL_CHOICES = [app_commands.Choice(name=name, value=name) for name in ("greedy", "random")]
+
+
+def thread_id_of(interaction: discord.Interaction[Any]) -> int | None:
+    channel = interaction.channel
+    return channel.id if isinstance(channel, discord.Thread) else None
+
+
+async def options_autocomplete(
+    interaction: discord.Interaction[Any], current: str
+) -> list[app_commands.Choice[str]]:
+    """Suggests option ids of the chosen game, completing the last item of a comma-separated list."""
+    slug = getattr(interaction.namespace, "game", None)
+    rules = GAMES.get(slug or "")
+    if rules is None:
+        return []
+    done, _, last = current.rpartition(",")
+    head = f"{done}," if done else ""
+    return [
+        app_commands.Choice(name=f"{head}{option} — {about}"[:100], value=f"{head}{option}"[:100])
+        for option, about in rules.options.items()
+        if option.startswith(last.strip().lower())
+    ][:25]
+
+
+class Lobby(commands.GroupCog, group_name="game", group_description="Create, join and manage matches"):
+    def __init__(self, bot: BigApple) -> None:
+        self.bot = bot
+
+    @app_commands.command(name="new", description="Open a new match in its own thread")
+    @app_commands.describe(
+        game="Which game",
+        players="How many seats",
+        options="Comma-separated option ids (see /rules)",
+        computers="How many seats computer players take",
+        level="How computer players play",
+    )
+    @app_commands.choices(game=GAME_CHOICES, level=LEVEL_CHOICES)
+    @app_commands.autocomplete(options=options_autocomplete)
+    @app_commands.guild_only()
+    async def new(
+        self,
+        interaction: discord.Interaction[Any],
+        game: str,
+        players: app_commands.Range[int, 2, 6],
+        options: str = "",
+        computers: app_commands.Range[int, 0, 5] = 0,
+        level: str = "greedy",
+    ) -> None:
+        if computers >= players:
+            raise LobbyError(f"{computers} computer players leave no seat for you in a {players}-seat match")
+        await interaction.response.defer(ephemeral=True, thinking=True)
+        host = self.bot.host
+        creator = Player(user_id=interaction.user.id, name=display_name(interaction.user))
+        channel = interaction.channel
+        parent = channel.parent if isinstance(channel, discord.Thread) else channel
+        match = await host.create_match(
+            game,
+            players,
+            parse_options(options),
+            creator=creator,
+            guild_id=interaction.guild_id,
+            channel_id=parent.id if parent else None,
+        )
+        for _ in range(computers):
+            match = await host.add_computer(match.id, level)
+        title = host.rules(match.game).title
+        if isinstance(parent, discord.TextChannel):
+            thread = await parent.create_thread(
+                name=f"{title} #{match.id}",
+                type=discord.ChannelType.public_thread,
+                auto_archive_duration=10080,
+            )
+            await host.store.set_thread(match.id, thread.id)
+            match = await host.match(match.id)
+            await thread.add_user(interaction.user)
+            await thread.send(lobby_text(self.bot, match), view=lobby_view(match))
+            await interaction.followup.send(f"Match #{match.id} is open in {thread.mention}.", ephemeral=True)
+        else:
+            await interaction.followup.send(lobby_text(self.bot, match), view=lobby_view(match))
+
+    @app_commands.command(name="join", description="Take a seat in a match that has not started")
+    @app_commands.describe(match="The match number (default: this thread's match)")
+    async def join(self, interaction: discord.Interaction[Any], match: int | None = None) -> None:
+        record = await self.bot.host.find_match(interaction.user.id, match, thread_id_of(interaction))
+        player = Player(user_id=interaction.user.id, name=display_name(interaction.user))
+        record = await self.bot.host.join(record.id, player)
+        await interaction.response.send_message(lobby_text(self.bot, record), view=lobby_view(record))
+
+    @app_commands.command(name="leave", description="Give up your seat before the match starts")
+    @app_commands.describe(match="The match number (default: this thread's match)")
+    async def leave(self, interaction: discord.Interaction[Any], match: int | None = None) -> None:
+        record = await self.bot.host.find_match(interaction.user.id, match, thread_id_of(interaction))
+        record = await self.bot.host.leave(record.id, interaction.user.id)
+        await interaction.response.send_message(lobby_text(self.bot, record), view=lobby_view(record))
+
+    @app_commands.command(name="start", description="Start your match once every seat is taken")
+    @app_commands.describe(match="The match number (default: this thread's match)")
+    async def start(self, interaction: discord.Interaction[Any], match: int | None = None) -> None:
+        record = await self.bot.host.find_match(interaction.user.id, match, thread_id_of(interaction))
+        await interaction.response.defer(ephemeral=True, thinking=True)
+        await self.bot.host.start(record.id, by_user=interaction.user.id)
+        self.bot.kick_outbox()
+        await interaction.followup.send(f"Match #{record.id} has started.", ephemeral=True)
+
+    @app_commands.command(name="list", description="Open matches on this server")
+    async def list_(self, interaction: discord.Interaction[Any]) -> None:
+        host = self.bot.host
+        matches = await host.store.list_matches(
+            [MatchStatus.LOBBY, MatchStatus.ACTIVE], guild_id=interaction.guild_id, limit=20
+        )
+        if not matches:
+            await interaction.response.send_message(
+                "No open matches here. Start one with `/game new`.", ephemeral=True
+            )
+            return
+        lines = []
+        for m in matches:
+            where = f" in <#{m.thread_id}>" if m.thread_id else ""
+            seats = f"{len(m.players)}/{m.seat_count} players"
+            lines.append(f"#{m.id} {host.rules(m.game).title} · {m.status.value} · {seats}{where}")
+        await interaction.response.send_message("\n".join(lines), ephemeral=True)
+
+    @app_commands.command(name="status", description="Who plays, whose turn it is, and the score when over")
+    @app_commands.describe(match="The match number (default: this thread's match)")
+    async def status(self, interaction: discord.Interaction[Any], match: int | None = None) -> None:
+        host = self.bot.host
+        record = await host.find_match(
+            interaction.user.id, match, thread_id_of(interaction), statuses=list(MatchStatus)
+        )
+        lines = [lobby_text(self.bot, record)]
+        if record.status is MatchStatus.ACTIVE:
+            to_act = host.rules(record.game).to_act(host.state_of(record))
+            names = [record.seat_names()[s] for s in sorted(to_act)]
+            lines.append(f"Waiting for {', '.join(names)}.")
+        outcome = host.outcome(record)
+        if outcome is not None:
+            from engine.host.text import standings_lines
+
+            lines.append("```\n" + "\n".join(standings_lines(record, outcome)) + "\n```")
+        await interaction.response.send_message("\n".join(lines)[:2000], ephemeral=True)
+
+    @app_commands.command(name="abandon", description="End a match for good (its creator or a server admin)")
+    @app_commands.describe(match="The match number (default: this thread's match)")
+    async def abandon(self, interaction: discord.Interaction[Any], match: int | None = None) -> None:
+        record = await self.bot.host.find_match(interaction.user.id, match, thread_id_of(interaction))
+        if record.creator_id != interaction.user.id and not is_admin(interaction):
+            raise LobbyError("only the match's creator or a server admin can abandon it")
+        view = discord.ui.View(timeout=None)
+        view.add_item(AbandonButton(record.id, record.version))
+        await interaction.response.send_message(
+            f"Abandon match #{record.id} for everyone? This cannot be undone.", view=view, ephemeral=True
+        )
+
+
+async def setup(bot: BigApple) -> None:
+    await bot.add_cog(Lobby(bot))

@@ -1,0 +1,121 @@
+"""Playing: /move with autocomplete of the legal notations, /board, /log and /rules."""
+
+from __future__ import annotations
+
+import io
+from typing import TYPE_CHECKING, Any
+
+import discord
+from discord import app_commands
+from discord.ext import commands
+
+from cogs._ui import match_view, play_notation, send_move_menu
+from cogs.lobby import GAME_CHOICES, thread_id_of
+from engine.host.ports import MatchStatus
+from engine.registry import get_game
+
+if TYPE_CHECKING:
+    from cogs._client import BigApple
+
+
+class Play(commands.Cog):
+    def __init__(self, bot: BigApple) -> None:
+        self.bot = bot
+
+    async def move_autocomplete(
+        self, interaction: discord.Interaction[Any], current: str
+    ) -> list[app_commands.Choice[str]]:
+        """The user's legal notations containing what they typed so far (at most 25)."""
+        host = self.bot.host
+        try:
+            match = await host.find_match(interaction.user.id, None, thread_id_of(interaction))
+            seat = match.seat_of(interaction.user.id)
+            if seat is None or match.status is not MatchStatus.ACTIVE:
+                return []
+            notations = host.legal_notations(match, seat)
+        except Exception:
+            return []
+        wanted = current.strip().lower()
+        return [app_commands.Choice(name=n[:100], value=n[:100]) for n in notations if wanted in n.lower()][
+            :25
+        ]
+
+    @app_commands.command(name="move", description="Play a move by its notation, or open the move menu")
+    @app_commands.describe(notation="The move, e.g. 'play red=PARK blue=49' (leave empty for the menu)")
+    @app_commands.autocomplete(notation=move_autocomplete)
+    async def move(
+        self, interaction: discord.Interaction[Any], notation: str = "", match: int | None = None
+    ) -> None:
+        record = await self.bot.host.find_match(interaction.user.id, match, thread_id_of(interaction))
+        if not notation.strip():
+            await send_move_menu(interaction, record.id, None)
+            return
+        await play_notation(interaction, record.id, notation, None)
+
+    @app_commands.command(name="board", description="Show the current board")
+    async def board(self, interaction: discord.Interaction[Any], match: int | None = None) -> None:
+        host = self.bot.host
+        record = await host.find_match(
+            interaction.user.id, match, thread_id_of(interaction), list(MatchStatus)
+        )
+        await interaction.response.defer(ephemeral=True, thinking=True)
+        state = host.state_of(record)
+        file = await self.bot.notifier.image(record, record.version, None)
+        to_act = host.rules(record.game).to_act(state)
+        waiting = ", ".join(record.seat_names()[s] for s in sorted(to_act)) or "nobody (the match is over)"
+        kwargs: dict[str, Any] = {"ephemeral": True}
+        if file is not None:
+            kwargs["file"] = file
+        if record.status is MatchStatus.ACTIVE:
+            kwargs["view"] = match_view(record.id, record.version)
+        await interaction.followup.send(f"Match #{record.id}; waiting for {waiting}.", **kwargs)
+
+    @app_commands.command(name="log", description="The recent history of a match")
+    @app_commands.describe(lines="How many lines (default 20)")
+    async def log(
+        self,
+        interaction: discord.Interaction[Any],
+        match: int | None = None,
+        lines: app_commands.Range[int, 1, 200] = 20,
+    ) -> None:
+        host = self.bot.host
+        record = await host.find_match(
+            interaction.user.id, match, thread_id_of(interaction), list(MatchStatus)
+        )
+        history = await host.public_log(record, lines)
+        text = "\n".join(history) or "nothing has happened yet"
+        if len(text) > 1900:
+            await interaction.response.send_message(
+                f"Match #{record.id}, the last {len(history)} lines:",
+                file=discord.File(io.BytesIO(text.encode()), filename=f"match-{record.id}-log.txt"),
+                ephemeral=True,
+            )
+            return
+        await interaction.response.send_message(f"Match #{record.id}:\n```\n{text}\n```", ephemeral=True)
+
+    @app_commands.command(name="rules", description="A short summary of a game and its options")
+    @app_commands.choices(game=GAME_CHOICES)
+    async def rules(self, interaction: discord.Interaction[Any], game: str | None = None) -> None:
+        in_play: frozenset[str] = frozenset()
+        if game is None:
+            record = await self.bot.host.find_match(
+                interaction.user.id, None, thread_id_of(interaction), list(MatchStatus)
+            )
+            game, in_play = record.game, record.options
+        rules = get_game(game)
+        lines = [
+            f"**{rules.title}** (`{rules.name}`), {min(rules.seat_counts)}-{max(rules.seat_counts)} players"
+        ]
+        summary = getattr(rules, "summary", "")
+        if summary:
+            lines.append(summary)
+        if rules.options:
+            lines.append("Options:")
+            for option, about in rules.options.items():
+                mark = " ✅ in play" if option in in_play else ""
+                lines.append(f"• `{option}`: {about}{mark}")
+        await interaction.response.send_message("\n".join(lines)[:2000], ephemeral=True)
+
+
+async def setup(bot: BigApple) -> None:
+    await bot.add_cog(Play(bot))

@@ -1,0 +1,205 @@
+"""Big Apple end to end: the real discord.py client running our cogs against the local fake Discord."""
+
+from __future__ import annotations
+
+import asyncio
+import io
+import random
+import re
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+from pathlib import Path
+
+from PIL import Image
+
+from cogs._client import BigApple
+from engine.host.ports import MatchStatus
+from tests.discord.fake import FakeDiscord
+from tests.discord.harness import running_bot
+from tests.discord.models import FakeChannel, FakeMessage, FakeUser
+
+PLAY_BUTTON = re.compile(r"ba:play:(?P<m>\d+):(?P<v>\d+)")
+
+
+@asynccontextmanager
+async def big_apple(fake: FakeDiscord, db: Path, retry_seconds: float = 0.05) -> AsyncIterator[BigApple]:
+    seeds = iter(range(1, 1000))
+    bot = BigApple(db, dev_guild=fake.guild.id, retry_seconds=retry_seconds, seed_source=lambda: next(seeds))
+    async with running_bot(bot, fake):
+        yield bot
+
+
+async def new_match(fake: FakeDiscord, creator: FakeUser, **options: object) -> tuple[int, FakeChannel]:
+    """``/game new`` in #general; returns the match id and its thread."""
+    ix = await fake.slash("game new", {"game": "ny_piatnik", **options}, user=creator, channel=fake.general)
+    reply = await ix.response()
+    assert reply.ephemeral
+    found = re.search(r"Match #(\d+) is open", reply.content or "")
+    assert found, reply.content
+    thread = await fake.wait_for_thread(fake.general)
+    return int(found.group(1)), thread
+
+
+def lobby_message(thread: FakeChannel) -> FakeMessage:
+    return next(m for m in thread.messages if "lobby" in (m.content or "") or "Players" in (m.content or ""))
+
+
+def button(message: FakeMessage, prefix: str) -> str:
+    return next(b["custom_id"] for b in message.buttons if b["custom_id"].startswith(prefix))
+
+
+async def board_post(fake: FakeDiscord, thread: FakeChannel, version: int) -> FakeMessage:
+    """The thread post whose Play button is for ``version`` (or the final post); waits for the outbox."""
+
+    def check() -> FakeMessage | None:
+        for message in thread.messages:
+            if "Final standings" in (message.content or ""):
+                return message
+            for custom_id in (b["custom_id"] for b in message.buttons):
+                found = PLAY_BUTTON.fullmatch(custom_id)
+                if found and int(found["v"]) == version:
+                    return message
+        return None
+
+    return await fake.wait_until(check, timeout=5)
+
+
+async def play_first_legal(fake: FakeDiscord, post: FakeMessage, user: FakeUser) -> str:
+    """Click Play on ``post`` and keep choosing the first option until a move is played."""
+    ix = await fake.click(post, button(post, "ba:play:"), user=user)
+    menu = await ix.response()
+    assert menu.ephemeral, menu.content
+    while True:
+        select = menu.selects[0]
+        value = select["options"][0]["value"]
+        ix = await fake.select(menu, select["custom_id"], [value], user=user)
+        menu = await ix.response()
+        if "You played" in (menu.content or ""):
+            return menu.content or ""
+        assert menu.selects, menu.content
+
+
+async def started_match(fake: FakeDiscord, bot: BigApple) -> tuple[int, FakeChannel]:
+    """A 3-seat match of alice, bob and a computer, started; returns its id and thread."""
+    match_id, thread = await new_match(fake, fake.alice, players=3, computers=1)
+    lobby = await fake.wait_for_message(thread)
+    joined = await (await fake.click(lobby, button(lobby, "ba:lobby:join:"), user=fake.bob)).response()
+    await (await fake.click(joined, button(joined, "ba:lobby:start:"), user=fake.alice)).response()
+    return match_id, thread
+
+
+async def whose_turn(fake: FakeDiscord, bot: BigApple, match_id: int) -> tuple[FakeUser, FakeUser, int]:
+    """(the user to act, the other human, the current version)."""
+    record = await bot.host.match(match_id)
+    seat = min(bot.host.rules(record.game).to_act(bot.host.state_of(record)))
+    player = record.player_at(seat)
+    assert player is not None
+    first = fake.alice if player.user_id == fake.alice.id else fake.bob
+    return first, (fake.bob if first is fake.alice else fake.alice), record.version
+
+
+async def test_a_whole_match_from_new_to_standings(fake_discord: FakeDiscord, tmp_path: Path) -> None:
+    fake = fake_discord
+    async with big_apple(fake, tmp_path / "db.sqlite") as bot:
+        match_id, thread = await new_match(fake, fake.alice, players=3, computers=1)
+        lobby = await fake.wait_for_message(thread)
+        joined = await (await fake.click(lobby, button(lobby, "ba:lobby:join:"), user=fake.bob)).response()
+        assert "bob" in (joined.content or "").lower()
+        started = await fake.click(joined, button(joined, "ba:lobby:start:"), user=fake.alice)
+        await started.response()
+
+        users = {fake.alice.id: fake.alice, fake.bob.id: fake.bob}
+        chooser = random.Random(5)
+        for turn in range(1000):
+            record = await bot.host.match(match_id)
+            if record.status is MatchStatus.FINISHED:
+                break
+            post = await board_post(fake, thread, record.version)
+            seat = min(bot.host.rules(record.game).to_act(bot.host.state_of(record)))
+            player = record.player_at(seat)
+            assert player is not None and player.user_id in users
+            assert f"<@{player.user_id}>" in (post.content or "")
+            user = users[player.user_id]
+            if turn % 10 == 0:  # now and then through the buttons and menus, else by typing a move
+                played = await play_first_legal(fake, post, user)
+            else:
+                notation = chooser.choice(bot.host.legal_notations(record, seat))
+                ix = await fake.slash("move", {"notation": notation}, user=user, channel=thread)
+                played = (await ix.response()).content or ""
+            assert "You played" in played, played
+        record = await bot.host.match(match_id)
+        assert record.status is MatchStatus.FINISHED
+        final = await board_post(fake, thread, record.version)
+        assert "Final standings" in (final.content or "")
+        png = final.attachments[0].data
+        with Image.open(io.BytesIO(png)) as image:
+            assert image.format == "PNG" and image.width >= 400
+        for user in (fake.alice, fake.bob):
+            dms = fake.dm_messages(user)
+            assert dms, f"{user.name} got no hand"
+            assert all(f"match #{match_id}" in (m.content or "") for m in dms)
+
+
+async def test_refusals_are_private_and_change_nothing(fake_discord: FakeDiscord, tmp_path: Path) -> None:
+    fake = fake_discord
+    async with big_apple(fake, tmp_path / "db.sqlite") as bot:
+        match_id, thread = await started_match(fake, bot)
+        first, other, version = await whose_turn(fake, bot, match_id)
+        post = await board_post(fake, thread, version)
+        cases = [
+            (await fake.click(post, button(post, "ba:play:"), user=other), "not your turn"),
+            (await fake.click(post, button(post, "ba:play:"), user=fake.owner), "not playing"),
+            (
+                await fake.slash("move", {"notation": "place at=Q"}, user=first, channel=thread),
+                "Allowed: place",
+            ),
+            (await fake.slash("move", {"notation": "dance"}, user=first, channel=thread), "Allowed"),
+            (await fake.slash("hand", {}, user=fake.owner, channel=thread), "not playing"),
+        ]
+        for interaction, expected in cases:
+            reply = await interaction.response()
+            assert reply.ephemeral and expected in (reply.content or ""), reply.content
+        assert (await bot.host.match(match_id)).version == version
+
+
+async def test_a_stale_button_is_refused(fake_discord: FakeDiscord, tmp_path: Path) -> None:
+    fake = fake_discord
+    async with big_apple(fake, tmp_path / "db.sqlite") as bot:
+        match_id, thread = await started_match(fake, bot)
+        first, _, version = await whose_turn(fake, bot, match_id)
+        old_post = await board_post(fake, thread, version)
+        played = await fake.slash("move", {"notation": "place at=8AV-34"}, user=first, channel=thread)
+        assert "You played" in ((await played.response()).content or "")
+        after = (await bot.host.match(match_id)).version
+        stale = await (await fake.click(old_post, button(old_post, "ba:play:"), user=first)).response()
+        assert stale.ephemeral and "moved on" in (stale.content or "")
+        assert (await bot.host.match(match_id)).version == after
+
+
+async def test_a_double_click_applies_once(fake_discord: FakeDiscord, tmp_path: Path) -> None:
+    fake = fake_discord
+    async with big_apple(fake, tmp_path / "db.sqlite") as bot:
+        match_id, thread = await started_match(fake, bot)
+        first, _, version = await whose_turn(fake, bot, match_id)
+        post = await board_post(fake, thread, version)
+        menu = await (await fake.click(post, button(post, "ba:play:"), user=first)).response()
+        select = menu.selects[0]
+        menu = await (
+            await fake.select(menu, select["custom_id"], [select["options"][0]["value"]], user=first)
+        ).response()
+        select = menu.selects[0]
+        leaf = select["options"][0]["value"]
+        assert leaf.startswith("=")
+        clicks = await asyncio.gather(
+            fake.select(menu, select["custom_id"], [leaf], user=first),
+            fake.select(menu, select["custom_id"], [leaf], user=first),
+        )
+        for click in clicks:
+            await click.response()
+        # Both clicks answer on the same menu message; the refused one adds a private follow-up.
+        refusals = await fake.wait_until(
+            lambda: [f for c in clicks for f in c.followups if "moved on" in (f.content or "")] or None
+        )
+        assert len(refusals) == 1 and refusals[0].ephemeral
+        log = await bot.store.action_log(match_id)
+        assert [entry.notation for entry in log].count(leaf[1:]) == 1
