@@ -157,7 +157,9 @@ def cmd_selfplay(args: argparse.Namespace) -> int:
 def cmd_bench(args: argparse.Namespace) -> int:
     from data.bench import measure_store
     from engine.host.benchmarks import bench_engine
+    from engine.host.selfplay import play_match
     from engine.registry import GAMES, get_game, get_policy
+    from render.bench import measure_render
 
     slugs = [get_game(args.game).name] if args.game else sorted(GAMES)
     budget = args.seconds / max(1, len(slugs))
@@ -166,6 +168,10 @@ def cmd_bench(args: argparse.Namespace) -> int:
         rules = GAMES[slug]
         seats = max(n for n in rules.seat_counts if n <= 4)
         games[slug] = bench_engine(rules, get_policy(slug, "random"), seats, seconds=budget)
+        views: list[Any] = []
+        play_match(rules, seats, 1, frozenset(), [get_policy(slug, "greedy")], on_state=views.append)
+        sample = [rules.view(state, seat) for state in views for seat in (None, 0)]
+        games[slug].update(measure_render(slug, sample, [f"Player {n + 1}" for n in range(seats)]) or {})
     with tempfile.TemporaryDirectory() as tmp:
         store = asyncio.run(measure_store(actions=args.store_actions, tmp_dir=Path(tmp)))
     report = {"games": games, "store": store}

@@ -87,6 +87,14 @@ def test_bench_json_has_the_contract_keys(capsys: pytest.CaptureFixture[str]) ->
     report = json.loads(capsys.readouterr().out)
     assert code == 0
     figures = report["games"]["ny_piatnik"]
-    assert set(figures) >= {"legal_ms", "apply_ms", "selfplay_games_per_s", "state_json_bytes"}
+    assert set(figures) >= {
+        "legal_ms",
+        "apply_ms",
+        "selfplay_games_per_s",
+        "state_json_bytes",
+        "render_ms",
+        "png_bytes",
+    }
+    assert 0 < figures["png_bytes"] < 1_000_000 and figures["render_ms"]["p95"] > 0
     assert figures["legal_ms"]["p50"] > 0 and figures["state_json_bytes"] > 0
     assert set(report["store"]) == {"moves_per_s", "raw_sqlite_per_s", "store_vs_raw_sqlite"}
