@@ -280,6 +280,8 @@ class Database:
 
     async def close(self) -> None:
         """Close the connection after the calls already queued; closing twice is harmless."""
+        if self._closed:
+            return  # aiosqlite would wait forever for its stopped worker thread
         self._closed = True  # before awaiting: no inline call may use the connection while it closes
         await self._conn.close()
 

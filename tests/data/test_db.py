@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import sqlite3
 from pathlib import Path
 
@@ -121,6 +122,8 @@ async def test_closed_database_refuses_work(tmp_path: Path) -> None:
     database = await Database.open(tmp_path / "closed.db")
     await database.close()
     await database.close()  # harmless
+    again = await Database.open(tmp_path / "closed.db")
+    await asyncio.wait_for(asyncio.gather(again.close(), again.close()), 2)  # at the same time too
     with pytest.raises(ValueError, match="closed"):
         await database.read(lambda raw: raw.execute("SELECT 1").fetchone())
 
