@@ -19,6 +19,15 @@ log = logging.getLogger(__name__)
 EXTENSIONS = ("cogs.errors", "cogs.lobby", "cogs.play", "cogs.hands")
 # How long the outbox waits before retrying deliveries that failed, when nothing new arrives.
 RETRY_SECONDS = 5.0
+# discord.py logs whole request and event payloads at DEBUG, DM contents included; these loggers stay at
+# INFO or above so that no hand ever reaches a log line, whatever the configured level.
+PAYLOAD_LOGGERS = ("discord.http", "discord.gateway", "discord.webhook.async_", "discord.state")
+
+
+def silence_payload_logs() -> None:
+    for name in PAYLOAD_LOGGERS:
+        logger = logging.getLogger(name)
+        logger.setLevel(max(logger.getEffectiveLevel(), logging.INFO))
 
 
 class BigApple(commands.Bot):
@@ -35,6 +44,7 @@ class BigApple(commands.Bot):
         seed_source: Callable[[], int] | None = None,
     ) -> None:
         """``seed_source`` fixes the seeds of new matches (tests); by default each is random."""
+        silence_payload_logs()
         # Slash commands, buttons and DMs need no privileged intent.
         super().__init__(
             command_prefix=commands.when_mentioned, intents=discord.Intents.default(), help_command=None

@@ -333,7 +333,12 @@ class GameHost:
     async def flush(self, notifier: Notifier, limit: int = 100) -> int:
         """Send pending deliveries oldest first; returns how many were sent. Failures stay pending."""
         sent = 0
+        # After a failure, later notices to the same place wait, so a thread never shows moves out of order.
+        blocked: set[tuple[int, int | None]] = set()
         for delivery in await self.store.pending_deliveries(limit):
+            destination = (delivery.match_id, delivery.seat)
+            if destination in blocked:
+                continue
             try:
                 match = await self.store.get_match(delivery.match_id)
                 notice = Notice.model_validate_json(delivery.payload)
@@ -341,6 +346,7 @@ class GameHost:
             except Exception as exc:
                 log.warning("delivery %s for match %s failed: %s", delivery.id, delivery.match_id, exc)
                 await self.store.mark_failed(delivery.id, f"{type(exc).__name__}: {exc}")
+                blocked.add(destination)
                 continue
             await self.store.mark_delivered(delivery.id)
             sent += 1

@@ -4,15 +4,18 @@ from __future__ import annotations
 
 import asyncio
 import io
+import logging
 import random
 import re
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from pathlib import Path
 
+import pytest
 from PIL import Image
 
 from cogs._client import BigApple
+from engine.core.replay import replay
 from engine.host.ports import MatchStatus
 from tests.discord.fake import FakeDiscord
 from tests.discord.harness import running_bot
@@ -42,6 +45,12 @@ async def new_match(fake: FakeDiscord, creator: FakeUser, **options: object) -> 
 
 def lobby_message(thread: FakeChannel) -> FakeMessage:
     return next(m for m in thread.messages if "lobby" in (m.content or "") or "Players" in (m.content or ""))
+
+
+def posted_versions(thread: FakeChannel) -> list[int]:
+    """The versions of the board posts in ``thread``, in posting order."""
+    found = (PLAY_BUTTON.fullmatch(b["custom_id"]) for m in thread.messages for b in m.buttons)
+    return [int(f["v"]) for f in found if f]
 
 
 def button(message: FakeMessage, prefix: str) -> str:
@@ -96,6 +105,19 @@ async def whose_turn(fake: FakeDiscord, bot: BigApple, match_id: int) -> tuple[F
     assert player is not None
     first = fake.alice if player.user_id == fake.alice.id else fake.bob
     return first, (fake.bob if first is fake.alice else fake.alice), record.version
+
+
+async def play_one_move(fake: FakeDiscord, bot: BigApple, match_id: int, thread: FakeChannel) -> str:
+    """The user to act types their first legal move with /move (after the post for it appeared)."""
+    user, _, version = await whose_turn(fake, bot, match_id)
+    await board_post(fake, thread, version)
+    record = await bot.host.match(match_id)
+    seat = record.seat_of(user.id)
+    assert seat is not None
+    notation = bot.host.legal_notations(record, seat)[0]
+    reply = await (await fake.slash("move", {"notation": notation}, user=user, channel=thread)).response()
+    assert "You played" in (reply.content or ""), reply.content
+    return notation
 
 
 async def test_a_whole_match_from_new_to_standings(fake_discord: FakeDiscord, tmp_path: Path) -> None:
@@ -203,3 +225,115 @@ async def test_a_double_click_applies_once(fake_discord: FakeDiscord, tmp_path: 
         assert len(refusals) == 1 and refusals[0].ephemeral
         log = await bot.store.action_log(match_id)
         assert [entry.notation for entry in log].count(leaf[1:]) == 1
+
+
+async def test_closed_dms_fall_back_to_the_hand_button(fake_discord: FakeDiscord, tmp_path: Path) -> None:
+    fake = fake_discord
+    fake.close_dms(fake.bob)
+    async with big_apple(fake, tmp_path / "db.sqlite") as bot:
+        match_id, thread = await started_match(fake, bot)
+        notice = await fake.wait_for_message(
+            thread, lambda m: "cannot send you direct messages" in (m.content or "")
+        )
+        assert f"<@{fake.bob.id}>" in (notice.content or "") and not notice.attachments
+        # Play on a little: the notice is not repeated for every new hand.
+        for _ in range(4):
+            await play_one_move(fake, bot, match_id, thread)
+        notices = [m for m in thread.messages if "cannot send you direct messages" in (m.content or "")]
+        assert len(notices) == 1
+        assert fake.dm_messages(fake.bob) == []
+        assert fake.dm_messages(fake.alice)
+        hand = await (await fake.click(notice, button(notice, "ba:hand:"), user=fake.bob)).response()
+        assert hand.ephemeral and hand.attachment("hand.png").data.startswith(b"\x89PNG")
+        refused = await (await fake.click(notice, button(notice, "ba:hand:"), user=fake.owner)).response()
+        assert refused.ephemeral and "not playing" in (refused.content or "") and not refused.attachments
+
+
+async def test_a_restart_mid_match_loses_nothing_and_old_buttons_work(
+    fake_discord: FakeDiscord, tmp_path: Path
+) -> None:
+    fake = fake_discord
+    db = tmp_path / "db.sqlite"
+    async with big_apple(fake, db) as bot:
+        match_id, thread = await started_match(fake, bot)
+        for _ in range(3):
+            await play_one_move(fake, bot, match_id, thread)
+        _, _, version = await whose_turn(fake, bot, match_id)
+        post = await board_post(fake, thread, version)
+        log_before = await bot.store.action_log(match_id)
+    async with big_apple(fake, db) as bot:  # a new client on the same database
+        assert await bot.store.action_log(match_id) == log_before
+        user, _, after_restart = await whose_turn(fake, bot, match_id)
+        assert after_restart == version
+        played = await play_first_legal(fake, post, user)  # a button posted before the restart
+        assert "You played" in played
+        assert len(await bot.store.action_log(match_id)) > len(log_before)
+        await board_post(fake, thread, (await bot.host.match(match_id)).version)
+
+
+async def test_a_failed_thread_post_is_retried(fake_discord: FakeDiscord, tmp_path: Path) -> None:
+    fake = fake_discord
+    async with big_apple(fake, tmp_path / "db.sqlite") as bot:
+        match_id, thread = await started_match(fake, bot)
+        _, _, version = await whose_turn(fake, bot, match_id)
+        await board_post(fake, thread, version)
+        fake.fail_next("POST", "/channels/{channel_id}/messages", status=503, times=2, channel_id=thread.id)
+        await play_one_move(fake, bot, match_id, thread)
+        record = await bot.host.match(match_id)
+        await board_post(fake, thread, record.version)  # arrives after two refused attempts
+        failed = [r for r in fake.requests_to("POST", "/channels/{channel_id}/messages") if r.status == 503]
+        assert len(failed) == 2
+        versions = posted_versions(thread)
+        assert versions == sorted(versions)  # the retried post did not let a later one overtake it
+
+
+async def test_a_post_that_failed_before_a_restart_is_sent_after_it(
+    fake_discord: FakeDiscord, tmp_path: Path
+) -> None:
+    fake = fake_discord
+    db = tmp_path / "db.sqlite"
+    async with big_apple(fake, db, retry_seconds=60) as bot:
+        match_id, thread = await started_match(fake, bot)
+        _, _, version = await whose_turn(fake, bot, match_id)
+        await board_post(fake, thread, version)
+        fake.fail_next("POST", "/channels/{channel_id}/messages", status=503, times=1, channel_id=thread.id)
+        await play_one_move(fake, bot, match_id, thread)
+        await fake.wait_until(
+            lambda: [
+                r for r in fake.requests_to("POST", "/channels/{channel_id}/messages") if r.status == 503
+            ]
+        )
+        assert await bot.store.pending_deliveries()
+        record = await bot.host.match(match_id)
+    assert record.version not in posted_versions(thread)
+    async with big_apple(fake, db) as bot:
+        await board_post(fake, thread, record.version)  # sent by the new client's outbox at start-up
+
+
+async def test_no_secret_reaches_a_public_post_or_a_log_line(
+    fake_discord: FakeDiscord, tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    fake = fake_discord
+    caplog.set_level(logging.DEBUG)
+    async with big_apple(fake, tmp_path / "db.sqlite") as bot:
+        match_id, thread = await started_match(fake, bot)
+        for _ in range(30):
+            await play_one_move(fake, bot, match_id, thread)
+        record = await bot.host.match(match_id)
+        await board_post(fake, thread, record.version)
+        log = await bot.store.action_log(match_id)
+        _, events = replay(bot.host.rules(record.game), record.seat_count, record.seed, record.options, log)
+    secrets = {e.text for e in events if not e.is_public}
+    assert secrets, "the match produced no private events, so this test proves nothing"
+    public_text = "\n".join(m.content or "" for m in thread.messages + fake.general.messages)
+    logged = "\n".join(r.getMessage() for r in caplog.records)
+    for secret in secrets:
+        assert secret not in public_text
+        assert secret not in logged
+    for user in (fake.alice, fake.bob):
+        seat = record.seat_of(user.id)
+        own = {e.text for e in events if e.audience is not None and seat in e.audience}
+        others = secrets - own
+        dm_text = "\n".join(m.content or "" for m in fake.dm_messages(user))
+        assert any(line in dm_text for line in own)
+        assert not any(line in dm_text for line in others)

@@ -270,3 +270,17 @@ async def test_corrupt_snapshot_is_reported_and_nothing_changes(db_path: Path, h
         await host.act(match.id, user_at(match, 0), "add 1")
     assert f"match {match.id}" in caught.value.message
     assert len(await host.store.action_log(match.id)) == 0
+
+
+async def test_a_failed_notice_holds_back_later_ones_to_the_same_place(host: GameHost) -> None:
+    match = await started_pair(host)
+    await host.flush(Recorder())
+    await host.act(match.id, user_at(match, 0), "add 1")
+    await host.act(match.id, user_at(match, 1), "add 1")
+    flaky = Recorder(failures=1)
+    await host.flush(flaky)
+    # The first public post failed, so the second waits; the private notices went out.
+    assert [seat for seat, _ in flaky.sent] == [0, 1]
+    await host.flush(flaky)
+    public = [notice.lines for seat, notice in flaky.sent if seat is None]
+    assert public == [("S1 adds 1 => 1",), ("S2 adds 1 => 2",)]
