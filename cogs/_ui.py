@@ -10,6 +10,7 @@ from typing import TYPE_CHECKING, Any, ClassVar, Self
 import discord
 
 from cogs.errors import respond_error
+from engine.core.contract import MultiSelect
 from engine.core.errors import EngineError, StaleVersion
 from engine.host.menus import build_menu, parse_value
 from engine.host.ports import MatchRecord, MatchStatus, Player
@@ -83,7 +84,11 @@ async def send_move_menu(
     for option in options:
         select.item.add_option(label=option.label[:100], value=option.value[:100])
     view = discord.ui.View(timeout=None)
-    view.add_item(select)
+    if options:
+        view.add_item(select)
+    if not prefix:
+        for index, choice in enumerate(host.multi_selects(match, seat)):
+            view.add_item(MultiButton(match.id, match.version, index, choice.label))
     text = f"Your move in match #{match.id} ({len(notations)} legal). Pick one:"
     if prefix:
         text = f"Moves starting `{prefix.strip()}`:"
@@ -157,6 +162,91 @@ async def play_notation(
         await interaction.edit_original_response(content=summary, view=None)
     else:
         await interaction.followup.send(summary, ephemeral=True)
+
+
+class MultiButton(
+    Guarded,
+    discord.ui.DynamicItem[discord.ui.Button[Any]],
+    template=r"ba:multi:(?P<m>\d+):(?P<v>\d+):(?P<i>\d+)",
+):
+    """Opens a choice of several items at once (cards to exchange, to pay with, to bid)."""
+
+    def __init__(self, match_id: int, version: int, index: int, label: str = "Choose several") -> None:
+        super().__init__(
+            discord.ui.Button(
+                label=label[:80],
+                emoji="✳️",
+                style=discord.ButtonStyle.secondary,
+                custom_id=f"ba:multi:{match_id}:{version}:{index}",
+            )
+        )
+        self.match_id, self.version, self.index = match_id, version, index
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: discord.Interaction[Any], item: discord.ui.Item[Any], match: re.Match[str], /
+    ) -> Self:
+        return cls(int(match["m"]), int(match["v"]), int(match["i"]))
+
+    async def run(self, interaction: discord.Interaction[Any]) -> None:
+        choice, _ = await current_multi_select(interaction, self.match_id, self.version, self.index)
+        select = PicksSelect(self.match_id, self.version, self.index)
+        shown = choice.items[:MAX_SELECT_OPTIONS]
+        for position, item in enumerate(shown):
+            select.item.add_option(label=item, value=str(position))
+        select.item.min_values = min(choice.min_items, len(shown))
+        select.item.max_values = min(choice.max_items, len(shown))
+        view = discord.ui.View(timeout=None)
+        view.add_item(select)
+        await interaction.response.edit_message(content=f"{choice.label}: pick the items.", view=view)
+
+
+MAX_SELECT_OPTIONS = 25
+
+
+async def current_multi_select(
+    interaction: discord.Interaction[Any], match_id: int, version: int, index: int
+) -> tuple[MultiSelect, MatchRecord]:
+    """The multi-select a component was made for, if the board has not moved on since."""
+    host = bot_of(interaction).host
+    match = await host.match(match_id)
+    if version != match.version:
+        raise StaleVersion("this board has moved on; use the buttons of the latest post in the thread")
+    seat = seat_to_act(match, interaction.user.id, host.rules(match.game).to_act(host.state_of(match)))
+    choices = host.multi_selects(match, seat)
+    if not 0 <= index < len(choices):
+        raise StaleVersion("that choice is no longer open; press Play again")
+    return choices[index], match
+
+
+class PicksSelect(
+    Guarded,
+    discord.ui.DynamicItem[discord.ui.Select[Any]],
+    template=r"ba:picks:(?P<m>\d+):(?P<v>\d+):(?P<i>\d+)",
+):
+    """Plays the items chosen in a multi-select."""
+
+    def __init__(self, match_id: int, version: int, index: int) -> None:
+        super().__init__(
+            discord.ui.Select(
+                placeholder="Choose the items…", custom_id=f"ba:picks:{match_id}:{version}:{index}"
+            )
+        )
+        self.match_id, self.version, self.index = match_id, version, index
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: discord.Interaction[Any], item: discord.ui.Item[Any], match: re.Match[str], /
+    ) -> Self:
+        return cls(int(match["m"]), int(match["v"]), int(match["i"]))
+
+    async def run(self, interaction: discord.Interaction[Any]) -> None:
+        choice, _ = await current_multi_select(interaction, self.match_id, self.version, self.index)
+        try:
+            notation = choice.notation([int(value) for value in self.item.values])
+        except ValueError as exc:
+            raise EngineError(str(exc)) from exc
+        await play_notation(interaction, self.match_id, notation, self.version, edit=True)
 
 
 class HandButton(Guarded, discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"ba:hand:(?P<m>\d+)"):
@@ -346,6 +436,8 @@ def is_admin(interaction: discord.Interaction[Any]) -> bool:
 DYNAMIC_ITEMS: tuple[type[discord.ui.DynamicItem[Any]], ...] = (
     PlayButton,
     MoveSelect,
+    MultiButton,
+    PicksSelect,
     HandButton,
     LobbyButton,
     AbandonButton,

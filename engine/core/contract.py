@@ -51,6 +51,29 @@ class Outcome(Frozen):
     details: tuple[str, ...] = ()  # human-readable score breakdown lines
 
 
+class MultiSelect(Frozen):
+    """A choice of several items at once, played as one action (a multi-select in chat menus).
+
+    The action's notation is ``template`` with ``{}`` replaced by the chosen items joined by commas,
+    in the order of ``items``; ``items`` may repeat (two cards of the same kind).
+    """
+
+    label: str
+    template: str
+    items: tuple[str, ...]
+    min_items: int = 1
+    max_items: int
+
+    def notation(self, chosen: Sequence[int]) -> str:
+        """The notation for the items at the ``chosen`` positions; raises ``ValueError`` if out of range."""
+        picked = sorted(set(chosen))
+        if not self.min_items <= len(picked) <= self.max_items or any(
+            not 0 <= i < len(self.items) for i in picked
+        ):
+            raise ValueError(f"choose {self.min_items} to {self.max_items} of the {len(self.items)} items")
+        return self.template.replace("{}", ",".join(self.items[i] for i in picked))
+
+
 S = TypeVar("S", bound=BaseModel)
 A = TypeVar("A", bound=BaseModel)
 
@@ -95,6 +118,10 @@ class GameRules(Protocol[S, A]):
 
         Raises ``NotYourTurn`` or ``IllegalAction`` (saying what is allowed) and changes nothing.
         """
+        ...
+
+    def multi_selects(self, state: S, seat: int) -> Sequence[MultiSelect]:
+        """Choices of several items that ``legal_actions`` does not spell out one subset at a time."""
         ...
 
     def outcome(self, state: S) -> Outcome | None:

@@ -15,7 +15,7 @@ from typing import Any
 
 from pydantic import BaseModel, ValidationError
 
-from engine.core.contract import Event, GameRules, Outcome, Policy, dump_state, load_state
+from engine.core.contract import Event, GameRules, MultiSelect, Outcome, Policy, dump_state, load_state
 from engine.core.errors import (
     CorruptRecord,
     EngineError,
@@ -120,6 +120,12 @@ class GameHost:
         rules = self.rules(match.game)
         current = state if state is not None else self.state_of(match)
         return [rules.notation(a) for a in rules.legal_actions(current, seat)]
+
+    def multi_selects(
+        self, match: MatchRecord, seat: int, state: BaseModel | None = None
+    ) -> list[MultiSelect]:
+        current = state if state is not None else self.state_of(match)
+        return list(self.rules(match.game).multi_selects(current, seat))
 
     def outcome(self, match: MatchRecord) -> Outcome | None:
         if match.result_json is None:

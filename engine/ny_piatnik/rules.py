@@ -9,7 +9,7 @@ from typing import ClassVar, Literal, NamedTuple
 
 from pydantic import BaseModel
 
-from engine.core.contract import Event, Outcome, Step, private, public
+from engine.core.contract import Event, MultiSelect, Outcome, Step, private, public
 from engine.core.errors import IllegalAction, NotYourTurn
 from engine.core.options import check_setup
 from engine.core.rng import Rng
@@ -1041,6 +1041,24 @@ class NyPiatnikRules:
         new, events = _resolve(state, seat, action)
         new = _settle(new, events)
         return Step(new, tuple(events))
+
+    def multi_selects(self, state: NyState, seat: int) -> Sequence[MultiSelect]:
+        """V4's card exchange (any number of cards) and the partner's return (exactly as many)."""
+        if seat not in self.to_act(state) or not state.team:
+            return []
+        hand = state.hands[seat]
+        p = state.pending
+        if p is not None and p.kind == "return" and p.seat == seat:
+            label = f"Return {p.count} card(s) to your partner"
+            return [
+                MultiSelect(
+                    label=label, template="return give={}", items=hand, min_items=p.count, max_items=p.count
+                )
+            ]
+        if p is None and state.phase == "main" and not state.exchange_used and hand:
+            label = "Exchange cards with your partner"
+            return [MultiSelect(label=label, template="exchange give={}", items=hand, max_items=len(hand))]
+        return []
 
     def outcome(self, state: NyState) -> Outcome | None:
         """Scores (own score per seat), places (V4: shared by partners) and breakdown once over."""

@@ -337,3 +337,33 @@ async def test_no_secret_reaches_a_public_post_or_a_log_line(
         dm_text = "\n".join(m.content or "" for m in fake.dm_messages(user))
         assert any(line in dm_text for line in own)
         assert not any(line in dm_text for line in others)
+
+
+async def test_several_cards_are_chosen_in_one_multi_select(
+    fake_discord: FakeDiscord, tmp_path: Path
+) -> None:
+    fake = fake_discord
+    async with big_apple(fake, tmp_path / "db.sqlite") as bot:
+        match_id, thread = await new_match(fake, fake.alice, players=4, computers=3, options="team")
+        lobby = await fake.wait_for_message(thread)
+        await (await fake.click(lobby, button(lobby, "ba:lobby:start:"), user=fake.alice)).response()
+        for _ in range(40):
+            record = await bot.host.match(match_id)
+            post = await board_post(fake, thread, record.version)
+            menu = await (await fake.click(post, button(post, "ba:play:"), user=fake.alice)).response()
+            multi = [b for b in menu.buttons if b["custom_id"].startswith("ba:multi:")]
+            if multi:
+                break
+            await play_one_move(fake, bot, match_id, thread)
+        else:
+            raise AssertionError("no exchange was ever offered")
+        assert "Exchange cards" in multi[0]["label"]
+        picker = await (await fake.click(menu, multi[0]["custom_id"], user=fake.alice)).response()
+        select = picker.selects[0]
+        assert select["max_values"] == len(select["options"]) >= 2
+        chosen = [select["options"][0]["value"], select["options"][1]["value"]]
+        played = await (await fake.select(picker, select["custom_id"], chosen, user=fake.alice)).response()
+        assert "You played `exchange give=" in (played.content or "")
+        lines = await bot.host.public_log(await bot.host.match(match_id), 0)
+        assert any(": exchange n=2 backs=" in line for line in lines)
+        assert any(": return n=2 backs=" in line for line in lines)  # the computer partner gave two back

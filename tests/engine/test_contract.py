@@ -116,3 +116,17 @@ def test_secrets_stay_with_their_owner(slug: str, seats: int, options: frozenset
             for viewer in set(range(seats)) - rules.observers(state, owner):
                 assert rules.view(other, viewer) == rules.view(state, viewer)
     assert resampled > 0, "resample_secrets never changed anything, so this test proved nothing"
+
+
+@pytest.mark.parametrize(("slug", "seats", "options"), SETUPS)
+def test_multi_selects_make_legal_actions(slug: str, seats: int, options: frozenset[str]) -> None:
+    """Every multi-select choice at its smallest and largest size is an action the rules accept."""
+    rules = GAMES[slug]
+    for state, seat, _action, _step in random_playout(rules, seats, 6, options):
+        for choice in rules.multi_selects(state, seat):
+            assert 1 <= choice.min_items <= choice.max_items <= len(choice.items)
+            for size in {choice.min_items, choice.max_items}:
+                text = choice.notation(range(size))
+                rules.apply(state, seat, rules.parse(text))  # raises if the rules refuse it
+        for waiting in set(range(seats)) - rules.to_act(state):
+            assert list(rules.multi_selects(state, waiting)) == []

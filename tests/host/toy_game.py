@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import ClassVar
 
-from engine.core.contract import Frozen, Outcome, Step, private, public
+from engine.core.contract import Frozen, MultiSelect, Outcome, Step, private, public
 from engine.core.errors import IllegalAction, NotationError, NotYourTurn
 from engine.core.options import check_setup
 from engine.core.rng import Rng
@@ -80,6 +80,9 @@ class ToyRules:
             private(f"you drew {token}", seat),
         )
         return Step(new, events)
+
+    def multi_selects(self, state: ToyState, seat: int) -> Sequence[MultiSelect]:
+        return []
 
     def outcome(self, state: ToyState) -> Outcome | None:
         if state.total < state.target:
