@@ -367,3 +367,47 @@ async def test_several_cards_are_chosen_in_one_multi_select(
         lines = await bot.host.public_log(await bot.host.match(match_id), 0)
         assert any(": exchange n=2 backs=" in line for line in lines)
         assert any(": return n=2 backs=" in line for line in lines)  # the computer partner gave two back
+
+
+async def test_move_autocomplete_offers_the_legal_notations(
+    fake_discord: FakeDiscord, tmp_path: Path
+) -> None:
+    fake = fake_discord
+    async with big_apple(fake, tmp_path / "db.sqlite") as bot:
+        match_id, thread = await started_match(fake, bot)
+        user, other, _ = await whose_turn(fake, bot, match_id)
+        record = await bot.host.match(match_id)
+        seat = record.seat_of(user.id)
+        assert seat is not None
+        legal = bot.host.legal_notations(record, seat)
+        choices = await (
+            await fake.autocomplete("move", "notation", "8AV-3", user=user, channel=thread)
+        ).choices()
+        assert [c["value"] for c in choices] == [n for n in legal if "8av-3" in n.lower()][:25]
+        assert choices and all(c["value"] in legal for c in choices)
+        assert (
+            await (await fake.autocomplete("move", "notation", "", user=other, channel=thread)).choices()
+            == []
+        )
+
+
+async def test_abandon_asks_first_and_only_for_the_creator_or_an_admin(
+    fake_discord: FakeDiscord, tmp_path: Path
+) -> None:
+    fake = fake_discord
+    async with big_apple(fake, tmp_path / "db.sqlite") as bot:
+        match_id, thread = await started_match(fake, bot)
+        refused = await (await fake.slash("game abandon", {}, user=fake.bob, channel=thread)).response()
+        assert refused.ephemeral and "creator or a server admin" in (refused.content or "")
+        ask = await (await fake.slash("game abandon", {}, user=fake.admin, channel=thread)).response()
+        assert ask.ephemeral and "cannot be undone" in (ask.content or "")
+        assert (await bot.host.match(match_id)).status is MatchStatus.ACTIVE
+        done = await (await fake.click(ask, button(ask, "ba:abandon:"), user=fake.admin)).response()
+        assert "abandoned" in (done.content or "")
+        assert (await bot.host.match(match_id)).status is MatchStatus.ABANDONED
+        notice = await fake.wait_for_message(thread, lambda m: "match abandoned" in (m.content or ""))
+        assert not notice.buttons
+        late = await (
+            await fake.slash("move", {"notation": "place at=8AV-34"}, user=fake.alice, channel=thread)
+        ).response()
+        assert late.ephemeral and "abandoned" in (late.content or "")

@@ -1,0 +1,26 @@
+"""The one error responder's wording, for refusals and for surprises."""
+
+from __future__ import annotations
+
+import logging
+
+import pytest
+
+from cogs.errors import error_text
+from engine.core.errors import IllegalAction, StaleVersion
+
+
+def test_refusals_say_what_is_wrong_and_what_is_allowed() -> None:
+    text = error_text(IllegalAction("building X is occupied", ["place at=8AV-34", "place at=8AV-38"]))
+    assert text == "⚠️ building X is occupied. Allowed: place at=8AV-34, place at=8AV-38"
+    assert "moved on" in error_text(StaleVersion("it is at move 9"))
+
+
+def test_a_surprise_is_logged_with_an_incident_id_the_user_also_sees(
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    with caplog.at_level(logging.ERROR, logger="cogs.errors"):
+        text = error_text(RuntimeError("disk on fire"))
+    incident = text.split("`")[1]
+    assert len(incident) == 8 and "disk on fire" not in text
+    assert any(incident in r.getMessage() and r.exc_info for r in caplog.records)
