@@ -62,3 +62,48 @@ def encode_png(image: Image.Image) -> bytes:
     buffer = io.BytesIO()
     image.save(buffer, format="PNG", compress_level=3)
     return buffer.getvalue()
+
+
+class SeatStyle:
+    """How one seat is drawn: a colour safe for common colour-vision deficiencies, and a symbol, so that
+    colour is never the only cue."""
+
+    __slots__ = ("colour", "ink", "symbol")
+
+    def __init__(self, colour: str, symbol: str, ink: str = "#FFFFFF") -> None:
+        self.colour, self.symbol, self.ink = colour, symbol, ink
+
+
+# The Okabe-Ito palette, each colour with its own symbol.
+SEAT_STYLES = (
+    SeatStyle("#0072B2", "●"),
+    SeatStyle("#E69F00", "▲", ink="#222222"),
+    SeatStyle("#009E73", "■"),
+    SeatStyle("#CC79A7", "◆", ink="#222222"),
+    SeatStyle("#56B4E9", "★", ink="#222222"),
+    SeatStyle("#D55E00", "✚"),
+)
+
+
+def seat_style(seat: int) -> SeatStyle:
+    return SEAT_STYLES[seat % len(SEAT_STYLES)]
+
+
+def seat_token(draw: ImageDraw.ImageDraw, centre: tuple[float, float], seat: int, radius: int) -> None:
+    """A disc in the seat's colour with its symbol on it."""
+    style = seat_style(seat)
+    x, y = centre
+    draw.ellipse((x - radius, y - radius, x + radius, y + radius), fill=style.colour, outline=INK, width=2)
+    text(draw, (x, y), style.symbol, max(10, int(radius * 1.1)), style.ink, anchor="mm")
+
+
+def legend(
+    draw: ImageDraw.ImageDraw, origin: tuple[float, float], entries: list[tuple[int, str]], size: int
+) -> float:
+    """One row per (seat, label): the seat's token and the label; returns the y below the legend."""
+    x, y = origin
+    for seat, label in entries:
+        seat_token(draw, (x + size * 0.6, y + size * 0.6), seat, int(size * 0.6))
+        text(draw, (x + size * 1.6, y), label, size, INK)
+        y += size * 1.5
+    return y
