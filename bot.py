@@ -174,13 +174,17 @@ def cmd_bench(args: argparse.Namespace) -> int:
         games[slug].update(measure_render(slug, sample, [f"Player {n + 1}" for n in range(seats)]) or {})
     with tempfile.TemporaryDirectory() as tmp:
         store = asyncio.run(measure_store(actions=args.store_actions, tmp_dir=Path(tmp)))
-    report = {"games": games, "store": store}
+    from tests.discord.e2e_bench import measure_e2e
+
+    e2e = asyncio.run(measure_e2e(moves=args.e2e_moves))
+    report = {"games": games, "store": store, "e2e_ms": e2e}
     if args.json:
         print(json.dumps(report))
     else:
         for slug, figures in games.items():
             print(f"{slug}: {json.dumps(figures)}")
         print(f"store: {json.dumps(store)}")
+        print(f"e2e_ms: {json.dumps(e2e)}")
     return 0
 
 
@@ -213,6 +217,7 @@ def build_parser() -> argparse.ArgumentParser:
     bench.add_argument("--json", action="store_true")
     bench.add_argument("--seconds", type=float, default=40.0, help="time budget for the engine figures")
     bench.add_argument("--store-actions", type=int, default=2000, help="commits timed for the store figures")
+    bench.add_argument("--e2e-moves", type=int, default=40, help="moves timed through the fake Discord")
     return parser
 
 

@@ -83,7 +83,20 @@ def test_plain_invocation_without_token_plays_the_demo(
 
 
 def test_bench_json_has_the_contract_keys(capsys: pytest.CaptureFixture[str]) -> None:
-    code = bot.main(["bench", "--game", "ny_piatnik", "--json", "--seconds", "1", "--store-actions", "50"])
+    code = bot.main(
+        [
+            "bench",
+            "--game",
+            "ny_piatnik",
+            "--json",
+            "--seconds",
+            "1",
+            "--store-actions",
+            "50",
+            "--e2e-moves",
+            "3",
+        ]
+    )
     report = json.loads(capsys.readouterr().out)
     assert code == 0
     figures = report["games"]["ny_piatnik"]
@@ -98,3 +111,5 @@ def test_bench_json_has_the_contract_keys(capsys: pytest.CaptureFixture[str]) ->
     assert 0 < figures["png_bytes"] < 1_000_000 and figures["render_ms"]["p95"] > 0
     assert figures["legal_ms"]["p50"] > 0 and figures["state_json_bytes"] > 0
     assert set(report["store"]) == {"moves_per_s", "raw_sqlite_per_s", "store_vs_raw_sqlite"}
+    assert set(report["e2e_ms"]) == {"p50", "p95", "render_share"}
+    assert 0 < report["e2e_ms"]["p50"] <= report["e2e_ms"]["p95"] and 0 < report["e2e_ms"]["render_share"] < 1

@@ -1,0 +1,88 @@
+"""End-to-end timing for ``python bot.py bench``: from an injected ``/move`` to the new board post in the
+match thread, through the real client, the host, the store, the renderer and the local fake Discord."""
+
+from __future__ import annotations
+
+import random
+import statistics
+import tempfile
+import time
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import cogs._notifier as notifier_module
+from cogs._client import BigApple
+from tests.discord.fake import FakeDiscord
+from tests.discord.harness import running_bot
+from tests.discord.models import FakeChannel
+
+
+def _posted(thread: FakeChannel, version: int) -> bool:
+    marker = f":{version}"
+    return any(b["custom_id"].endswith(marker) for m in thread.messages for b in m.buttons) or any(
+        "Final standings" in (m.content or "") for m in thread.messages
+    )
+
+
+async def measure_e2e(moves: int = 40, seed: int = 1) -> dict[str, Any]:
+    """p50/p95 milliseconds from a typed move to its board post, and the share of that spent rendering."""
+    rendering = [0.0]
+    original: Callable[..., bytes | None] = notifier_module.render_view
+
+    def timed_render(*args: Any) -> bytes | None:
+        start = time.perf_counter()
+        try:
+            return original(*args)
+        finally:
+            rendering[0] += time.perf_counter() - start
+
+    fake = FakeDiscord()
+    await fake.start()
+    notifier_module.render_view = timed_render  # type: ignore[assignment]
+    samples: list[float] = []
+    render_total = 0.0
+    try:
+        with tempfile.TemporaryDirectory() as tmp:
+            bot = BigApple(Path(tmp) / "bench.db", dev_guild=fake.guild.id, seed_source=lambda: seed)
+            async with running_bot(bot, fake):
+                ix = await fake.slash("game new", {"game": "ny_piatnik", "players": 2}, user=fake.alice)
+                await ix.response()
+                thread = await fake.wait_for_thread(fake.general)
+                lobby = await fake.wait_for_message(thread)
+                join = next(
+                    b["custom_id"] for b in lobby.buttons if b["custom_id"].startswith("ba:lobby:join")
+                )
+                joined = await (await fake.click(lobby, join, user=fake.bob)).response()
+                start = next(
+                    b["custom_id"] for b in joined.buttons if b["custom_id"].startswith("ba:lobby:start")
+                )
+                await (await fake.click(joined, start, user=fake.alice)).response()
+                users = {fake.alice.id: fake.alice, fake.bob.id: fake.bob}
+                chooser = random.Random(seed)
+                for _ in range(moves):
+                    match = (await bot.store.list_matches(limit=1))[0]
+                    if match.state_json is None or match.result_json is not None:
+                        break
+                    await fake.wait_until(lambda v=match.version: _posted(thread, v) or None, timeout=10)
+                    seat = min(bot.host.rules(match.game).to_act(bot.host.state_of(match)))
+                    player = match.player_at(seat)
+                    assert player is not None and player.user_id is not None
+                    notation = chooser.choice(bot.host.legal_notations(match, seat))
+                    rendering[0] = 0.0
+                    began = time.perf_counter()
+                    await fake.slash(
+                        "move", {"notation": notation}, user=users[player.user_id], channel=thread
+                    )
+                    await fake.wait_until(lambda v=match.version + 1: _posted(thread, v) or None, timeout=10)
+                    samples.append((time.perf_counter() - began) * 1000)
+                    render_total += rendering[0] * 1000
+    finally:
+        notifier_module.render_view = original  # type: ignore[assignment]
+        await fake.stop()
+    ordered = sorted(samples)
+    return {
+        "p50": round(statistics.median(ordered), 2),
+        "p95": round(ordered[min(len(ordered) - 1, int(len(ordered) * 0.95))], 2),
+        "render_share": round(render_total / sum(ordered), 3),
+    }
