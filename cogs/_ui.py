@@ -4,6 +4,7 @@ version it was made for), so it keeps working after a restart and a stale click 
 
 from __future__ import annotations
 
+import logging
 import re
 from typing import TYPE_CHECKING, Any, ClassVar, Self
 
@@ -17,6 +18,8 @@ from engine.host.ports import MatchRecord, MatchStatus, Player
 
 if TYPE_CHECKING:
     from cogs._client import BigApple
+
+log = logging.getLogger(__name__)
 
 
 def bot_of(interaction: discord.Interaction[Any]) -> BigApple:
@@ -156,6 +159,9 @@ async def play_notation(
         else:
             await interaction.response.defer(ephemeral=True, thinking=True)
     result = await bot.host.act(match_id, interaction.user.id, notation, expected_version=version)
+    log.info(
+        "user %s moved in match %s (now at version %s)", interaction.user.id, match_id, result.match.version
+    )
     bot.kick_outbox()
     summary = f"✅ You played `{result.notation}`."
     if edit:
@@ -350,6 +356,8 @@ class LobbyButton(
         user = interaction.user
         if self.action == "join":
             match = await bot.host.join(self.match_id, Player(user_id=user.id, name=display_name(user)))
+            if isinstance(interaction.channel, discord.Thread):
+                await interaction.channel.add_user(user)  # so the thread notifies them of their turns
         elif self.action == "leave":
             match = await bot.host.leave(self.match_id, user.id)
         elif self.action == "bot":

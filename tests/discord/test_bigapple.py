@@ -5,7 +5,6 @@ from __future__ import annotations
 import asyncio
 import io
 import logging
-import random
 import re
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
@@ -16,7 +15,9 @@ from PIL import Image
 
 from cogs._client import BigApple
 from engine.core.replay import replay
+from engine.core.rng import Rng
 from engine.host.ports import MatchStatus
+from engine.registry import POLICIES
 from tests.discord.fake import FakeDiscord
 from tests.discord.harness import running_bot
 from tests.discord.models import FakeChannel, FakeMessage, FakeUser
@@ -122,16 +123,17 @@ async def play_one_move(fake: FakeDiscord, bot: BigApple, match_id: int, thread:
 
 async def test_a_whole_match_from_new_to_standings(fake_discord: FakeDiscord, tmp_path: Path) -> None:
     fake = fake_discord
+    cy = fake.add_user("cy")
+    users = {u.id: u for u in (fake.alice, fake.bob, cy)}
     async with big_apple(fake, tmp_path / "db.sqlite") as bot:
-        match_id, thread = await new_match(fake, fake.alice, players=3, computers=1)
+        match_id, thread = await new_match(fake, fake.alice, players=3)
         lobby = await fake.wait_for_message(thread)
-        joined = await (await fake.click(lobby, button(lobby, "ba:lobby:join:"), user=fake.bob)).response()
-        assert "bob" in (joined.content or "").lower()
-        started = await fake.click(joined, button(joined, "ba:lobby:start:"), user=fake.alice)
-        await started.response()
+        for joiner in (fake.bob, cy):
+            lobby = await (await fake.click(lobby, button(lobby, "ba:lobby:join:"), user=joiner)).response()
+            assert (joiner.global_name or joiner.username).lower() in (lobby.content or "").lower()
+        await (await fake.click(lobby, button(lobby, "ba:lobby:start:"), user=fake.alice)).response()
 
-        users = {fake.alice.id: fake.alice, fake.bob.id: fake.bob}
-        chooser = random.Random(5)
+        greedy = POLICIES["ny_piatnik"]["greedy"]  # the humans play like the greedy computer, so it ends soon
         for turn in range(1000):
             record = await bot.host.match(match_id)
             if record.status is MatchStatus.FINISHED:
@@ -145,21 +147,26 @@ async def test_a_whole_match_from_new_to_standings(fake_discord: FakeDiscord, tm
             if turn % 10 == 0:  # now and then through the buttons and menus, else by typing a move
                 played = await play_first_legal(fake, post, user)
             else:
-                notation = chooser.choice(bot.host.legal_notations(record, seat))
-                ix = await fake.slash("move", {"notation": notation}, user=user, channel=thread)
+                rules, state = bot.host.rules(record.game), bot.host.state_of(record)
+                action = greedy.choose(
+                    rules, state, seat, rules.legal_actions(state, seat), Rng.from_seed(turn)
+                )
+                ix = await fake.slash("move", {"notation": rules.notation(action)}, user=user, channel=thread)
                 played = (await ix.response()).content or ""
             assert "You played" in played, played
         record = await bot.host.match(match_id)
         assert record.status is MatchStatus.FINISHED
         final = await board_post(fake, thread, record.version)
-        assert "Final standings" in (final.content or "")
-        png = final.attachments[0].data
-        with Image.open(io.BytesIO(png)) as image:
+        assert "Final standings" in (final.content or "") and not final.buttons
+        with Image.open(io.BytesIO(final.attachments[0].data)) as image:
             assert image.format == "PNG" and image.width >= 400
-        for user in (fake.alice, fake.bob):
+        for user in users.values():
             dms = fake.dm_messages(user)
-            assert dms, f"{user.name} got no hand"
-            assert all(f"match #{match_id}" in (m.content or "") for m in dms)
+            assert dms, f"{user.username} got no hand"
+            for dm in dms:
+                assert f"match #{match_id}" in (dm.content or "") and fake.guild.name in (dm.content or "")
+                assert f"/channels/{fake.guild.id}/{thread.id}" in (dm.content or "")
+                assert dm.attachment("hand.png").data.startswith(b"\x89PNG")
 
 
 async def test_refusals_are_private_and_change_nothing(fake_discord: FakeDiscord, tmp_path: Path) -> None:
