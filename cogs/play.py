@@ -106,9 +106,7 @@ class Play(commands.Cog):
         lines = [
             f"**{rules.title}** (`{rules.name}`), {min(rules.seat_counts)}-{max(rules.seat_counts)} players"
         ]
-        summary = getattr(rules, "summary", "")
-        if summary:
-            lines.append(summary)
+        lines.append(rules.summary)
         if rules.options:
             lines.append("Options:")
             for option, about in rules.options.items():

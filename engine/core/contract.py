@@ -93,6 +93,7 @@ class GameRules(Protocol[S, A]):
 
     name: ClassVar[str]  # slug, e.g. "ny_piatnik"
     title: ClassVar[str]  # shown to players
+    summary: ClassVar[str]  # a few sentences for /rules
     seat_counts: ClassVar[range]
     options: ClassVar[Mapping[str, str]]  # option id -> one-line description
     state_model: ClassVar[type[BaseModel]]

@@ -1002,6 +1002,12 @@ class NyPiatnikRules:
 
     name: ClassVar[str] = "ny_piatnik"
     title: ClassVar[str] = "New York"
+    summary: ClassVar[str] = (
+        "Play a red-back card (an avenue) and a blue-back card (a street): claim the building where they "
+        "cross, buy it from its owner at the smaller of their counts on that avenue and street, or lose it "
+        "if it is yours. When only 4 buildings are empty the Stop cards join the discard pile; drawing one "
+        "ends the game. Your largest connected group scores 2 per building, other buildings 1, money 1."
+    )
     seat_counts: ClassVar[range] = range(2, 6)
     options: ClassVar[Mapping[str, str]] = OPTIONS
     state_model: ClassVar[type[BaseModel]] = NyState

@@ -418,3 +418,16 @@ async def test_abandon_asks_first_and_only_for_the_creator_or_an_admin(
             await fake.slash("move", {"notation": "place at=8AV-34"}, user=fake.alice, channel=thread)
         ).response()
         assert late.ephemeral and "abandoned" in (late.content or "")
+
+
+async def test_rules_summarise_the_game_and_mark_the_options_in_play(
+    fake_discord: FakeDiscord, tmp_path: Path
+) -> None:
+    fake = fake_discord
+    async with big_apple(fake, tmp_path / "db.sqlite"):
+        _, thread = await new_match(fake, fake.alice, players=3, options="events")
+        reply = await (await fake.slash("rules", {}, user=fake.alice, channel=thread)).response()
+        text = reply.content or ""
+        assert reply.ephemeral and "Stop cards" in text
+        assert "`events`" in text and "✅ in play" in text.split("`events`")[1].split("\n")[0]
+        assert "✅" not in text.split("`team`")[1]

@@ -37,6 +37,7 @@ class ToyView(Frozen):
 class ToyRules:
     name: ClassVar[str] = "toy"
     title: ClassVar[str] = "Toy race"
+    summary: ClassVar[str] = "Add 1 or 2 to the total; whoever reaches the target wins."
     seat_counts: ClassVar[range] = range(2, 4)
     options: ClassVar[dict[str, str]] = {"long": "race to 20 instead of 10"}
     state_model: ClassVar[type[ToyState]] = ToyState
