@@ -31,7 +31,15 @@ def display_name(user: discord.abc.User) -> str:
 
 
 class Guarded:
-    """Routes any error of a component callback to the one error responder."""
+    """Base of our components: rebuilt from the custom_id's named groups (numbers as ints), and any
+    error of a callback goes to the one error responder."""
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: discord.Interaction[Any], item: discord.ui.Item[Any], match: re.Match[str], /
+    ) -> Self:
+        fields = {name: int(value) if value.isdigit() else value for name, value in match.groupdict().items()}
+        return cls(**fields)
 
     async def callback(self, interaction: discord.Interaction[Any]) -> None:
         try:
@@ -47,7 +55,9 @@ class Guarded:
 
 
 class PlayButton(
-    Guarded, discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"ba:play:(?P<m>\d+):(?P<v>\d+)"
+    Guarded,
+    discord.ui.DynamicItem[discord.ui.Button[Any]],
+    template=r"ba:play:(?P<match_id>\d+):(?P<version>\d+)",
 ):
     """Opens the seat's menu of legal moves, privately."""
 
@@ -61,12 +71,6 @@ class PlayButton(
             )
         )
         self.match_id, self.version = match_id, version
-
-    @classmethod
-    async def from_custom_id(
-        cls, interaction: discord.Interaction[Any], item: discord.ui.Item[Any], match: re.Match[str], /
-    ) -> Self:
-        return cls(int(match["m"]), int(match["v"]))
 
     async def run(self, interaction: discord.Interaction[Any]) -> None:
         await send_move_menu(interaction, self.match_id, self.version)
@@ -118,7 +122,9 @@ def seat_to_act(match: MatchRecord, user_id: int, to_act: frozenset[int]) -> int
 
 
 class MoveSelect(
-    Guarded, discord.ui.DynamicItem[discord.ui.Select[Any]], template=r"ba:move:(?P<m>\d+):(?P<v>\d+)"
+    Guarded,
+    discord.ui.DynamicItem[discord.ui.Select[Any]],
+    template=r"ba:move:(?P<match_id>\d+):(?P<version>\d+)",
 ):
     """Plays the chosen notation, or narrows the menu to the chosen group."""
 
@@ -129,12 +135,6 @@ class MoveSelect(
             )
         )
         self.match_id, self.version = match_id, version
-
-    @classmethod
-    async def from_custom_id(
-        cls, interaction: discord.Interaction[Any], item: discord.ui.Item[Any], match: re.Match[str], /
-    ) -> Self:
-        return cls(int(match["m"]), int(match["v"]))
 
     async def run(self, interaction: discord.Interaction[Any]) -> None:
         kind, value, page = parse_value(self.item.values[0])
@@ -173,7 +173,7 @@ async def play_notation(
 class MultiButton(
     Guarded,
     discord.ui.DynamicItem[discord.ui.Button[Any]],
-    template=r"ba:multi:(?P<m>\d+):(?P<v>\d+):(?P<i>\d+)",
+    template=r"ba:multi:(?P<match_id>\d+):(?P<version>\d+):(?P<index>\d+)",
 ):
     """Opens a choice of several items at once (cards to exchange, to pay with, to bid)."""
 
@@ -187,12 +187,6 @@ class MultiButton(
             )
         )
         self.match_id, self.version, self.index = match_id, version, index
-
-    @classmethod
-    async def from_custom_id(
-        cls, interaction: discord.Interaction[Any], item: discord.ui.Item[Any], match: re.Match[str], /
-    ) -> Self:
-        return cls(int(match["m"]), int(match["v"]), int(match["i"]))
 
     async def run(self, interaction: discord.Interaction[Any]) -> None:
         choice, _ = await current_multi_select(interaction, self.match_id, self.version, self.index)
@@ -228,7 +222,7 @@ async def current_multi_select(
 class PicksSelect(
     Guarded,
     discord.ui.DynamicItem[discord.ui.Select[Any]],
-    template=r"ba:picks:(?P<m>\d+):(?P<v>\d+):(?P<i>\d+)",
+    template=r"ba:picks:(?P<match_id>\d+):(?P<version>\d+):(?P<index>\d+)",
 ):
     """Plays the items chosen in a multi-select."""
 
@@ -240,12 +234,6 @@ class PicksSelect(
         )
         self.match_id, self.version, self.index = match_id, version, index
 
-    @classmethod
-    async def from_custom_id(
-        cls, interaction: discord.Interaction[Any], item: discord.ui.Item[Any], match: re.Match[str], /
-    ) -> Self:
-        return cls(int(match["m"]), int(match["v"]), int(match["i"]))
-
     async def run(self, interaction: discord.Interaction[Any]) -> None:
         choice, _ = await current_multi_select(interaction, self.match_id, self.version, self.index)
         try:
@@ -255,7 +243,9 @@ class PicksSelect(
         await play_notation(interaction, self.match_id, notation, self.version, edit=True)
 
 
-class HandButton(Guarded, discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"ba:hand:(?P<m>\d+)"):
+class HandButton(
+    Guarded, discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"ba:hand:(?P<match_id>\d+)"
+):
     """Shows the clicking player their private view, to them only."""
 
     def __init__(self, match_id: int) -> None:
@@ -268,12 +258,6 @@ class HandButton(Guarded, discord.ui.DynamicItem[discord.ui.Button[Any]], templa
             )
         )
         self.match_id = match_id
-
-    @classmethod
-    async def from_custom_id(
-        cls, interaction: discord.Interaction[Any], item: discord.ui.Item[Any], match: re.Match[str], /
-    ) -> Self:
-        return cls(int(match["m"]))
 
     async def run(self, interaction: discord.Interaction[Any]) -> None:
         await send_hand(interaction, self.match_id)
@@ -320,7 +304,7 @@ def match_view(match_id: int, version: int) -> discord.ui.View:
 class LobbyButton(
     Guarded,
     discord.ui.DynamicItem[discord.ui.Button[Any]],
-    template=r"ba:lobby:(?P<a>join|leave|bot|start):(?P<m>\d+)",
+    template=r"ba:lobby:(?P<action>join|leave|bot|start):(?P<match_id>\d+)",
 ):
     """Join, leave, add a computer player, or start; the lobby message is redrawn after each."""
 
@@ -344,12 +328,6 @@ class LobbyButton(
             )
         )
         self.action, self.match_id = action, match_id
-
-    @classmethod
-    async def from_custom_id(
-        cls, interaction: discord.Interaction[Any], item: discord.ui.Item[Any], match: re.Match[str], /
-    ) -> Self:
-        return cls(match["a"], int(match["m"]))
 
     async def run(self, interaction: discord.Interaction[Any]) -> None:
         bot = bot_of(interaction)
@@ -406,7 +384,9 @@ def lobby_view(match: MatchRecord) -> discord.ui.View | None:
 
 
 class AbandonButton(
-    Guarded, discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"ba:abandon:(?P<m>\d+):(?P<v>\d+)"
+    Guarded,
+    discord.ui.DynamicItem[discord.ui.Button[Any]],
+    template=r"ba:abandon:(?P<match_id>\d+):(?P<version>\d+)",
 ):
     """Confirms abandoning a match (its creator or a server admin)."""
 
@@ -419,12 +399,6 @@ class AbandonButton(
             )
         )
         self.match_id, self.version = match_id, version
-
-    @classmethod
-    async def from_custom_id(
-        cls, interaction: discord.Interaction[Any], item: discord.ui.Item[Any], match: re.Match[str], /
-    ) -> Self:
-        return cls(int(match["m"]), int(match["v"]))
 
     async def run(self, interaction: discord.Interaction[Any]) -> None:
         bot = bot_of(interaction)
