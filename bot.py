@@ -224,18 +224,18 @@ def build_parser() -> argparse.ArgumentParser:
 def main(argv: Sequence[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
     settings = Settings()
+    fallback = args.command is None and not settings.has_token
+    if fallback:
+        args = build_parser().parse_args(["demo"])
     default_level = "INFO" if args.command in (None, "run", "sync") else "WARNING"
     logging.basicConfig(
         level=(settings.log_level or default_level).upper(),
         format="%(asctime)s %(levelname)s %(name)s: %(message)s",
     )
-    if args.command is None:
-        if settings.has_token:
-            return cmd_run(settings)
+    if fallback:
         print("No DISCORD_TOKEN configured: playing the offline demo instead (see `python bot.py run`).\n")
-        args = build_parser().parse_args(["demo"])
     try:
-        if args.command in ("run", "sync"):
+        if args.command in (None, "run", "sync"):
             return cmd_run(settings, sync_only=args.command == "sync")
         handler = {"demo": cmd_demo, "selfplay": cmd_selfplay, "bench": cmd_bench}[args.command]
         return handler(args)
