@@ -431,3 +431,35 @@ async def test_rules_summarise_the_game_and_mark_the_options_in_play(
         assert reply.ephemeral and "Stop cards" in text
         assert "`events`" in text and "✅ in play" in text.split("`events`")[1].split("\n")[0]
         assert "✅" not in text.split("`team`")[1]
+
+
+async def test_board_log_status_and_list_answer_privately(fake_discord: FakeDiscord, tmp_path: Path) -> None:
+    fake = fake_discord
+    async with big_apple(fake, tmp_path / "db.sqlite") as bot:
+        match_id, thread = await started_match(fake, bot)
+        notation = await play_one_move(fake, bot, match_id, thread)
+        user, _, _ = await whose_turn(fake, bot, match_id)
+        board = await (await fake.slash("board", {}, user=fake.owner, channel=thread)).response()
+        assert board.ephemeral and board.attachment("board.png").data.startswith(b"\x89PNG")
+        assert (user.global_name or user.username).lower() in (board.content or "").lower()
+        history = await (await fake.slash("log", {"lines": 5}, user=fake.bob, channel=thread)).response()
+        assert history.ephemeral and notation.split()[-1] in (history.content or "")
+        status = await (await fake.slash("game status", {}, user=fake.alice, channel=thread)).response()
+        assert status.ephemeral and "Waiting for" in (status.content or "")
+        listing = await (await fake.slash("game list", {}, user=fake.bob, channel=fake.general)).response()
+        assert (
+            f"#{match_id} New York · active" in (listing.content or "")
+            and f"<#{thread.id}>" in listing.content
+        )
+
+
+async def test_commands_sync_to_the_dev_guild_or_globally(fake_discord: FakeDiscord, tmp_path: Path) -> None:
+    fake = fake_discord
+    async with big_apple(fake, tmp_path / "db.sqlite"):
+        synced = fake.requests_to("PUT", "/applications/{application_id}/guilds/{guild_id}/commands")
+        names = {c["name"] for c in synced[-1].json}
+        assert {"game", "move", "board", "log", "rules", "hand"} <= names
+    bot = BigApple(tmp_path / "db.sqlite")
+    async with running_bot(bot, fake):
+        assert await bot.sync_commands() >= 6
+        assert fake.requests_to("PUT", "/applications/{application_id}/commands")
