@@ -1,0 +1,290 @@
+"""``SqliteRatings``: the ``RatingStore`` port on the match store's SQLite database.
+
+It shares the ``data.db.Database`` of ``SqliteMatchStore`` (tables from ``0002_ratings.sql``), so every
+call is one transaction on the same connection and never interleaves with the store's. The rating
+arithmetic lives in ``engine.host.ratings``; this module only reads and writes it.
+"""
+
+from __future__ import annotations
+
+import sqlite3
+from collections.abc import Callable, Iterable, Sequence
+from typing import Any, Self, TypeVar
+
+from pydantic import BaseModel, ValidationError
+
+from data import db as dbmod
+from data.store import SqliteMatchStore
+from engine.core.contract import Outcome
+from engine.core.errors import CorruptRecord, MatchNotFound
+from engine.host.ports import MatchRecord, MatchStatus
+from engine.host.ratings import (
+    ORDINAL_Z,
+    GameStanding,
+    LeaderRow,
+    Profile,
+    Rating,
+    RatingChange,
+    display_rating,
+    rate_match,
+    rated_seats,
+)
+
+M = TypeVar("M", bound=BaseModel)
+
+
+def _ordinal_sql(table: str = "") -> str:
+    """The leaderboard's sort key ``mu - 3 * sigma`` (``engine.host.ratings.ordinal``) as SQL, for the
+    columns of ``table`` (an alias) if given."""
+    prefix = f"{table}." if table else ""
+    return f"({prefix}mu - {ORDINAL_Z!r} * {prefix}sigma)"
+
+
+_SELECT_RATINGS = "SELECT user_id, mu, sigma, games, wins FROM ratings WHERE game = ? AND user_id IN ({})"
+_UPSERT_RATING = (
+    "INSERT INTO ratings (game, user_id, mu, sigma, games, wins, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?) "
+    "ON CONFLICT (game, user_id) DO UPDATE SET mu = excluded.mu, sigma = excluded.sigma, "
+    "games = excluded.games, wins = excluded.wins, updated_at = excluded.updated_at"
+)
+_INSERT_HISTORY = (
+    "INSERT INTO rating_history (match_id, game, user_id, seat, seats, place, score, mu_before, "
+    "sigma_before, mu_after, sigma_after, rated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
+)
+_HISTORY_COLUMNS = (
+    "match_id, game, user_id, seat, seats, place, score, mu_before, sigma_before, mu_after, sigma_after, "
+    "rated_at"
+)
+
+
+class SqliteRatings:
+    """Ratings stored next to the matches (see ``engine.host.ratings.RatingStore``).
+
+    Build it on the match store's database: ``SqliteRatings.from_store(store)``. It does not own the
+    connection; closing the match store closes it. Reads raise ``CorruptRecord`` for rows that cannot be
+    read; ``record`` raises as documented there.
+    """
+
+    def __init__(self, db: dbmod.Database, *, clock: Callable[[], str] = dbmod.utc_now) -> None:
+        """Work on an open, migrated ``data.db.Database``; ``clock`` gives the ``*_at`` timestamps."""
+        self._db = db
+        self._clock = clock
+
+    @classmethod
+    def from_store(cls, store: SqliteMatchStore, *, clock: Callable[[], str] | None = None) -> Self:
+        """Ratings on the same database (and by default the same clock) as ``store``."""
+        return cls(store._db, clock=store._clock if clock is None else clock)
+
+    # ---------------------------------------------------------------------------------------- write
+
+    async def record(self, match: MatchRecord, outcome: Outcome | None = None) -> bool:
+        """Rate a finished match once, in one transaction: read the humans' ratings, compute the new ones
+        (``engine.host.ratings.rate_match``), write them with their history and mark the match rated.
+
+        ``outcome`` defaults to the match's stored ``result_json``. Returns True when ratings changed;
+        False when the match was recorded before, or has nothing to rate (fewer than two human players,
+        or no result), in which case it is marked so that it is never looked at again.
+
+        Raises ``ValueError`` unless ``match`` is FINISHED (here and in the database) or when the
+        outcome does not cover its seats, ``MatchNotFound`` when the match is not in the database, and
+        ``CorruptRecord`` when ``result_json`` is not an ``Outcome``.
+        """
+        if match.status is not MatchStatus.FINISHED:
+            raise ValueError(f"match {match.id} is {match.status.value}; only finished matches are rated")
+        if outcome is None and match.result_json is not None:
+            outcome = _outcome(match)
+        if outcome is not None and len(outcome.places) != match.seat_count:
+            raise ValueError(
+                f"the outcome of match {match.id} places {len(outcome.places)} seats, "
+                f"but the match has {match.seat_count}"
+            )
+        seats = rated_seats(match)
+        now = self._clock()
+
+        def body(raw: sqlite3.Connection) -> bool:
+            row = raw.execute("SELECT status FROM matches WHERE id = ?", (match.id,)).fetchone()
+            if row is None:
+                raise MatchNotFound(f"there is no match {match.id}")
+            if row[0] != MatchStatus.FINISHED.value:
+                raise ValueError(
+                    f"match {match.id} is {row[0]} in the database; only finished matches are rated"
+                )
+            if raw.execute("SELECT 1 FROM rated_matches WHERE match_id = ?", (match.id,)).fetchone():
+                return False
+            users = [user_id for user_id in seats if user_id is not None]
+            current = _read_ratings(raw, match.game, users) if outcome is not None else {}
+            updated = rate_match(current, seats, outcome) if outcome is not None else {}
+            raw.execute(
+                "INSERT INTO rated_matches (match_id, game, rated, rated_at) VALUES (?, ?, ?, ?)",
+                (match.id, match.game, len(updated), now),
+            )
+            if not updated or outcome is None:
+                return False
+            raw.executemany(
+                _UPSERT_RATING,
+                [(match.game, u, r.mu, r.sigma, r.games, r.wins, now) for u, r in updated.items()],
+            )
+            history = []
+            for seat, user_id in enumerate(seats):
+                if user_id is None:
+                    continue
+                old, new = current.get(user_id, Rating()), updated[user_id]
+                history.append(
+                    (
+                        match.id,
+                        match.game,
+                        user_id,
+                        seat,
+                        match.seat_count,
+                        outcome.places[seat],
+                        outcome.scores[seat] if seat < len(outcome.scores) else 0,
+                        old.mu,
+                        old.sigma,
+                        new.mu,
+                        new.sigma,
+                        now,
+                    )
+                )
+            raw.executemany(_INSERT_HISTORY, history)
+            return True
+
+        return await self._db.write(body)
+
+    # ----------------------------------------------------------------------------------------- read
+
+    async def ratings(self, game: str, user_ids: Sequence[int]) -> dict[int, Rating]:
+        """The rating of each of ``user_ids`` in ``game``; the default ``Rating()`` for unrated users.
+
+        Raises ``CorruptRecord``.
+        """
+        wanted = list(dict.fromkeys(user_ids))
+
+        def body(raw: sqlite3.Connection) -> dict[int, Rating]:
+            return _read_ratings(raw, game, wanted)
+
+        found = await self._db.read(body)
+        return {user_id: found.get(user_id, Rating()) for user_id in wanted}
+
+    async def changes(self, match_id: int) -> list[RatingChange]:
+        """What rating ``match_id`` did to each rated player, in seat order (empty if it changed nothing
+        or was never recorded). Raises ``CorruptRecord``."""
+
+        def body(raw: sqlite3.Connection) -> list[RatingChange]:
+            rows = raw.execute(
+                f"SELECT {_HISTORY_COLUMNS} FROM rating_history WHERE match_id = ? ORDER BY seat",
+                (match_id,),
+            ).fetchall()
+            return [_change(row) for row in rows]
+
+        return await self._db.read(body)
+
+    async def leaderboard(self, game: str, limit: int = 10, min_games: int = 1) -> list[LeaderRow]:
+        """The best ``limit`` players of ``game`` with at least ``min_games`` rated matches, best first.
+
+        Ordered by the conservative ordinal (the display rating before rounding), then by more games,
+        then by user id; players with the same ordinal share a rank. Raises ``CorruptRecord``.
+        """
+
+        def body(raw: sqlite3.Connection) -> list[LeaderRow]:
+            return raw.execute(
+                f"SELECT user_id, mu, sigma, games, wins, {_ordinal_sql()} AS ord FROM ratings "
+                "WHERE game = ? AND games >= ? ORDER BY ord DESC, games DESC, user_id LIMIT ?",
+                (game, min_games, max(0, limit)),
+            ).fetchall()
+
+        rows = await self._db.read(body)
+        board: list[LeaderRow] = []
+        previous: Any = None
+        for position, (user_id, mu, sigma, games, wins, key) in enumerate(rows, start=1):
+            rating = _rating(game, user_id, mu, sigma, games, wins)
+            # Competition ranking: every better player is listed above, so a tie takes the rank of the
+            # first of the tied players.
+            rank = board[-1].rank if board and key == previous else position
+            previous = key
+            board.append(LeaderRow(rank=rank, user_id=user_id, rating=rating.display, games=games, wins=wins))
+        return board
+
+    async def profile(self, user_id: int, recent: int = 5) -> Profile:
+        """``user_id``'s rating and leaderboard rank in every game they were rated in (by game name) and
+        their ``recent`` latest rated matches, newest first. A user never rated gets an empty profile,
+        whose ``standing(game)`` is the default rating. Raises ``CorruptRecord``.
+        """
+
+        # The rank is the one ``leaderboard(game)`` shows with its default ``min_games`` of 1.
+        standings_sql = (
+            "SELECT game, mu, sigma, games, wins, 1 + (SELECT COUNT(*) FROM ratings AS other "
+            f"WHERE other.game = mine.game AND other.games >= 1 AND {_ordinal_sql('other')} > "
+            f"{_ordinal_sql('mine')}) FROM ratings AS mine WHERE user_id = ? ORDER BY game"
+        )
+
+        def body(raw: sqlite3.Connection) -> Profile:
+            standings = []
+            for game, mu, sigma, games, wins, rank in raw.execute(standings_sql, (user_id,)):
+                rating = _rating(game, user_id, mu, sigma, games, wins)
+                standings.append(GameStanding(game=game, rating=rating, rank=rank if games >= 1 else None))
+            rows = raw.execute(
+                f"SELECT {_HISTORY_COLUMNS} FROM rating_history WHERE user_id = ? ORDER BY id DESC LIMIT ?",
+                (user_id, max(0, recent)),
+            ).fetchall()
+            return Profile(user_id=user_id, games=tuple(standings), recent=tuple(_change(r) for r in rows))
+
+        return await self._db.read(body)
+
+
+# ----------------------------------------------------------------------------------- row helpers
+
+
+def _outcome(match: MatchRecord) -> Outcome:
+    """The match's stored outcome; raises ``CorruptRecord`` if ``result_json`` is not one."""
+    try:
+        return Outcome.model_validate_json(match.result_json or "")
+    except ValidationError as exc:
+        raise CorruptRecord(
+            f"the result of match {match.id} cannot be read: {exc.errors()[0]['msg']}; nothing was rated"
+        ) from None
+
+
+def _read_ratings(raw: sqlite3.Connection, game: str, user_ids: Iterable[int]) -> dict[int, Rating]:
+    """The stored ratings of ``user_ids`` in ``game`` (unrated users are absent)."""
+    wanted = list(user_ids)
+    if not wanted:
+        return {}
+    rows = raw.execute(_SELECT_RATINGS.format(", ".join("?" * len(wanted))), (game, *wanted))
+    return {row[0]: _rating(game, *row) for row in rows}
+
+
+def _rating(game: str, user_id: Any, mu: Any, sigma: Any, games: Any, wins: Any) -> Rating:
+    fields = {"mu": mu, "sigma": sigma, "games": games, "wins": wins}
+    return _validated(Rating, fields, f"the {game} rating of user {user_id}")
+
+
+def _change(row: Sequence[Any]) -> RatingChange:
+    match_id, game, user_id, seat, seats, place, score, mu0, sigma0, mu1, sigma1, at = row
+    what = f"the rating change of user {user_id} in match {match_id}"
+    if not all(isinstance(v, float) for v in (mu0, sigma0, mu1, sigma1)) or min(sigma0, sigma1) <= 0:
+        raise CorruptRecord(f"{what} cannot be read: its mu and sigma are not positive numbers")
+    fields = {
+        "match_id": match_id,
+        "game": game,
+        "user_id": user_id,
+        "seat": seat,
+        "seats": seats,
+        "place": place,
+        "score": score,
+        "before": display_rating(mu0, sigma0),
+        "after": display_rating(mu1, sigma1),
+        "at": at,
+    }
+    return _validated(RatingChange, fields, what)
+
+
+def _validated(model: type[M], fields: dict[str, Any], what: str) -> M:
+    """``model`` built strictly from stored ``fields``; raises ``CorruptRecord`` saying what is wrong."""
+    try:
+        return model.model_validate(fields, strict=True)
+    except ValidationError as exc:
+        first = exc.errors()[0]
+        where = ".".join(str(part) for part in first["loc"]) or "row"
+        raise CorruptRecord(
+            f"{what} cannot be read: {where}: {first['msg']} (stored {first['input']!r:.60}); "
+            "nothing was changed"
+        ) from None

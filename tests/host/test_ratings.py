@@ -1,0 +1,134 @@
+"""The rating arithmetic of engine.host.ratings: who gains, who drops, ties, computers and teams."""
+
+from __future__ import annotations
+
+import pytest
+
+from engine.core.contract import Outcome
+from engine.host.ports import MatchRecord, MatchStatus, Player
+from engine.host.ratings import (
+    DEFAULT_MU,
+    DEFAULT_SIGMA,
+    Profile,
+    Rating,
+    display_rating,
+    rate_match,
+    rated_seats,
+    win_chances,
+)
+
+ANN, BOB, CY, DI = 101, 202, 303, 404
+
+
+def outcome(*places: int) -> Outcome:
+    return Outcome(scores=tuple(10 - p for p in places), places=places, reason="test")
+
+
+def test_a_newcomer_shows_1000_and_the_scale_is_documented() -> None:
+    fresh = Rating()
+    assert (fresh.mu, fresh.sigma, fresh.games, fresh.wins) == (DEFAULT_MU, DEFAULT_SIGMA, 0, 0)
+    assert fresh.ordinal == pytest.approx(0.0)
+    assert fresh.display == 1000
+    assert display_rating(25.0, 1.0) == 1000 + 25 * 22
+    assert display_rating(-20.0, 8.0) == 0  # never negative
+
+
+def test_the_winner_gains_and_the_loser_drops() -> None:
+    new = rate_match({}, [ANN, BOB], outcome(1, 2))
+    assert set(new) == {ANN, BOB}
+    assert new[ANN].mu > DEFAULT_MU > new[BOB].mu
+    assert new[ANN].display > 1000 > new[BOB].display
+    # Both are better known now.
+    assert new[ANN].sigma < DEFAULT_SIGMA and new[BOB].sigma < DEFAULT_SIGMA
+    assert (new[ANN].games, new[ANN].wins) == (1, 1)
+    assert (new[BOB].games, new[BOB].wins) == (1, 0)
+
+
+def test_places_order_a_multiplayer_match() -> None:
+    new = rate_match({}, [CY, ANN, DI, BOB], outcome(3, 1, 4, 2))
+    assert new[ANN].mu > new[BOB].mu > new[CY].mu > new[DI].mu
+
+
+def test_tied_players_move_equally() -> None:
+    new = rate_match({}, [ANN, BOB, CY], outcome(1, 1, 3))
+    assert new[ANN] == new[BOB]
+    assert new[ANN].mu > new[CY].mu
+    assert new[ANN].wins == new[BOB].wins == 1
+    drawn = rate_match({}, [ANN, BOB], outcome(1, 1))
+    assert drawn[ANN].mu == pytest.approx(DEFAULT_MU) and drawn[BOB].mu == pytest.approx(DEFAULT_MU)
+
+
+def test_computer_seats_are_left_out_but_still_order_the_humans() -> None:
+    # A computer came second; the humans are rated as if first and second of two.
+    with_computer = rate_match({}, [ANN, None, BOB], outcome(1, 2, 3))
+    alone = rate_match({}, [ANN, BOB], outcome(1, 2))
+    assert with_computer == alone
+    # A computer winning does not change who of the humans did better.
+    behind = rate_match({}, [None, BOB, ANN], outcome(1, 3, 2))
+    assert behind[ANN].mu > behind[BOB].mu
+    assert behind[ANN].wins == behind[BOB].wins == 0
+
+
+def test_a_match_with_one_human_changes_nothing() -> None:
+    veteran = Rating(mu=30.0, sigma=3.0, games=9, wins=5)
+    assert rate_match({ANN: veteran}, [ANN, None, None], outcome(1, 2, 3)) == {}
+    assert rate_match({}, [None, None], outcome(1, 2)) == {}
+
+
+def test_current_ratings_are_the_starting_point() -> None:
+    strong = Rating(mu=35.0, sigma=2.0, games=40, wins=25)
+    new = rate_match({ANN: strong}, [ANN, BOB], outcome(2, 1))
+    # The favourite is well known, so its rating moves less than the newcomer's; its record carries on.
+    assert new[ANN].mu < strong.mu and new[BOB].mu > DEFAULT_MU
+    assert strong.mu - new[ANN].mu < new[BOB].mu - DEFAULT_MU
+    assert (new[ANN].games, new[ANN].wins) == (41, 25)
+    # An upset moves ratings more than the expected result.
+    expected = rate_match({ANN: strong}, [ANN, BOB], outcome(1, 2))
+    assert expected[ANN].mu - strong.mu < strong.mu - new[ANN].mu
+
+
+def test_a_team_game_moves_partners_together() -> None:
+    # Seats 0 and 2 play against 1 and 3; partners share their team's place.
+    new = rate_match({}, [ANN, BOB, CY, DI], outcome(1, 2, 1, 2))
+    assert new[ANN] == new[CY] and new[BOB] == new[DI]
+    assert new[ANN].mu > DEFAULT_MU > new[BOB].mu
+    assert new[ANN].wins == new[CY].wins == 1 and new[BOB].wins == new[DI].wins == 0
+
+
+def test_bad_input_is_refused() -> None:
+    with pytest.raises(ValueError, match="places 3 seats"):
+        rate_match({}, [ANN, BOB], outcome(1, 2, 3))
+    with pytest.raises(ValueError, match="two seats"):
+        rate_match({}, [ANN, ANN], outcome(1, 2))
+
+
+def test_rated_seats_names_the_humans_by_seat() -> None:
+    match = MatchRecord(
+        id=1,
+        game="toy",
+        options=frozenset(),
+        seat_count=4,
+        seed=1,
+        status=MatchStatus.FINISHED,
+        version=9,
+        players=(
+            Player(user_id=BOB, name="bob", seat=2),
+            Player(name="computer", bot="greedy", seat=0),
+            Player(user_id=ANN, name="ann", seat=1),
+        ),
+        created_at="t",
+        updated_at="t",
+    )
+    assert rated_seats(match) == [None, ANN, BOB, None]
+
+
+def test_win_chances_favour_the_stronger_player() -> None:
+    weak, strong = Rating(), Rating(mu=32.0, sigma=3.0)
+    chances = win_chances([weak, strong])
+    assert chances[1] > chances[0] and sum(chances) == pytest.approx(1.0)
+    assert win_chances([weak]) == [1.0] and win_chances([]) == []
+
+
+def test_an_empty_profile_has_default_standings() -> None:
+    standing = Profile(user_id=ANN).standing("toy")
+    assert standing.rating == Rating() and standing.rank is None and standing.display == 1000
