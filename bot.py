@@ -188,6 +188,44 @@ def cmd_bench(args: argparse.Namespace) -> int:
     return 0
 
 
+def cmd_tournament_sim(args: argparse.Namespace) -> int:
+    from data.store import SqliteMatchStore
+    from data.tournaments import SqliteTournamentStore
+    from engine.host.service import GameHost
+    from engine.host.tournament_sim import simulate
+    from engine.host.tournaments import TournamentHost
+
+    async def play(folder: Path) -> list[dict[str, Any]]:
+        store = await SqliteMatchStore.open(folder / "tournament.db")
+        try:
+            host = GameHost(store)
+            tournaments = TournamentHost(host, SqliteTournamentStore.beside(store))
+            return await simulate(
+                tournaments,
+                args.game,
+                args.players,
+                args.format,
+                parse_options(args.options),
+                args.table_size,
+                args.rounds,
+                args.seed,
+                print,
+            )
+        finally:
+            await store.close()
+
+    try:
+        with tempfile.TemporaryDirectory() as tmp:
+            rows = asyncio.run(play(Path(tmp)))
+    except EngineError:
+        raise
+    except Exception as exc:  # any failure of the run is reported, with exit code 1
+        print(f"tournament-sim failed: {type(exc).__name__}: {exc}", file=sys.stderr)
+        return 1
+    print(json.dumps({"standings": rows}))
+    return 0
+
+
 # ------------------------------------------------------------------------------ parsing
 
 
@@ -211,6 +249,15 @@ def build_parser() -> argparse.ArgumentParser:
     selfplay.add_argument("--games", type=int, default=10)
     selfplay.add_argument("--seed", type=int, default=1)
     selfplay.add_argument("--bots", default="greedy", help="comma-separated policies, cycled over the seats")
+
+    sim = sub.add_parser("tournament-sim", help="a whole tournament between computer players")
+    sim.add_argument("--game", required=True)
+    sim.add_argument("--players", type=int, required=True)
+    sim.add_argument("--format", required=True, choices=["swiss", "elimination", "roundrobin"])
+    sim.add_argument("--table-size", type=int)
+    sim.add_argument("--rounds", type=int)
+    sim.add_argument("--options", default="")
+    sim.add_argument("--seed", type=int, default=1)
 
     bench = sub.add_parser("bench", help="speed figures (at most 90 s)")
     bench.add_argument("--game")
@@ -237,7 +284,13 @@ def main(argv: Sequence[str] | None = None) -> int:
     try:
         if args.command in (None, "run", "sync"):
             return cmd_run(settings, sync_only=args.command == "sync")
-        handler = {"demo": cmd_demo, "selfplay": cmd_selfplay, "bench": cmd_bench}[args.command]
+        handlers = {
+            "demo": cmd_demo,
+            "selfplay": cmd_selfplay,
+            "bench": cmd_bench,
+            "tournament-sim": cmd_tournament_sim,
+        }
+        handler = handlers[args.command]
         return handler(args)
     except EngineError as exc:
         print(f"error: {exc.describe()}", file=sys.stderr)

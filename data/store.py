@@ -149,6 +149,11 @@ class SqliteMatchStore:
         db = await dbmod.Database.open(target, busy_timeout_ms=busy_timeout_ms, inline=inline)
         return cls(db, max_attempts=max_attempts, clock=clock)
 
+    @property
+    def database(self) -> dbmod.Database:
+        """The connection, for other stores kept in the same file (tournaments, ratings)."""
+        return self._db
+
     async def close(self) -> None:
         """Close the connection (after calls already queued); closing twice is harmless."""
         await self._db.close()

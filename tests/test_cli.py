@@ -113,3 +113,26 @@ def test_bench_json_has_the_contract_keys(capsys: pytest.CaptureFixture[str]) ->
     assert set(report["store"]) == {"moves_per_s", "raw_sqlite_per_s", "store_vs_raw_sqlite"}
     assert set(report["e2e_ms"]) == {"p50", "p95", "render_share"}
     assert 0 < report["e2e_ms"]["p50"] <= report["e2e_ms"]["p95"] and 0 < report["e2e_ms"]["render_share"] < 1
+
+
+@pytest.mark.parametrize(
+    ("players", "fmt", "extra"),
+    [(13, "swiss", ["--rounds", "3"]), (13, "elimination", []), (6, "roundrobin", [])],
+)
+def test_tournament_sim_prints_standings_per_round_and_a_final_json_line(
+    players: int, fmt: str, extra: list[str], capsys: pytest.CaptureFixture[str]
+) -> None:
+    args = ["tournament-sim", "--game", "ny_piatnik", "--players", str(players), "--format", fmt, *extra]
+    assert bot.main([*args, "--seed", "1"]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    final = json.loads(lines[-1])["standings"]
+    assert sorted(row["rank"] for row in final) == [row["rank"] for row in final]
+    assert len(final) == players and final[0]["rank"] == 1
+    assert len({row["player"] for row in final}) == players
+    assert any(line.startswith("== ") and "standings after round 1" in line for line in lines)
+
+
+def test_tournament_sim_refuses_an_impossible_field(capsys: pytest.CaptureFixture[str]) -> None:
+    args = ["tournament-sim", "--game", "ny_piatnik", "--players", "1", "--format", "swiss"]
+    assert bot.main(args) == 2
+    assert "Allowed" in capsys.readouterr().err

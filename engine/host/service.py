@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import logging
 import secrets
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Awaitable, Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -77,6 +77,9 @@ class GameHost:
         self.policies = policies
         self._locks = MatchLocks()
         self._seed_source = seed_source or (lambda: secrets.randbits(63))
+        # Awaited after the commit that finishes a match (ratings, tournaments); failures are only logged
+        # because each listener can also catch up from the store later.
+        self.finish_listeners: list[Callable[[MatchRecord], Awaitable[object]]] = []
 
     # ----------------------------------------------------------------- lookups
 
@@ -427,7 +430,16 @@ class GameHost:
             deliveries=notices,
         )
         log.info("match %s: seat %s played %s (version %s)", match.id, seat, notation, committed.version)
+        if committed.status is MatchStatus.FINISHED:
+            await self._announce_finish(committed)
         return committed, public_lines
+
+    async def _announce_finish(self, match: MatchRecord) -> None:
+        for listener in self.finish_listeners:
+            try:
+                await listener(match)
+            except Exception:
+                log.exception("a listener failed for the end of match %s", match.id)
 
     def _seat_name(self, match: MatchRecord, seat: int) -> str:
         player = match.player_at(seat)

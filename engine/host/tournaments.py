@@ -1,0 +1,552 @@
+"""Tournaments over any registered game: entrants, rounds of matches, results and standings.
+
+The pairings and standings are pure (``engine.tournament``); this module keeps a tournament's record,
+creates one match per table through the ``GameHost`` and collects results when those matches end.
+Results are gathered by ``process``, which reads finished matches from the store, so a crash between a
+match ending and its result being recorded loses nothing: the next ``process`` finds it.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import logging
+import secrets
+from collections.abc import Awaitable, Callable, Sequence
+from dataclasses import dataclass, field
+from enum import StrEnum
+from typing import Protocol
+
+from engine.core.contract import Frozen
+from engine.core.errors import EngineError, LobbyError, MatchClosed, SetupError
+from engine.core.rng import Rng
+from engine.host.locks import MatchLocks
+from engine.host.ports import MatchRecord, MatchStatus, Player
+from engine.host.service import GameHost
+from engine.tournament import (
+    FORMATS,
+    PlayedRound,
+    Round,
+    Standing,
+    TableResult,
+    TournamentConfig,
+    check_field,
+    is_finished,
+    pair_round,
+    standings,
+)
+
+log = logging.getLogger(__name__)
+
+MATCH_STREAM = 3  # seeds of a tournament's matches, derived from its own seed
+
+
+class TournamentStatus(StrEnum):
+    DRAFT = "draft"  # created, registration not open yet
+    REGISTRATION = "registration"
+    CLOSED = "closed"  # registration closed, not started
+    RUNNING = "running"
+    FINISHED = "finished"
+    CANCELLED = "cancelled"
+
+
+class Entrant(Frozen):
+    """A tournament player. ``key`` is what pairings and standings see; it never changes."""
+
+    key: str
+    name: str
+    user_id: int | None = None
+    bot: str | None = None
+    dropped: bool = False
+
+
+class TableRecord(Frozen):
+    number: int
+    players: tuple[str, ...]  # entrant keys in seat order of the match
+    match_id: int | None = None
+    result: TableResult | None = None
+    decided_by: str | None = None  # "play", "award" (an admin's decision)
+
+
+class RoundRecord(Frozen):
+    round: Round
+    tables: tuple[TableRecord, ...]
+
+
+class TournamentDraft(Frozen):
+    name: str
+    game: str
+    options: frozenset[str] = frozenset()
+    config: TournamentConfig
+    seed: int
+    rated: bool = True
+    deadline_hours: float | None = None
+    guild_id: int | None = None
+    channel_id: int | None = None
+    creator_id: int | None = None
+
+
+class TournamentRecord(TournamentDraft):
+    id: int
+    status: TournamentStatus = TournamentStatus.DRAFT
+    version: int = 0
+    entrants: tuple[Entrant, ...] = ()
+    rounds: tuple[RoundRecord, ...] = ()
+
+    def entrant(self, key: str) -> Entrant:
+        for entrant in self.entrants:
+            if entrant.key == key:
+                return entrant
+        raise LobbyError(f"{key} is not in tournament {self.name!r}", [e.name for e in self.entrants])
+
+    def entrant_of_user(self, user_id: int) -> Entrant | None:
+        return next((e for e in self.entrants if e.user_id == user_id), None)
+
+    @property
+    def keys(self) -> list[str]:
+        return [e.key for e in self.entrants]
+
+    @property
+    def dropped(self) -> frozenset[str]:
+        return frozenset(e.key for e in self.entrants if e.dropped)
+
+    def history(self) -> list[PlayedRound]:
+        """The rounds as the pure formats see them."""
+        return [
+            PlayedRound(round=r.round, results=tuple(t.result for t in r.tables if t.result is not None))
+            for r in self.rounds
+        ]
+
+    def name_of(self, key: str) -> str:
+        return next((e.name for e in self.entrants if e.key == key), key)
+
+
+class TournamentStore(Protocol):
+    """Durable tournaments; ``save`` is guarded by the version like match writes (``StaleVersion``)."""
+
+    async def create_tournament(self, draft: TournamentDraft) -> TournamentRecord: ...
+
+    async def get_tournament(self, tournament_id: int) -> TournamentRecord: ...
+
+    async def list_tournaments(
+        self, statuses: Sequence[TournamentStatus] = (), guild_id: int | None = None, limit: int = 50
+    ) -> list[TournamentRecord]: ...
+
+    async def save_tournament(self, record: TournamentRecord, expected_version: int) -> TournamentRecord: ...
+
+    async def tournament_of_match(self, match_id: int) -> int | None: ...
+
+
+@dataclass
+class RoundReport:
+    """What ``process`` did to one tournament, for the front end to announce."""
+
+    tournament: TournamentRecord
+    finished_rounds: list[int] = field(default_factory=list)
+    started_rounds: list[int] = field(default_factory=list)
+    completed: bool = False
+
+
+def table_size_range(seat_counts: range, table_size: int | None) -> tuple[int, int, int]:
+    """(min, max, preferred) table sizes: the game's range, preferring ``table_size`` or else the largest
+    seat count up to 4. Raises ``SetupError`` for a size the game does not allow."""
+    low, high = min(seat_counts), max(seat_counts)
+    if table_size is None:
+        table_size = max(n for n in seat_counts if n <= 4) if low <= 4 else low
+    if table_size not in seat_counts:
+        raise SetupError(
+            f"tables of {table_size} are not possible in this game", [str(n) for n in seat_counts]
+        )
+    return low, high, table_size
+
+
+class TournamentHost:
+    """Runs tournaments for every game through a ``GameHost``."""
+
+    def __init__(
+        self,
+        host: GameHost,
+        store: TournamentStore,
+        seed_source: Callable[[], int] | None = None,
+        on_round_finished: Callable[[TournamentRecord, int], Awaitable[None]] | None = None,
+    ) -> None:
+        """``on_round_finished(tournament, round)`` is awaited once each round's last result is in."""
+        self.host = host
+        self.store = store
+        self.on_round_finished = on_round_finished
+        self._locks = MatchLocks()
+        self._seed_source = seed_source or (lambda: secrets.randbits(63))
+
+    # ------------------------------------------------------------------------------ set-up
+
+    async def create(
+        self,
+        name: str,
+        game: str,
+        format: str,
+        options: frozenset[str] = frozenset(),
+        table_size: int | None = None,
+        rounds: int | None = None,
+        deadline_hours: float | None = None,
+        rated: bool = True,
+        guild_id: int | None = None,
+        channel_id: int | None = None,
+        creator_id: int | None = None,
+        seed: int | None = None,
+    ) -> TournamentRecord:
+        """A new tournament in draft. Raises ``SetupError`` for an unknown game, format, option or size."""
+        rules = self.host.rules(game)
+        if format not in FORMATS:
+            raise SetupError(f"unknown tournament format {format!r}", list(FORMATS))
+        low, high, preferred = table_size_range(rules.seat_counts, table_size)
+        # Only sizes at which the options are valid can be used (a team game, say, is for 4 only).
+        allowed = []
+        for size in range(low, high + 1):
+            try:
+                rules.validate_setup(size, options)
+            except SetupError:
+                continue
+            allowed.append(size)
+        if preferred not in allowed:
+            rules.validate_setup(preferred, options)  # raises the game's own explanation
+        if format == "elimination":
+            low = high = preferred  # every table of a knock-out round has the same size
+        low, high = max(low, min(allowed)), min(high, max(allowed))
+        config = TournamentConfig(
+            format=format,  # type: ignore[arg-type]
+            min_size=low,
+            max_size=high,
+            preferred_size=preferred,
+            rounds=rounds if format == "swiss" else None,
+        )
+        draft = TournamentDraft(
+            name=name.strip()[:80] or "Tournament",
+            game=rules.name,
+            options=options,
+            config=config,
+            seed=self._seed_source() if seed is None else seed,
+            rated=rated,
+            deadline_hours=deadline_hours,
+            guild_id=guild_id,
+            channel_id=channel_id,
+            creator_id=creator_id,
+        )
+        return await self.store.create_tournament(draft)
+
+    async def get(self, tournament_id: int) -> TournamentRecord:
+        return await self.store.get_tournament(tournament_id)
+
+    async def open_registration(self, tournament_id: int) -> TournamentRecord:
+        return await self._change(tournament_id, self._open)
+
+    async def close_registration(self, tournament_id: int) -> TournamentRecord:
+        return await self._change(tournament_id, self._close)
+
+    async def join(self, tournament_id: int, user_id: int, name: str) -> TournamentRecord:
+        def join(record: TournamentRecord) -> TournamentRecord:
+            if record.status is not TournamentStatus.REGISTRATION:
+                raise LobbyError(f"registration for {record.name!r} is {self._registration_state(record)}")
+            if record.entrant_of_user(user_id) is not None:
+                raise LobbyError(f"you are already registered for {record.name!r}")
+            entrant = Entrant(key=f"u{user_id}", name=name, user_id=user_id)
+            return record.model_copy(update={"entrants": (*record.entrants, entrant)})
+
+        return await self._change(tournament_id, join)
+
+    async def add_computer(self, tournament_id: int, policy: str = "greedy") -> TournamentRecord:
+        def add(record: TournamentRecord) -> TournamentRecord:
+            if record.status not in (
+                TournamentStatus.DRAFT,
+                TournamentStatus.REGISTRATION,
+                TournamentStatus.CLOSED,
+            ):
+                raise LobbyError(f"{record.name!r} has started; computer players join only before")
+            self.host.policy(record.game, policy)
+            number = 1 + sum(1 for e in record.entrants if e.bot is not None)
+            entrant = Entrant(key=f"c{number}", name=f"Computer {number}", bot=policy)
+            return record.model_copy(update={"entrants": (*record.entrants, entrant)})
+
+        return await self._change(tournament_id, add)
+
+    async def leave(self, tournament_id: int, user_id: int) -> TournamentRecord:
+        def leave(record: TournamentRecord) -> TournamentRecord:
+            if record.status in (TournamentStatus.RUNNING, TournamentStatus.FINISHED):
+                raise LobbyError(f"{record.name!r} has started; ask an admin to drop you instead")
+            entrant = record.entrant_of_user(user_id)
+            if entrant is None:
+                raise LobbyError(f"you are not registered for {record.name!r}")
+            return record.model_copy(
+                update={"entrants": tuple(e for e in record.entrants if e is not entrant)}
+            )
+
+        return await self._change(tournament_id, leave)
+
+    async def start(self, tournament_id: int) -> RoundReport:
+        """Close registration and start round 1. Raises ``SetupError`` when the field cannot play."""
+        async with self._locks(tournament_id):
+            record = await self.store.get_tournament(tournament_id)
+            if record.status not in (
+                TournamentStatus.REGISTRATION,
+                TournamentStatus.CLOSED,
+                TournamentStatus.DRAFT,
+            ):
+                raise LobbyError(f"{record.name!r} is {record.status.value}; it cannot start again")
+            check_field(record.config, len(record.entrants))
+            record = await self.store.save_tournament(
+                record.model_copy(update={"status": TournamentStatus.RUNNING}), record.version
+            )
+            report = RoundReport(record)
+            await self._start_round(record, report)
+            return await self._settle(tournament_id, report)
+
+    async def cancel(self, tournament_id: int) -> TournamentRecord:
+        """Stop a tournament for good; its unfinished matches are abandoned."""
+        async with self._locks(tournament_id):
+            record = await self.store.get_tournament(tournament_id)
+            if record.status in (TournamentStatus.FINISHED, TournamentStatus.CANCELLED):
+                raise MatchClosed(f"{record.name!r} is already {record.status.value}")
+            for table in record.rounds[-1].tables if record.rounds else ():
+                if table.match_id is not None and table.result is None:
+                    await self._abandon_quietly(table.match_id)
+            return await self.store.save_tournament(
+                record.model_copy(update={"status": TournamentStatus.CANCELLED}), record.version
+            )
+
+    # --------------------------------------------------------------------------- running it
+
+    async def process(self, tournament_id: int | None = None) -> list[RoundReport]:
+        """Record the results of finished matches and start the next rounds where one is complete.
+
+        Runs for one tournament or for every running one; safe to call at any time and repeatedly.
+        """
+        if tournament_id is None:
+            ids = [t.id for t in await self.store.list_tournaments([TournamentStatus.RUNNING], limit=10_000)]
+        else:
+            ids = [tournament_id]
+        reports = []
+        for tid in ids:
+            async with self._locks(tid):
+                record = await self.store.get_tournament(tid)
+                if record.status is TournamentStatus.RUNNING:
+                    report = await self._settle(tid, RoundReport(record))
+                    if report.finished_rounds or report.started_rounds or report.completed:
+                        reports.append(report)
+        return reports
+
+    async def on_match_finished(self, match_id: int) -> list[RoundReport]:
+        """Hook for the front end: process the tournament this match belongs to, if any."""
+        tid = await self.store.tournament_of_match(match_id)
+        return [] if tid is None else await self.process(tid)
+
+    async def drop(self, tournament_id: int, key: str) -> TournamentRecord:
+        """Take a player out of future rounds; a computer finishes a match they are playing."""
+        async with self._locks(tournament_id):
+            record = await self.store.get_tournament(tournament_id)
+            entrant = record.entrant(key)
+            if entrant.dropped:
+                raise LobbyError(f"{entrant.name} has already been dropped")
+            entrants = tuple(
+                e.model_copy(update={"dropped": True}) if e.key == key else e for e in record.entrants
+            )
+            record = await self.store.save_tournament(
+                record.model_copy(update={"entrants": entrants}), record.version
+            )
+            if entrant.user_id is not None:
+                for table in self._open_tables(record):
+                    if key in table.players and table.match_id is not None:
+                        await self.host.resign(table.match_id, entrant.user_id)
+            return record
+
+    async def replace(self, tournament_id: int, key: str, user_id: int, name: str) -> TournamentRecord:
+        """Another person takes over ``key``'s place (results so far stay with the place)."""
+        async with self._locks(tournament_id):
+            record = await self.store.get_tournament(tournament_id)
+            old = record.entrant(key)
+            if record.entrant_of_user(user_id) is not None:
+                raise LobbyError(f"{name} already plays in {record.name!r}")
+            for table in self._open_tables(record):
+                if key in table.players and table.match_id is not None:
+                    match = await self.host.match(table.match_id)
+                    if match.status is MatchStatus.ACTIVE:
+                        seat = self._seat_keys(record, match).index(key)
+                        newcomer = Player(user_id=user_id, name=name, seat=seat)
+                        await self.host.store.replace_player(match.id, match.version, seat, newcomer)
+            new = old.model_copy(update={"user_id": user_id, "name": name, "bot": None, "dropped": False})
+            entrants = tuple(new if e.key == key else e for e in record.entrants)
+            return await self.store.save_tournament(
+                record.model_copy(update={"entrants": entrants}), record.version
+            )
+
+    async def seat_computer(self, tournament_id: int, key: str, policy: str = "greedy") -> TournamentRecord:
+        """A computer plays ``key``'s seat at their current table (to unstick it); they stay entered."""
+        async with self._locks(tournament_id):
+            record = await self.store.get_tournament(tournament_id)
+            entrant = record.entrant(key)
+            for table in self._open_tables(record):
+                if key in table.players and table.match_id is not None and entrant.user_id is not None:
+                    await self.host.resign(table.match_id, entrant.user_id, policy)
+                    break
+            else:
+                raise LobbyError(f"{entrant.name} has no unfinished table in this round")
+        await self.process(tournament_id)
+        return await self.store.get_tournament(tournament_id)
+
+    async def award(self, tournament_id: int, table_number: int, order: Sequence[str]) -> RoundReport:
+        """An admin decides a stuck table: ``order`` lists its players best first (all of them)."""
+        async with self._locks(tournament_id):
+            record = await self.store.get_tournament(tournament_id)
+            if record.status is not TournamentStatus.RUNNING or not record.rounds:
+                raise MatchClosed(f"{record.name!r} is not running")
+            current = record.rounds[-1]
+            table = next((t for t in current.tables if t.number == table_number), None)
+            if table is None or table.result is not None:
+                open_numbers = [str(t.number) for t in current.tables if t.result is None]
+                raise LobbyError(
+                    f"table {table_number} has no open game in round {current.round.number}", open_numbers
+                )
+            if sorted(order) != sorted(table.players):
+                names = [record.name_of(k) for k in table.players]
+                raise LobbyError("list every player of the table once, best first", names)
+            places = tuple(list(order).index(key) + 1 for key in table.players)
+            result = TableResult(
+                table=table.number, players=table.players, places=places, scores=(0,) * len(places)
+            )
+            if table.match_id is not None:
+                await self._abandon_quietly(table.match_id)
+            record = await self._store_result(record, table.number, result, "award")
+            return await self._settle(tournament_id, RoundReport(record))
+
+    def standings(self, record: TournamentRecord) -> list[Standing]:
+        return standings(record.config, record.keys, record.history(), record.dropped, seed=record.seed)
+
+    # ----------------------------------------------------------------------------- internals
+
+    async def _settle(self, tournament_id: int, report: RoundReport) -> RoundReport:
+        """Collect finished tables and start rounds until something waits for people."""
+        for _ in range(1000):
+            record = await self.store.get_tournament(tournament_id)
+            report.tournament = record
+            if record.status is not TournamentStatus.RUNNING or not record.rounds:
+                return report
+            for table in record.rounds[-1].tables:
+                if table.result is not None or table.match_id is None:
+                    continue
+                match = await self.host.match(table.match_id)
+                if match.status is MatchStatus.LOBBY:  # created before a crash, never started
+                    await self.host.start(match.id)
+                    match = await self.host.match(match.id)
+                outcome = self.host.outcome(match)
+                if match.status is MatchStatus.FINISHED and outcome is not None:
+                    seats = self._seat_keys(record, match)
+                    result = TableResult.from_outcome(table.number, seats, outcome)
+                    record = await self._store_result(record, table.number, result, "play")
+            report.tournament = record
+            current = record.rounds[-1]
+            if any(t.result is None for t in current.tables):
+                return report
+            report.finished_rounds.append(current.round.number)
+            if self.on_round_finished is not None:
+                await self.on_round_finished(record, current.round.number)
+            if is_finished(record.config, record.keys, record.history(), record.dropped):
+                report.tournament = await self.store.save_tournament(
+                    record.model_copy(update={"status": TournamentStatus.FINISHED}), record.version
+                )
+                report.completed = True
+                log.info("tournament %s finished", tournament_id)
+                return report
+            await self._start_round(record, report)
+        raise EngineError(f"tournament {tournament_id} did not settle")
+
+    async def _start_round(self, record: TournamentRecord, report: RoundReport) -> None:
+        """Pair the next round and create its matches (started by the next ``_settle`` pass)."""
+        pairing = pair_round(record.config, record.keys, record.history(), record.dropped, seed=record.seed)
+        tables = []
+        for table in pairing.tables:
+            match_id = await self._create_table_match(record, pairing.number, table.number, table.players)
+            tables.append(TableRecord(number=table.number, players=table.players, match_id=match_id))
+        rounds = (*record.rounds, RoundRecord(round=pairing, tables=tuple(tables)))
+        await self.store.save_tournament(record.model_copy(update={"rounds": rounds}), record.version)
+        report.started_rounds.append(pairing.number)
+        log.info("tournament %s: round %s paired at %s tables", record.id, pairing.number, len(tables))
+
+    def _seat_keys(self, record: TournamentRecord, match: MatchRecord) -> tuple[str, ...]:
+        """The entrant keys of a table's match in seat order (the host shuffles seats)."""
+        keys = []
+        for seat in range(match.seat_count):
+            player = match.player_at(seat)
+            assert player is not None
+            entrant = next(
+                e
+                for e in record.entrants
+                if (player.user_id is not None and e.user_id == player.user_id)
+                or (player.user_id is None and e.user_id is None and e.name == player.name)
+            )
+            keys.append(entrant.key)
+        return tuple(keys)
+
+    async def _create_table_match(
+        self, record: TournamentRecord, round_number: int, table_number: int, players: Sequence[str]
+    ) -> int:
+        stream = (MATCH_STREAM << 32) | (round_number << 8) | table_number
+        seed = Rng.from_seed(record.seed, stream).next_u64() >> 1
+        match = await self.host.create_match(
+            record.game,
+            len(players),
+            record.options,
+            seed=seed,
+            guild_id=record.guild_id,
+            channel_id=record.channel_id,
+        )
+        for key in players:
+            entrant = record.entrant(key)
+            bot = entrant.bot or ("greedy" if entrant.dropped else None)
+            name = entrant.name if entrant.bot or not entrant.dropped else f"{entrant.name} (computer)"
+            await self.host.join(match.id, Player(user_id=entrant.user_id, name=name, bot=bot))
+        return match.id
+
+    async def _store_result(
+        self, record: TournamentRecord, number: int, result: TableResult, how: str
+    ) -> TournamentRecord:
+        rounds = list(record.rounds)
+        last = rounds[-1]
+        rounds[-1] = last.model_copy(
+            update={
+                "tables": tuple(
+                    t.model_copy(update={"result": result, "decided_by": how}) if t.number == number else t
+                    for t in last.tables
+                )
+            }
+        )
+        return await self.store.save_tournament(
+            record.model_copy(update={"rounds": tuple(rounds)}), record.version
+        )
+
+    async def _abandon_quietly(self, match_id: int) -> None:
+        with contextlib.suppress(MatchClosed):  # it may have ended on its own meanwhile
+            await self.host.abandon(match_id, None, is_admin=True)
+
+    @staticmethod
+    def _open_tables(record: TournamentRecord) -> list[TableRecord]:
+        if record.status is not TournamentStatus.RUNNING or not record.rounds:
+            return []
+        return [t for t in record.rounds[-1].tables if t.result is None]
+
+    async def _change(
+        self, tournament_id: int, change: Callable[[TournamentRecord], TournamentRecord]
+    ) -> TournamentRecord:
+        async with self._locks(tournament_id):
+            record = await self.store.get_tournament(tournament_id)
+            return await self.store.save_tournament(change(record), record.version)
+
+    @staticmethod
+    def _registration_state(record: TournamentRecord) -> str:
+        return {TournamentStatus.DRAFT: "not open yet"}.get(record.status, "closed")
+
+    def _open(self, record: TournamentRecord) -> TournamentRecord:
+        if record.status not in (TournamentStatus.DRAFT, TournamentStatus.CLOSED):
+            raise LobbyError(f"{record.name!r} is {record.status.value}; registration cannot open")
+        return record.model_copy(update={"status": TournamentStatus.REGISTRATION})
+
+    def _close(self, record: TournamentRecord) -> TournamentRecord:
+        if record.status is not TournamentStatus.REGISTRATION:
+            raise LobbyError(f"registration for {record.name!r} is not open")
+        return record.model_copy(update={"status": TournamentStatus.CLOSED})

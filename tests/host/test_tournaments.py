@@ -1,0 +1,134 @@
+"""Tournaments through the real host and SQLite store, with Piatnik's New York at the tables."""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator
+from pathlib import Path
+
+import pytest
+
+from data.store import SqliteMatchStore
+from data.tournaments import SqliteTournamentStore
+from engine.core.errors import LobbyError, SetupError
+from engine.host.ports import MatchStatus
+from engine.host.service import GameHost
+from engine.host.tournaments import TournamentHost, TournamentRecord, TournamentStatus
+
+
+@pytest.fixture
+async def tournaments(tmp_path: Path) -> AsyncIterator[TournamentHost]:
+    store = await SqliteMatchStore.open(tmp_path / "t.db")
+    try:
+        yield TournamentHost(GameHost(store), SqliteTournamentStore.beside(store), seed_source=lambda: 7)
+    finally:
+        await store.close()
+
+
+async def registered(
+    tournaments: TournamentHost, humans: int, computers: int, **kw: object
+) -> TournamentRecord:
+    record = await tournaments.create("Spring cup", "ny_piatnik", kw.pop("format", "swiss"), **kw)  # type: ignore[arg-type]
+    record = await tournaments.open_registration(record.id)
+    for n in range(humans):
+        record = await tournaments.join(record.id, 1000 + n, f"human{n}")
+    for _ in range(computers):
+        record = await tournaments.add_computer(record.id)
+    return record
+
+
+async def test_bad_set_ups_are_refused_with_the_valid_choices(tournaments: TournamentHost) -> None:
+    with pytest.raises(SetupError) as unknown:
+        await tournaments.create("x", "ny_piatnik", "ladder")
+    assert "swiss" in unknown.value.allowed
+    with pytest.raises(SetupError) as size:
+        await tournaments.create("x", "ny_piatnik", "swiss", table_size=7)
+    assert "5" in size.value.allowed
+    with pytest.raises(SetupError):
+        await tournaments.create("x", "chess", "swiss")
+    with pytest.raises(SetupError):
+        await tournaments.create("x", "ny_piatnik", "swiss", frozenset({"turbo"}))
+
+
+async def test_registration_opens_closes_and_refuses_late_changes(tournaments: TournamentHost) -> None:
+    record = await tournaments.create("Cup", "ny_piatnik", "swiss", rounds=2)
+    with pytest.raises(LobbyError):
+        await tournaments.join(record.id, 1, "ann")  # not open yet
+    await tournaments.open_registration(record.id)
+    await tournaments.join(record.id, 1, "ann")
+    with pytest.raises(LobbyError):
+        await tournaments.join(record.id, 1, "ann")
+    await tournaments.leave(record.id, 1)
+    with pytest.raises(LobbyError):
+        await tournaments.leave(record.id, 1)
+    record = await tournaments.close_registration(record.id)
+    assert record.status is TournamentStatus.CLOSED
+    with pytest.raises(LobbyError):
+        await tournaments.join(record.id, 2, "bob")
+    with pytest.raises(SetupError):
+        await tournaments.start(record.id)  # nobody registered
+
+
+async def test_a_computer_swiss_plays_to_the_end(tournaments: TournamentHost) -> None:
+    record = await registered(tournaments, 0, 13, rounds=3)
+    report = await tournaments.start(record.id)
+    record = report.tournament
+    assert record.status is TournamentStatus.FINISHED and report.completed
+    assert report.finished_rounds == [1, 2, 3] and len(record.rounds) == 3
+    for rnd in record.rounds:
+        seated = [k for t in rnd.tables for k in t.players] + list(rnd.round.byes)
+        assert sorted(seated) == sorted(record.keys)
+        assert all(3 <= len(t.players) <= 5 and t.result is not None for t in rnd.tables)
+    table = tournaments.standings(record)
+    assert [s.rank for s in table] == sorted(s.rank for s in table) and table[0].rank == 1
+    assert {s.player for s in table} == set(record.keys)
+
+
+async def test_people_play_their_tables_and_admins_unstick_them(tournaments: TournamentHost) -> None:
+    record = await registered(tournaments, 2, 6, rounds=2, table_size=4)
+    report = await tournaments.start(record.id)
+    record = report.tournament
+    assert record.status is TournamentStatus.RUNNING and report.started_rounds == [1]
+    human_tables = [t for t in record.rounds[0].tables if any(k.startswith("u") for k in t.players)]
+    assert human_tables and all(t.result is None for t in human_tables)
+    assert await tournaments.process(record.id) == []  # nothing changes while people have to move
+
+    # One table is decided by an admin, the other human is dropped and a computer finishes for them.
+    first, *rest = human_tables
+    order = sorted(first.players)
+    report = await tournaments.award(record.id, first.number, order)
+    assert report.tournament.rounds[0].tables[first.number - 1].decided_by == "award"
+    for table in rest:
+        human = next(k for k in table.players if k.startswith("u"))
+        await tournaments.drop(record.id, human)
+    await tournaments.process(record.id)
+    record = await tournaments.get(record.id)
+    if rest:
+        assert record.rounds[0].tables[rest[0].number - 1].result is not None
+    assert len(record.rounds) == 2
+    dropped = record.dropped
+    assert all(k not in dropped for t in record.rounds[1].tables for k in t.players)
+    match = await tournaments.host.match(first.match_id or 0)
+    assert match.status is MatchStatus.ABANDONED
+
+
+async def test_a_restart_mid_round_loses_nothing(tmp_path: Path) -> None:
+    store = await SqliteMatchStore.open(tmp_path / "t.db")
+    tournaments = TournamentHost(GameHost(store), SqliteTournamentStore.beside(store), seed_source=lambda: 3)
+    record = await registered(tournaments, 1, 7, rounds=2, table_size=4)
+    record = (await tournaments.start(record.id)).tournament
+    table = next(t for t in record.rounds[0].tables if "u1000" in t.players)
+    await store.close()
+
+    store = await SqliteMatchStore.open(tmp_path / "t.db")
+    try:
+        host = GameHost(store)
+        tournaments = TournamentHost(host, SqliteTournamentStore.beside(store))
+        again = await tournaments.get(record.id)
+        assert again.rounds == record.rounds and again.entrants == record.entrants
+        # The person plays on after the restart: their seat is handed to a computer to finish quickly.
+        await host.resign(table.match_id or 0, 1000)
+        reports = await tournaments.process()
+        assert reports and reports[-1].tournament.rounds[0].tables[table.number - 1].result is not None
+        assert len(reports[-1].tournament.rounds) == 2
+    finally:
+        await store.close()
