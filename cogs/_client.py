@@ -11,12 +11,16 @@ from pathlib import Path
 import discord
 from discord.ext import commands
 
+from data.ratings import SqliteRatings
 from data.store import SqliteMatchStore
+from data.tournaments import SqliteTournamentStore
+from engine.host.ports import MatchRecord
 from engine.host.service import GameHost
+from engine.host.tournaments import TournamentHost, TournamentRecord
 
 log = logging.getLogger(__name__)
 
-EXTENSIONS = ("cogs.errors", "cogs.lobby", "cogs.play", "cogs.hands")
+EXTENSIONS = ("cogs.errors", "cogs.lobby", "cogs.play", "cogs.hands", "cogs.tournaments")
 # How long the outbox waits before retrying deliveries that failed, when nothing new arrives.
 RETRY_SECONDS = 5.0
 # discord.py logs whole request and event payloads at DEBUG, DM contents included; these loggers stay at
@@ -35,6 +39,9 @@ class BigApple(commands.Bot):
 
     host: GameHost
     store: SqliteMatchStore
+    ratings: SqliteRatings
+    tournaments: TournamentHost
+    tournament_store: SqliteTournamentStore
 
     def __init__(
         self,
@@ -55,18 +62,30 @@ class BigApple(commands.Bot):
         self.seed_source = seed_source
         self._outbox_wakeup = asyncio.Event()
         self._outbox_task: asyncio.Task[None] | None = None
+        self._background: set[asyncio.Task[None]] = set()
         self.sync_on_start = dev_guild is not None
 
     async def setup_hook(self) -> None:
         from cogs._notifier import DiscordNotifier
         from cogs._ui import DYNAMIC_ITEMS
+        from cogs.tournaments import JoinTournamentButton, post_round_standings
 
         self.store = await SqliteMatchStore.open(self.db_path)
         self.host = GameHost(self.store, seed_source=self.seed_source)
+        self.ratings = SqliteRatings.from_store(self.store)
+        self.tournament_store = SqliteTournamentStore.beside(self.store)
+
+        async def round_finished(record: TournamentRecord, number: int) -> None:
+            await post_round_standings(self, record, number)
+
+        self.tournaments = TournamentHost(
+            self.host, self.tournament_store, seed_source=self.seed_source, on_round_finished=round_finished
+        )
+        self.host.finish_listeners.append(self._match_finished)
         self.notifier = DiscordNotifier(self)
         for extension in EXTENSIONS:
             await self.load_extension(extension)
-        self.add_dynamic_items(*DYNAMIC_ITEMS)
+        self.add_dynamic_items(*DYNAMIC_ITEMS, JoinTournamentButton)
         if self.sync_on_start and self.dev_guild is not None:
             await self.sync_commands()
         self._outbox_task = asyncio.create_task(self._run_outbox(), name="bigapple-outbox")
@@ -82,6 +101,27 @@ class BigApple(commands.Bot):
         log.info("synced %d commands", len(synced))
         return len(synced)
 
+    async def _match_finished(self, match: MatchRecord) -> None:
+        """Rate the finished match and let its tournament, if any, move on.
+
+        The tournament step runs as its own task: this is called while the match is locked, and the step
+        may start new matches whose computer players finish them at once.
+        """
+        await self.ratings.record(match)
+        task = asyncio.create_task(self._advance_tournament(match.id), name=f"tournament-after-{match.id}")
+        self._background.add(task)
+        task.add_done_callback(self._background.discard)
+        self.kick_outbox()
+
+    async def _advance_tournament(self, match_id: int) -> None:
+        from cogs.tournaments import announce
+
+        try:
+            for report in await self.tournaments.on_match_finished(match_id):
+                await announce(self, report)
+        except Exception:
+            log.exception("the tournament of match %s could not move on; the outbox retries", match_id)
+
     def kick_outbox(self) -> None:
         """Ask the outbox to send pending deliveries now."""
         self._outbox_wakeup.set()
@@ -93,9 +133,13 @@ class BigApple(commands.Bot):
             await self.host.resume()
         except Exception:
             log.exception("resuming matches failed")
+        from cogs.tournaments import announce
+
         while not self.is_closed():
             self._outbox_wakeup.clear()
             try:
+                for report in await self.tournaments.process():
+                    await announce(self, report)
                 while await self.host.flush(self.notifier):
                     pass
             except Exception:
@@ -105,6 +149,8 @@ class BigApple(commands.Bot):
                     await self._outbox_wakeup.wait()
 
     async def close(self) -> None:
+        for task in list(self._background):
+            task.cancel()
         if self._outbox_task is not None:
             self._outbox_task.cancel()
             with contextlib.suppress(asyncio.CancelledError):

@@ -51,13 +51,23 @@ class DiscordNotifier:
             await self._send_private(match, delivery, notice)
 
     async def thread_of(self, match: MatchRecord) -> discord.abc.Messageable | None:
-        """The match's thread (or its channel when it has none); None for a match made outside Discord."""
+        """The match's thread, opened in its channel on first use (tournament matches); None for a match
+        made outside Discord."""
         target = match.thread_id or match.channel_id
         if target is None:
             return None
-        channel = self.bot.get_channel(target)
-        if channel is None:
-            channel = await self.bot.fetch_channel(target)
+        channel = self.bot.get_channel(target) or await self.bot.fetch_channel(target)
+        if match.thread_id is None and isinstance(channel, discord.TextChannel):
+            title = self.bot.host.rules(match.game).title
+            channel = await channel.create_thread(
+                name=f"{title} #{match.id}",
+                type=discord.ChannelType.public_thread,
+                auto_archive_duration=10080,
+            )
+            await self.bot.store.set_thread(match.id, channel.id)
+            for player in match.players:
+                if player.user_id is not None and player.bot is None:
+                    await channel.add_user(discord.Object(id=player.user_id))
         assert isinstance(channel, discord.abc.Messageable)
         return channel
 
@@ -90,10 +100,13 @@ class DiscordNotifier:
                 parts.append("```\n" + "\n".join(standings_lines(match, outcome)) + "\n```")
         elif notice.to_act:
             parts.append(f"▶ {mention_list(match, notice.to_act)} to act")
+        if notice.everyone:
+            parts.append(f"Players: {mention_list(match, tuple(range(match.seat_count)))}")
         content = "\n".join(parts)[:CONTENT_LIMIT]
+        pinged = range(match.seat_count) if notice.everyone else notice.to_act
         mentioned = [
             discord.Object(id=p.user_id)
-            for s in notice.to_act
+            for s in pinged
             if (p := match.player_at(s)) is not None and p.user_id and not p.bot
         ]
         file = await self.image(match, delivery.version, None)

@@ -126,6 +126,32 @@ class SqliteTournamentStore:
 
         return await self._db.read(body)
 
+    async def setting(self, guild_id: int, key: str) -> str | None:
+        """A server's setting (e.g. ``tournament_role``), or None when unset."""
+
+        def body(raw: sqlite3.Connection) -> str | None:
+            row = raw.execute(
+                "SELECT value FROM guild_settings WHERE guild_id = ? AND key = ?", (guild_id, key)
+            ).fetchone()
+            return None if row is None else str(row[0])
+
+        return await self._db.read(body)
+
+    async def set_setting(self, guild_id: int, key: str, value: str | None) -> None:
+        """Set (or with None, clear) a server's setting."""
+
+        def body(raw: sqlite3.Connection) -> None:
+            if value is None:
+                raw.execute("DELETE FROM guild_settings WHERE guild_id = ? AND key = ?", (guild_id, key))
+            else:
+                raw.execute(
+                    "INSERT INTO guild_settings (guild_id, key, value) VALUES (?, ?, ?) "
+                    "ON CONFLICT (guild_id, key) DO UPDATE SET value = excluded.value",
+                    (guild_id, key, value),
+                )
+
+        await self._db.write(body)
+
 
 def _record(row: Sequence[Any]) -> TournamentRecord:
     tournament_id, status, version, text = row

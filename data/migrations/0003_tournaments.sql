@@ -17,3 +17,11 @@ CREATE TABLE tournament_matches (
     match_id      INTEGER PRIMARY KEY REFERENCES matches (id),
     tournament_id INTEGER NOT NULL REFERENCES tournaments (id)
 );
+
+-- Per-server settings, such as the role allowed to run tournaments.
+CREATE TABLE guild_settings (
+    guild_id INTEGER NOT NULL,
+    key      TEXT    NOT NULL,
+    value    TEXT    NOT NULL,
+    PRIMARY KEY (guild_id, key)
+) WITHOUT ROWID;

@@ -181,6 +181,7 @@ class Notice(Frozen):
     headline: str | None = None
     to_act: tuple[int, ...] = ()
     finished: bool = False
+    everyone: bool = False  # mention every player (the first post of a match)
 
 
 class Notifier(Protocol):

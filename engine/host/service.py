@@ -239,7 +239,10 @@ class GameHost:
             notices = [
                 DeliveryDraft(
                     payload=Notice(
-                        headline=f"{rules.title} begins", lines=(f"seats: {names}",), to_act=to_act
+                        headline=f"{rules.title} begins",
+                        lines=(f"seats: {names}",),
+                        to_act=to_act,
+                        everyone=True,
                     ).model_dump_json()
                 )
             ]

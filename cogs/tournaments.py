@@ -1,0 +1,407 @@
+"""/tournament (run by server admins or a configured role), /leaderboard and /profile."""
+
+from __future__ import annotations
+
+import asyncio
+import io
+import logging
+from typing import TYPE_CHECKING, Any
+
+import discord
+from discord import app_commands
+from discord.ext import commands
+
+from cogs._ui import Guarded, bot_of, display_name, is_admin
+from cogs.lobby import GAME_CHOICES
+from engine.core.errors import LobbyError
+from engine.core.options import parse_options
+from engine.host.tournament_sim import standings_text
+from engine.host.tournaments import RoundReport, TournamentRecord, TournamentStatus
+from render.standings import render_standings
+
+if TYPE_CHECKING:
+    from cogs._client import BigApple
+
+log = logging.getLogger(__name__)
+
+ROLE_SETTING = "tournament_role"
+FORMAT_CHOICES = [app_commands.Choice(name=f, value=f) for f in ("swiss", "elimination", "roundrobin")]
+
+
+async def require_organiser(interaction: discord.Interaction[Any]) -> None:
+    """Server admins, or members with the role the server set for tournaments; ``LobbyError`` otherwise."""
+    if is_admin(interaction):
+        return
+    bot = bot_of(interaction)
+    role_id = (
+        await bot.tournament_store.setting(interaction.guild_id or 0, ROLE_SETTING)
+        if interaction.guild_id
+        else None
+    )
+    roles = {role.id for role in getattr(interaction.user, "roles", ())}
+    if role_id is not None and int(role_id) in roles:
+        return
+    raise LobbyError(
+        "only server admins or the tournament organiser role can do that",
+        ["/tournament join", "/tournament standings", "/tournament mytable"],
+    )
+
+
+def standings_file(bot: BigApple, record: TournamentRecord, subtitle: str) -> discord.File:
+    rows = [
+        (
+            s.rank,
+            record.name_of(s.player),
+            s.points,
+            s.game_score,
+            s.opponents_strength,
+            "dropped" if s.dropped else "",
+        )
+        for s in bot.tournaments.standings(record)
+    ]
+    png = render_standings(record.name, subtitle, rows)
+    return discord.File(io.BytesIO(png), filename="standings.png")
+
+
+def mention_of(record: TournamentRecord, key: str) -> str:
+    entrant = record.entrant(key)
+    return f"<@{entrant.user_id}>" if entrant.user_id and not entrant.bot else f"**{entrant.name}**"
+
+
+async def announce(bot: BigApple, report: RoundReport) -> None:
+    """Post each started round's tables (mentioning the players) in the tournament's channel."""
+    record = report.tournament
+    if record.channel_id is None:
+        return
+    channel = bot.get_channel(record.channel_id) or await bot.fetch_channel(record.channel_id)
+    assert isinstance(channel, discord.abc.Messageable)
+    for number in report.started_rounds:
+        rnd = next((r for r in record.rounds if r.round.number == number), None)
+        if rnd is None:
+            continue
+        lines = [f"**{record.name}** · round {number}"]
+        for table in rnd.tables:
+            players = ", ".join(mention_of(record, k) for k in table.players)
+            lines.append(f"Table {table.number} (match #{table.match_id}): {players}")
+        if rnd.round.byes:
+            lines.append("Bye: " + ", ".join(mention_of(record, k) for k in rnd.round.byes))
+        await channel.send("\n".join(lines)[:2000], allowed_mentions=discord.AllowedMentions(users=True))
+    if report.completed:
+        winner = bot.tournaments.standings(record)[0]
+        await channel.send(
+            f"🏆 **{record.name}** is over: {mention_of(record, winner.player)} wins.",
+            file=standings_file(bot, record, "final standings"),
+        )
+
+
+async def post_round_standings(bot: BigApple, record: TournamentRecord, number: int) -> None:
+    """After each round: the standings as text and image in the tournament's channel."""
+    if record.channel_id is None:
+        return
+    channel = bot.get_channel(record.channel_id) or await bot.fetch_channel(record.channel_id)
+    assert isinstance(channel, discord.abc.Messageable)
+    text = "\n".join(standings_text(bot.tournaments, record))
+    file = await asyncio.to_thread(standings_file, bot, record, f"standings after round {number}")
+    await channel.send(
+        f"**{record.name}** · standings after round {number}\n```\n{text}\n```"[:2000], file=file
+    )
+
+
+class JoinTournamentButton(
+    Guarded, discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"ba:tjoin:(?P<tournament_id>\d+)"
+):
+    """Registers the clicking member."""
+
+    def __init__(self, tournament_id: int) -> None:
+        super().__init__(
+            discord.ui.Button(
+                label="Join the tournament",
+                style=discord.ButtonStyle.success,
+                custom_id=f"ba:tjoin:{tournament_id}",
+            )
+        )
+        self.tournament_id = tournament_id
+
+    async def run(self, interaction: discord.Interaction[Any]) -> None:
+        bot = bot_of(interaction)
+        record = await bot.tournaments.join(
+            self.tournament_id, interaction.user.id, display_name(interaction.user)
+        )
+        await interaction.response.send_message(
+            f"You are registered for **{record.name}** ({len(record.entrants)} players so far).",
+            ephemeral=True,
+        )
+
+
+class Tournaments(commands.GroupCog, group_name="tournament", group_description="Tournaments"):
+    def __init__(self, bot: BigApple) -> None:
+        self.bot = bot
+
+    async def _find(self, interaction: discord.Interaction[Any], tournament: int | None) -> TournamentRecord:
+        if tournament is not None:
+            return await self.bot.tournaments.get(tournament)
+        live = [
+            t
+            for t in await self.bot.tournament_store.list_tournaments(guild_id=interaction.guild_id, limit=25)
+            if t.status not in (TournamentStatus.FINISHED, TournamentStatus.CANCELLED)
+        ]
+        if len(live) == 1:
+            return live[0]
+        raise LobbyError(
+            "name the tournament with its number" if live else "there is no open tournament on this server",
+            [f"#{t.id} {t.name} ({t.status.value})" for t in live],
+        )
+
+    @app_commands.command(name="create", description="Create a tournament (organisers)")
+    @app_commands.choices(game=GAME_CHOICES, format=FORMAT_CHOICES)
+    @app_commands.describe(
+        table_size="Preferred players per table",
+        rounds="Swiss rounds (default: enough for the field)",
+        deadline_hours="Hours per round before an organiser may decide stuck tables",
+    )
+    @app_commands.guild_only()
+    async def create(
+        self,
+        interaction: discord.Interaction[Any],
+        name: str,
+        game: str,
+        format: str,
+        options: str = "",
+        table_size: app_commands.Range[int, 2, 6] | None = None,
+        rounds: app_commands.Range[int, 1, 20] | None = None,
+        deadline_hours: app_commands.Range[float, 1, 720] | None = None,
+        rated: bool = True,
+    ) -> None:
+        await require_organiser(interaction)
+        record = await self.bot.tournaments.create(
+            name,
+            game,
+            format,
+            parse_options(options),
+            table_size=table_size,
+            rounds=rounds,
+            deadline_hours=deadline_hours,
+            rated=rated,
+            guild_id=interaction.guild_id,
+            channel_id=interaction.channel_id,
+            creator_id=interaction.user.id,
+        )
+        config = record.config
+        await interaction.response.send_message(
+            f"Created tournament #{record.id} **{record.name}**: {self.bot.host.rules(record.game).title}, "
+            f"{config.format}, tables of {config.min_size}-{config.max_size} (best {config.preferred}). "
+            f"Open registration with `/tournament open`."
+        )
+
+    @app_commands.command(name="open", description="Open registration with a Join button (organisers)")
+    async def open(self, interaction: discord.Interaction[Any], tournament: int | None = None) -> None:
+        await require_organiser(interaction)
+        record = await self._find(interaction, tournament)
+        record = await self.bot.tournaments.open_registration(record.id)
+        view = discord.ui.View(timeout=None)
+        view.add_item(JoinTournamentButton(record.id))
+        await interaction.response.send_message(
+            f"Registration for **{record.name}** is open: press the button or use `/tournament join`.",
+            view=view,
+        )
+
+    @app_commands.command(name="close", description="Close registration (organisers)")
+    async def close(self, interaction: discord.Interaction[Any], tournament: int | None = None) -> None:
+        await require_organiser(interaction)
+        record = await self._find(interaction, tournament)
+        record = await self.bot.tournaments.close_registration(record.id)
+        await interaction.response.send_message(
+            f"Registration for **{record.name}** is closed with {len(record.entrants)} players."
+        )
+
+    @app_commands.command(name="start", description="Start round 1 (organisers)")
+    async def start(self, interaction: discord.Interaction[Any], tournament: int | None = None) -> None:
+        await require_organiser(interaction)
+        record = await self._find(interaction, tournament)
+        await interaction.response.defer(thinking=True)
+        report = await self.bot.tournaments.start(record.id)
+        await interaction.followup.send(f"**{record.name}** has started with {len(record.entrants)} players.")
+        await announce(self.bot, report)
+        self.bot.kick_outbox()
+
+    @app_commands.command(name="join", description="Register for the open tournament")
+    async def join(self, interaction: discord.Interaction[Any], tournament: int | None = None) -> None:
+        record = await self._find(interaction, tournament)
+        record = await self.bot.tournaments.join(
+            record.id, interaction.user.id, display_name(interaction.user)
+        )
+        await interaction.response.send_message(f"You are registered for **{record.name}**.", ephemeral=True)
+
+    @app_commands.command(name="leave", description="Withdraw before the tournament starts")
+    async def leave(self, interaction: discord.Interaction[Any], tournament: int | None = None) -> None:
+        record = await self._find(interaction, tournament)
+        record = await self.bot.tournaments.leave(record.id, interaction.user.id)
+        await interaction.response.send_message(f"You left **{record.name}**.", ephemeral=True)
+
+    @app_commands.command(name="add-computer", description="Enter a computer player (organisers)")
+    async def add_computer(
+        self, interaction: discord.Interaction[Any], tournament: int | None = None
+    ) -> None:
+        await require_organiser(interaction)
+        record = await self._find(interaction, tournament)
+        record = await self.bot.tournaments.add_computer(record.id)
+        await interaction.response.send_message(f"{record.entrants[-1].name} joins **{record.name}**.")
+
+    @app_commands.command(name="standings", description="The standings so far")
+    async def standings(self, interaction: discord.Interaction[Any], tournament: int | None = None) -> None:
+        record = await self._find(interaction, tournament)
+        text = "\n".join(standings_text(self.bot.tournaments, record)) or "nobody has registered yet"
+        file = standings_file(self.bot, record, f"{record.status.value}, round {len(record.rounds)}")
+        await interaction.response.send_message(f"```\n{text}\n```"[:2000], file=file, ephemeral=True)
+
+    @app_commands.command(name="mytable", description="Your table in the current round")
+    async def mytable(self, interaction: discord.Interaction[Any], tournament: int | None = None) -> None:
+        record = await self._find(interaction, tournament)
+        entrant = record.entrant_of_user(interaction.user.id)
+        if entrant is None:
+            raise LobbyError(f"you are not playing in {record.name!r}")
+        if not record.rounds:
+            raise LobbyError(f"{record.name!r} has not started yet")
+        rnd = record.rounds[-1]
+        table = next((t for t in rnd.tables if entrant.key in t.players), None)
+        if table is None:
+            text = f"You have a bye in round {rnd.round.number}."
+        else:
+            others = ", ".join(record.name_of(k) for k in table.players if k != entrant.key)
+            where = f" (match #{table.match_id})" if table.match_id else ""
+            state = "finished" if table.result else "playing"
+            text = f"Round {rnd.round.number}, table {table.number}{where}, {state}, with {others}."
+        await interaction.response.send_message(text, ephemeral=True)
+
+    @app_commands.command(name="drop", description="Drop a player from future rounds (organisers)")
+    async def drop(
+        self, interaction: discord.Interaction[Any], player: discord.Member, tournament: int | None = None
+    ) -> None:
+        await require_organiser(interaction)
+        record = await self._find(interaction, tournament)
+        entrant = record.entrant_of_user(player.id)
+        if entrant is None:
+            raise LobbyError(f"{player.display_name} is not in {record.name!r}")
+        await self.bot.tournaments.drop(record.id, entrant.key)
+        self.bot.kick_outbox()
+        await interaction.response.send_message(f"{entrant.name} is dropped from **{record.name}**.")
+
+    @app_commands.command(name="replace", description="Let someone take over a player's place (organisers)")
+    async def replace(
+        self,
+        interaction: discord.Interaction[Any],
+        player: discord.Member,
+        newcomer: discord.Member,
+        tournament: int | None = None,
+    ) -> None:
+        await require_organiser(interaction)
+        record = await self._find(interaction, tournament)
+        entrant = record.entrant_of_user(player.id)
+        if entrant is None:
+            raise LobbyError(f"{player.display_name} is not in {record.name!r}")
+        await self.bot.tournaments.replace(record.id, entrant.key, newcomer.id, newcomer.display_name)
+        await interaction.response.send_message(f"{newcomer.mention} takes over from {entrant.name}.")
+
+    @app_commands.command(
+        name="seat-computer", description="A computer finishes a player's table (organisers)"
+    )
+    async def seat_computer(
+        self, interaction: discord.Interaction[Any], player: discord.Member, tournament: int | None = None
+    ) -> None:
+        await require_organiser(interaction)
+        record = await self._find(interaction, tournament)
+        entrant = record.entrant_of_user(player.id)
+        if entrant is None:
+            raise LobbyError(f"{player.display_name} is not in {record.name!r}")
+        await interaction.response.defer(thinking=True)
+        await self.bot.tournaments.seat_computer(record.id, entrant.key)
+        self.bot.kick_outbox()
+        await interaction.followup.send(f"A computer plays on for {entrant.name} at their table.")
+
+    @app_commands.command(
+        name="decide", description="Decide a stuck table: its players best first (organisers)"
+    )
+    @app_commands.describe(order="Comma-separated player names, best first")
+    async def decide(
+        self, interaction: discord.Interaction[Any], table: int, order: str, tournament: int | None = None
+    ) -> None:
+        await require_organiser(interaction)
+        record = await self._find(interaction, tournament)
+        by_name = {e.name.lower(): e.key for e in record.entrants}
+        names = [n.strip().lower() for n in order.split(",") if n.strip()]
+        unknown = [n for n in names if n not in by_name]
+        if unknown:
+            raise LobbyError(f"unknown player(s): {', '.join(unknown)}", [e.name for e in record.entrants])
+        await interaction.response.defer(thinking=True)
+        report = await self.bot.tournaments.award(record.id, table, [by_name[n] for n in names])
+        await interaction.followup.send(f"Table {table} of **{record.name}** is decided.")
+        await announce(self.bot, report)
+        self.bot.kick_outbox()
+
+    @app_commands.command(name="cancel", description="Cancel the tournament (organisers)")
+    async def cancel(self, interaction: discord.Interaction[Any], tournament: int | None = None) -> None:
+        await require_organiser(interaction)
+        record = await self._find(interaction, tournament)
+        record = await self.bot.tournaments.cancel(record.id)
+        self.bot.kick_outbox()
+        await interaction.response.send_message(f"**{record.name}** is cancelled.")
+
+    @app_commands.command(
+        name="organiser-role", description="Set the role allowed to run tournaments (admins)"
+    )
+    @app_commands.guild_only()
+    async def organiser_role(
+        self, interaction: discord.Interaction[Any], role: discord.Role | None = None
+    ) -> None:
+        if not is_admin(interaction):
+            raise LobbyError("only server admins can choose the organiser role")
+        value = str(role.id) if role else None
+        await self.bot.tournament_store.set_setting(interaction.guild_id or 0, ROLE_SETTING, value)
+        text = f"{role.mention} can now run tournaments." if role else "Only admins can run tournaments now."
+        await interaction.response.send_message(text, ephemeral=True)
+
+
+class Ratings(commands.Cog):
+    def __init__(self, bot: BigApple) -> None:
+        self.bot = bot
+
+    @app_commands.command(name="leaderboard", description="The best rated players of a game")
+    @app_commands.choices(game=GAME_CHOICES)
+    async def leaderboard(self, interaction: discord.Interaction[Any], game: str) -> None:
+        rows = await self.bot.ratings.leaderboard(game, limit=15)
+        title = self.bot.host.rules(game).title
+        if not rows:
+            await interaction.response.send_message(f"Nobody is rated in {title} yet.", ephemeral=True)
+            return
+        lines = [f"**{title}** leaderboard"]
+        lines += [f"{r.rank}. <@{r.user_id}> {r.rating} ({r.games} games, {r.wins} wins)" for r in rows]
+        await interaction.response.send_message(
+            "\n".join(lines), ephemeral=True, allowed_mentions=discord.AllowedMentions.none()
+        )
+
+    @app_commands.command(name="profile", description="Ratings and recent matches of a player")
+    async def profile(self, interaction: discord.Interaction[Any], user: discord.User | None = None) -> None:
+        who = user or interaction.user
+        profile = await self.bot.ratings.profile(who.id)
+        lines = [f"**{display_name(who)}**"]
+        for standing in profile.games:
+            rank = f", rank {standing.rank}" if standing.rank else ""
+            rating = standing.rating
+            lines.append(
+                f"{self.bot.host.rules(standing.game).title}: {standing.display}{rank} "
+                f"({rating.games} games, {rating.wins} wins)"
+            )
+        for change in profile.recent:
+            sign = "+" if change.after >= change.before else ""
+            lines.append(
+                f"match #{change.match_id}: {change.place} of {change.seats}, "
+                f"{change.before} → {change.after} ({sign}{change.after - change.before})"
+            )
+        if len(lines) == 1:
+            lines.append("No rated matches yet.")
+        await interaction.response.send_message("\n".join(lines), ephemeral=True)
+
+
+async def setup(bot: BigApple) -> None:
+    await bot.add_cog(Tournaments(bot))
+    await bot.add_cog(Ratings(bot))

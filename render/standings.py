@@ -1,0 +1,37 @@
+"""A tournament's standings as an image: rank, player, points and the tie-break figures."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from render.canvas import INK, MUTED, encode_png, fit_text, new_canvas, text
+
+WIDTH = 900
+SMALL = 18  # = WIDTH / 50
+ROW = 38
+
+
+StandingRow = tuple[int, str, float, int, float, str]
+
+
+def render_standings(title: str, subtitle: str, rows: Sequence[StandingRow]) -> bytes:
+    """``rows``: (rank, name, points, game score, opponents' strength, note) in rank order."""
+    height = 110 + ROW * max(1, len(rows)) + 20
+    image, draw = new_canvas(WIDTH, height)
+    text(draw, (20, 16), fit_text(title, 28, WIDTH - 40, bold=True), 28, INK, bold=True)
+    text(draw, (20, 54), fit_text(subtitle, SMALL, WIDTH - 40), SMALL, MUTED)
+    y = 84
+    for x, label in ((20, "#"), (80, "player"), (520, "points"), (650, "score"), (770, "opp.")):
+        text(draw, (x, y), label, SMALL, MUTED, bold=True)
+    y += 30
+    for index, (rank, name, points, score, strength, note) in enumerate(rows):
+        if index % 2 == 0:
+            draw.rectangle((10, y - 4, WIDTH - 10, y + ROW - 8), fill=(0, 0, 0, 14))
+        label = f"{name} ({note})" if note else name
+        text(draw, (20, y), str(rank), 22, INK, bold=True)
+        text(draw, (80, y), fit_text(label, 22, 420), 22, INK)
+        text(draw, (520, y), f"{points:.2f}", 22, INK, bold=True)
+        text(draw, (650, y), str(score), 22, INK)
+        text(draw, (770, y), f"{strength:.2f}", 22, INK)
+        y += ROW
+    return encode_png(image)

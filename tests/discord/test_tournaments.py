@@ -1,0 +1,102 @@
+"""A tournament end to end: organisers' commands, registration, rounds of match threads played by
+people, standings after each round, ratings, refusals, and a restart in the middle of a round."""
+
+from __future__ import annotations
+
+import asyncio
+from pathlib import Path
+
+from cogs._client import BigApple
+from engine.core.rng import Rng
+from engine.host.ports import MatchStatus
+from engine.host.tournaments import TournamentStatus
+from engine.registry import POLICIES
+from tests.discord.fake import FakeDiscord
+from tests.discord.models import FakeUser
+from tests.discord.test_bigapple import big_apple
+
+
+async def play_open_tables(fake: FakeDiscord, bot: BigApple, users: dict[int, FakeUser], moves: int) -> int:
+    """People whose turn it is in any open match type their moves (chosen like the greedy computer)."""
+    greedy = POLICIES["ny_piatnik"]["greedy"]
+    played = 0
+    while played < moves:
+        active = await bot.store.list_matches([MatchStatus.ACTIVE], limit=50)
+        due = [
+            (m, seat)
+            for m in active
+            for seat in bot.host.rules(m.game).to_act(bot.host.state_of(m))
+            if (p := m.player_at(seat)) is not None and p.user_id in users and p.bot is None
+        ]
+        if not due:
+            return played
+        match, seat = due[0]
+        player = match.player_at(seat)
+        assert player is not None and player.user_id is not None
+        rules, state = bot.host.rules(match.game), bot.host.state_of(match)
+        action = greedy.choose(rules, state, seat, rules.legal_actions(state, seat), Rng.from_seed(played))
+        options = {"notation": rules.notation(action), "match": match.id}
+        reply = await (await fake.slash("move", options, user=users[player.user_id])).response()
+        assert "You played" in (reply.content or ""), reply.content
+        played += 1
+    return played
+
+
+async def test_a_swiss_tournament_from_creation_to_ratings(fake_discord: FakeDiscord, tmp_path: Path) -> None:
+    fake = fake_discord
+    people = [fake.add_user(f"player{n}") for n in range(8)]
+    users = {u.id: u for u in people}
+    db = tmp_path / "db.sqlite"
+    async with big_apple(fake, db) as bot:
+        options = {
+            "name": "Autumn cup",
+            "game": "ny_piatnik",
+            "format": "swiss",
+            "table_size": 4,
+            "rounds": 2,
+        }
+        refused = await (await fake.slash("tournament create", options, user=fake.alice)).response()
+        assert refused.ephemeral and "admins" in (refused.content or "")
+        created = await (await fake.slash("tournament create", options, user=fake.admin)).response()
+        assert "Autumn cup" in (created.content or "")
+        opened = await (await fake.slash("tournament open", {}, user=fake.admin)).response()
+        join_button = opened.buttons[0]["custom_id"]
+        for person in people[:6]:
+            joined = await (await fake.click(opened, join_button, user=person)).response()
+            assert joined.ephemeral and "registered" in (joined.content or "")
+        for person in people[6:]:
+            await (await fake.slash("tournament join", {}, user=person)).response()
+        again = await (await fake.click(opened, join_button, user=people[0])).response()
+        assert "already registered" in (again.content or "")
+        assert "organiser" in (
+            (await (await fake.slash("tournament start", {}, user=fake.bob)).response()).content or ""
+        )
+        await (await fake.slash("tournament start", {}, user=fake.admin)).response()
+        pairing = await fake.wait_for_message(fake.general, lambda m: "round 1" in (m.content or ""))
+        assert sum(f"<@{u.id}>" in (pairing.content or "") for u in people) == 8
+        mine = await (await fake.slash("tournament mytable", {}, user=people[3])).response()
+        assert "Round 1, table" in (mine.content or "")
+
+        await play_open_tables(fake, bot, users, 40)  # part of round 1, then a restart
+        tournament_id = (await bot.tournament_store.list_tournaments(limit=1))[0].id
+    async with big_apple(fake, db) as bot:
+        for _ in range(200):  # play whatever is due; between rounds, wait for the next pairing
+            if await play_open_tables(fake, bot, users, 500) == 0:
+                if (await bot.tournaments.get(tournament_id)).status is TournamentStatus.FINISHED:
+                    break
+                await asyncio.sleep(0.05)
+        record = await bot.tournaments.get(tournament_id)
+        assert record.status is TournamentStatus.FINISHED and len(record.rounds) == 2
+        standings_posts = [m for m in fake.general.messages if "standings after round" in (m.content or "")]
+        assert [
+            ("round 1" in (m.content or ""), "round 2" in (m.content or "")) for m in standings_posts
+        ] == [
+            (True, False),
+            (False, True),
+        ]
+        assert all(m.attachment("standings.png").data.startswith(b"\x89PNG") for m in standings_posts)
+        await fake.wait_for_message(fake.general, lambda m: "🏆" in (m.content or ""))
+        board = await (await fake.slash("leaderboard", {"game": "ny_piatnik"}, user=fake.bob)).response()
+        assert sum(f"<@{u.id}>" in (board.content or "") for u in people) == 8
+        profile = await (await fake.slash("profile", {}, user=people[0])).response()
+        assert "New York" in (profile.content or "") and "match #" in (profile.content or "")
