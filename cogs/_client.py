@@ -107,7 +107,10 @@ class BigApple(commands.Bot):
         The tournament step runs as its own task: this is called while the match is locked, and the step
         may start new matches whose computer players finish them at once.
         """
-        await self.ratings.record(match)
+        tournament_id = await self.tournament_store.tournament_of_match(match.id)
+        tournament = await self.tournaments.get(tournament_id) if tournament_id is not None else None
+        if tournament is None or tournament.rated:
+            await self.ratings.record(match)
         task = asyncio.create_task(self._advance_tournament(match.id), name=f"tournament-after-{match.id}")
         self._background.add(task)
         task.add_done_callback(self._background.discard)

@@ -319,6 +319,21 @@ class Tournaments(commands.GroupCog, group_name="tournament", group_description=
         await interaction.followup.send(f"A computer plays on for {entrant.name} at their table.")
 
     @app_commands.command(
+        name="advance", description="End the round: computers finish open tables (organisers)"
+    )
+    @app_commands.describe(force="Before the round's deadline too")
+    async def advance(
+        self, interaction: discord.Interaction[Any], force: bool = False, tournament: int | None = None
+    ) -> None:
+        await require_organiser(interaction)
+        record = await self._find(interaction, tournament)
+        await interaction.response.defer(thinking=True)
+        report = await self.bot.tournaments.advance(record.id, force=force)
+        await interaction.followup.send(f"Round {len(record.rounds)} of **{record.name}** is over.")
+        await announce(self.bot, report)
+        self.bot.kick_outbox()
+
+    @app_commands.command(
         name="decide", description="Decide a stuck table: its players best first (organisers)"
     )
     @app_commands.describe(order="Comma-separated player names, best first")

@@ -13,6 +13,7 @@ import logging
 import secrets
 from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass, field
+from datetime import UTC, datetime, timedelta
 from enum import StrEnum
 from typing import Protocol
 
@@ -70,6 +71,7 @@ class TableRecord(Frozen):
 class RoundRecord(Frozen):
     round: Round
     tables: tuple[TableRecord, ...]
+    started_at: datetime | None = None
 
 
 class TournamentDraft(Frozen):
@@ -168,8 +170,10 @@ class TournamentHost:
         store: TournamentStore,
         seed_source: Callable[[], int] | None = None,
         on_round_finished: Callable[[TournamentRecord, int], Awaitable[None]] | None = None,
+        clock: Callable[[], datetime] = lambda: datetime.now(UTC),
     ) -> None:
         """``on_round_finished(tournament, round)`` is awaited once each round's last result is in."""
+        self._clock = clock
         self.host = host
         self.store = store
         self.on_round_finished = on_round_finished
@@ -390,6 +394,33 @@ class TournamentHost:
         await self.process(tournament_id)
         return await self.store.get_tournament(tournament_id)
 
+    async def advance(self, tournament_id: int, force: bool = False) -> RoundReport:
+        """Finish the current round now: computer players take the seats of people at unfinished tables.
+
+        Allowed once the round's deadline has passed, or any time with ``force`` (an organiser's call);
+        raises ``LobbyError`` naming the deadline otherwise.
+        """
+        record = await self.store.get_tournament(tournament_id)
+        if record.status is not TournamentStatus.RUNNING or not record.rounds:
+            raise MatchClosed(f"{record.name!r} is not running")
+        current = record.rounds[-1]
+        if record.deadline_hours is not None and current.started_at is not None and not force:
+            due = current.started_at + timedelta(hours=record.deadline_hours)
+            if self._clock() < due:
+                raise LobbyError(
+                    f"round {current.round.number} runs until {due:%Y-%m-%d %H:%M} UTC", ["force"]
+                )
+        for table in current.tables:
+            if table.result is not None or table.match_id is None:
+                continue
+            match = await self.host.match(table.match_id)
+            for player in match.players:
+                if player.user_id is not None and player.bot is None and match.status is MatchStatus.ACTIVE:
+                    await self.host.resign(match.id, player.user_id)
+                    match = await self.host.match(match.id)
+        async with self._locks(tournament_id):
+            return await self._settle(tournament_id, RoundReport(record))
+
     async def award(self, tournament_id: int, table_number: int, order: Sequence[str]) -> RoundReport:
         """An admin decides a stuck table: ``order`` lists its players best first (all of them)."""
         async with self._locks(tournament_id):
@@ -463,7 +494,8 @@ class TournamentHost:
         for table in pairing.tables:
             match_id = await self._create_table_match(record, pairing.number, table.number, table.players)
             tables.append(TableRecord(number=table.number, players=table.players, match_id=match_id))
-        rounds = (*record.rounds, RoundRecord(round=pairing, tables=tuple(tables)))
+        started = RoundRecord(round=pairing, tables=tuple(tables), started_at=self._clock())
+        rounds = (*record.rounds, started)
         await self.store.save_tournament(record.model_copy(update={"rounds": rounds}), record.version)
         report.started_rounds.append(pairing.number)
         log.info("tournament %s: round %s paired at %s tables", record.id, pairing.number, len(tables))

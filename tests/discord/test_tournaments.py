@@ -12,7 +12,7 @@ from engine.host.ports import MatchStatus
 from engine.host.tournaments import TournamentStatus
 from engine.registry import POLICIES
 from tests.discord.fake import FakeDiscord
-from tests.discord.models import FakeUser
+from tests.discord.models import FakeRole, FakeUser
 from tests.discord.test_bigapple import big_apple
 
 
@@ -100,3 +100,51 @@ async def test_a_swiss_tournament_from_creation_to_ratings(fake_discord: FakeDis
         assert sum(f"<@{u.id}>" in (board.content or "") for u in people) == 8
         profile = await (await fake.slash("profile", {}, user=people[0])).response()
         assert "New York" in (profile.content or "") and "match #" in (profile.content or "")
+
+
+async def test_organisers_may_advance_a_round_and_delegate_to_a_role(
+    fake_discord: FakeDiscord, tmp_path: Path
+) -> None:
+    fake = fake_discord
+    organisers = FakeRole(fake.snowflake(), "Organisers", permissions=0, position=1)
+    fake.guild.roles.append(organisers)
+    host_user = fake.add_user("referee", roles=[organisers])
+    people = [fake.add_user(f"p{n}") for n in range(4)]
+    async with big_apple(fake, tmp_path / "db.sqlite") as bot:
+        options = {"name": "Friendly", "game": "ny_piatnik", "format": "swiss", "rounds": 1}
+        refused = await (await fake.slash("tournament create", options, user=host_user)).response()
+        assert "organiser role" in (refused.content or "")
+        role_set = await (
+            await fake.slash("tournament organiser-role", {"role": organisers}, user=fake.admin)
+        ).response()
+        assert role_set.ephemeral and "can now run tournaments" in (role_set.content or "")
+        await (await fake.slash("tournament create", options, user=host_user)).response()
+        await (await fake.slash("tournament open", {}, user=host_user)).response()
+        for person in people:
+            await (await fake.slash("tournament join", {}, user=person)).response()
+        await (await fake.slash("tournament start", {}, user=host_user)).response()
+        late = await (await fake.slash("tournament advance", {}, user=people[0])).response()
+        assert late.ephemeral and "organiser" in (late.content or "")
+        done = await (await fake.slash("tournament advance", {"force": True}, user=host_user)).response()
+        assert "is over" in (done.content or "")
+        record = (await bot.tournament_store.list_tournaments(limit=1))[0]
+        assert record.status is TournamentStatus.FINISHED
+        await fake.wait_for_message(fake.general, lambda m: "🏆" in (m.content or ""))
+
+
+async def test_an_unrated_tournament_leaves_ratings_alone(fake_discord: FakeDiscord, tmp_path: Path) -> None:
+    fake = fake_discord
+    people = [fake.add_user(f"q{n}") for n in range(2)]
+    async with big_apple(fake, tmp_path / "db.sqlite") as bot:
+        options = {"name": "Casual", "game": "ny_piatnik", "format": "swiss", "rounds": 1, "table_size": 2}
+        await (await fake.slash("tournament create", {**options, "rated": False}, user=fake.admin)).response()
+        await (await fake.slash("tournament open", {}, user=fake.admin)).response()
+        for person in people:
+            await (await fake.slash("tournament join", {}, user=person)).response()
+        await (await fake.slash("tournament start", {}, user=fake.admin)).response()
+        assert await play_open_tables(fake, bot, {u.id: u for u in people}, 1000) > 0
+        await fake.wait_for_message(fake.general, lambda m: "🏆" in (m.content or ""))
+        finished = await bot.store.list_matches([MatchStatus.FINISHED])
+        assert len(finished) == 1 and all(p.bot is None for p in finished[0].players)
+        board = await (await fake.slash("leaderboard", {"game": "ny_piatnik"}, user=fake.bob)).response()
+        assert "Nobody is rated" in (board.content or "")

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import AsyncIterator
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
 import pytest
@@ -130,5 +131,27 @@ async def test_a_restart_mid_round_loses_nothing(tmp_path: Path) -> None:
         reports = await tournaments.process()
         assert reports and reports[-1].tournament.rounds[0].tables[table.number - 1].result is not None
         assert len(reports[-1].tournament.rounds) == 2
+    finally:
+        await store.close()
+
+
+async def test_advance_waits_for_the_deadline_unless_forced(tmp_path: Path) -> None:
+    now = [datetime(2026, 11, 1, 12, 0, tzinfo=UTC)]
+    store = await SqliteMatchStore.open(tmp_path / "t.db")
+    try:
+        tournaments = TournamentHost(
+            GameHost(store), SqliteTournamentStore.beside(store), seed_source=lambda: 5, clock=lambda: now[0]
+        )
+        record = await registered(tournaments, 2, 2, rounds=2, table_size=4, deadline_hours=24)
+        record = (await tournaments.start(record.id)).tournament
+        assert record.rounds[0].started_at == now[0]
+        with pytest.raises(LobbyError) as early:
+            await tournaments.advance(record.id)
+        assert "2026-11-02 12:00" in early.value.message
+        now[0] += timedelta(hours=25)
+        report = await tournaments.advance(record.id)
+        assert report.finished_rounds == [1] and report.started_rounds == [2]
+        record = (await tournaments.advance(record.id, force=True)).tournament  # round 2 at once
+        assert record.status is TournamentStatus.FINISHED
     finally:
         await store.close()
