@@ -218,8 +218,8 @@ def cmd_tournament_sim(args: argparse.Namespace) -> int:
         with tempfile.TemporaryDirectory() as tmp:
             rows = asyncio.run(play(Path(tmp)))
     except EngineError:
-        raise
-    except Exception as exc:  # any failure of the run is reported, with exit code 1
+        raise  # a refused set-up (unknown game, impossible field) is reported by main with exit code 2
+    except Exception as exc:  # any failure of the run itself is reported, with exit code 1
         print(f"tournament-sim failed: {type(exc).__name__}: {exc}", file=sys.stderr)
         return 1
     print(json.dumps({"standings": rows}))

@@ -11,6 +11,9 @@ from pathlib import Path
 import discord
 from discord.ext import commands
 
+from cogs._notifier import DiscordNotifier
+from cogs._ui import DYNAMIC_ITEMS
+from cogs.tournaments import JoinTournamentButton, announce, post_round_standings
 from data.ratings import SqliteRatings
 from data.store import SqliteMatchStore
 from data.tournaments import SqliteTournamentStore
@@ -66,10 +69,6 @@ class BigApple(commands.Bot):
         self.sync_on_start = dev_guild is not None
 
     async def setup_hook(self) -> None:
-        from cogs._notifier import DiscordNotifier
-        from cogs._ui import DYNAMIC_ITEMS
-        from cogs.tournaments import JoinTournamentButton, post_round_standings
-
         self.store = await SqliteMatchStore.open(self.db_path)
         self.host = GameHost(self.store, seed_source=self.seed_source)
         self.ratings = SqliteRatings.from_store(self.store)
@@ -117,8 +116,6 @@ class BigApple(commands.Bot):
         self.kick_outbox()
 
     async def _advance_tournament(self, match_id: int) -> None:
-        from cogs.tournaments import announce
-
         try:
             for report in await self.tournaments.on_match_finished(match_id):
                 await announce(self, report)
@@ -136,8 +133,6 @@ class BigApple(commands.Bot):
             await self.host.resume()
         except Exception:
             log.exception("resuming matches failed")
-        from cogs.tournaments import announce
-
         while not self.is_closed():
             self._outbox_wakeup.clear()
             try:

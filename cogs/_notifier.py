@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING
 
 import discord
 
+from cogs._ui import HandButton, match_view
 from engine.host.ports import Delivery, MatchRecord, Notice
 from engine.host.text import clip_lines, standings_lines
 from render.registry import render_view
@@ -82,8 +83,6 @@ class DiscordNotifier:
         return discord.File(io.BytesIO(png), filename=name)
 
     async def _post_public(self, match: MatchRecord, delivery: Delivery, notice: Notice) -> None:
-        from cogs._ui import match_view
-
         channel = await self.thread_of(match)
         if channel is None:
             return
@@ -151,8 +150,6 @@ class DiscordNotifier:
         return "\n".join(parts)[:CONTENT_LIMIT]
 
     async def _tell_dm_closed(self, match: MatchRecord, user_id: int) -> None:
-        from cogs._ui import HandButton
-
         if (match.id, user_id) in self._told_dm_closed:
             return
         channel = await self.thread_of(match)

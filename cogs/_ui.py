@@ -12,7 +12,7 @@ import discord
 
 from cogs.errors import respond_error
 from engine.core.contract import MultiSelect
-from engine.core.errors import EngineError, StaleVersion
+from engine.core.errors import EngineError, LobbyError, NotSeated, NotYourTurn, StaleVersion
 from engine.host.menus import build_menu, parse_value
 from engine.host.ports import MatchRecord, MatchStatus, Player
 
@@ -109,8 +109,6 @@ async def send_move_menu(
 
 def seat_to_act(match: MatchRecord, user_id: int, to_act: frozenset[int]) -> int:
     """The user's seat, if it must act now; host errors otherwise."""
-    from engine.core.errors import NotSeated, NotYourTurn
-
     if match.status is not MatchStatus.ACTIVE:
         raise EngineError(f"match #{match.id} is {match.status.value}; there is nothing to play")
     seat = match.seat_of(user_id)
@@ -265,8 +263,6 @@ class HandButton(
 
 async def send_hand(interaction: discord.Interaction[Any], match_id: int) -> None:
     """Answer privately with the user's hand image and what they can do now."""
-    from engine.core.errors import NotSeated
-
     bot = bot_of(interaction)
     await interaction.response.defer(ephemeral=True, thinking=True)
     match = await bot.host.match(match_id)
@@ -349,8 +345,6 @@ class LobbyButton(
 
 
 async def require_creator(bot: BigApple, match_id: int, user_id: int) -> MatchRecord:
-    from engine.core.errors import LobbyError
-
     match = await bot.host.match(match_id)
     if match.creator_id not in (None, user_id):
         raise LobbyError("only the player who created the match can add computer players")

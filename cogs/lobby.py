@@ -12,6 +12,7 @@ from cogs._ui import AbandonButton, display_name, is_admin, lobby_text, lobby_vi
 from engine.core.errors import LobbyError
 from engine.core.options import parse_options
 from engine.host.ports import MatchStatus, Player
+from engine.host.text import standings_lines
 from engine.registry import GAMES
 
 if TYPE_CHECKING:
@@ -157,8 +158,6 @@ class Lobby(commands.GroupCog, group_name="game", group_description="Create, joi
             lines.append(f"Waiting for {', '.join(names)}.")
         outcome = host.outcome(record)
         if outcome is not None:
-            from engine.host.text import standings_lines
-
             lines.append("```\n" + "\n".join(standings_lines(record, outcome)) + "\n```")
         await interaction.response.send_message("\n".join(lines)[:2000], ephemeral=True)
 
