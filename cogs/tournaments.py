@@ -16,7 +16,7 @@ from cogs.lobby import GAME_CHOICES
 from engine.core.errors import LobbyError
 from engine.core.options import parse_options
 from engine.host.tournament_sim import standings_text
-from engine.host.tournaments import RoundReport, TournamentRecord, TournamentStatus
+from engine.host.tournaments import RoundReport, TournamentRecord, TournamentStatus, parse_points
 from render.standings import render_standings
 
 if TYPE_CHECKING:
@@ -158,6 +158,7 @@ class Tournaments(commands.GroupCog, group_name="tournament", group_description=
         table_size="Preferred players per table",
         rounds="Swiss rounds (default: enough for the field)",
         deadline_hours="Hours per round before an organiser may decide stuck tables",
+        points="Placement points per table size, best first, e.g. 4=3,2,1,0; 3=2,1,0",
     )
     @app_commands.guild_only()
     async def create(
@@ -171,6 +172,7 @@ class Tournaments(commands.GroupCog, group_name="tournament", group_description=
         rounds: app_commands.Range[int, 1, 20] | None = None,
         deadline_hours: app_commands.Range[float, 1, 720] | None = None,
         rated: bool = True,
+        points: str = "",
     ) -> None:
         await require_organiser(interaction)
         record = await self.bot.tournaments.create(
@@ -185,6 +187,7 @@ class Tournaments(commands.GroupCog, group_name="tournament", group_description=
             guild_id=interaction.guild_id,
             channel_id=interaction.channel_id,
             creator_id=interaction.user.id,
+            points=parse_points(points),
         )
         config = record.config
         await interaction.response.send_message(

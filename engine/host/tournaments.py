@@ -148,6 +148,23 @@ class RoundReport:
     completed: bool = False
 
 
+def parse_points(text: str) -> dict[int, tuple[float, ...]] | None:
+    """``"4=3,2,1,0; 3=2,1,0"`` -> {4: (3, 2, 1, 0), 3: (2, 1, 0)}; empty text -> None (the defaults).
+
+    Raises ``SetupError`` showing the expected form.
+    """
+    if not text.strip():
+        return None
+    table: dict[int, tuple[float, ...]] = {}
+    try:
+        for part in text.split(";"):
+            size, _, values = part.partition("=")
+            table[int(size)] = tuple(float(v) for v in values.split(","))
+    except ValueError:
+        raise SetupError(f"cannot read the points {text!r}", ["4=3,2,1,0; 3=2,1,0"]) from None
+    return table
+
+
 def table_size_range(seat_counts: range, table_size: int | None) -> tuple[int, int, int]:
     """(min, max, preferred) table sizes: the game's range, preferring ``table_size`` or else the largest
     seat count up to 4. Raises ``SetupError`` for a size the game does not allow."""
@@ -196,8 +213,12 @@ class TournamentHost:
         channel_id: int | None = None,
         creator_id: int | None = None,
         seed: int | None = None,
+        points: dict[int, tuple[float, ...]] | None = None,
     ) -> TournamentRecord:
-        """A new tournament in draft. Raises ``SetupError`` for an unknown game, format, option or size."""
+        """A new tournament in draft. Raises ``SetupError`` for an unknown game, format, option or size.
+
+        ``points`` overrides the placement points per table size (best place first).
+        """
         rules = self.host.rules(game)
         if format not in FORMATS:
             raise SetupError(f"unknown tournament format {format!r}", list(FORMATS))
@@ -221,6 +242,7 @@ class TournamentHost:
             max_size=high,
             preferred_size=preferred,
             rounds=rounds if format == "swiss" else None,
+            points=points,
         )
         draft = TournamentDraft(
             name=name.strip()[:80] or "Tournament",

@@ -13,7 +13,7 @@ from data.tournaments import SqliteTournamentStore
 from engine.core.errors import LobbyError, SetupError
 from engine.host.ports import MatchStatus
 from engine.host.service import GameHost
-from engine.host.tournaments import TournamentHost, TournamentRecord, TournamentStatus
+from engine.host.tournaments import TournamentHost, TournamentRecord, TournamentStatus, parse_points
 
 
 @pytest.fixture
@@ -155,3 +155,13 @@ async def test_advance_waits_for_the_deadline_unless_forced(tmp_path: Path) -> N
         assert record.status is TournamentStatus.FINISHED
     finally:
         await store.close()
+
+
+async def test_custom_placement_points_are_used(tournaments: TournamentHost) -> None:
+    with pytest.raises(SetupError) as unreadable:
+        parse_points("four=1,0")
+    assert unreadable.value.allowed == ("4=3,2,1,0; 3=2,1,0",)
+    points = parse_points("4=10,5,2,0; 3=10,4,0")
+    record = await registered(tournaments, 0, 4, rounds=1, table_size=4, points=points)
+    record = (await tournaments.start(record.id)).tournament
+    assert sorted(s.points for s in tournaments.standings(record)) == [0, 2, 5, 10]
