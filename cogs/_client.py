@@ -17,7 +17,7 @@ from cogs.tournaments import JoinTournamentButton, announce, post_round_standing
 from data.ratings import SqliteRatings
 from data.store import SqliteMatchStore
 from data.tournaments import SqliteTournamentStore
-from engine.host.ports import MatchRecord
+from engine.host.ports import MatchRecord, MatchStatus
 from engine.host.service import GameHost
 from engine.host.tournaments import TournamentHost, TournamentRecord
 
@@ -106,14 +106,18 @@ class BigApple(commands.Bot):
         The tournament step runs as its own task: this is called while the match is locked, and the step
         may start new matches whose computer players finish them at once.
         """
-        tournament_id = await self.tournament_store.tournament_of_match(match.id)
-        tournament = await self.tournaments.get(tournament_id) if tournament_id is not None else None
-        if tournament is None or tournament.rated:
-            await self.ratings.record(match)
+        await self._rate(match)
         task = asyncio.create_task(self._advance_tournament(match.id), name=f"tournament-after-{match.id}")
         self._background.add(task)
         task.add_done_callback(self._background.discard)
         self.kick_outbox()
+
+    async def _rate(self, match: MatchRecord) -> None:
+        """Rate a finished match once, unless it belongs to an unrated tournament."""
+        tournament_id = await self.tournament_store.tournament_of_match(match.id)
+        tournament = await self.tournaments.get(tournament_id) if tournament_id is not None else None
+        if tournament is None or tournament.rated:
+            await self.ratings.record(match)
 
     async def _advance_tournament(self, match_id: int) -> None:
         try:
@@ -131,6 +135,9 @@ class BigApple(commands.Bot):
         await self.wait_until_ready()
         try:
             await self.host.resume()
+            # A crash between a match's last move and its rating leaves it unrated; rating is idempotent.
+            for match in await self.store.list_matches([MatchStatus.FINISHED], limit=500):
+                await self._rate(match)
         except Exception:
             log.exception("resuming matches failed")
         while not self.is_closed():

@@ -13,7 +13,7 @@ from engine.host.tournaments import TournamentStatus
 from engine.registry import POLICIES
 from tests.discord.fake import FakeDiscord
 from tests.discord.models import FakeRole, FakeUser
-from tests.discord.test_bigapple import big_apple
+from tests.discord.test_bigapple import big_apple, started_match
 
 
 async def play_open_tables(fake: FakeDiscord, bot: BigApple, users: dict[int, FakeUser], moves: int) -> int:
@@ -148,3 +148,34 @@ async def test_an_unrated_tournament_leaves_ratings_alone(fake_discord: FakeDisc
         assert len(finished) == 1 and all(p.bot is None for p in finished[0].players)
         board = await (await fake.slash("leaderboard", {"game": "ny_piatnik"}, user=fake.bob)).response()
         assert "Nobody is rated" in (board.content or "")
+
+
+async def test_a_match_that_ended_just_before_a_crash_is_rated_after_the_restart(
+    fake_discord: FakeDiscord, tmp_path: Path
+) -> None:
+    fake = fake_discord
+    db = tmp_path / "db.sqlite"
+    greedy = POLICIES["ny_piatnik"]["greedy"]
+    async with big_apple(fake, db) as bot:
+        match_id, _ = await started_match(fake, bot)
+        bot.host.finish_listeners.clear()  # as if the bot died right after the last move's commit
+        for ply in range(2000):
+            match = await bot.host.match(match_id)
+            if match.status is MatchStatus.FINISHED:
+                break
+            seat = min(bot.host.rules(match.game).to_act(bot.host.state_of(match)))
+            player = match.player_at(seat)
+            assert player is not None and player.user_id is not None
+            rules, state = bot.host.rules(match.game), bot.host.state_of(match)
+            action = greedy.choose(rules, state, seat, rules.legal_actions(state, seat), Rng.from_seed(ply))
+            await bot.host.act(match_id, player.user_id, rules.notation(action))
+        assert await bot.ratings.leaderboard("ny_piatnik") == []
+    async with big_apple(fake, db) as bot:
+        for _ in range(100):
+            if len(await bot.ratings.leaderboard("ny_piatnik")) == 2:
+                break
+            await asyncio.sleep(0.02)
+        assert {row.user_id for row in await bot.ratings.leaderboard("ny_piatnik")} == {
+            fake.alice.id,
+            fake.bob.id,
+        }
