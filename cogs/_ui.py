@@ -368,12 +368,12 @@ def lobby_text(bot: BigApple, match: MatchRecord) -> str:
     return "\n".join(lines)
 
 
-def lobby_view(match: MatchRecord) -> discord.ui.View | None:
-    if match.status is not MatchStatus.LOBBY:
-        return None
+def lobby_view(match: MatchRecord) -> discord.ui.View:
+    """The lobby buttons while the match waits for players; no buttons once it has started."""
     view = discord.ui.View(timeout=None)
-    for action in ("join", "leave", "bot", "start"):
-        view.add_item(LobbyButton(action, match.id))
+    if match.status is MatchStatus.LOBBY:
+        for action in ("join", "leave", "bot", "start"):
+            view.add_item(LobbyButton(action, match.id))
     return view
 
 

@@ -25,6 +25,13 @@ def _posted(thread: FakeChannel, version: int) -> bool:
     )
 
 
+async def _wait_for_post(fake: FakeDiscord, thread: FakeChannel, version: int) -> None:
+    def posted() -> bool | None:
+        return _posted(thread, version) or None
+
+    await fake.wait_until(posted, timeout=10)
+
+
 async def measure_e2e(moves: int = 40, seed: int = 1) -> dict[str, Any]:
     """p50/p95 milliseconds from a typed move to its board post, and the share of that spent rendering."""
     rendering = [0.0]
@@ -64,7 +71,7 @@ async def measure_e2e(moves: int = 40, seed: int = 1) -> dict[str, Any]:
                     match = (await bot.store.list_matches(limit=1))[0]
                     if match.state_json is None or match.result_json is not None:
                         break
-                    await fake.wait_until(lambda v=match.version: _posted(thread, v) or None, timeout=10)
+                    await _wait_for_post(fake, thread, match.version)
                     seat = min(bot.host.rules(match.game).to_act(bot.host.state_of(match)))
                     player = match.player_at(seat)
                     assert player is not None and player.user_id is not None
@@ -74,7 +81,7 @@ async def measure_e2e(moves: int = 40, seed: int = 1) -> dict[str, Any]:
                     await fake.slash(
                         "move", {"notation": notation}, user=users[player.user_id], channel=thread
                     )
-                    await fake.wait_until(lambda v=match.version + 1: _posted(thread, v) or None, timeout=10)
+                    await _wait_for_post(fake, thread, match.version + 1)
                     samples.append((time.perf_counter() - began) * 1000)
                     render_total += rendering[0] * 1000
     finally:
