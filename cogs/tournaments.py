@@ -16,7 +16,7 @@ from cogs.lobby import GAME_CHOICES
 from engine.core.errors import LobbyError
 from engine.core.options import parse_options
 from engine.host.tournament_sim import standings_text
-from engine.host.tournaments import RoundReport, TournamentRecord, TournamentStatus, parse_points
+from engine.host.tournaments import Entrant, RoundReport, TournamentRecord, TournamentStatus, parse_points
 from render.standings import render_standings
 
 if TYPE_CHECKING:
@@ -61,6 +61,14 @@ def standings_file(bot: BigApple, record: TournamentRecord, subtitle: str) -> di
     ]
     png = render_standings(record.name, subtitle, rows)
     return discord.File(io.BytesIO(png), filename="standings.png")
+
+
+def entrant_for(record: TournamentRecord, member: discord.Member) -> Entrant:
+    """The entrant a member plays as; ``LobbyError`` if they are not in the tournament."""
+    entrant = record.entrant_of_user(member.id)
+    if entrant is None:
+        raise LobbyError(f"{member.display_name} is not in {record.name!r}")
+    return entrant
 
 
 def mention_of(record: TournamentRecord, key: str) -> str:
@@ -282,9 +290,7 @@ class Tournaments(commands.GroupCog, group_name="tournament", group_description=
     ) -> None:
         await require_organiser(interaction)
         record = await self._find(interaction, tournament)
-        entrant = record.entrant_of_user(player.id)
-        if entrant is None:
-            raise LobbyError(f"{player.display_name} is not in {record.name!r}")
+        entrant = entrant_for(record, player)
         await self.bot.tournaments.drop(record.id, entrant.key)
         self.bot.kick_outbox()
         await interaction.response.send_message(f"{entrant.name} is dropped from **{record.name}**.")
@@ -299,9 +305,7 @@ class Tournaments(commands.GroupCog, group_name="tournament", group_description=
     ) -> None:
         await require_organiser(interaction)
         record = await self._find(interaction, tournament)
-        entrant = record.entrant_of_user(player.id)
-        if entrant is None:
-            raise LobbyError(f"{player.display_name} is not in {record.name!r}")
+        entrant = entrant_for(record, player)
         await self.bot.tournaments.replace(record.id, entrant.key, newcomer.id, newcomer.display_name)
         await interaction.response.send_message(f"{newcomer.mention} takes over from {entrant.name}.")
 
@@ -313,9 +317,7 @@ class Tournaments(commands.GroupCog, group_name="tournament", group_description=
     ) -> None:
         await require_organiser(interaction)
         record = await self._find(interaction, tournament)
-        entrant = record.entrant_of_user(player.id)
-        if entrant is None:
-            raise LobbyError(f"{player.display_name} is not in {record.name!r}")
+        entrant = entrant_for(record, player)
         await interaction.response.defer(thinking=True)
         await self.bot.tournaments.seat_computer(record.id, entrant.key)
         self.bot.kick_outbox()

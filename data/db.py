@@ -16,9 +16,12 @@ from dataclasses import dataclass
 from datetime import UTC, datetime
 from importlib import resources
 from pathlib import Path
-from typing import TypeVar
+from typing import Any, TypeVar
 
 import aiosqlite
+from pydantic import BaseModel, ValidationError
+
+from engine.core.errors import CorruptRecord
 
 T = TypeVar("T")
 log = logging.getLogger(__name__)
@@ -45,6 +48,22 @@ class Migration:
 def utc_now() -> str:
     """The current UTC time as ISO-8601 text with milliseconds, as stored in ``*_at`` columns."""
     return datetime.now(UTC).isoformat(timespec="milliseconds")
+
+
+M = TypeVar("M", bound=BaseModel)
+
+
+def validated_row(model: type[M], fields: dict[str, Any], what: str) -> M:
+    """``model`` built strictly from stored ``fields``; raises ``CorruptRecord`` saying what is wrong."""
+    try:
+        return model.model_validate(fields, strict=True)
+    except ValidationError as exc:
+        first = exc.errors()[0]
+        where = ".".join(str(part) for part in first["loc"]) or "row"
+        raise CorruptRecord(
+            f"{what} cannot be read: {where}: {first['msg']} (stored {first['input']!r:.60}); "
+            "nothing was changed"
+        ) from None
 
 
 def default_db_path() -> Path:

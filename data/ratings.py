@@ -9,9 +9,9 @@ from __future__ import annotations
 
 import sqlite3
 from collections.abc import Callable, Iterable, Sequence
-from typing import Any, Self, TypeVar
+from typing import Any, Self
 
-from pydantic import BaseModel, ValidationError
+from pydantic import ValidationError
 
 from data import db as dbmod
 from data.store import SqliteMatchStore
@@ -29,8 +29,6 @@ from engine.host.ratings import (
     rate_match,
     rated_seats,
 )
-
-M = TypeVar("M", bound=BaseModel)
 
 
 def _ordinal_sql(table: str = "") -> str:
@@ -254,7 +252,7 @@ def _read_ratings(raw: sqlite3.Connection, game: str, user_ids: Iterable[int]) -
 
 def _rating(game: str, user_id: Any, mu: Any, sigma: Any, games: Any, wins: Any) -> Rating:
     fields = {"mu": mu, "sigma": sigma, "games": games, "wins": wins}
-    return _validated(Rating, fields, f"the {game} rating of user {user_id}")
+    return dbmod.validated_row(Rating, fields, f"the {game} rating of user {user_id}")
 
 
 def _change(row: Sequence[Any]) -> RatingChange:
@@ -274,17 +272,4 @@ def _change(row: Sequence[Any]) -> RatingChange:
         "after": display_rating(mu1, sigma1),
         "at": at,
     }
-    return _validated(RatingChange, fields, what)
-
-
-def _validated(model: type[M], fields: dict[str, Any], what: str) -> M:
-    """``model`` built strictly from stored ``fields``; raises ``CorruptRecord`` saying what is wrong."""
-    try:
-        return model.model_validate(fields, strict=True)
-    except ValidationError as exc:
-        first = exc.errors()[0]
-        where = ".".join(str(part) for part in first["loc"]) or "row"
-        raise CorruptRecord(
-            f"{what} cannot be read: {where}: {first['msg']} (stored {first['input']!r:.60}); "
-            "nothing was changed"
-        ) from None
+    return dbmod.validated_row(RatingChange, fields, what)

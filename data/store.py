@@ -17,8 +17,6 @@ from collections.abc import Awaitable, Callable, Iterable, Sequence
 from types import TracebackType
 from typing import Any, Self, TypeVar
 
-from pydantic import BaseModel, ValidationError
-
 from data import db as dbmod
 from engine.core.errors import (
     CorruptRecord,
@@ -32,7 +30,6 @@ from engine.core.replay import LoggedAction
 from engine.host.ports import Delivery, DeliveryDraft, MatchRecord, MatchStatus, NewMatch, Player
 
 T = TypeVar("T")
-M = TypeVar("M", bound=BaseModel)
 
 MAX_DELIVERY_ATTEMPTS = 5
 _KNOWN_MATCHES = 256
@@ -231,7 +228,7 @@ class SqliteMatchStore:
                 "SELECT version, seat, notation FROM actions WHERE match_id = ? ORDER BY version", (match_id,)
             ):
                 what = f"the action at version {version} of match {match_id}"
-                log.append(_validated(LoggedAction, {"seat": seat, "notation": notation}, what))
+                log.append(dbmod.validated_row(LoggedAction, {"seat": seat, "notation": notation}, what))
             return log
 
         return await self._db.read(body, may_inline=False)
@@ -284,7 +281,7 @@ class SqliteMatchStore:
                 (max(0, limit),),
             ).fetchall()
             return [
-                _validated(
+                dbmod.validated_row(
                     Delivery,
                     dict(zip(("id", "match_id", "version", "seat", "payload", "attempts"), row, strict=True)),
                     f"delivery {row[0]} of match {row[1]}",
@@ -691,7 +688,7 @@ def _to_record(row: Sequence[Any], player_rows: Iterable[Sequence[Any]]) -> Matc
     """
     match_id = row[0]
     players = tuple(
-        _validated(
+        dbmod.validated_row(
             Player,
             {"user_id": user_id, "name": name, "bot": bot, "seat": seat},
             f"a player of match {match_id}",
@@ -716,7 +713,7 @@ def _to_record(row: Sequence[Any], player_rows: Iterable[Sequence[Any]]) -> Matc
         "created_at": row[13],
         "updated_at": row[14],
     }
-    return _validated(MatchRecord, fields, f"match {match_id}")
+    return dbmod.validated_row(MatchRecord, fields, f"match {match_id}")
 
 
 def _options(match_id: int, text: Any) -> frozenset[str]:
@@ -739,19 +736,6 @@ def _status(match_id: int, value: Any) -> MatchStatus:
         raise CorruptRecord(
             f"match {match_id} cannot be read: unknown status {value!r}; nothing was changed",
             [s.value for s in MatchStatus],
-        ) from None
-
-
-def _validated(model: type[M], fields: dict[str, Any], what: str) -> M:
-    """``model`` built strictly from stored ``fields``; raises ``CorruptRecord`` saying what is wrong."""
-    try:
-        return model.model_validate(fields, strict=True)
-    except ValidationError as exc:
-        first = exc.errors()[0]
-        where = ".".join(str(part) for part in first["loc"]) or "row"
-        raise CorruptRecord(
-            f"{what} cannot be read: {where}: {first['msg']} (stored {first['input']!r:.60}); "
-            "nothing was changed"
         ) from None
 
 
