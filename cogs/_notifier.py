@@ -124,7 +124,7 @@ class DiscordNotifier:
         player = match.player_at(delivery.seat)
         if player is None or player.user_id is None or player.bot is not None:
             return  # nobody reads a computer player's hand
-        content = self.private_text(match, notice)
+        content = self.private_text(match, delivery.seat, notice)
         file = await self.image(match, delivery.version, delivery.seat)
         try:
             user = self.bot.get_user(player.user_id) or await self.bot.fetch_user(player.user_id)
@@ -137,16 +137,23 @@ class DiscordNotifier:
                 raise
             await self._tell_dm_closed(match, player.user_id)
 
-    def private_text(self, match: MatchRecord, notice: Notice) -> str:
-        """A DM: which server and match it is about, a link to the thread, and the private lines."""
+    def private_text(self, match: MatchRecord, seat: int, notice: Notice) -> str:
+        """A DM: which server and match it is about, a link to the thread, the private lines, and
+        whether it is the player's turn."""
         title = self.bot.host.rules(match.game).title
         guild = self.bot.get_guild(match.guild_id) if match.guild_id else None
         where = f" on **{guild.name}**" if guild else ""
         parts = [f"**{title}** · match #{match.id}{where}"]
+        if notice.headline:
+            parts[0] += f" · {notice.headline}"
         if match.thread_id and match.guild_id:
             parts.append(f"Thread: https://discord.com/channels/{match.guild_id}/{match.thread_id}")
         if notice.lines:
             parts.append("```\n" + "\n".join(clip_lines(notice.lines, 1200)) + "\n```")
+        if seat in notice.to_act:
+            parts.append(
+                "▶ It is your turn: press **Play** under the latest board in the thread, or use `/move`."
+            )
         return "\n".join(parts)[:CONTENT_LIMIT]
 
     async def _tell_dm_closed(self, match: MatchRecord, user_id: int) -> None:

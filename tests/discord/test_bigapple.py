@@ -167,6 +167,7 @@ async def test_a_whole_match_from_new_to_standings(fake_discord: FakeDiscord, tm
                 assert f"match #{match_id}" in (dm.content or "") and fake.guild.name in (dm.content or "")
                 assert f"/channels/{fake.guild.id}/{thread.id}" in (dm.content or "")
                 assert dm.attachment("hand.png").data.startswith(b"\x89PNG")
+            assert any("It is your turn" in (dm.content or "") for dm in dms)
 
 
 async def test_refusals_are_private_and_change_nothing(fake_discord: FakeDiscord, tmp_path: Path) -> None:
