@@ -160,6 +160,10 @@ async def test_a_whole_match_from_new_to_standings(fake_discord: FakeDiscord, tm
         assert "Final standings" in (final.content or "") and not final.buttons
         with Image.open(io.BytesIO(final.attachments[0].data)) as image:
             assert image.format == "PNG" and image.width >= 400
+        first_dms = [fake.dm_messages(u)[0].content or "" for u in users.values()]
+        assert (
+            sum("It is your turn" in text for text in first_dms) == 1
+        )  # only the first player's opening hand
         for user in users.values():
             dms = fake.dm_messages(user)
             assert dms, f"{user.username} got no hand"
@@ -167,7 +171,6 @@ async def test_a_whole_match_from_new_to_standings(fake_discord: FakeDiscord, tm
                 assert f"match #{match_id}" in (dm.content or "") and fake.guild.name in (dm.content or "")
                 assert f"/channels/{fake.guild.id}/{thread.id}" in (dm.content or "")
                 assert dm.attachment("hand.png").data.startswith(b"\x89PNG")
-            assert any("It is your turn" in (dm.content or "") for dm in dms)
 
 
 async def test_refusals_are_private_and_change_nothing(fake_discord: FakeDiscord, tmp_path: Path) -> None:
