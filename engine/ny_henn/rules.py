@@ -1,0 +1,715 @@
+"""The rules of Dirk Henn's New York (spec: shared/games/ny_henn.md) behind the ``GameRules`` contract."""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Iterator, Mapping, Sequence
+from itertools import combinations
+from typing import ClassVar
+
+from pydantic import BaseModel
+
+from engine.core.contract import Event, MultiSelect, Outcome, Step, private, public
+from engine.core.errors import IllegalAction, NotYourTurn
+from engine.core.options import check_setup
+from engine.core.rng import Rng
+from engine.ny_henn import views
+from engine.ny_henn.actions import PASS, Action, buy, notation, parse, place, redesign, take
+from engine.ny_henn.cards import (
+    BANKS,
+    BUILDING_TILES,
+    DEAL_TARGET,
+    DIRK_DRAW_A,
+    DIRK_SETUP,
+    DISPLAY_SIZE,
+    SCORE_A,
+    SCORE_B,
+    SCORING_CARDS,
+    TAKE_LIMIT,
+    TILE_IDS,
+    card_bank,
+    card_value,
+    money_deck,
+    sort_hand,
+    start_tile,
+)
+from engine.ny_henn.city import frontier, place_error, remove_error, swap_error
+from engine.ny_henn.scoring import places_of, score_lines, score_round
+from engine.ny_henn.state import HennState, acting_seats, city_map, freeze_city, seat_label
+
+# ---------------------------------------------------------------------------------------------
+# Small helpers
+
+
+def _cards_text(cards: Sequence[str]) -> str:
+    return ",".join(cards) if cards else "-"
+
+
+def _hand_text(hand: Sequence[str]) -> str:
+    """``B: 2,5 (7) · G: — · …`` (§9.3)."""
+    parts = []
+    for bank in BANKS:
+        values = [card_value(c) for c in hand if card_bank(c) == bank]
+        parts.append(f"{bank}: {','.join(map(str, values))} ({sum(values)})" if values else f"{bank}: —")
+    return " · ".join(parts)
+
+
+def bank_total(hand: Sequence[str], bank: str) -> int:
+    """Total value of ``hand``'s cards of ``bank``."""
+    return sum(card_value(c) for c in hand if card_bank(c) == bank)
+
+
+def _missing(hand: Sequence[str], cards: Sequence[str]) -> str | None:
+    have = Counter(hand)
+    for card in cards:
+        if have[card] <= 0:
+            return card
+        have[card] -= 1
+    return None
+
+
+def take_options(display: Sequence[str | None]) -> list[tuple[str, ...]]:
+    """§4.3 / §4.10: each display card alone, and each set of 2+ cards totalling ≤ 5 (deduplicated)."""
+    cards = [c for c in display if c is not None]
+    seen: set[tuple[str, ...]] = set()
+    out: list[tuple[str, ...]] = []
+    for size in range(1, len(cards) + 1):
+        for combo in combinations(cards, size):
+            if size > 1 and sum(card_value(c) for c in combo) > TAKE_LIMIT:
+                continue
+            key = sort_hand(list(combo))
+            if key not in seen:
+                seen.add(key)
+                out.append(key)
+    return out
+
+
+def _minimal_payments(values: Sequence[int], price: int) -> Iterator[tuple[int, ...]]:
+    """Multisets of ``values`` (sorted descending) with sum ≥ ``price`` from which no card can be dropped.
+
+    Going from high to low values, a card may only be added while the sum is still short, so every
+    multiset yielded is minimal; the exact payments are among them.
+    """
+    distinct = sorted(set(values), reverse=True)
+    counts = Counter(values)
+
+    def rec(i: int, total: int, chosen: tuple[int, ...]) -> Iterator[tuple[int, ...]]:
+        if total >= price:
+            yield chosen
+            return
+        if i == len(distinct):
+            return
+        v = distinct[i]
+        for n in range(min(counts[v], (price - total + v - 1) // v), -1, -1):
+            yield from rec(i + 1, total + n * v, chosen + (v,) * n)
+
+    yield from rec(0, 0, ())
+
+
+def payment_options(hand: Sequence[str], bank: str, price: int) -> list[tuple[str, ...]]:
+    """§4.10 buy list for one slot: the exact payments first (fewest cards first), then minimal overpays."""
+    values = sorted((card_value(c) for c in hand if card_bank(c) == bank), reverse=True)
+    if sum(values) < price:
+        return []
+    found = list(_minimal_payments(values, price))
+    found.sort(key=lambda p: (sum(p) != price, sum(p), len(p), [-v for v in p]))
+    return [tuple(f"{bank}{v}" for v in p) for p in found]
+
+
+def can_buy(st: HennState, seat: int) -> bool:
+    """True when some market tile is affordable in its slot's bank (§4.4)."""
+    hand = st.hands[seat]
+    return any(
+        tile is not None and bank_total(hand, bank) >= BUILDING_TILES[tile].price
+        for bank, tile in zip(BANKS, st.market, strict=True)
+    )
+
+
+def can_pass(st: HennState, seat: int) -> bool:
+    """§4.5: pass only when neither a take nor a buy is possible."""
+    return all(c is None for c in st.display) and not can_buy(st, seat)
+
+
+# ---------------------------------------------------------------------------------------------
+# Mutable scratch copy used while one action resolves
+
+
+class _Work:
+    """A mutable copy of the state for one resolution; ``freeze`` gives the new immutable state."""
+
+    def __init__(self, st: HennState) -> None:
+        self.st = st
+        self.seats = st.seats
+        self.phase = st.phase
+        self.active = st.active
+        self.turn = st.turn
+        self.chain_open = st.chain_open
+        self.hands = [list(h) for h in st.hands]
+        self.deck = list(st.deck)
+        self.discard = list(st.discard)
+        self.display = list(st.display)
+        self.market = list(st.market)
+        self.bag = list(st.bag)
+        self.cities = [city_map(st, s) for s in range(st.seats)]
+        self.reserves = [list(r) for r in st.reserves]
+        self.pending = [list(p) for p in st.pending]
+        self.dirk = list(st.dirk)
+        self.scores = list(st.scores)
+        self.dirk_score = st.dirk_score
+        self.scored = list(st.scored)
+        self.result = list(st.result)
+        self.rng = Rng(st.rng)
+        self.events: list[Event] = []
+
+    def freeze(self) -> HennState:
+        return self.st.model_copy(
+            update={
+                "phase": self.phase,
+                "active": self.active,
+                "turn": self.turn,
+                "chain_open": self.chain_open,
+                "hands": tuple(sort_hand(h) for h in self.hands),
+                "deck": tuple(self.deck),
+                "discard": tuple(self.discard),
+                "display": tuple(self.display),
+                "market": tuple(self.market),
+                "bag": tuple(self.bag),
+                "cities": tuple(freeze_city(c) for c in self.cities),
+                "reserves": tuple(tuple(r) for r in self.reserves),
+                "pending": tuple(tuple(p) for p in self.pending),
+                "dirk": tuple(self.dirk),
+                "scores": tuple(self.scores),
+                "dirk_score": self.dirk_score,
+                "scored": tuple(self.scored),
+                "result": tuple(self.result),
+                "rng": self.rng.state,
+            }
+        )
+
+    def log(self, text: str) -> None:
+        self.events.append(public(text))
+
+    def tell_hand(self, seat: int) -> None:
+        """The owner's hand after a change, addressed to that seat only (§6)."""
+        hand = sort_hand(self.hands[seat])
+        self.events.append(private(f"hand {_cards_text(hand)} ({_hand_text(hand)})", seat))
+
+    # -- §4.9 upkeep -----------------------------------------------------------------------
+
+    def draw_money(self) -> str | None:
+        """Top deck card; an empty deck is replaced by the shuffled discard (§4.9 step 1, ruling 17)."""
+        if not self.deck:
+            if not self.discard:
+                return None
+            self.deck = self.rng.shuffled(self.discard)
+            self.discard = []
+            self.log(f"reshuffle discard n={len(self.deck)}")
+        return self.deck.pop(0)
+
+    def upkeep(self) -> None:
+        """Refill the display (resolving scoring cards), refill the market, then the next turn or the end."""
+        self.chain_open = False
+        for i in range(DISPLAY_SIZE):
+            while self.display[i] is None:
+                card = self.draw_money()
+                if card is None:
+                    break  # ruling 17: the space stays empty
+                if card in SCORING_CARDS:
+                    self.scoring_round("A" if card == SCORE_A else "B")
+                    continue  # ruling 14: draw again for the same space
+                self.display[i] = card
+                self.log(f"refill display.{i + 1}={card}")
+        for i, bank in enumerate(BANKS):
+            if self.market[i] is None:
+                if not self.bag:
+                    self.game_end()  # §5.4: a slot cannot be refilled
+                    return
+                self.market[i] = self.bag.pop(0)
+                self.log(f"refill market.{bank}={self.market[i]}")
+        self.active = (self.active + 1) % self.seats
+        self.turn += 1
+        self.phase = "action"
+
+    def scoring_round(self, round_id: str) -> None:
+        """§5.1-§5.3 on the current cities, then Dirk's draw after A and B (§7.2)."""
+        snapshot = self.freeze()
+        result = score_round(snapshot, round_id)
+        self.log(f"scoring {round_id}")
+        for line in score_lines(snapshot, result):
+            self.log(line)
+        for s in range(self.seats):
+            self.scores[s] += result.total(s)
+        self.dirk_score += result.dirk_total()
+        self.scored.append(round_id)
+        if self.st.two_player and round_id in ("A", "B"):
+            # §7.2, ruling 19: 6 tiles after A, floor(bag/3) after B, all that remain if fewer.
+            n = DIRK_DRAW_A if round_id == "A" else len(self.bag) // 3
+            got, self.bag = self.bag[:n], self.bag[n:]
+            self.dirk += got
+            self.log(f"dirk gets {_cards_text(got)}")
+        if round_id == "C":
+            self.result = [*score_lines(snapshot, result)]
+
+    def game_end(self) -> None:
+        """§5.4: reveal hands, award leftover market tiles to the richest per bank, final placement."""
+        self.log("gameend")
+        for s in range(self.seats):
+            shown = " ".join(f"{b}:{bank_total(self.hands[s], b)}" for b in BANKS)
+            self.log(f"reveal {seat_label(s)} {shown}")
+        for i, bank in enumerate(BANKS):
+            tile = self.market[i]
+            if tile is None:
+                continue
+            totals = [bank_total(h, bank) for h in self.hands]
+            best = max(totals)
+            if best > 0 and totals.count(best) == 1:
+                winner = totals.index(best)
+                self.pending[winner].append(tile)
+                self.market[i] = None
+                self.log(f"award slot={bank} {seat_label(winner)} {tile}")
+            else:
+                # Ruling 13: a tie or nobody holding the bank leaves the tile out of the game.
+                self.log(f"award slot={bank} none")
+        self.chain_open = False
+        if any(self.pending):
+            self.phase = "final"
+        else:
+            self.finish()
+
+    def finish(self) -> None:
+        """Scoring round C and the winner (§5.4 step 3, §5.5)."""
+        self.scoring_round("C")
+        best = max(self.scores)
+        winners = [seat_label(s) for s in range(self.seats) if self.scores[s] == best]
+        self.result.append("final " + " ".join(f"{seat_label(s)}={p}" for s, p in enumerate(self.scores)))
+        if self.st.two_player:
+            self.result[-1] += f" dirk={self.dirk_score}"
+        self.log(f"winner {','.join(winners)}")
+        self.phase = "over"
+
+    def end_chain(self) -> None:
+        """The action chain is over: placement if tiles are pending, else upkeep (§4.1)."""
+        self.chain_open = False
+        if self.pending[self.active]:
+            self.phase = "placement"
+        else:
+            self.upkeep()
+
+
+# ---------------------------------------------------------------------------------------------
+# Setup (§3)
+
+
+def deal_starting_money(deck: Sequence[str], seats: int) -> tuple[list[list[str]], list[str]]:
+    """§3.1 step 5: seat by seat, cards from the top until the hand totals at least 20 (banks ignored).
+
+    Returns the hands (in dealing order) and the rest of the deck.
+    """
+    rest = list(deck)
+    hands: list[list[str]] = []
+    for _ in range(seats):
+        hand: list[str] = []
+        while sum(card_value(c) for c in hand) < DEAL_TARGET:
+            hand.append(rest.pop(0))
+        hands.append(hand)
+    return hands, rest
+
+
+def first_player(hands: Sequence[Sequence[str]]) -> int:
+    """§3.1 step 6 / ruling 15: fewest cards, then lowest total, then lowest seat."""
+    return min(range(len(hands)), key=lambda s: (len(hands[s]), sum(card_value(c) for c in hands[s]), s))
+
+
+def _opening(seats: int, seed: int) -> tuple[HennState, list[Event]]:
+    rng = Rng.from_seed(seed)
+    events: list[Event] = []
+    # §3.1 step 1: seats come shuffled from the host; the engine's own draws start with the bag.
+    bag = rng.shuffled(TILE_IDS)  # step 2
+    market, bag = bag[:4], bag[4:]  # step 3
+    events.append(public("market " + " ".join(f"{b}={t}" for b, t in zip(BANKS, market, strict=True))))
+    dirk: list[str] = []
+    if seats == 2:  # §3.2, ruling 21: Dirk's 6 tiles after the market is filled
+        dirk, bag = bag[:DIRK_SETUP], bag[DIRK_SETUP:]
+        events.append(public(f"dirk gets {','.join(dirk)}"))
+    deck = rng.shuffled(money_deck(seats))  # step 4 (§3.2: 72 cards for two)
+    hands, deck = deal_starting_money(deck, seats)
+    events += [public(f"deal {seat_label(s)} {','.join(h)}") for s, h in enumerate(hands)]
+    first = first_player(hands)
+    events.append(public(f"first {seat_label(first)}"))
+    display, deck = deck[:DISPLAY_SIZE], deck[DISPLAY_SIZE:]  # step 7
+    events.append(public(f"display {','.join(display)}"))
+    # Step 8 / ruling 16: five piles via divmod, larger piles on top; A in pile 2, B in pile 4.
+    q, r = divmod(len(deck), 5)
+    piles: list[list[str]] = []
+    at = 0
+    for p in range(5):
+        size = q + 1 if p < r else q
+        piles.append(deck[at : at + size])
+        at += size
+    for p, card in ((1, SCORE_A), (3, SCORE_B)):
+        piles[p].insert(rng.below(len(piles[p]) + 1), card)
+    deck = [c for pile in piles for c in pile]
+    state = HennState(
+        seats=seats,
+        phase="action",
+        active=first,
+        hands=tuple(sort_hand(h) for h in hands),
+        deck=tuple(deck),
+        display=tuple(display),
+        market=tuple(market),
+        bag=tuple(bag),
+        cities=tuple(((0, 0, start_tile(s)),) for s in range(seats)),
+        reserves=tuple(() for _ in range(seats)),
+        pending=tuple(() for _ in range(seats)),
+        dirk=tuple(dirk),
+        scores=(0,) * seats,
+        first=first,
+        rng=rng.state,
+    )
+    return state, events
+
+
+# ---------------------------------------------------------------------------------------------
+# Legal actions (§4.10)
+
+
+def placements(st: HennState, seat: int, tile: str) -> list[tuple[int, int]]:
+    """Empty cells of ``seat``'s city where ``tile`` may go now (§4.7), sorted by row then column."""
+    city = city_map(st, seat)
+    return [c for c in frontier(city) if place_error(city, tile, c) is None]
+
+
+def _place_actions(st: HennState, seat: int) -> list[Action]:
+    out: list[Action] = []
+    for tile in dict.fromkeys(st.pending[seat]):
+        out += [place(tile, "city", c) for c in placements(st, seat, tile)]
+        out.append(place(tile, "reserve"))
+        if st.two_player and st.phase == "placement":
+            out.append(place(tile, "dirk"))  # §4.8: only tiles bought this turn, only in 2p
+    return out
+
+
+def redesign_actions(st: HennState, seat: int) -> list[Action]:
+    """§4.6 redesigns: add (reserve -> empty cell), remove, swap (reserve tile for a city tile)."""
+    city = city_map(st, seat)
+    out: list[Action] = []
+    reserve = list(dict.fromkeys(st.reserves[seat]))
+    cells = frontier(city) if reserve else []
+    for tile in reserve:
+        out += [redesign("add", c, tile) for c in cells if place_error(city, tile, c) is None]
+    built = sorted((c for c in city if c != (0, 0)), key=lambda c: (c[1], c[0]))
+    out += [redesign("remove", c) for c in built if remove_error(city, c) is None]
+    for tile in reserve:
+        out += [redesign("swap", c, tile) for c in built if swap_error(city, tile, c) is None]
+    return out
+
+
+def _legal(st: HennState, seat: int) -> list[Action]:
+    if seat not in acting_seats(st):
+        return []
+    if st.phase in ("placement", "final"):
+        return _place_actions(st, seat)
+    out = [take(cards) for cards in take_options(st.display)]
+    hand = st.hands[seat]
+    for bank, tile in zip(BANKS, st.market, strict=True):
+        if tile is not None:
+            out += [buy(bank, p) for p in payment_options(hand, bank, BUILDING_TILES[tile].price)]
+    out += redesign_actions(st, seat)
+    if can_pass(st, seat):
+        out.append(PASS)
+    return out
+
+
+# ---------------------------------------------------------------------------------------------
+# Checking and resolving one action
+
+
+def _illegal(st: HennState, seat: int, message: str) -> IllegalAction:
+    return IllegalAction(message, [notation(a) for a in _legal(st, seat)])
+
+
+def _check_reserve_tile(st: HennState, seat: int, tile: str | None) -> str:
+    assert tile is not None
+    if tile not in st.reserves[seat]:
+        if tile in st.pending[seat]:
+            raise _illegal(st, seat, f"tile {tile} is pending, not in reserve")  # §4.6, ruling 8
+        raise _illegal(st, seat, f"tile {tile} is not in your reserve")
+    return tile
+
+
+def _cell(a: Action) -> tuple[int, int]:
+    assert a.x is not None and a.y is not None
+    return a.x, a.y
+
+
+def _do_action_phase(st: HennState, seat: int, a: Action) -> _Work:
+    """§4.2-§4.6: one action of the chain."""
+    kind = a.kind
+    who = seat_label(seat)
+    if kind == "place":
+        raise _illegal(st, seat, "place comes after your actions: finish them first (§4.8)")
+    w = _Work(st)
+    if kind == "take":
+        if all(c is None for c in st.display):
+            raise _illegal(st, seat, "the display is empty")
+        missing = _missing([c for c in st.display if c is not None], a.cards)
+        if missing is not None:
+            raise _illegal(st, seat, f"{missing} is not on the display")
+        total = sum(card_value(c) for c in a.cards)
+        if len(a.cards) > 1 and total > TAKE_LIMIT:
+            raise _illegal(st, seat, f"several cards total {total} > {TAKE_LIMIT}")
+        for card in a.cards:
+            w.display[w.display.index(card)] = None
+            w.hands[seat].append(card)
+        w.log(f"{who}: take {_cards_text(a.cards)}")
+        w.tell_hand(seat)
+        w.end_chain()
+        return w
+    if kind == "buy":
+        slot = str(a.slot)
+        i = BANKS.index(slot)
+        tile = st.market[i]
+        if tile is None:
+            raise _illegal(st, seat, f"market slot {slot} is empty")
+        if any(card_bank(c) != slot for c in a.cards):
+            raise _illegal(st, seat, f"payment must use bank {slot} only")
+        missing = _missing(st.hands[seat], a.cards)
+        if missing is not None:
+            raise _illegal(st, seat, f"you do not hold {missing}")
+        price = BUILDING_TILES[tile].price
+        total = sum(card_value(c) for c in a.cards)
+        if total < price:
+            raise _illegal(st, seat, f"payment {total} < price {price}")
+        for card in a.cards:
+            w.hands[seat].remove(card)
+            w.discard.append(card)
+        w.market[i] = None
+        w.pending[seat].append(tile)
+        exact = total == price
+        w.log(f"{who}: buy slot={slot} pay={_cards_text(a.cards)} {tile}" + (" exact" if exact else ""))
+        w.tell_hand(seat)
+        if exact:
+            w.chain_open = True  # §4.2, ruling 7: an exact payment earns a further action
+        else:
+            w.end_chain()
+        return w
+    if kind == "pass":
+        if not can_pass(st, seat):
+            raise _illegal(st, seat, "pass is allowed only when you can neither take money nor buy (§4.5)")
+        w.log(f"{who}: pass")
+        w.end_chain()
+        return w
+    city = w.cities[seat]
+    at = _cell(a)
+    if kind == "add":
+        tile = _check_reserve_tile(st, seat, a.tile)
+        error = place_error(city, tile, at)
+        if error:
+            raise _illegal(st, seat, error)
+        w.reserves[seat].remove(tile)
+        city[at] = tile
+        w.log(f"{who}: redesign add tile={tile} at={at[0]},{at[1]}")
+    elif kind == "remove":
+        error = remove_error(city, at)
+        if error:
+            raise _illegal(st, seat, error)
+        w.reserves[seat].append(city.pop(at))
+        w.log(f"{who}: redesign remove at={at[0]},{at[1]} ({w.reserves[seat][-1]})")
+    else:
+        tile = _check_reserve_tile(st, seat, a.tile)
+        error = swap_error(city, tile, at)
+        if error:
+            raise _illegal(st, seat, error)
+        w.reserves[seat].remove(tile)
+        w.reserves[seat].append(city[at])
+        city[at] = tile
+        w.log(f"{who}: redesign swap tile={tile} at={at[0]},{at[1]} ({w.reserves[seat][-1]} to reserve)")
+    w.end_chain()  # §4.6: a redesign ends the chain
+    return w
+
+
+def _do_place(st: HennState, seat: int, a: Action) -> _Work:
+    """§4.8 / §5.4 step 2: put one pending tile into the city, the reserve or (2p, bought) to Dirk."""
+    if a.kind != "place":
+        step = "final placement" if st.phase == "final" else "placement"
+        raise _illegal(st, seat, f"only place is possible in the {step} step")
+    tile = str(a.tile)
+    if a.to == "dirk" and (not st.two_player or st.phase != "placement" or tile not in st.pending[seat]):
+        if not st.two_player:
+            raise _illegal(st, seat, "Dirk takes part only in the 2-player game")
+        raise _illegal(st, seat, "only tiles bought this turn can be given to Dirk")  # ruling 21
+    if tile not in st.pending[seat]:
+        raise _illegal(st, seat, f"tile {tile} is not pending")
+    w = _Work(st)
+    who = seat_label(seat)
+    if a.to == "city":
+        at = _cell(a)
+        error = place_error(w.cities[seat], tile, at)
+        if error:
+            raise _illegal(st, seat, error)
+        w.cities[seat][at] = tile
+    elif a.to == "reserve":
+        w.reserves[seat].append(tile)
+    else:
+        w.dirk.append(tile)
+    w.pending[seat].remove(tile)
+    w.log(f"{who}: {notation(a)}")
+    if st.phase == "placement":
+        if not w.pending[seat]:
+            w.upkeep()
+    elif not any(w.pending):
+        w.finish()
+    return w
+
+
+# ---------------------------------------------------------------------------------------------
+# The rules object
+
+
+class NyHennRules:
+    """Dirk Henn's *New York*: base game for 3–6 players, the Dirk variant for 2."""
+
+    name: ClassVar[str] = "ny_henn"
+    title: ClassVar[str] = "New York"
+    summary: ClassVar[str] = (
+        "Take money from the display (one card, or several totalling at most 5) or buy a building tile "
+        "from the market, paying at least its price in the slot's bank with no change; an exact payment "
+        "earns another action. Build outward from Times Square: streets must match, every tile must be "
+        "reachable on foot and no empty space may be enclosed. Majorities of each building type and your "
+        "longest outer street score in rounds A, B and the final C. Two players add the collector Dirk."
+    )
+    seat_counts: ClassVar[range] = range(2, 7)
+    options: ClassVar[Mapping[str, str]] = {}
+    state_model: ClassVar[type[BaseModel]] = HennState
+
+    def validate_setup(self, seats: int, options: frozenset[str]) -> None:
+        """Raises ``SetupError`` for a seat count outside 2–6 or any option (the game has none)."""
+        check_setup(self.name, self.seat_counts, self.options, seats, options)
+
+    def setup(self, seats: int, seed: int, options: frozenset[str]) -> HennState:
+        """The opening state after §3 (the first player to act)."""
+        self.validate_setup(seats, options)
+        return _opening(seats, seed)[0]
+
+    def setup_events(self, seats: int, seed: int) -> list[Event]:
+        """The public setup log (market, Dirk's tiles, face-up deals, first player, display)."""
+        return _opening(seats, seed)[1]
+
+    def to_act(self, state: HennState) -> frozenset[int]:
+        """The active player, or in the final placement every seat still holding awarded tiles."""
+        return acting_seats(state)
+
+    def legal_actions(self, state: HennState, seat: int) -> Sequence[Action]:
+        """Legal actions in a stable order: takes, buys (exact first), redesigns, pass; or placements.
+
+        Buys list the minimal payments only; ``apply`` also accepts any larger payment (ruling 6),
+        offered through ``multi_selects``.
+        """
+        return _legal(state, seat)
+
+    def apply(self, state: HennState, seat: int, action: Action) -> Step[HennState]:
+        """Resolve ``action`` and every automatic step after it (upkeep, scoring, game end).
+
+        Raises ``NotYourTurn`` or ``IllegalAction`` (naming the failed rule, listing legal notations).
+        """
+        if state.phase == "over":
+            raise IllegalAction("the game is over")
+        if seat not in acting_seats(state):
+            raise NotYourTurn("not your turn")
+        if state.phase == "action":
+            w = _do_action_phase(state, seat, action)
+        else:
+            w = _do_place(state, seat, action)
+        return Step(w.freeze(), tuple(w.events))
+
+    def multi_selects(self, state: HennState, seat: int) -> Sequence[MultiSelect]:
+        """Take several display cards (§4.3) and pay with any set of one bank's cards (§4.4, ruling 6).
+
+        Items are ordered so that the first ``min_items`` / ``max_items`` form legal choices: display
+        cards by ascending value, payment cards by descending value.
+        """
+        if state.phase != "action" or seat not in acting_seats(state):
+            return []
+        out: list[MultiSelect] = []
+        shown = sorted((c for c in state.display if c is not None), key=lambda c: (card_value(c), c))
+        if shown:
+            most, total = 0, 0
+            for c in shown:
+                total += card_value(c)
+                if total > TAKE_LIMIT:
+                    break
+                most += 1
+            out.append(
+                MultiSelect(
+                    label="Take one card, or several totalling at most 5",
+                    template="take {}",
+                    items=tuple(shown),
+                    max_items=max(1, most),
+                )
+            )
+        hand = state.hands[seat]
+        for bank, tile in zip(BANKS, state.market, strict=True):
+            if tile is None:
+                continue
+            price = BUILDING_TILES[tile].price
+            cards = sorted((c for c in hand if card_bank(c) == bank), key=lambda c: -card_value(c))
+            if sum(card_value(c) for c in cards) < price:
+                continue
+            need, total = 0, 0
+            while total < price:
+                total += card_value(cards[need])
+                need += 1
+            out.append(
+                MultiSelect(
+                    label=f"Pay for {tile} ({BUILDING_TILES[tile].type} {price}) with {bank} cards",
+                    template=f"buy slot={bank} pay={{}}",
+                    items=tuple(cards),
+                    min_items=need,
+                    max_items=len(cards),
+                )
+            )
+        return out
+
+    def outcome(self, state: HennState) -> Outcome | None:
+        """Scores and places of the real players once over (Dirk cannot win, ruling 18)."""
+        if state.phase != "over":
+            return None
+        return Outcome(
+            scores=state.scores,
+            places=places_of(state.scores),
+            reason="the market could not be refilled",
+            details=state.result,
+        )
+
+    def view(self, state: HennState, seat: int | None) -> BaseModel:
+        """``PublicView`` for ``None``; ``PrivateView`` (hand, legal actions, targets) for a seat."""
+        if seat is None:
+            return views.public_view(state)
+        legal = [notation(a) for a in self.legal_actions(state, seat)]
+        return views.private_view(state, seat, legal)
+
+    def notation(self, action: Action) -> str:
+        """Canonical text of ``action`` (§8)."""
+        return notation(action)
+
+    def parse(self, text: str) -> Action:
+        """The action written as ``text``; raises ``NotationError`` with the expected syntax."""
+        return parse(text)
+
+    def observers(self, state: HennState, seat: int) -> frozenset[int]:
+        """Only the seat itself sees its hand (§6)."""
+        return frozenset((seat,))
+
+    def resample_secrets(self, state: HennState, seat: int, rng: Rng) -> HennState:
+        """``seat``'s hand redrawn from its cards and the deck's money cards (same count), deck reshuffled.
+
+        Outsiders see hand sizes, deck size and the remaining scoring cards only, which stay the same.
+        """
+        hand = list(state.hands[seat])
+        money = [c for c in state.deck if c not in SCORING_CARDS]
+        pool = rng.shuffled(hand + money)
+        new_hand, rest = pool[: len(hand)], pool[len(hand) :]
+        deck = rng.shuffled(rest + [c for c in state.deck if c in SCORING_CARDS])
+        hands = list(state.hands)
+        hands[seat] = sort_hand(new_hand)
+        return state.model_copy(update={"hands": tuple(hands), "deck": tuple(deck)})
