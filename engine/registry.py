@@ -7,14 +7,18 @@ from typing import Any
 
 from engine.core.contract import GameRules, Policy
 from engine.core.errors import SetupError
+from engine.ny_henn import POLICIES as _HENN_POLICIES
+from engine.ny_henn import RULES as _HENN
 from engine.ny_piatnik import POLICIES as _PIATNIK_POLICIES
 from engine.ny_piatnik import RULES as _PIATNIK
 
 GAMES: Mapping[str, GameRules[Any, Any]] = {
+    _HENN.name: _HENN,
     _PIATNIK.name: _PIATNIK,
 }
 
 POLICIES: Mapping[str, Mapping[str, Policy[Any, Any]]] = {
+    _HENN.name: _HENN_POLICIES,
     _PIATNIK.name: _PIATNIK_POLICIES,
 }
 

@@ -8,7 +8,7 @@ from typing import Any
 
 from pydantic import BaseModel
 
-from render import ny_piatnik
+from render import ny_henn, ny_piatnik
 
 
 @dataclass(frozen=True, slots=True)
@@ -19,6 +19,7 @@ class GameRenderer:
 
 
 RENDERERS: dict[str, GameRenderer] = {
+    "ny_henn": GameRenderer(ny_henn.render_board, ny_henn.render_hand, ny_henn.PrivateView),
     "ny_piatnik": GameRenderer(ny_piatnik.render_board, ny_piatnik.render_hand, ny_piatnik.PrivateView),
 }
 

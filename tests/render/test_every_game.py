@@ -1,0 +1,41 @@
+"""Every registered game has a renderer that draws its board and hands at every stage of a match."""
+
+from __future__ import annotations
+
+import importlib
+import io
+from typing import Any
+
+import pytest
+from PIL import Image
+
+from engine.host.selfplay import play_match
+from engine.registry import GAMES, POLICIES
+from render.registry import RENDERERS, render_view
+
+
+@pytest.mark.parametrize("slug", sorted(GAMES))
+def test_boards_and_hands_render_from_start_to_finish(slug: str) -> None:
+    rules = GAMES[slug]
+    seats = max(n for n in rules.seat_counts if n <= 4)
+    states: list[Any] = []
+    result = play_match(rules, seats, 2, frozenset(), [POLICIES[slug]["greedy"]], on_state=states.append)
+    assert result.outcome is not None
+    sample = [states[0], states[len(states) // 2], result.state]
+    names = [f"Player {n}" for n in range(seats)]
+    for state in sample:
+        for seat in (None, *range(seats)):
+            png = render_view(slug, rules.view(state, seat), names)
+            assert png is not None and len(png) < 1_000_000
+            with Image.open(io.BytesIO(png)) as image:
+                assert image.format == "PNG" and image.width >= 400
+
+
+def test_every_game_has_a_renderer() -> None:
+    assert set(RENDERERS) == set(GAMES)
+
+
+@pytest.mark.parametrize("slug", sorted(GAMES))
+def test_the_smallest_text_is_a_fiftieth_of_the_width(slug: str) -> None:
+    module = importlib.import_module(f"render.{slug}")
+    assert module.SMALL * 50 >= module.WIDTH
