@@ -467,3 +467,42 @@ async def test_commands_sync_to_the_dev_guild_or_globally(fake_discord: FakeDisc
     async with running_bot(bot, fake):
         assert await bot.sync_commands() >= 6
         assert fake.requests_to("PUT", "/applications/{application_id}/commands")
+
+
+async def test_dirk_henns_new_york_is_played_through_menus_and_multi_selects(
+    fake_discord: FakeDiscord, tmp_path: Path
+) -> None:
+    fake = fake_discord
+    async with big_apple(fake, tmp_path / "db.sqlite") as bot:
+        ix = await fake.slash(
+            "game new",
+            {"game": "ny_henn", "players": 3, "computers": 2},
+            user=fake.alice,
+            channel=fake.general,
+        )
+        match_id = int(re.search(r"Match #(\d+)", (await ix.response()).content or "")[1])  # type: ignore[index]
+        thread = await fake.wait_for_thread(fake.general)
+        lobby = await fake.wait_for_message(thread)
+        await (await fake.click(lobby, button(lobby, "ba:lobby:start:"), user=fake.alice)).response()
+        record = await bot.host.match(match_id)
+        post = await board_post(fake, thread, record.version)
+        assert post.attachment("board.png").data.startswith(b"\x89PNG")
+        menu = await (await fake.click(post, button(post, "ba:play:"), user=fake.alice)).response()
+        take = next(
+            b for b in menu.buttons if b["custom_id"].startswith("ba:multi:") and "Take" in b["label"]
+        )
+        picker = await (await fake.click(menu, take["custom_id"], user=fake.alice)).response()
+        select = picker.selects[0]
+        cheapest = select["options"][0]["value"]  # items come in ascending value, so one card always fits
+        played = await (
+            await fake.select(picker, select["custom_id"], [cheapest], user=fake.alice)
+        ).response()
+        assert "You played `take " in (played.content or ""), played.content
+        hands = await fake.wait_until(lambda: fake.dm_messages(fake.alice) or None)
+        assert hands[0].attachment("hand.png").data.startswith(b"\x89PNG")
+        record = await bot.host.match(match_id)
+        seat = record.seat_of(fake.alice.id)
+        assert seat is not None
+        log = await bot.host.public_log(record, 0)
+        assert any(line.startswith(f"P{seat + 1}: take ") for line in log)
+        assert not any(line.startswith("hand ") for line in log)  # hands stay private
