@@ -106,6 +106,11 @@ class GameRules(Protocol[S, A]):
         """The opening state. Raises ``SetupError`` on a bad seat count or option combination."""
         ...
 
+    def setup_events(self, seats: int, seed: int, options: frozenset[str]) -> Sequence[Event]:
+        """The log of setting up (public deals, the first player, ...): the same arguments give the same
+        events as ``setup`` made."""
+        ...
+
     def to_act(self, state: S) -> frozenset[int]:
         """Seats that must decide now; several when simultaneous, empty when the match is over."""
         ...

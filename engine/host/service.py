@@ -167,7 +167,8 @@ class GameHost:
         rules = self.rules(match.game)
         log = await self.store.action_log(match.id)
         _, events = replay(rules, match.seat_count, match.seed, match.options, log)
-        lines = [e.text for e in events if e.is_public]
+        opening = rules.setup_events(match.seat_count, match.seed, match.options)
+        lines = [e.text for e in (*opening, *events) if e.is_public]
         return lines[-limit:] if limit else lines
 
     # ------------------------------------------------------------------ lobby
@@ -234,28 +235,21 @@ class GameHost:
             order = Rng.from_seed(match.seed, SEAT_STREAM).shuffled(match.players)
             seated = [p.model_copy(update={"seat": i}) for i, p in enumerate(order)]
             state = rules.setup(match.seat_count, match.seed, match.options)
+            opening = rules.setup_events(match.seat_count, match.seed, match.options)
             names = ", ".join(f"S{seat + 1} {p.name}" for seat, p in enumerate(order))
             to_act = tuple(sorted(rules.to_act(state)))
-            notices = [
-                DeliveryDraft(
-                    payload=Notice(
-                        headline=f"{rules.title} begins",
-                        lines=(f"seats: {names}",),
-                        to_act=to_act,
-                        everyone=True,
-                    ).model_dump_json()
-                )
-            ]
-            notices += [
-                DeliveryDraft(
-                    seat=p.seat, payload=Notice(headline="your hand", to_act=to_act).model_dump_json()
-                )
-                for p in seated
-            ]
+            lines = (f"seats: {names}", *(e.text for e in opening if e.is_public))
+            begins = Notice(headline=f"{rules.title} begins", lines=lines, to_act=to_act, everyone=True)
+            notices = [DeliveryDraft(payload=begins.model_dump_json())]
+            for p in seated:
+                assert p.seat is not None
+                own = tuple(e.text for e in opening if e.audience is not None and p.seat in e.audience)
+                hand = Notice(headline="your hand", lines=own, to_act=to_act)
+                notices.append(DeliveryDraft(seat=p.seat, payload=hand.model_dump_json()))
             match = await self.store.start_match(match_id, match.version, seated, dump_state(state), notices)
-            lines = [f"seats: {names}"]
-            match = await self._run_computers(match, state, lines)
-            return ActResult(match=match, lines=tuple(lines))
+            played = list(lines)
+            match = await self._run_computers(match, state, played)
+            return ActResult(match=match, lines=tuple(played))
 
     # ------------------------------------------------------------------- play
 

@@ -591,7 +591,7 @@ class NyHennRules:
         self.validate_setup(seats, options)
         return _opening(seats, seed)[0]
 
-    def setup_events(self, seats: int, seed: int) -> list[Event]:
+    def setup_events(self, seats: int, seed: int, options: frozenset[str] = frozenset()) -> list[Event]:
         """The public setup log (market, Dirk's tiles, face-up deals, first player, display)."""
         return _opening(seats, seed)[1]
 

@@ -1021,6 +1021,10 @@ class NyPiatnikRules:
         self.validate_setup(seats, options)
         return _opening(seats, seed, options)
 
+    def setup_events(self, seats: int, seed: int, options: frozenset[str]) -> Sequence[Event]:
+        """Nothing is logged at setup: the preliminary round and the first hands are played as actions."""
+        return ()
+
     def to_act(self, state: NyState) -> frozenset[int]:
         """The one seat that must decide now (a pending decision's owner first), empty when over."""
         seat = acting_seat(state)

@@ -130,3 +130,11 @@ def test_multi_selects_make_legal_actions(slug: str, seats: int, options: frozen
                 rules.apply(state, seat, rules.parse(text))  # raises if the rules refuse it
         for waiting in set(range(seats)) - rules.to_act(state):
             assert list(rules.multi_selects(state, waiting)) == []
+
+
+@pytest.mark.parametrize(("slug", "seats", "options"), SETUPS)
+def test_setup_events_are_reproducible(slug: str, seats: int, options: frozenset[str]) -> None:
+    rules = GAMES[slug]
+    first = list(rules.setup_events(seats, 11, options))
+    assert first == list(rules.setup_events(seats, 11, options))
+    assert all(e.audience is None or e.audience <= set(range(seats)) for e in first)

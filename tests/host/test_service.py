@@ -71,6 +71,8 @@ async def test_start_seats_players_by_seed_and_queues_notices(host: GameHost) ->
     assert await host.flush(recorder) == 6  # per match: one public post, one hand per seat
     public = [n for seat, n in recorder.sent if seat is None]
     assert public[0].headline == "Toy race begins" and public[0].to_act == (0,)
+    assert public[0].lines[1] == "a race to 10"  # the game's own setup log follows the seats
+    assert (await host.public_log(first))[0] == "a race to 10"
 
 
 async def test_act_by_notation_and_by_slot(host: GameHost, store: SqliteMatchStore) -> None:

@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import ClassVar
 
-from engine.core.contract import Frozen, MultiSelect, Outcome, Step, private, public
+from engine.core.contract import Event, Frozen, MultiSelect, Outcome, Step, private, public
 from engine.core.errors import IllegalAction, NotationError, NotYourTurn
 from engine.core.options import check_setup
 from engine.core.rng import Rng
@@ -50,6 +50,9 @@ class ToyRules:
         rng = Rng.from_seed(seed)
         tokens = tuple(rng.below(100) for _ in range(seats))
         return ToyState(seats=seats, target=20 if "long" in options else 10, secrets=tokens, rng=rng.state)
+
+    def setup_events(self, seats: int, seed: int, options: frozenset[str]) -> Sequence[Event]:
+        return (public(f"a race to {20 if 'long' in options else 10}"),)
 
     def to_act(self, state: ToyState) -> frozenset[int]:
         return frozenset() if state.total >= state.target else frozenset({state.turn})
