@@ -24,8 +24,7 @@ MIN_CELL = 44  # a 2-letter code at SMALL fits
 MAX_CELL = 72
 STREET_INK = "#333333"
 CARD_BACK = "#1B2A41"
-GOLD = "#FFD700"
-DARK_TYPES = {"TH", "ST", "SK", "MU"}
+HIGHLIGHT = "#FF6F00"
 
 
 def ink_on(fill: str) -> str:
@@ -84,8 +83,10 @@ def draw_city(
     city: Sequence[PlacedTile],
     start_colour: str,
     targets: Sequence[tuple[int, int]] = (),
+    changed: Sequence[tuple[int, int]] = (),
 ) -> float:
-    """The city with axis labels; ``targets`` (legal cells) are outlined with their coordinates."""
+    """The city with axis labels; ``targets`` (legal cells) are outlined, ``changed`` cells (the last
+    move) get a thick frame."""
     x0, y0, x1, y1 = city_extent(city, targets)
     cell = city_cell(x1 - x0 - 1, y1 - y0 - 1, WIDTH - 2 * MARGIN - 40)
     left = MARGIN + 40
@@ -104,6 +105,10 @@ def draw_city(
     for x, y in targets:
         cx, cy = left + (x - x0) * cell, grid_top + (y - y0) * cell
         draw.rectangle((cx + 3, cy + 3, cx + cell - 3, cy + cell - 3), outline="#FF6F00", width=3)
+    for x, y in changed:
+        if x0 <= x <= x1 and y0 <= y <= y1:
+            cx, cy = left + (x - x0) * cell, grid_top + (y - y0) * cell
+            draw.rectangle((cx - 2, cy - 2, cx + cell + 2, cy + cell + 2), outline=HIGHLIGHT, width=5)
     return grid_top + (y1 - y0 + 1) * cell
 
 
@@ -138,7 +143,7 @@ def draw_panel(draw: ImageDraw.ImageDraw, top: float, panel: PlayerPanel, name: 
     text(draw, (WIDTH - MARGIN, top + 8), stats, BODY, INK, anchor="ra")
     counts = "  ".join(f"{code} {panel.type_counts.get(code, 0)}" for code in TYPE_CODES)
     text(draw, (MARGIN, top + 42), counts, SMALL, MUTED)
-    y = draw_city(draw, top + 72, panel.city, panel.colour)
+    y = draw_city(draw, top + 72, panel.city, panel.colour, changed=panel.changed)
     y = draw_tile_row(draw, y + 8, "reserve", panel.reserve)
     if panel.pending:
         y = draw_tile_row(draw, y, "to place", panel.pending)
@@ -194,13 +199,22 @@ def draw_header(draw: ImageDraw.ImageDraw, view: PublicView, names: Sequence[str
             draw, (mx + 58, y + 90), f"{slot.tile.type} {slot.tile.price}", SMALL, INK, bold=True, anchor="ma"
         )
     text(draw, (WIDTH - MARGIN, y + 122), f"bag {view.bag_size}", SMALL, INK, anchor="ra")
-    return y + 150
+    if view.last_move:
+        text(
+            draw,
+            (MARGIN, y + 146),
+            fit_text(f"Last move: {view.last_move}", SMALL, WIDTH - 40),
+            SMALL,
+            HIGHLIGHT,
+            True,
+        )
+    return y + 180
 
 
 def render_board(view: PublicView, names: Sequence[str] = ()) -> bytes:
     """The public image: header (display, deck, market), one panel per player, Dirk, and the result."""
     labels = [names[p.seat] if p.seat < len(names) else p.label for p in view.players]
-    height = 214 + sum(panel_height(p) for p in view.players)
+    height = 244 + sum(panel_height(p) for p in view.players)
     if view.dirk is not None:
         height += 110 + (len(view.dirk.tiles) * (MIN_CELL + 6)) // (WIDTH - 200) * (MIN_CELL + 10)
     height += 30 * len(view.result) + 20
@@ -226,7 +240,7 @@ def render_hand(view: PrivateView, names: Sequence[str] = ()) -> bytes:
     """A player's image: money by bank with totals, and their city with the legal cells of a pending tile."""
     panel = view.players[view.seat]
     targets = [cell for target in view.targets for cell in target.cells]
-    height = 230 + city_height(panel.city, targets) + 60
+    height = 230 + city_height(panel.city, targets) + 60 + (MIN_CELL + 10 if panel.pending else 0)
     image, draw = new_canvas(WIDTH, height)
     name = names[view.seat] if view.seat < len(names) else panel.label
     text(
@@ -246,7 +260,8 @@ def render_hand(view: PrivateView, names: Sequence[str] = ()) -> bytes:
         total = view.bank_totals.get(bank, 0)
         text(draw, (MARGIN + 40, top + 2), f"{BANK_NAMES[bank]}: {values}  (total {total})", BODY, INK)
     y += 170
-    if view.targets:
+    if panel.pending:
+        y = draw_tile_row(draw, y, "to place", panel.pending)
         tiles = ", ".join(t.tile for t in view.targets)
         text(draw, (MARGIN, y), f"Cells where {tiles} may go are outlined.", SMALL, INK)
     y += 30

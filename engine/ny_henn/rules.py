@@ -620,7 +620,19 @@ class NyHennRules:
             w = _do_action_phase(state, seat, action)
         else:
             w = _do_place(state, seat, action)
-        return Step(w.freeze(), tuple(w.events))
+        after = w.freeze()
+        # Remember the move for the board image's highlight (§9: the last move is shown).
+        line = next((e.text for e in w.events if e.is_public and e.text.startswith(f"P{seat + 1}:")), "")
+        cells = tuple(
+            sorted(
+                {
+                    (s, x, y)
+                    for s in range(state.seats)
+                    for x, y, _ in set(state.cities[s]) ^ set(after.cities[s])
+                }
+            )
+        )
+        return Step(after.model_copy(update={"last_move": line, "changed": cells}), tuple(w.events))
 
     def multi_selects(self, state: HennState, seat: int) -> Sequence[MultiSelect]:
         """Take several display cards (§4.3) and pay with any set of one bank's cards (§4.4, ruling 6).

@@ -60,6 +60,7 @@ class PlayerPanel(Frozen):
     pending: tuple[TileInfo, ...]
     active: bool
     to_act: bool
+    changed: tuple[tuple[int, int], ...] = ()  # cells the last move changed (outlined on the image)
 
 
 class DirkPanel(Frozen):
@@ -91,6 +92,7 @@ class PublicView(Frozen):
     players: tuple[PlayerPanel, ...]
     dirk: DirkPanel | None
     result: tuple[str, ...]
+    last_move: str = ""
 
 
 class Target(Frozen):
@@ -135,6 +137,7 @@ def _fields(state: HennState) -> dict[str, object]:
                 pending=tuple(tile_info(t) for t in state.pending[s]),
                 active=s == state.active and state.phase in ("action", "placement"),
                 to_act=s in acting,
+                changed=tuple((x, y) for seat, x, y in state.changed if seat == s),
             )
         )
     dirk = None
@@ -165,6 +168,7 @@ def _fields(state: HennState) -> dict[str, object]:
         "players": tuple(players),
         "dirk": dirk,
         "result": state.result,
+        "last_move": state.last_move,
     }
 
 
