@@ -506,3 +506,51 @@ async def test_dirk_henns_new_york_is_played_through_menus_and_multi_selects(
         log = await bot.host.public_log(record, 0)
         assert any(line.startswith(f"P{seat + 1}: take ") for line in log)
         assert not any(line.startswith("hand ") for line in log)  # hands stay private
+
+
+async def test_a_whole_dirk_henn_match_keeps_every_hand_with_its_owner(
+    fake_discord: FakeDiscord, tmp_path: Path
+) -> None:
+    fake = fake_discord
+    cy = fake.add_user("cy")
+    people = {u.id: u for u in (fake.alice, fake.bob, cy)}
+    greedy = POLICIES["ny_henn"]["greedy"]
+    async with big_apple(fake, tmp_path / "db.sqlite") as bot:
+        ix = await fake.slash(
+            "game new", {"game": "ny_henn", "players": 3}, user=fake.alice, channel=fake.general
+        )
+        await ix.response()
+        thread = await fake.wait_for_thread(fake.general)
+        lobby = await fake.wait_for_message(thread)
+        for joiner in (fake.bob, cy):
+            lobby = await (await fake.click(lobby, button(lobby, "ba:lobby:join:"), user=joiner)).response()
+        await (await fake.click(lobby, button(lobby, "ba:lobby:start:"), user=fake.alice)).response()
+        match_id = (await bot.store.list_matches(limit=1))[0].id
+        for ply in range(3000):
+            record = await bot.host.match(match_id)
+            if record.status is MatchStatus.FINISHED:
+                break
+            rules, state = bot.host.rules(record.game), bot.host.state_of(record)
+            seat = min(rules.to_act(state))
+            player = record.player_at(seat)
+            assert player is not None and player.user_id in people
+            action = greedy.choose(rules, state, seat, rules.legal_actions(state, seat), Rng.from_seed(ply))
+            options = {"notation": rules.notation(action)}
+            reply = await (
+                await fake.slash("move", options, user=people[player.user_id], channel=thread)
+            ).response()
+            assert "You played" in (reply.content or ""), reply.content
+        record = await bot.host.match(match_id)
+        assert record.status is MatchStatus.FINISHED
+        await fake.wait_for_message(thread, lambda m: "Final standings" in (m.content or ""), timeout=20)
+        log = await bot.store.action_log(match_id)
+        _, events = replay(bot.host.rules("ny_henn"), 3, record.seed, record.options, log)
+    for user in people.values():
+        seat = record.seat_of(user.id)
+        own = {e.text for e in events if e.audience is not None and seat in e.audience}
+        others = {e.text for e in events if e.audience is not None and seat not in e.audience} - own
+        dm_text = "\n".join(m.content or "" for m in fake.dm_messages(user))
+        assert own and any(line in dm_text for line in own)
+        assert not any(line in dm_text for line in others)
+    public_text = "\n".join(m.content or "" for m in thread.messages)
+    assert not any(e.text in public_text for e in events if e.audience is not None)
