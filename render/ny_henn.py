@@ -251,7 +251,7 @@ def render_hand(view: PrivateView, names: Sequence[str] = ()) -> bytes:
         INK,
         bold=True,
     )
-    y = 60
+    y: float = 60
     for row, bank in enumerate(BANK_HEX):
         cards = sorted(int(c[1:]) for c in view.hand if c[0] == bank)
         top = y + row * 40
