@@ -1,0 +1,15 @@
+"""Hans van Tol's *Skyline of the World*: rules engine and computer players."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from engine.core.bots import RandomPolicy
+from engine.core.contract import Policy
+from engine.skyline.bots import GreedyPolicy
+from engine.skyline.rules import SkylineRules
+
+RULES = SkylineRules()
+POLICIES: dict[str, Policy[Any, Any]] = {"random": RandomPolicy(), "greedy": GreedyPolicy()}
+
+__all__ = ["POLICIES", "RULES", "GreedyPolicy", "SkylineRules"]
