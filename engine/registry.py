@@ -11,15 +11,19 @@ from engine.ny_henn import POLICIES as _HENN_POLICIES
 from engine.ny_henn import RULES as _HENN
 from engine.ny_piatnik import POLICIES as _PIATNIK_POLICIES
 from engine.ny_piatnik import RULES as _PIATNIK
+from engine.skyline import POLICIES as _SKYLINE_POLICIES
+from engine.skyline import RULES as _SKYLINE
 
 GAMES: Mapping[str, GameRules[Any, Any]] = {
     _HENN.name: _HENN,
     _PIATNIK.name: _PIATNIK,
+    _SKYLINE.name: _SKYLINE,
 }
 
 POLICIES: Mapping[str, Mapping[str, Policy[Any, Any]]] = {
     _HENN.name: _HENN_POLICIES,
     _PIATNIK.name: _PIATNIK_POLICIES,
+    _SKYLINE.name: _SKYLINE_POLICIES,
 }
 
 

@@ -1,0 +1,233 @@
+"""Board and hand images for Skyline of the World, drawn from its public and private views.
+
+Spec §9: a 6×6 grid of sites seen from above, each with its stack drawn as bars from the ground up.
+Every text is at least 1/50 of the width; pieces carry their value as a label, so colour is never the
+only cue, and mission sites never appear on the public image.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from PIL import ImageDraw
+
+from engine.skyline.views import PieceView, PlayerPanel, PrivateView, PublicView, SiteView
+from render.canvas import INK, MUTED, encode_png, fit_text, new_canvas, text
+
+WIDTH = 1000
+SMALL = 20  # = WIDTH / 50
+BODY = 22
+TITLE = 28
+CELL = 154
+GAP = 4
+ORIGIN_X = 40
+ORIGIN_Y = 70
+BAR = 24
+PLAIN = "#ECE8DF"
+ORANGE = "#F7931E"
+ORANGE_EDGE = "#C2410C"
+GOLD = "#D4AF37"
+LAST_BUILD = "#FACC15"
+NEUTRAL = "#FFFFFF"
+PANEL_ROW = 70
+
+
+def ink_on(fill: str) -> str:
+    r, g, b = (int(fill[i : i + 2], 16) for i in (1, 3, 5))
+    return "#111111" if 0.299 * r + 0.587 * g + 0.114 * b > 150 else "#FFFFFF"
+
+
+def colour_of(piece: PieceView, hexes: dict[str, str]) -> str:
+    return NEUTRAL if piece.colour is None else hexes.get(piece.colour, "#999999")
+
+
+def draw_site(draw: ImageDraw.ImageDraw, site: SiteView, hexes: dict[str, str]) -> None:
+    left = ORIGIN_X + site.x * (CELL + GAP)
+    top = ORIGIN_Y + site.y * (CELL + GAP)
+    fill = ORANGE if site.orange else PLAIN
+    draw.rectangle(
+        (left, top, left + CELL, top + CELL),
+        fill=fill,
+        outline=ORANGE_EDGE if site.orange else "#B9B2A3",
+        width=4 if site.orange else 2,
+    )
+    text(draw, (left + 6, top + 4), site.id, SMALL, INK, bold=True)
+    if site.badge:
+        cx, cy, r = left + CELL - 22, top + 18, 17
+        draw.ellipse((cx - r, cy - r, cx + r, cy + r), fill=site.badge_colour or "#555555")
+        text(
+            draw,
+            (cx, cy),
+            site.badge[:2],
+            SMALL - 4 if len(site.badge) > 1 else SMALL,
+            "#FFFFFF",
+            bold=True,
+            anchor="mm",
+        )
+    bar_left, bar_right = left + 20, left + CELL - 20
+    for level in range(5):
+        bottom = top + CELL - 6 - level * BAR
+        box = (bar_left, bottom - BAR + 2, bar_right, bottom)
+        if level >= len(site.stack):
+            draw.rectangle(box, outline="#CFC8B8", width=1)
+            continue
+        piece = site.stack[level]
+        colour = colour_of(piece, hexes)
+        is_top = level == len(site.stack) - 1
+        outline = GOLD if piece.code == "S" else ("#888888" if piece.colour is None else "#222222")
+        draw.rectangle(box, fill=colour, outline=outline, width=3 if is_top or piece.code == "S" else 1)
+        if piece.code == "PH":
+            mid = (bar_left + bar_right) / 2
+            draw.polygon([(bar_left, box[1]), (mid, box[1] - 10), (bar_right, box[1])], fill=GOLD)
+        text(
+            draw,
+            ((bar_left + bar_right) / 2, (box[1] + box[3]) / 2),
+            piece.code,
+            SMALL,
+            ink_on(colour),
+            True,
+            "mm",
+        )
+    if site.last_build:
+        draw.rectangle((left - 3, top - 3, left + CELL + 3, top + CELL + 3), outline=LAST_BUILD, width=5)
+
+
+def draw_board(draw: ImageDraw.ImageDraw, view: PublicView) -> float:
+    hexes = {p.colour: p.hex for p in view.players}
+    for column, letter in enumerate("ABCDEF"):
+        x = ORIGIN_X + column * (CELL + GAP) + CELL / 2
+        text(draw, (x, ORIGIN_Y - 6), letter, SMALL, MUTED, bold=True, anchor="ms")
+    for row in range(6):
+        y = ORIGIN_Y + row * (CELL + GAP) + CELL / 2
+        text(draw, (ORIGIN_X - 10, y), str(row + 1), SMALL, MUTED, bold=True, anchor="rm")
+    for site in view.sites:
+        draw_site(draw, site, hexes)
+    return ORIGIN_Y + 6 * (CELL + GAP) + 10
+
+
+def money(value: int | None) -> str:
+    return "hidden" if value is None else f"{value} M"
+
+
+def stock_text(stock: dict[str, int] | None) -> str:
+    if stock is None:
+        return "stock hidden"
+    held = [f"{code}×{n}" for code, n in stock.items() if n]
+    return "stock " + (" ".join(held) or "empty")
+
+
+def draw_player(draw: ImageDraw.ImageDraw, top: float, panel: PlayerPanel, name: str, acting: bool) -> float:
+    if acting:
+        draw.rectangle((6, top, WIDTH - 6, top + PANEL_ROW - 6), fill=(255, 111, 0, 40))
+    draw.rectangle((20, top + 6, 44, top + 30), fill=panel.hex, outline=INK)
+    marker = "▶ " if acting else ""
+    text(
+        draw,
+        (54, top + 6),
+        fit_text(f"{marker}{name} ({panel.colour})", BODY, 430, bold=True),
+        BODY,
+        INK,
+        True,
+    )
+    summary = (
+        f"cash {money(panel.cash)} · prestige {panel.prestige_preview} · income {panel.income_preview} M"
+    )
+    text(draw, (WIDTH - 20, top + 8), fit_text(summary, SMALL, 500), SMALL, INK, anchor="ra")
+    details = (
+        f"{stock_text(panel.stock)} · hand {panel.hand_count} · penthouses {panel.penthouses}/3 · "
+        f"Skyline floors {panel.skyline_received} · cards claimed {len(panel.claimed)}"
+    )
+    text(draw, (20, top + 38), fit_text(details, SMALL, WIDTH - 40), SMALL, MUTED)
+    return top + PANEL_ROW
+
+
+def render_board(view: PublicView, names: Sequence[str] = ()) -> bytes:
+    """The public image: the board, one row per player, supplies, the last move and the result."""
+    footer = 3 + len(view.result)
+    height = int(ORIGIN_Y + 6 * (CELL + GAP) + 20 + PANEL_ROW * len(view.players) + 30 * footer + 20)
+    image, draw = new_canvas(WIDTH, height)
+    text(draw, (20, 16), "Skyline of the World", TITLE, INK, bold=True)
+    banner = "FINAL TURNS" if view.final_round else view.phase
+    status = f"turn {view.turn} · {banner}"
+    text(draw, (WIDTH - 20, 22), status, SMALL, INK, anchor="ra")
+    y = draw_board(draw, view)
+    for panel in view.players:
+        name = names[panel.seat] if panel.seat < len(names) else f"P{panel.seat + 1}"
+        acting = panel.active and view.phase != "over"
+        y = draw_player(draw, y, panel, name, acting)
+    lines = [f"neutral floors {view.neutral_supply} · bonus deck {view.deck_size}"]
+    if view.last_move:
+        lines.append(f"Last move: {view.last_move}")
+    lines.extend(view.result)
+    for line in lines:
+        text(draw, (20, y + 4), fit_text(line, SMALL, WIDTH - 40), SMALL, INK)
+        y += 30
+    return encode_png(image)
+
+
+def draw_shape(draw: ImageDraw.ImageDraw, left: float, top: float, picture: Sequence[str], cell: int) -> None:
+    for row, line in enumerate(picture):
+        for column, mark in enumerate(line):
+            box = (
+                left + column * cell,
+                top + row * cell,
+                left + (column + 1) * cell - 2,
+                top + (row + 1) * cell - 2,
+            )
+            draw.rectangle(box, fill="#444444" if mark == "#" else None, outline="#BBBBBB")
+
+
+def render_hand(view: PrivateView, names: Sequence[str] = ()) -> bytes:
+    """One player's image: their secret mission on a mini-map and their bonus cards."""
+    mini = 60
+    rows = (len(view.hand) + 2) // 3
+    height = 120 + 6 * mini + 40 + rows * 150 + 40
+    image, draw = new_canvas(WIDTH, height)
+    panel = view.players[view.seat]
+    name = names[view.seat] if view.seat < len(names) else f"P{view.seat + 1}"
+    text(
+        draw,
+        (20, 16),
+        fit_text(f"{name} ({panel.colour}) · cash {view.own_cash} M", TITLE, WIDTH - 40, True),
+        TITLE,
+        INK,
+        True,
+    )
+    mission = view.mission
+    caption = (
+        "No mission"
+        if mission is None
+        else f"Mission: {mission.name}" + (" (complete)" if mission.complete else "")
+    )
+    text(draw, (20, 64), fit_text(caption, BODY, WIDTH - 40), BODY, INK, bold=True)
+    wanted = set(mission.sites) if mission else set()
+    top = 110
+    for site in view.sites:
+        left, cell_top = 40 + site.x * mini, top + site.y * mini
+        fill = ORANGE if site.orange else PLAIN
+        draw.rectangle((left, cell_top, left + mini - 4, cell_top + mini - 4), fill=fill, outline="#B9B2A3")
+        if site.stack:
+            tops = {p.colour: p.hex for p in view.players}
+            colour = colour_of(site.stack[-1], tops)
+            draw.rectangle((left + 12, cell_top + 12, left + mini - 16, cell_top + mini - 16), fill=colour)
+        if site.id in wanted:
+            draw.rectangle(
+                (left - 2, cell_top - 2, left + mini - 2, cell_top + mini - 2), outline="#2563EB", width=4
+            )
+    text(draw, (40 + 6 * mini + 20, top), "Your mission's sites are outlined in blue.", SMALL, MUTED)
+    y = top + 6 * mini + 20
+    text(draw, (20, y), f"Bonus cards ({len(view.hand)})", BODY, INK, bold=True)
+    y += 36
+    for index, card in enumerate(view.hand):
+        left = 20 + (index % 3) * 320
+        card_top = y + (index // 3) * 150
+        draw.rounded_rectangle((left, card_top, left + 300, card_top + 136), 10, outline="#888888", width=2)
+        text(draw, (left + 10, card_top + 8), fit_text(card.name, SMALL, 280, True), SMALL, INK, True)
+        text(draw, (left + 10, card_top + 36), f"{card.icon} · {card.reward} M", SMALL, MUTED)
+        if card.claimable:
+            text(draw, (left + 10, card_top + 100), "claimable now", SMALL, "#15803D", True)
+        draw_shape(draw, left + 200, card_top + 40, card.picture, 28)
+    return encode_png(image)
+
+
+__all__ = ["PrivateView", "PublicView", "render_board", "render_hand"]
