@@ -508,18 +508,17 @@ async def test_dirk_henns_new_york_is_played_through_menus_and_multi_selects(
         assert not any(line.startswith("hand ") for line in log)  # hands stay private
 
 
-async def test_a_whole_dirk_henn_match_keeps_every_hand_with_its_owner(
-    fake_discord: FakeDiscord, tmp_path: Path
+@pytest.mark.parametrize(("game", "options"), [("ny_henn", ""), ("skyline", "hidden")])
+async def test_a_whole_match_keeps_every_hand_with_its_owner(
+    game: str, options: str, fake_discord: FakeDiscord, tmp_path: Path
 ) -> None:
     fake = fake_discord
     cy = fake.add_user("cy")
     people = {u.id: u for u in (fake.alice, fake.bob, cy)}
-    greedy = POLICIES["ny_henn"]["greedy"]
+    greedy = POLICIES[game]["greedy"]
     async with big_apple(fake, tmp_path / "db.sqlite") as bot:
-        ix = await fake.slash(
-            "game new", {"game": "ny_henn", "players": 3}, user=fake.alice, channel=fake.general
-        )
-        await ix.response()
+        choice = {"game": game, "players": 3, "options": options}
+        await (await fake.slash("game new", choice, user=fake.alice, channel=fake.general)).response()
         thread = await fake.wait_for_thread(fake.general)
         lobby = await fake.wait_for_message(thread)
         for joiner in (fake.bob, cy):
@@ -535,16 +534,18 @@ async def test_a_whole_dirk_henn_match_keeps_every_hand_with_its_owner(
             player = record.player_at(seat)
             assert player is not None and player.user_id in people
             action = greedy.choose(rules, state, seat, rules.legal_actions(state, seat), Rng.from_seed(ply))
-            options = {"notation": rules.notation(action)}
+            move = {"notation": rules.notation(action)}
             reply = await (
-                await fake.slash("move", options, user=people[player.user_id], channel=thread)
+                await fake.slash("move", move, user=people[player.user_id], channel=thread)
             ).response()
             assert "You played" in (reply.content or ""), reply.content
         record = await bot.host.match(match_id)
         assert record.status is MatchStatus.FINISHED
         await fake.wait_for_message(thread, lambda m: "Final standings" in (m.content or ""), timeout=20)
         log = await bot.store.action_log(match_id)
-        _, events = replay(bot.host.rules("ny_henn"), 3, record.seed, record.options, log)
+        opening = bot.host.rules(game).setup_events(3, record.seed, record.options)
+        _, events = replay(bot.host.rules(game), 3, record.seed, record.options, log)
+        events = [*opening, *events]
     for user in people.values():
         seat = record.seat_of(user.id)
         own = {e.text for e in events if e.audience is not None and seat in e.audience}
