@@ -1,0 +1,15 @@
+"""Wilko Manz's *Fifth Avenue*: rules engine and computer players."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from engine.core.bots import RandomPolicy
+from engine.core.contract import Policy
+from engine.fifth_avenue.bots import GreedyPolicy
+from engine.fifth_avenue.rules import FifthAvenueRules
+
+RULES = FifthAvenueRules()
+POLICIES: dict[str, Policy[Any, Any]] = {"random": RandomPolicy(), "greedy": GreedyPolicy()}
+
+__all__ = ["POLICIES", "RULES", "FifthAvenueRules", "GreedyPolicy"]
