@@ -7,6 +7,8 @@ from typing import Any
 
 from engine.core.contract import GameRules, Policy
 from engine.core.errors import SetupError
+from engine.fifth_avenue import POLICIES as _FIFTH_POLICIES
+from engine.fifth_avenue import RULES as _FIFTH
 from engine.ny_henn import POLICIES as _HENN_POLICIES
 from engine.ny_henn import RULES as _HENN
 from engine.ny_piatnik import POLICIES as _PIATNIK_POLICIES
@@ -15,12 +17,14 @@ from engine.skyline import POLICIES as _SKYLINE_POLICIES
 from engine.skyline import RULES as _SKYLINE
 
 GAMES: Mapping[str, GameRules[Any, Any]] = {
+    _FIFTH.name: _FIFTH,
     _HENN.name: _HENN,
     _PIATNIK.name: _PIATNIK,
     _SKYLINE.name: _SKYLINE,
 }
 
 POLICIES: Mapping[str, Mapping[str, Policy[Any, Any]]] = {
+    _FIFTH.name: _FIFTH_POLICIES,
     _HENN.name: _HENN_POLICIES,
     _PIATNIK.name: _PIATNIK_POLICIES,
     _SKYLINE.name: _SKYLINE_POLICIES,

@@ -8,7 +8,7 @@ from typing import Any
 
 from pydantic import BaseModel
 
-from render import ny_henn, ny_piatnik, skyline
+from render import fifth_avenue, ny_henn, ny_piatnik, skyline
 
 
 @dataclass(frozen=True, slots=True)
@@ -19,6 +19,9 @@ class GameRenderer:
 
 
 RENDERERS: dict[str, GameRenderer] = {
+    "fifth_avenue": GameRenderer(
+        fifth_avenue.render_board, fifth_avenue.render_hand, fifth_avenue.PrivateView
+    ),
     "ny_henn": GameRenderer(ny_henn.render_board, ny_henn.render_hand, ny_henn.PrivateView),
     "ny_piatnik": GameRenderer(ny_piatnik.render_board, ny_piatnik.render_hand, ny_piatnik.PrivateView),
     "skyline": GameRenderer(skyline.render_board, skyline.render_hand, skyline.PrivateView),

@@ -508,7 +508,7 @@ async def test_dirk_henns_new_york_is_played_through_menus_and_multi_selects(
         assert not any(line.startswith("hand ") for line in log)  # hands stay private
 
 
-@pytest.mark.parametrize(("game", "options"), [("ny_henn", ""), ("skyline", "hidden")])
+@pytest.mark.parametrize(("game", "options"), [("ny_henn", ""), ("skyline", "hidden"), ("fifth_avenue", "")])
 async def test_a_whole_match_keeps_every_hand_with_its_owner(
     game: str, options: str, fake_discord: FakeDiscord, tmp_path: Path
 ) -> None:

@@ -1,0 +1,214 @@
+"""Board and hand images for Fifth Avenue, drawn from its public and private views.
+
+Spec §9 draws the physical board; this image is a phone-first summary of the same facts: one row per
+district with its lots (colour, shops, owner and building count), the shop supply row, the decks, the
+players, and a running auction. Lot colours carry their two-letter code and owners their initial, so
+colour is never the only cue; every text is at least 1/50 of the width.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from PIL import ImageDraw
+
+from engine.fifth_avenue.cards import COLOURS, DISTRICTS, GROUPS
+from engine.fifth_avenue.views import LotView, PrivateView, PublicView
+from render.canvas import INK, MUTED, encode_png, fit_text, new_canvas, text
+
+WIDTH = 1000
+SMALL = 20  # = WIDTH / 50
+BODY = 22
+TITLE = 28
+MARGIN = 20
+LOT_COLOURS = {
+    "GY": "#9E9E9E",
+    "BR": "#8D5A2B",
+    "OR": "#F39C12",
+    "GN": "#43A047",
+    "VI": "#8E44AD",
+    "X": "#CFC8B8",
+}
+CARD_COLOURS = {**LOT_COLOURS, "BK": "#212121"}
+PLAYER_COLOURS = {
+    "red": "#D32F2F",
+    "yellow": "#FBC02D",
+    "blue": "#1E88E5",
+    "green": "#1B5E20",
+    "asso": "#555555",
+}
+SHOP_COLOURS = {"F": "#E91E63", "J": "#00ACC1", "A": "#5D4037", "P": "#AB47BC"}
+ROW = 64
+
+
+def ink_on(fill: str) -> str:
+    r, g, b = (int(fill[i : i + 2], 16) for i in (1, 3, 5))
+    return "#111111" if 0.299 * r + 0.587 * g + 0.114 * b > 150 else "#FFFFFF"
+
+
+def draw_lot(draw: ImageDraw.ImageDraw, left: float, top: float, lot: LotView, width: int) -> None:
+    colour = lot.id.split(".")[1]
+    fill = LOT_COLOURS.get(colour, "#CCCCCC")
+    draw.rectangle((left, top, left + width - 6, top + ROW - 8), fill=fill, outline="#444444")
+    text(draw, (left + 6, top + 4), colour, SMALL, ink_on(fill), bold=True)
+    x = left + 6
+    for shop in lot.shops:
+        draw.rectangle((x, top + 30, x + 24, top + 54), fill=SHOP_COLOURS[shop])
+        text(draw, (x + 12, top + 42), shop, SMALL, "#FFFFFF", bold=True, anchor="mm")
+        x += 28
+    if lot.owner is not None:
+        owner_fill = PLAYER_COLOURS.get(lot.owner, "#333333")
+        right = left + width - 12
+        draw.rectangle((right - 46, top + 26, right, top + 54), fill=owner_fill, outline="#FFFFFF", width=2)
+        label = f"{lot.owner[0].upper()}{lot.count}"
+        text(draw, (right - 23, top + 40), label, SMALL, ink_on(owner_fill), bold=True, anchor="mm")
+
+
+def draw_districts(draw: ImageDraw.ImageDraw, top: float, view: PublicView) -> float:
+    lots = {lot.id: lot for lot in view.lots}
+    pawns: dict[str, list[str]] = {}
+    for pawn, where in view.pawns:
+        pawns.setdefault(where, []).append(pawn)
+    tokens = {d: [p for p, places in view.tokens if d in places] for d in DISTRICTS}
+    columns = [*COLOURS, "X"] if view.six_lots else list(COLOURS)
+    lot_width = min(128, (WIDTH - 140 - 170) // len(columns))  # leave room for the pawns and tokens
+    for district in DISTRICTS:
+        closed = district in view.closed
+        label = district + (" ✕" if closed else "")
+        text(draw, (MARGIN, top + 6), label, BODY, MUTED if closed else INK, bold=True)
+        marks = [f"{p} pawn" for p in pawns.get(district, [])] + [f"{p} token" for p in tokens[district]]
+        marks_left = 140 + len(columns) * lot_width + 4
+        for line, mark in enumerate(marks[:2]):
+            text(
+                draw,
+                (marks_left, top + 4 + 26 * line),
+                fit_text(mark, SMALL, WIDTH - marks_left - 8),
+                SMALL,
+                MUTED,
+            )
+        for index, colour in enumerate(columns):
+            lot = lots.get(f"{district}.{colour}")
+            if lot is not None:
+                draw_lot(draw, 140 + index * lot_width, top, lot, lot_width)
+        if closed:
+            draw.rectangle((130, top - 2, WIDTH - 10, top + ROW - 6), fill=(120, 120, 120, 90))
+        top += ROW
+    return top
+
+
+def draw_supply(draw: ImageDraw.ImageDraw, top: float, view: PublicView) -> float:
+    text(draw, (MARGIN, top), f"Shops placed {view.placed} · supply row:", SMALL, INK, bold=True)
+    top += 30
+    x = MARGIN
+    for number, group in enumerate(GROUPS):
+        active = view.active_group == number
+        width = 40 * len(group) + 8
+        if active:
+            draw.rectangle((x - 4, top - 4, x + width - 4, top + 44), outline="#FF6F00", width=4)
+        for slot in group:
+            shop = view.row[slot][1]
+            fill = SHOP_COLOURS[shop] if shop else "#E0DAD0"
+            draw.rectangle((x, top, x + 34, top + 40), fill=fill, outline="#888888")
+            if shop:
+                text(draw, (x + 17, top + 20), shop, SMALL, "#FFFFFF", bold=True, anchor="mm")
+            x += 40
+        x += 14
+    return top + 60
+
+
+def render_board(view: PublicView, names: Sequence[str] = ()) -> bytes:
+    """The public image: districts and lots, shop supply, decks, players, a running auction."""
+    auction_lines = 3 if view.auction else 0
+    height = 120 + ROW * len(DISTRICTS) + 100 + 40 + 70 * len(view.seats) + 32 * auction_lines + 60
+    image, draw = new_canvas(WIDTH, height)
+    text(draw, (MARGIN, 14), "Fifth Avenue", TITLE, INK, bold=True)
+    status = "game over" if view.game_over else f"{view.phase} · to act: {view.to_act or '—'}"
+    text(draw, (WIDTH - MARGIN, 20), fit_text(status, SMALL, 600), SMALL, INK, anchor="ra")
+    if view.last:
+        text(
+            draw, (MARGIN, 54), fit_text(f"Last move: {view.last}", SMALL, WIDTH - 40), SMALL, "#C2410C", True
+        )
+    y = draw_districts(draw, 90, view)
+    y = draw_supply(draw, y + 10, view)
+    decks = " · ".join(f"{colour} {top or '—'} ({count})" for colour, top, count in view.deck_tops)
+    text(
+        draw,
+        (MARGIN, y),
+        fit_text(f"Decks: {decks} · black {view.black_count}", SMALL, WIDTH - 40),
+        SMALL,
+        INK,
+    )
+    y += 40
+    for index, seat in enumerate(view.seats):
+        name = names[index] if index < len(names) else seat.colour
+        if seat.active:
+            draw.rectangle((6, y - 4, WIDTH - 6, y + 62), fill=(255, 111, 0, 40))
+        draw.rectangle((MARGIN, y + 2, MARGIN + 24, y + 26), fill=PLAYER_COLOURS[seat.colour], outline=INK)
+        marker = "▶ " if seat.active else ""
+        text(
+            draw,
+            (MARGIN + 34, y),
+            fit_text(f"{marker}{name} ({seat.colour})", BODY, 420, True),
+            BODY,
+            INK,
+            True,
+        )
+        stats = f"{seat.score} VP · reserve {seat.reserve} · supply {seat.supply} · park {seat.cp_buildings}"
+        text(draw, (WIDTH - MARGIN, y + 2), fit_text(stats, SMALL, 520), SMALL, INK, anchor="ra")
+        hand = " ".join(f"{colour}×{n}" for colour, n in seat.hand_colours if n)
+        text(
+            draw,
+            (MARGIN, y + 34),
+            fit_text(f"hand {seat.hand_size}: {hand}", SMALL, WIDTH - 40),
+            SMALL,
+            MUTED,
+        )
+        y += 70
+    if view.auction is not None:
+        a = view.auction
+        leader = a.high_bidder or "nobody"
+        lines = [
+            f"Auction at {a.site} (pawn {a.pawn}): high bid {a.high} by {leader}; to bid: {a.turn or '—'}",
+            "Bids: " + " · ".join(f"{colour} {total}" for colour, _cards, total in a.piles),
+            f"Passed: {', '.join(a.passed) or 'nobody'}",
+        ]
+        for line in lines:
+            text(draw, (MARGIN, y), fit_text(line, SMALL, WIDTH - 40), SMALL, INK)
+            y += 32
+    return encode_png(image)
+
+
+def render_hand(view: PrivateView, names: Sequence[str] = ()) -> bytes:
+    """One player's cards, grouped by colour, with the colours they may bid now."""
+    colours = [*COLOURS, "BK"]
+    rows = [c for c in colours if any(card.startswith(c) for card in view.hand)] or ["BK"]
+    height = 130 + 76 * len(rows) + 60
+    image, draw = new_canvas(WIDTH, height)
+    seat = view.seats[view.seat]
+    name = names[view.seat] if view.seat < len(names) else seat.colour
+    text(
+        draw,
+        (MARGIN, 14),
+        fit_text(f"{name} ({seat.colour}) · your cards", TITLE, WIDTH - 40, True),
+        TITLE,
+        INK,
+        True,
+    )
+    eligible = ", ".join(view.eligible) or "none now"
+    text(draw, (MARGIN, 58), fit_text(f"May bid with: {eligible}", SMALL, WIDTH - 40), SMALL, MUTED)
+    y = 100
+    for colour in rows:
+        cards = sorted((c for c in view.hand if c.startswith(colour)), key=lambda c: int(c[2:]))
+        total = sum(int(c[2:]) for c in cards)
+        text(draw, (MARGIN, y + 20), f"{colour} ({total})", BODY, INK, bold=True)
+        x = 150
+        for card in cards:
+            fill = CARD_COLOURS[colour]
+            draw.rounded_rectangle((x, y, x + 56, y + 66), 8, fill=fill, outline="#333333")
+            text(draw, (x + 28, y + 33), card[2:], TITLE, ink_on(fill), bold=True, anchor="mm")
+            x += 64
+        y += 76
+    return encode_png(image)
+
+
+__all__ = ["PrivateView", "PublicView", "render_board", "render_hand"]
