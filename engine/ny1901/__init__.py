@@ -1,0 +1,15 @@
+"""New York 1901 (La Salle, Blue Orange 2015): rules engine and computer players."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from engine.core.bots import RandomPolicy
+from engine.core.contract import Policy
+from engine.ny1901.bots import GreedyPolicy
+from engine.ny1901.rules import Ny1901Rules
+
+RULES = Ny1901Rules()
+POLICIES: dict[str, Policy[Any, Any]] = {"random": RandomPolicy(), "greedy": GreedyPolicy()}
+
+__all__ = ["POLICIES", "RULES", "GreedyPolicy", "Ny1901Rules"]
