@@ -9,6 +9,8 @@ from engine.core.contract import GameRules, Policy
 from engine.core.errors import SetupError
 from engine.fifth_avenue import POLICIES as _FIFTH_POLICIES
 from engine.fifth_avenue import RULES as _FIFTH
+from engine.ny1901 import POLICIES as _NY1901_POLICIES
+from engine.ny1901 import RULES as _NY1901
 from engine.ny_henn import POLICIES as _HENN_POLICIES
 from engine.ny_henn import RULES as _HENN
 from engine.ny_piatnik import POLICIES as _PIATNIK_POLICIES
@@ -18,6 +20,7 @@ from engine.skyline import RULES as _SKYLINE
 
 GAMES: Mapping[str, GameRules[Any, Any]] = {
     _FIFTH.name: _FIFTH,
+    _NY1901.name: _NY1901,
     _HENN.name: _HENN,
     _PIATNIK.name: _PIATNIK,
     _SKYLINE.name: _SKYLINE,
@@ -25,6 +28,7 @@ GAMES: Mapping[str, GameRules[Any, Any]] = {
 
 POLICIES: Mapping[str, Mapping[str, Policy[Any, Any]]] = {
     _FIFTH.name: _FIFTH_POLICIES,
+    _NY1901.name: _NY1901_POLICIES,
     _HENN.name: _HENN_POLICIES,
     _PIATNIK.name: _PIATNIK_POLICIES,
     _SKYLINE.name: _SKYLINE_POLICIES,

@@ -8,31 +8,42 @@ from typing import Any
 
 from pydantic import BaseModel
 
-from render import fifth_avenue, ny_henn, ny_piatnik, skyline
+from render import fifth_avenue, ny1901, ny_henn, ny_piatnik, skyline
 
 
 @dataclass(frozen=True, slots=True)
 class GameRenderer:
     board: Callable[[Any, Sequence[str]], bytes]  # public view -> PNG
-    hand: Callable[[Any, Sequence[str]], bytes]  # private view -> PNG
-    private_view: type[BaseModel]
+    hand: Callable[[Any, Sequence[str]], bytes]  # a seat's view -> PNG
+    is_private: Callable[[BaseModel], bool]  # whether a view is a seat's (drawn as its hand)
+
+
+def of_type(model: type[BaseModel]) -> Callable[[BaseModel], bool]:
+    return lambda view: isinstance(view, model)
 
 
 RENDERERS: dict[str, GameRenderer] = {
     "fifth_avenue": GameRenderer(
-        fifth_avenue.render_board, fifth_avenue.render_hand, fifth_avenue.PrivateView
+        fifth_avenue.render_board, fifth_avenue.render_hand, of_type(fifth_avenue.PrivateView)
     ),
-    "ny_henn": GameRenderer(ny_henn.render_board, ny_henn.render_hand, ny_henn.PrivateView),
-    "ny_piatnik": GameRenderer(ny_piatnik.render_board, ny_piatnik.render_hand, ny_piatnik.PrivateView),
-    "skyline": GameRenderer(skyline.render_board, skyline.render_hand, skyline.PrivateView),
+    # New York 1901 has one view model for everybody; a seat's view names its seat.
+    "ny1901": GameRenderer(
+        ny1901.render_board, ny1901.render_hand, lambda view: getattr(view, "seat", None) is not None
+    ),
+    "ny_henn": GameRenderer(ny_henn.render_board, ny_henn.render_hand, of_type(ny_henn.PrivateView)),
+    "ny_piatnik": GameRenderer(
+        ny_piatnik.render_board, ny_piatnik.render_hand, of_type(ny_piatnik.PrivateView)
+    ),
+    "skyline": GameRenderer(skyline.render_board, skyline.render_hand, of_type(skyline.PrivateView)),
 }
 
 
 def render_view(game: str, view: BaseModel, names: Sequence[str] = ()) -> bytes | None:
-    """PNG bytes of ``view``: a private view draws the hand, others the board; None without a renderer."""
+    """PNG bytes of ``view``: a seat's view draws its hand, the public view the board; None without a
+    renderer."""
     renderer = RENDERERS.get(game)
     if renderer is None:
         return None
-    if isinstance(view, renderer.private_view):
+    if renderer.is_private(view):
         return renderer.hand(view, names)
     return renderer.board(view, names)
