@@ -156,7 +156,7 @@ def cmd_selfplay(args: argparse.Namespace) -> int:
 
 def cmd_bench(args: argparse.Namespace) -> int:
     from data.bench import measure_store
-    from engine.host.benchmarks import bench_engine
+    from engine.host.benchmarks import bench_engine, greedy_first_rate
     from engine.host.selfplay import play_match
     from engine.registry import GAMES, get_game, get_policy
     from render.bench import measure_render
@@ -172,6 +172,9 @@ def cmd_bench(args: argparse.Namespace) -> int:
         play_match(rules, seats, 1, frozenset(), [get_policy(slug, "greedy")], on_state=views.append)
         sample = [rules.view(state, seat) for state in views for seat in (None, 0)]
         games[slug].update(measure_render(slug, sample, [f"Player {n + 1}" for n in range(seats)]) or {})
+        if args.winrate:
+            greedy, others = get_policy(slug, "greedy"), get_policy(slug, "random")
+            games[slug]["greedy_first_rate"] = greedy_first_rate(rules, greedy, others, 3, args.winrate)
     with tempfile.TemporaryDirectory() as tmp:
         store = asyncio.run(measure_store(actions=args.store_actions, tmp_dir=Path(tmp)))
     from tests.discord.e2e_bench import measure_e2e
@@ -265,6 +268,9 @@ def build_parser() -> argparse.ArgumentParser:
     bench.add_argument("--seconds", type=float, default=40.0, help="time budget for the engine figures")
     bench.add_argument("--store-actions", type=int, default=2000, help="commits timed for the store figures")
     bench.add_argument("--e2e-moves", type=int, default=40, help="moves timed through the fake Discord")
+    bench.add_argument(
+        "--winrate", type=int, default=0, metavar="N", help="also play N 3-player matches, one greedy seat"
+    )
     return parser
 
 

@@ -69,3 +69,28 @@ def bench_engine(
         "selfplay_games_per_s": round(played / elapsed, 2) if elapsed > 0 else 0.0,
         "state_json_bytes": round(statistics.fmean(state_bytes)) if state_bytes else 0,
     }
+
+
+def greedy_first_rate(
+    rules: GameRules[Any, Any],
+    greedy: Policy[Any, Any],
+    others: Policy[Any, Any],
+    seats: int = 3,
+    matches: int = 100,
+    first_seed: int = 1000,
+) -> float:
+    """Share of matches in which one ``greedy`` seat (rotating) finishes first, ties included, against
+    ``others`` in every other seat; match i uses seed ``first_seed + i``."""
+    firsts = 0
+    for i in range(matches):
+        seed, seat_of_greedy = first_seed + i, i % seats
+        state = rules.setup(seats, seed, frozenset())
+        ply = 0
+        while (outcome := rules.outcome(state)) is None and ply < 5_000:
+            seat = min(rules.to_act(state))
+            policy = greedy if seat == seat_of_greedy else others
+            action = policy.choose(rules, state, seat, rules.legal_actions(state, seat), bot_rng(seed, ply))
+            state = rules.apply(state, seat, action).state
+            ply += 1
+        firsts += outcome is not None and outcome.places[seat_of_greedy] == 1
+    return firsts / matches
