@@ -95,6 +95,8 @@ def test_bench_json_has_the_contract_keys(capsys: pytest.CaptureFixture[str]) ->
             "50",
             "--e2e-moves",
             "3",
+            "--winrate",
+            "3",
         ]
     )
     report = json.loads(capsys.readouterr().out)
@@ -107,7 +109,9 @@ def test_bench_json_has_the_contract_keys(capsys: pytest.CaptureFixture[str]) ->
         "state_json_bytes",
         "render_ms",
         "png_bytes",
+        "greedy_first_rate",
     }
+    assert 0 <= figures["greedy_first_rate"] <= 1
     assert 0 < figures["png_bytes"] < 1_000_000 and figures["render_ms"]["p95"] > 0
     assert figures["legal_ms"]["p50"] > 0 and figures["state_json_bytes"] > 0
     assert set(report["store"]) == {"moves_per_s", "raw_sqlite_per_s", "store_vs_raw_sqlite"}
