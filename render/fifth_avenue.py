@@ -12,7 +12,7 @@ from collections.abc import Sequence
 
 from PIL import ImageDraw
 
-from engine.fifth_avenue.cards import COLOURS, DISTRICTS, GROUPS
+from engine.fifth_avenue.cards import BUILDINGS_FOR_VALUE, COLOURS, DISTRICTS, GROUPS
 from engine.fifth_avenue.views import LotView, PrivateView, PublicView
 from render.canvas import INK, MUTED, encode_png, fit_text, new_canvas, text
 
@@ -205,7 +205,10 @@ def render_hand(view: PrivateView, names: Sequence[str] = ()) -> bytes:
         for card in cards:
             fill = CARD_COLOURS[colour]
             draw.rounded_rectangle((x, y, x + 56, y + 66), 8, fill=fill, outline="#333333")
-            text(draw, (x + 28, y + 33), card[2:], TITLE, ink_on(fill), bold=True, anchor="mm")
+            text(draw, (x + 28, y + 24), card[2:], TITLE, ink_on(fill), bold=True, anchor="mm")
+            # The building icons printed on the card: how many buildings it allows (§2.1).
+            houses = "⌂" * BUILDINGS_FOR_VALUE[int(card[2:])]
+            text(draw, (x + 28, y + 52), houses, SMALL, ink_on(fill), anchor="mm")
             x += 64
         y += 76
     return encode_png(image)
