@@ -133,29 +133,49 @@ def render_board(view: NyView, names: Sequence[str] = ()) -> bytes:
     return encode_png(image)
 
 
+def build_spots(legal: Sequence[str]) -> tuple[set[str], set[tuple[int, int]]]:
+    """The tiles named in the legal build/rebuild moves and the cells those moves anchor at."""
+    tiles: set[str] = set()
+    cells: set[tuple[int, int]] = set()
+    for notation in legal:
+        words = dict(w.split("=", 1) for w in notation.split()[1:] if "=" in w)
+        if notation.split()[0] not in ("build", "rebuild", "boom") or "tile" not in words:
+            continue
+        tiles.add(words["tile"])
+        if "at" in words:
+            x, _, y = words["at"].partition(",")
+            if x.lstrip("-").isdigit() and y.lstrip("-").isdigit():
+                cells.add((int(x), int(y)))
+    return tiles, cells
+
+
 def render_hand(view: NyView, names: Sequence[str] = ()) -> bytes:
-    """A player's own image: tiles still to build, lot cards, action cards and what they may do now."""
+    """A player's "my options" image: the board with their lots outlined and the cells where a legal build
+    can be anchored marked, then their tiles and cards. Nothing here is secret in this game."""
     assert view.seat is not None
     player = view.players[view.seat]
     name = names[view.seat] if view.seat < len(names) else player.colour
+    tiles, anchors = build_spots(view.legal)
     rows = [
         f"Level: {LEVELS.get(player.level, player.level)} · score {player.score} · "
         f"free workers {player.free_workers}",
+        f"You can build now: {', '.join(sorted(tiles)) or 'nothing'} (anchor cells are marked)",
         f"Tiles to build: {', '.join(player.supply) or 'none'}",
         f"Lot cards: {', '.join(player.lot_cards) or 'none'}",
         f"Action cards: {', '.join(player.action_cards) or 'none'}",
-        f"Legal moves now: {len(view.legal)}",
     ]
-    image, draw = new_canvas(WIDTH, 90 + 34 * len(rows) + 20)
-    text(
-        draw,
-        (20, 14),
-        fit_text(f"{name} ({player.colour}) · {player.character_name}", TITLE, WIDTH - 40, True),
-        TITLE,
-        INK,
-        True,
-    )
-    y = 70
+    height = TOP + ROWS * CELL + 16 + 34 * len(rows) + 20
+    image, draw = new_canvas(WIDTH, height)
+    title = fit_text(f"{name} ({player.colour}) · your options", TITLE, WIDTH - 40, True)
+    text(draw, (20, 14), title, TITLE, INK, True)
+    y = draw_grid(draw, view)
+    for lot in view.lots:
+        if lot.owner == view.seat:
+            for x, cy in lot.cells:
+                draw.rectangle(cell_box(x, cy, 1), outline=player.hex, width=4)
+    for x, cy in anchors:
+        left, top, right, bottom = cell_box(x, cy, 15)
+        draw.rectangle((left, top, right, bottom), fill="#FF6F00", outline="#FFFFFF", width=2)
     for row in rows:
         text(draw, (20, y), fit_text(row, SMALL, WIDTH - 40), SMALL, INK)
         y += 34
