@@ -85,8 +85,8 @@ async def send_move_menu(
     if version is not None and version != match.version:
         raise StaleVersion("this board has moved on; use the buttons of the latest post in the thread")
     seat = seat_to_act(match, interaction.user.id, host.rules(match.game).to_act(host.state_of(match)))
-    notations = host.legal_notations(match, seat)
-    options = build_menu(notations, prefix, page)
+    notations, paths = host.legal_menu(match, seat)
+    options = build_menu(notations, prefix, page, paths)
     select = MoveSelect(match.id, match.version)
     for option in options:
         select.item.add_option(label=option.label[:100], value=option.value[:100])
@@ -98,7 +98,7 @@ async def send_move_menu(
             view.add_item(MultiButton(match.id, match.version, index, choice.label))
     text = f"Your move in match #{match.id} ({len(notations)} legal). Pick one:"
     if prefix:
-        text = f"Moves starting `{prefix.strip()}`:"
+        text = f"Moves under `{prefix.strip()}`:"
     if interaction.response.is_done():
         await interaction.followup.send(text, view=view, ephemeral=True)
     elif prefix or page:

@@ -142,6 +142,12 @@ class GameRules(Protocol[S, A]):
         """Canonical text of an action; ``parse(notation(a)) == a``."""
         ...
 
+    def menu_path(self, action: A) -> Sequence[str]:
+        """The menu levels leading to ``action`` in chat menus, coarsest first, each key naming its level
+        on its own (e.g. ``"build GO5"``, ``"build GO5 on lot B07"``). Empty: group by the notation's
+        leading words (``engine.host.menus.token_path``)."""
+        ...
+
     def parse(self, text: str) -> A:
         """The action written as ``text``; raises ``NotationError`` explaining the expected form."""
         ...

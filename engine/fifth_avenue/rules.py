@@ -890,6 +890,10 @@ class FifthAvenueRules:
     def notation(self, action: Action) -> str:
         return notation(action)
 
+    def menu_path(self, action: Action) -> Sequence[str]:
+        """Menus group this game's actions by the words of their notation."""
+        return ()
+
     def parse(self, text: str) -> Action:
         return parse(text)
 

@@ -1,9 +1,9 @@
 """Menus of legal moves small enough for a chat select menu (at most 25 options).
 
-A long list of notations is grouped by its leading tokens (words, and the parts of ``key=value`` and
-``A-B`` words): first by the first token, then by the first two, and so on, until the list splits; a
-level that still has too many groups is paged. Each option either plays a notation or opens a
-narrower menu.
+A long list of notations is grouped level by level: by the menu levels the game names for its actions
+(``menu_path``), or by default by leading tokens (words, and the parts of ``key=value`` and ``A-B``
+words), one more at each level, until the list splits; a level that still has too many groups is paged.
+Each option either plays a notation or opens a narrower menu.
 """
 
 from __future__ import annotations
@@ -48,28 +48,39 @@ def _tokens(notation: str) -> list[str]:
     return _TOKEN.findall(notation)
 
 
-def _group_key(notation: str, depth: int) -> str:
-    return "".join(_tokens(notation)[:depth])
+def token_path(notation: str) -> tuple[str, ...]:
+    """The default menu levels of a notation: its leading tokens, one more at each level."""
+    tokens = _tokens(notation)
+    return tuple("".join(tokens[:k]) for k in range(1, len(tokens) + 1))
 
 
-def build_menu(notations: Sequence[str], prefix: str = "", page: int = 0) -> list[MenuOption]:
-    """The options to show for the notations that start with ``prefix`` (all when empty).
+def build_menu(
+    notations: Sequence[str],
+    prefix: str = "",
+    page: int = 0,
+    paths: Sequence[Sequence[str]] | None = None,
+) -> list[MenuOption]:
+    """The options to show for the notations under the menu level ``prefix`` (all when empty).
 
-    Order follows ``notations`` (the rules' stable order). The result never exceeds 25 options.
+    ``paths`` gives each notation's menu levels, coarsest first, each key naming its level on its own
+    (e.g. ``"build GO5"``, ``"build GO5 on lot B07"``); an empty path means ``token_path``. Order follows
+    ``notations`` (the rules' stable order). The result never exceeds 25 options.
     """
-    chosen = [n for n in notations if n.startswith(prefix)]
+    given = list(paths) if paths is not None else [()] * len(notations)
+    entries = [(tuple(path) or token_path(n), n) for path, n in zip(given, notations, strict=True)]
+    chosen = [(path, n) for path, n in entries if not prefix or prefix in path]
     if len(chosen) <= MAX_OPTIONS:
-        return [MenuOption(label=n, value=PLAY + n) for n in chosen]
-    depth = len(_tokens(prefix)) + 1
+        return [MenuOption(label=n, value=PLAY + n) for _, n in chosen]
+    depth = chosen[0][0].index(prefix) + 1 if prefix else 0
+    max_depth = max(len(path) for path, _ in chosen)
     groups: dict[str, list[str]] = {}
-    max_depth = max(len(_tokens(n)) for n in chosen)
     while True:
         groups = {}
-        for notation in chosen:
-            groups.setdefault(_group_key(notation, depth), []).append(notation)
-        if len(groups) > 1 or depth >= max_depth:
+        for path, notation in chosen:
+            groups.setdefault(path[depth] if depth < len(path) else notation, []).append(notation)
+        if len(groups) > 1 or depth >= max_depth - 1:
             break
-        depth += 1  # every notation shares this word: look one word further
+        depth += 1  # every notation shares this level: look one level further
     options = [
         MenuOption(
             label=items[0] if len(items) == 1 else f"{key.rstrip(' =,-')} … ({len(items)} choices)",

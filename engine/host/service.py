@@ -124,6 +124,12 @@ class GameHost:
         current = state if state is not None else self.state_of(match)
         return [rules.notation(a) for a in rules.legal_actions(current, seat)]
 
+    def legal_menu(self, match: MatchRecord, seat: int) -> tuple[list[str], list[Sequence[str]]]:
+        """The seat's legal notations and each one's menu levels (``GameRules.menu_path``)."""
+        rules = self.rules(match.game)
+        legal = rules.legal_actions(self.state_of(match), seat)
+        return [rules.notation(a) for a in legal], [rules.menu_path(a) for a in legal]
+
     def multi_selects(
         self, match: MatchRecord, seat: int, state: BaseModel | None = None
     ) -> list[MultiSelect]:

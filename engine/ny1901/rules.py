@@ -827,6 +827,16 @@ class Ny1901Rules:
     def notation(self, action: Action) -> str:
         return notation(action)
 
+    def menu_path(self, action: Action) -> Sequence[str]:
+        """Placements are chosen by tile, then by the lot under the anchor cell, then the exact placement
+        (the issue's shape -> lot -> position); other actions group by the words of their notation."""
+        if action.tile is None or action.x is None or action.y is None:
+            return ()
+        first = f"{action.kind} {action.tile}"
+        lot = CELL_LOT.get(action.y * WIDTH + action.x)
+        second = f"{first} on lot {LOT_IDS[lot]}" if lot is not None else f"{first} off the lots"
+        return (first, second, notation(action))
+
     def parse(self, text: str) -> Action:
         return parse(text)
 

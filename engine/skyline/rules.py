@@ -724,6 +724,10 @@ class SkylineRules:
         """Canonical text of ``action`` (§8)."""
         return notation(action)
 
+    def menu_path(self, action: Action) -> Sequence[str]:
+        """Menus group this game's actions by the words of their notation."""
+        return ()
+
     def parse(self, text: str) -> Action:
         """The action written as ``text``; raises ``NotationError`` with the expected syntax."""
         return parse(text)

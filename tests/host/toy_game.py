@@ -103,6 +103,10 @@ class ToyRules:
     def notation(self, action: Add) -> str:
         return f"add {action.amount}"
 
+    def menu_path(self, action: Add) -> Sequence[str]:
+        """Menus group this game's actions by the words of their notation."""
+        return ()
+
     def parse(self, text: str) -> Add:
         words = text.strip().lower().split()
         if len(words) != 2 or words[0] != "add" or not words[1].isdigit():
