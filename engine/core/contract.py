@@ -4,12 +4,13 @@ per-player views and an end condition. Transport and storage know nothing of the
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, ClassVar, Generic, Protocol, TypeVar
 
 from pydantic import BaseModel, ConfigDict
 
+from engine.core.options import check_setup
 from engine.core.rng import Rng
 
 
@@ -169,6 +170,35 @@ class Policy(Protocol[S, A]):
     name: str
 
     def choose(self, rules: GameRules[S, A], state: S, seat: int, legal: Sequence[A], rng: Rng) -> A: ...
+
+
+class RulesDefaults:
+    """What most games share; a game's rules class inherits it and overrides what differs.
+
+    Subclasses set ``name``, ``seat_counts`` and ``options`` (and ``seats_for_option`` to limit options
+    to some seat counts).
+    """
+
+    name: ClassVar[str]
+    seat_counts: ClassVar[range]
+    options: ClassVar[Mapping[str, str]]
+    seats_for_option: ClassVar[Mapping[str, Iterable[int]] | None] = None
+
+    def validate_setup(self, seats: int, options: frozenset[str]) -> None:
+        """Raises ``SetupError`` naming the valid seat counts or options."""
+        check_setup(self.name, self.seat_counts, self.options, seats, options, self.seats_for_option)
+
+    def setup_events(self, seats: int, seed: int, options: frozenset[str]) -> Sequence[Event]:
+        """Nothing is logged at setup unless the game says otherwise."""
+        return ()
+
+    def menu_path(self, action: Any) -> Sequence[str]:
+        """Menus group the actions by the words of their notation."""
+        return ()
+
+    def observers(self, state: Any, seat: int) -> frozenset[int]:
+        """Only the seat itself sees its secrets."""
+        return frozenset((seat,))
 
 
 def dump_state(state: BaseModel) -> str:

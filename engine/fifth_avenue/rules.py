@@ -9,9 +9,8 @@ from typing import ClassVar
 
 from pydantic import BaseModel
 
-from engine.core.contract import Event, MultiSelect, Outcome, Step, private, public
+from engine.core.contract import Event, MultiSelect, Outcome, RulesDefaults, Step, private, public
 from engine.core.errors import IllegalAction, NotYourTurn
-from engine.core.options import check_setup
 from engine.core.rng import Rng
 from engine.fifth_avenue import views
 from engine.fifth_avenue.actions import Action, act, notation, parse
@@ -775,7 +774,7 @@ def _setup(seats: int, seed: int, six: bool) -> tuple[FifthState, list[Event]]:
 # The rules object
 
 
-class FifthAvenueRules:
+class FifthAvenueRules(RulesDefaults):
     """Fifth Avenue (alea 2004) for 2–4 players; two players get the automated bidder Asso (§7.1)."""
 
     name: ClassVar[str] = "fifth_avenue"
@@ -789,9 +788,6 @@ class FifthAvenueRules:
     seat_counts: ClassVar[range] = range(2, 5)
     options: ClassVar[Mapping[str, str]] = OPTIONS
     state_model: ClassVar[type[BaseModel]] = FifthState
-
-    def validate_setup(self, seats: int, options: frozenset[str]) -> None:
-        check_setup(self.name, self.seat_counts, self.options, seats, options)
 
     def setup(self, seats: int, seed: int, options: frozenset[str]) -> FifthState:
         self.validate_setup(seats, options)
@@ -890,15 +886,8 @@ class FifthAvenueRules:
     def notation(self, action: Action) -> str:
         return notation(action)
 
-    def menu_path(self, action: Action) -> Sequence[str]:
-        """Menus group this game's actions by the words of their notation."""
-        return ()
-
     def parse(self, text: str) -> Action:
         return parse(text)
-
-    def observers(self, state: FifthState, seat: int) -> frozenset[int]:
-        return frozenset((seat,))
 
     def resample_secrets(self, state: FifthState, seat: int, rng: Rng) -> FifthState:
         """Redraw ``seat``'s black cards from the unseen (face-down) black cards; colours stay put."""

@@ -8,9 +8,8 @@ from typing import ClassVar
 
 from pydantic import BaseModel
 
-from engine.core.contract import Event, MultiSelect, Outcome, Step, public
+from engine.core.contract import Event, MultiSelect, Outcome, RulesDefaults, Step, public
 from engine.core.errors import IllegalAction, NotYourTurn
-from engine.core.options import check_setup
 from engine.core.rng import Rng
 from engine.ny1901 import views
 from engine.ny1901.actions import Action, act, notation, parse
@@ -518,7 +517,7 @@ def _end_turn(state: NyState, events: list[Event]) -> NyState:
 # The rules object
 
 
-class Ny1901Rules:
+class Ny1901Rules(RulesDefaults):
     """New York 1901 (Blue Orange, 2015) per shared/games/ny1901.md."""
 
     name: ClassVar[str] = "ny1901"
@@ -532,10 +531,6 @@ class Ny1901Rules:
     seat_counts: ClassVar[range] = range(2, 5)
     options: ClassVar[Mapping[str, str]] = OPTIONS
     state_model: ClassVar[type[BaseModel]] = NyState
-
-    def validate_setup(self, seats: int, options: frozenset[str]) -> None:
-        """Any of 2–4 seats; ``intro`` and ``expert`` combine freely (§7.3)."""
-        check_setup(self.name, self.seat_counts, self.options, seats, options)
 
     def _deal(self, seats: int, seed: int, options: frozenset[str]) -> tuple[NyState, list[Event]]:
         self.validate_setup(seats, options)
@@ -839,9 +834,6 @@ class Ny1901Rules:
 
     def parse(self, text: str) -> Action:
         return parse(text)
-
-    def observers(self, state: NyState, seat: int) -> frozenset[int]:
-        return frozenset({seat})
 
     def resample_secrets(self, state: NyState, seat: int, rng: Rng) -> NyState:
         """§6: the only hidden thing is the deck order (from everyone); redraw it."""

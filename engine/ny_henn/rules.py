@@ -9,9 +9,8 @@ from typing import ClassVar
 
 from pydantic import BaseModel
 
-from engine.core.contract import Event, MultiSelect, Outcome, Step, private, public
+from engine.core.contract import Event, MultiSelect, Outcome, RulesDefaults, Step, private, public
 from engine.core.errors import IllegalAction, NotYourTurn
-from engine.core.options import check_setup
 from engine.core.rng import Rng
 from engine.ny_henn import views
 from engine.ny_henn.actions import PASS, Action, buy, notation, parse, place, redesign, take
@@ -566,7 +565,7 @@ def _do_place(st: HennState, seat: int, a: Action) -> _Work:
 # The rules object
 
 
-class NyHennRules:
+class NyHennRules(RulesDefaults):
     """Dirk Henn's *New York*: base game for 3–6 players, the Dirk variant for 2."""
 
     name: ClassVar[str] = "ny_henn"
@@ -581,10 +580,6 @@ class NyHennRules:
     seat_counts: ClassVar[range] = range(2, 7)
     options: ClassVar[Mapping[str, str]] = {}
     state_model: ClassVar[type[BaseModel]] = HennState
-
-    def validate_setup(self, seats: int, options: frozenset[str]) -> None:
-        """Raises ``SetupError`` for a seat count outside 2–6 or any option (the game has none)."""
-        check_setup(self.name, self.seat_counts, self.options, seats, options)
 
     def setup(self, seats: int, seed: int, options: frozenset[str]) -> HennState:
         """The opening state after §3 (the first player to act)."""
@@ -704,17 +699,9 @@ class NyHennRules:
         """Canonical text of ``action`` (§8)."""
         return notation(action)
 
-    def menu_path(self, action: Action) -> Sequence[str]:
-        """Menus group this game's actions by the words of their notation."""
-        return ()
-
     def parse(self, text: str) -> Action:
         """The action written as ``text``; raises ``NotationError`` with the expected syntax."""
         return parse(text)
-
-    def observers(self, state: HennState, seat: int) -> frozenset[int]:
-        """Only the seat itself sees its hand (§6)."""
-        return frozenset((seat,))
 
     def resample_secrets(self, state: HennState, seat: int, rng: Rng) -> HennState:
         """``seat``'s hand redrawn from its cards and the deck's money cards (same count), deck reshuffled.

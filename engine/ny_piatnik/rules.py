@@ -3,15 +3,14 @@
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from functools import lru_cache
 from typing import ClassVar, Literal, NamedTuple
 
 from pydantic import BaseModel
 
-from engine.core.contract import Event, MultiSelect, Outcome, Step, private, public
+from engine.core.contract import Event, MultiSelect, Outcome, RulesDefaults, Step, private, public
 from engine.core.errors import IllegalAction, NotYourTurn
-from engine.core.options import check_setup
 from engine.core.rng import Rng
 from engine.ny_piatnik import views
 from engine.ny_piatnik.actions import Action, act, notation, parse
@@ -997,7 +996,7 @@ def _opening(seats: int, seed: int, options: frozenset[str]) -> NyState:
 # The rules object
 
 
-class NyPiatnikRules:
+class NyPiatnikRules(RulesDefaults):
     """Piatnik's *New York* (Sackson & Kübler, 1995): base game for 3–5, V1–V4 variants."""
 
     name: ClassVar[str] = "ny_piatnik"
@@ -1010,20 +1009,13 @@ class NyPiatnikRules:
     )
     seat_counts: ClassVar[range] = range(2, 6)
     options: ClassVar[Mapping[str, str]] = OPTIONS
+    seats_for_option: ClassVar[Mapping[str, Iterable[int]] | None] = _SEATS_FOR_OPTION
     state_model: ClassVar[type[BaseModel]] = NyState
-
-    def validate_setup(self, seats: int, options: frozenset[str]) -> None:
-        """Raises ``SetupError`` for a seat count outside 2–5, an unknown option, or ``team`` without 4."""
-        check_setup(self.name, self.seat_counts, self.options, seats, options, _SEATS_FOR_OPTION)
 
     def setup(self, seats: int, seed: int, options: frozenset[str]) -> NyState:
         """The opening state: deck shuffled, V2 colour choice or the preliminary round due."""
         self.validate_setup(seats, options)
         return _opening(seats, seed, options)
-
-    def setup_events(self, seats: int, seed: int, options: frozenset[str]) -> Sequence[Event]:
-        """Nothing is logged at setup: the preliminary round and the first hands are played as actions."""
-        return ()
 
     def to_act(self, state: NyState) -> frozenset[int]:
         """The one seat that must decide now (a pending decision's owner first), empty when over."""
@@ -1086,10 +1078,6 @@ class NyPiatnikRules:
     def notation(self, action: Action) -> str:
         """Canonical text of ``action`` (§8)."""
         return notation(action)
-
-    def menu_path(self, action: Action) -> Sequence[str]:
-        """Menus group this game's actions by the words of their notation."""
-        return ()
 
     def parse(self, text: str) -> Action:
         """The action written as ``text``; raises ``NotationError`` with the expected syntax."""

@@ -7,9 +7,8 @@ from typing import ClassVar
 
 from pydantic import BaseModel
 
-from engine.core.contract import Event, MultiSelect, Outcome, Step, private, public
+from engine.core.contract import Event, MultiSelect, Outcome, RulesDefaults, Step, private, public
 from engine.core.errors import IllegalAction, NotYourTurn
-from engine.core.options import check_setup
 from engine.core.rng import Rng
 from engine.skyline import views
 from engine.skyline.actions import (
@@ -617,7 +616,7 @@ def _claim(st: SkylineState, seat: int, a: Action) -> _Work:
 # The rules object
 
 
-class SkylineRules:
+class SkylineRules(RulesDefaults):
     """*Skyline of the World* (2nd edition) for 2–4 players, with the hidden and tournament options."""
 
     name: ClassVar[str] = "skyline"
@@ -635,10 +634,6 @@ class SkylineRules:
         "tournament": "tournament tie-break: a winner is always named (first third penthouse, ...)",
     }
     state_model: ClassVar[type[BaseModel]] = SkylineState
-
-    def validate_setup(self, seats: int, options: frozenset[str]) -> None:
-        """Raises ``SetupError`` for a seat count outside 2–4 or an unknown option."""
-        check_setup(self.name, self.seat_counts, self.options, seats, options)
 
     def setup(self, seats: int, seed: int, options: frozenset[str]) -> SkylineState:
         """The opening state after §3, with the start player's (empty) income resolved."""
@@ -724,17 +719,9 @@ class SkylineRules:
         """Canonical text of ``action`` (§8)."""
         return notation(action)
 
-    def menu_path(self, action: Action) -> Sequence[str]:
-        """Menus group this game's actions by the words of their notation."""
-        return ()
-
     def parse(self, text: str) -> Action:
         """The action written as ``text``; raises ``NotationError`` with the expected syntax."""
         return parse(text)
-
-    def observers(self, state: SkylineState, seat: int) -> frozenset[int]:
-        """Only the seat itself sees its mission, hand (and in the hidden game its cash and stock)."""
-        return frozenset((seat,))
 
     def resample_secrets(self, state: SkylineState, seat: int, rng: Rng) -> SkylineState:
         """``seat``'s bonus hand redrawn from its cards and the deck (same size, deck reshuffled) and,

@@ -9,9 +9,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import ClassVar
 
-from engine.core.contract import Event, Frozen, MultiSelect, Outcome, Step, private, public
+from engine.core.contract import Event, Frozen, MultiSelect, Outcome, RulesDefaults, Step, private, public
 from engine.core.errors import IllegalAction, NotationError, NotYourTurn
-from engine.core.options import check_setup
 from engine.core.rng import Rng
 
 
@@ -34,16 +33,13 @@ class ToyView(Frozen):
     my_secret: int | None = None
 
 
-class ToyRules:
+class ToyRules(RulesDefaults):
     name: ClassVar[str] = "toy"
     title: ClassVar[str] = "Toy race"
     summary: ClassVar[str] = "Add 1 or 2 to the total; whoever reaches the target wins."
     seat_counts: ClassVar[range] = range(2, 4)
     options: ClassVar[dict[str, str]] = {"long": "race to 20 instead of 10"}
     state_model: ClassVar[type[ToyState]] = ToyState
-
-    def validate_setup(self, seats: int, options: frozenset[str]) -> None:
-        check_setup(self.name, self.seat_counts, self.options, seats, options)
 
     def setup(self, seats: int, seed: int, options: frozenset[str]) -> ToyState:
         self.validate_setup(seats, options)
@@ -103,18 +99,11 @@ class ToyRules:
     def notation(self, action: Add) -> str:
         return f"add {action.amount}"
 
-    def menu_path(self, action: Add) -> Sequence[str]:
-        """Menus group this game's actions by the words of their notation."""
-        return ()
-
     def parse(self, text: str) -> Add:
         words = text.strip().lower().split()
         if len(words) != 2 or words[0] != "add" or not words[1].isdigit():
             raise NotationError(f"cannot read {text!r}", ["add 1", "add 2"])
         return Add(amount=int(words[1]))
-
-    def observers(self, state: ToyState, seat: int) -> frozenset[int]:
-        return frozenset({seat})
 
     def resample_secrets(self, state: ToyState, seat: int, rng: Rng) -> ToyState:
         secrets = list(state.secrets)
