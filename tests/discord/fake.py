@@ -309,6 +309,60 @@ class FakeDiscord:
         channel = self.dm_channels.get(user.id)
         return list(channel.messages) if channel else []
 
+    async def delete_channel(self, channel: FakeChannel) -> None:
+        """Delete a text channel (with its threads) or a thread, as a moderator would: later requests to
+        it get 404 / 10003 Unknown Channel, and the bot receives CHANNEL_DELETE or THREAD_DELETE."""
+        guild = channel.guild
+        assert guild is not None, "only guild channels and threads can be deleted"
+        doomed = [channel] if channel.is_thread else [*self.threads(channel), channel]
+        for gone in doomed:
+            self.channels.pop(gone.id, None)
+            if gone in guild.channels:
+                guild.channels.remove(gone)
+            if gone.is_thread:
+                payload: JSON = {
+                    "id": str(gone.id),
+                    "guild_id": str(guild.id),
+                    "parent_id": str(gone.parent_id),
+                    "type": gone.type,
+                }
+                await self.dispatch("THREAD_DELETE", payload, INTENT_GUILDS)
+            else:
+                await self.dispatch("CHANNEL_DELETE", gone.payload(bot_id=self.bot_user.id), INTENT_GUILDS)
+        self._changed()
+
+    async def deny_bot(self, channel: FakeChannel, permissions: discord.Permissions) -> None:
+        """Add a member overwrite on ``channel`` that denies the bot ``permissions`` (as a moderator
+        editing the channel would), and send the bot the CHANNEL_UPDATE. Requests that need a denied
+        permission then get 403: 50001 Missing Access without View Channel, else 50013 Missing
+        Permissions. Threads follow their parent's overwrites."""
+        assert not channel.is_thread and channel.guild is not None, "overwrites live on guild channels"
+        overwrite = next(
+            (o for o in channel.permission_overwrites if o["id"] == str(self.bot_user.id)),
+            None,
+        )
+        if overwrite is None:
+            overwrite = {"id": str(self.bot_user.id), "type": 1, "allow": "0", "deny": "0"}
+            channel.permission_overwrites.append(overwrite)
+        overwrite["deny"] = str(int(overwrite["deny"]) | permissions.value)
+        await self.dispatch("CHANNEL_UPDATE", channel.payload(bot_id=self.bot_user.id), INTENT_GUILDS)
+        self._changed()
+
+    def _require(self, channel: FakeChannel, needed: discord.Permissions) -> None:
+        """Raise Discord's 403 when an overwrite on ``channel`` (or a thread's parent) denies the bot
+        one of ``needed`` or View Channel."""
+        holder = self.channels.get(channel.parent_id or 0) if channel.is_thread else channel
+        if holder is None or holder.is_dm:
+            return
+        denied = 0
+        for overwrite in holder.permission_overwrites:
+            if overwrite["id"] == str(self.bot_user.id):
+                denied |= int(overwrite["deny"])
+        if denied & discord.Permissions(view_channel=True).value:
+            raise ApiError(403, 50001, "Missing Access")
+        if denied & needed.value:
+            raise ApiError(403, 50013, "Missing Permissions")
+
     def threads(self, parent: FakeChannel | None = None) -> list[FakeChannel]:
         """Threads, optionally only those under ``parent``."""
         return [
@@ -767,8 +821,32 @@ class FakeDiscord:
             raise ApiError(403, 50007, "Cannot send messages to this user")
         if channel.is_thread and (channel.archived or channel.locked):
             raise ApiError(400, 50083, "Thread is archived")
-        message = await self._create_message(channel, self.bot_user, rec.json or {}, rec.files)
+        self._require(
+            channel,
+            discord.Permissions(send_messages_in_threads=True)
+            if channel.is_thread
+            else discord.Permissions(send_messages=True),
+        )
+        body = rec.json or {}
+        earlier = self._same_nonce(channel, body)
+        if earlier is not None:
+            return earlier.payload()
+        message = await self._create_message(channel, self.bot_user, body, rec.files)
         return message.payload()
+
+    def _same_nonce(self, channel: FakeChannel, body: JSON) -> FakeMessage | None:
+        """With ``enforce_nonce``, Discord answers a repeated nonce of the same author in the same
+        channel with the message already created instead of creating another; a repeat of a nonce
+        whose message was deleted gets 404."""
+        nonce = body.get("nonce")
+        if nonce is None or not body.get("enforce_nonce"):
+            return None
+        for message in channel.messages + channel.deleted_messages:
+            if message.author is self.bot_user and str(message.nonce) == str(nonce):
+                if message.deleted:
+                    raise ApiError(404, 10008, "Unknown Message")
+                return message
+        return None
 
     async def _edit_message_route(self, rec: RecordedRequest) -> JSON:
         channel = self._channel(rec.params["channel_id"])
@@ -791,6 +869,12 @@ class FakeDiscord:
         parent = self._channel(rec.params["channel_id"])
         body = rec.json or {}
         thread_type = int(body.get("type", PRIVATE_THREAD))
+        self._require(
+            parent,
+            discord.Permissions(create_public_threads=True)
+            if thread_type == PUBLIC_THREAD
+            else discord.Permissions(create_private_threads=True),
+        )
         thread = await self._create_thread(parent, body, thread_type)
         if thread_type == PUBLIC_THREAD:
             # Discord announces a public thread started without a message in the parent (type 18).

@@ -277,6 +277,8 @@ class FakeChannel:
     created_at: str = field(default_factory=iso_now)
     thread_member_ids: set[int] = field(default_factory=set)
     total_message_sent: int = 0
+    # Permission overwrites as Discord sends them ({"id", "type": 0 role / 1 member, "allow", "deny"}).
+    permission_overwrites: list[JSON] = field(default_factory=list)
 
     @property
     def is_thread(self) -> bool:
@@ -342,7 +344,7 @@ class FakeChannel:
                     "flags": 0,
                 }
         else:
-            data.update(topic=self.topic, nsfw=False, permission_overwrites=[])
+            data.update(topic=self.topic, nsfw=False, permission_overwrites=list(self.permission_overwrites))
         return data
 
     def __repr__(self) -> str:

@@ -530,3 +530,55 @@ async def test_harness_reports_unretrieved_task_exceptions(fake_discord: FakeDis
         async with running_bot(ArenaBot(), fake):
             await (await fake.slash("arena fire")).response()
             await fake.wait_until(lambda: None, timeout=3.0, what="the failure")
+
+
+async def test_a_deleted_thread_or_channel_answers_404_and_leaves_the_cache(
+    arena: tuple[FakeDiscord, ArenaBot],
+) -> None:
+    fake, bot = arena
+    parent = bot.get_channel(fake.games.id)
+    assert isinstance(parent, discord.TextChannel)
+    thread = await parent.create_thread(name="table", type=discord.ChannelType.public_thread)
+    await thread.send("before")
+    await fake.delete_channel(fake.threads(fake.games)[0])
+    await fake.wait_until(lambda: bot.get_channel(thread.id) is None or None)
+    with pytest.raises(discord.NotFound) as gone:
+        await thread.send("after")
+    assert gone.value.code == 10003
+    await fake.delete_channel(fake.games)
+    await fake.wait_until(lambda: bot.get_channel(fake.games.id) is None or None)
+    with pytest.raises(discord.NotFound):
+        await bot.fetch_channel(fake.games.id)
+
+
+async def test_denied_permissions_answer_403_and_show_in_the_bots_permissions(
+    arena: tuple[FakeDiscord, ArenaBot],
+) -> None:
+    fake, bot = arena
+    channel = bot.get_channel(fake.games.id)
+    assert isinstance(channel, discord.TextChannel)
+    thread = await channel.create_thread(name="table", type=discord.ChannelType.public_thread)
+    await fake.deny_bot(fake.games, discord.Permissions(send_messages=True))
+    await fake.wait_until(lambda: not channel.permissions_for(channel.guild.me).send_messages or None)
+    with pytest.raises(discord.Forbidden) as refused:
+        await channel.send("hello")
+    assert (refused.value.status, refused.value.code) == (403, 50013)
+    await thread.send("threads need Send Messages in Threads, which is still allowed")
+    await fake.deny_bot(fake.games, discord.Permissions(view_channel=True))
+    with pytest.raises(discord.Forbidden) as hidden:
+        await thread.send("now the whole channel is hidden")
+    assert hidden.value.code == 50001
+
+
+async def test_a_repeated_nonce_returns_the_first_message(arena: tuple[FakeDiscord, ArenaBot]) -> None:
+    fake, bot = arena
+    channel = bot.get_channel(fake.games.id)
+    assert isinstance(channel, discord.TextChannel)
+    first = await channel.send("once", nonce="delivery-7")
+    again = await channel.send("once", nonce="delivery-7")
+    other = await channel.send("twice", nonce="delivery-8")
+    assert again.id == first.id != other.id
+    assert [m.content for m in fake.games.messages] == ["once", "twice"]
+    await first.delete()
+    with pytest.raises(discord.NotFound):
+        await channel.send("once", nonce="delivery-7")
