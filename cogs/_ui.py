@@ -14,7 +14,7 @@ from cogs.errors import respond_error
 from engine.core.contract import MultiSelect
 from engine.core.errors import EngineError, LobbyError, NotSeated, NotYourTurn, StaleVersion
 from engine.host.menus import build_menu, parse_value
-from engine.host.ports import MatchRecord, MatchStatus, Player
+from engine.host.ports import MatchRecord, MatchStatus, Player, Scope
 
 if TYPE_CHECKING:
     from cogs._client import BigApple
@@ -28,6 +28,35 @@ def bot_of(interaction: discord.Interaction[Any]) -> BigApple:
 
 def display_name(user: discord.abc.User) -> str:
     return getattr(user, "display_name", None) or user.name
+
+
+def scope_of(interaction: discord.Interaction[Any]) -> Scope:
+    """The server (or the user's direct messages) an interaction comes from: every lookup of a match by
+    number goes through it, so a server never reaches another server's matches."""
+    return Scope(user_id=interaction.user.id, guild_id=interaction.guild_id)
+
+
+# The server setting naming the role whose members run tournaments and manage tables.
+ORGANISER_ROLE_SETTING = "tournament_role"
+
+
+def is_admin(interaction: discord.Interaction[Any]) -> bool:
+    """Whether the user administers the server the interaction comes from (never true in DMs)."""
+    if interaction.guild_id is None:
+        return False
+    permissions = getattr(interaction.user, "guild_permissions", None)
+    return bool(permissions and (permissions.administrator or permissions.manage_guild))
+
+
+async def is_organiser(interaction: discord.Interaction[Any]) -> bool:
+    """Server admins, or members holding the role the server chose for tournaments."""
+    if is_admin(interaction):
+        return True
+    if interaction.guild_id is None:
+        return False
+    role_id = await bot_of(interaction).tournament_store.setting(interaction.guild_id, ORGANISER_ROLE_SETTING)
+    roles = {role.id for role in getattr(interaction.user, "roles", ())}
+    return role_id is not None and role_id.isdigit() and int(role_id) in roles
 
 
 class Guarded:
@@ -81,7 +110,7 @@ async def send_move_menu(
 ) -> None:
     """Answer privately with a select of the user's legal moves (grouped and paged to fit)."""
     host = bot_of(interaction).host
-    match = await host.match(match_id)
+    match = await host.match(match_id, scope_of(interaction))
     if version is not None and version != match.version:
         raise StaleVersion("this board has moved on; use the buttons of the latest post in the thread")
     seat = seat_to_act(match, interaction.user.id, host.rules(match.game).to_act(host.state_of(match)))
@@ -148,15 +177,26 @@ async def play_notation(
     notation: str,
     version: int | None,
     edit: bool = False,
+    seen_version: int | None = None,
 ) -> None:
-    """Submit a move for the user; the thread post follows from the outbox."""
+    """Submit a move for the user; the thread post follows from the outbox.
+
+    ``version`` binds a component to its exact board; ``seen_version`` binds a typed move to the board
+    the user saw (see ``GameHost.act``)."""
     bot = bot_of(interaction)
     if not interaction.response.is_done():
         if edit:
             await interaction.response.defer()
         else:
             await interaction.response.defer(ephemeral=True, thinking=True)
-    result = await bot.host.act(match_id, interaction.user.id, notation, expected_version=version)
+    result = await bot.host.act(
+        match_id,
+        interaction.user.id,
+        notation,
+        expected_version=version,
+        scope=scope_of(interaction),
+        seen_version=seen_version,
+    )
     log.info(
         "user %s moved in match %s (now at version %s)", interaction.user.id, match_id, result.match.version
     )
@@ -207,7 +247,7 @@ async def current_multi_select(
 ) -> tuple[MultiSelect, MatchRecord]:
     """The multi-select a component was made for, if the board has not moved on since."""
     host = bot_of(interaction).host
-    match = await host.match(match_id)
+    match = await host.match(match_id, scope_of(interaction))
     if version != match.version:
         raise StaleVersion("this board has moved on; use the buttons of the latest post in the thread")
     seat = seat_to_act(match, interaction.user.id, host.rules(match.game).to_act(host.state_of(match)))
@@ -265,7 +305,7 @@ async def send_hand(interaction: discord.Interaction[Any], match_id: int) -> Non
     """Answer privately with the user's hand image and what they can do now."""
     bot = bot_of(interaction)
     await interaction.response.defer(ephemeral=True, thinking=True)
-    match = await bot.host.match(match_id)
+    match = await bot.host.match(match_id, scope_of(interaction))
     seat = match.seat_of(interaction.user.id)
     if seat is None:
         raise NotSeated(f"you are not playing in match #{match.id}, so you have no hand there")
@@ -328,25 +368,27 @@ class LobbyButton(
     async def run(self, interaction: discord.Interaction[Any]) -> None:
         bot = bot_of(interaction)
         user = interaction.user
+        scope = scope_of(interaction)
         if self.action == "join":
-            match = await bot.host.join(self.match_id, Player(user_id=user.id, name=display_name(user)))
+            player = Player(user_id=user.id, name=display_name(user))
+            match = await bot.host.join(self.match_id, player, scope)
             if isinstance(interaction.channel, discord.Thread):
                 await interaction.channel.add_user(user)  # so the thread notifies them of their turns
         elif self.action == "leave":
-            match = await bot.host.leave(self.match_id, user.id)
+            match = await bot.host.leave(self.match_id, user.id, scope)
         elif self.action == "bot":
-            match = await require_creator(bot, self.match_id, user.id)
-            match = await bot.host.add_computer(self.match_id)
+            await require_creator(bot, self.match_id, scope)
+            match = await bot.host.add_computer(self.match_id, scope=scope)
         else:
-            await bot.host.start(self.match_id, by_user=user.id)
+            await bot.host.start(self.match_id, by_user=user.id, scope=scope)
             bot.kick_outbox()
-            match = await bot.host.match(self.match_id)
+            match = await bot.host.match(self.match_id, scope)
         await interaction.response.edit_message(content=lobby_text(bot, match), view=lobby_view(match))
 
 
-async def require_creator(bot: BigApple, match_id: int, user_id: int) -> MatchRecord:
-    match = await bot.host.match(match_id)
-    if match.creator_id not in (None, user_id):
+async def require_creator(bot: BigApple, match_id: int, scope: Scope) -> MatchRecord:
+    match = await bot.host.match(match_id, scope)
+    if match.creator_id not in (None, scope.user_id):
         raise LobbyError("only the player who created the match can add computer players")
     return match
 
@@ -396,17 +438,14 @@ class AbandonButton(
 
     async def run(self, interaction: discord.Interaction[Any]) -> None:
         bot = bot_of(interaction)
-        match = await bot.host.match(self.match_id)
+        scope = scope_of(interaction)
+        match = await bot.host.match(self.match_id, scope)
         if match.version != self.version:
             raise StaleVersion("the match changed since you asked; ask again with /game abandon")
-        await bot.host.abandon(self.match_id, interaction.user.id, is_admin=is_admin(interaction))
+        organiser = await is_organiser(interaction)
+        await bot.host.abandon(self.match_id, interaction.user.id, is_admin=organiser, scope=scope)
         bot.kick_outbox()
         await interaction.response.edit_message(content=f"Match #{self.match_id} was abandoned.", view=None)
-
-
-def is_admin(interaction: discord.Interaction[Any]) -> bool:
-    permissions = getattr(interaction.user, "guild_permissions", None)
-    return bool(permissions and (permissions.administrator or permissions.manage_guild))
 
 
 DYNAMIC_ITEMS: tuple[type[discord.ui.DynamicItem[Any]], ...] = (

@@ -8,7 +8,7 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from cogs._ui import send_hand
+from cogs._ui import scope_of, send_hand
 from cogs.lobby import thread_id_of
 
 if TYPE_CHECKING:
@@ -21,7 +21,7 @@ class Hands(commands.Cog):
 
     @app_commands.command(name="hand", description="See your hand and options, privately")
     async def hand(self, interaction: discord.Interaction[Any], match: int | None = None) -> None:
-        record = await self.bot.host.find_match(interaction.user.id, match, thread_id_of(interaction))
+        record = await self.bot.host.find_match(scope_of(interaction), match, thread_id_of(interaction))
         await send_hand(interaction, record.id)
 
 

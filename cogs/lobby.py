@@ -8,7 +8,7 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from cogs._ui import AbandonButton, display_name, is_admin, lobby_text, lobby_view
+from cogs._ui import AbandonButton, display_name, is_organiser, lobby_text, lobby_view, scope_of
 from engine.core.errors import LobbyError
 from engine.core.options import parse_options
 from engine.host.ports import MatchStatus, Player
@@ -105,32 +105,40 @@ class Lobby(commands.GroupCog, group_name="game", group_description="Create, joi
     @app_commands.command(name="join", description="Take a seat in a match that has not started")
     @app_commands.describe(match="The match number (default: this thread's match)")
     async def join(self, interaction: discord.Interaction[Any], match: int | None = None) -> None:
-        record = await self.bot.host.find_match(interaction.user.id, match, thread_id_of(interaction))
+        scope = scope_of(interaction)
+        record = await self.bot.host.find_match(scope, match, thread_id_of(interaction))
         player = Player(user_id=interaction.user.id, name=display_name(interaction.user))
-        record = await self.bot.host.join(record.id, player)
+        record = await self.bot.host.join(record.id, player, scope)
         await interaction.response.send_message(lobby_text(self.bot, record), view=lobby_view(record))
 
     @app_commands.command(name="leave", description="Give up your seat before the match starts")
     @app_commands.describe(match="The match number (default: this thread's match)")
     async def leave(self, interaction: discord.Interaction[Any], match: int | None = None) -> None:
-        record = await self.bot.host.find_match(interaction.user.id, match, thread_id_of(interaction))
-        record = await self.bot.host.leave(record.id, interaction.user.id)
+        scope = scope_of(interaction)
+        record = await self.bot.host.find_match(scope, match, thread_id_of(interaction))
+        record = await self.bot.host.leave(record.id, interaction.user.id, scope)
         await interaction.response.send_message(lobby_text(self.bot, record), view=lobby_view(record))
 
     @app_commands.command(name="start", description="Start your match once every seat is taken")
     @app_commands.describe(match="The match number (default: this thread's match)")
     async def start(self, interaction: discord.Interaction[Any], match: int | None = None) -> None:
-        record = await self.bot.host.find_match(interaction.user.id, match, thread_id_of(interaction))
+        scope = scope_of(interaction)
+        record = await self.bot.host.find_match(scope, match, thread_id_of(interaction))
         await interaction.response.defer(ephemeral=True, thinking=True)
-        await self.bot.host.start(record.id, by_user=interaction.user.id)
+        await self.bot.host.start(record.id, by_user=interaction.user.id, scope=scope)
         self.bot.kick_outbox()
         await interaction.followup.send(f"Match #{record.id} has started.", ephemeral=True)
 
     @app_commands.command(name="list", description="Open matches on this server")
     async def list_(self, interaction: discord.Interaction[Any]) -> None:
         host = self.bot.host
+        scope = scope_of(interaction)
+        # A server lists its own matches; direct messages list the user's matches, wherever they are.
         matches = await host.store.list_matches(
-            [MatchStatus.LOBBY, MatchStatus.ACTIVE], guild_id=interaction.guild_id, limit=20
+            [MatchStatus.LOBBY, MatchStatus.ACTIVE],
+            guild_id=scope.guild_id,
+            user_id=None if scope.guild_id is not None else scope.user_id,
+            limit=20,
         )
         if not matches:
             await interaction.response.send_message(
@@ -149,7 +157,7 @@ class Lobby(commands.GroupCog, group_name="game", group_description="Create, joi
     async def status(self, interaction: discord.Interaction[Any], match: int | None = None) -> None:
         host = self.bot.host
         record = await host.find_match(
-            interaction.user.id, match, thread_id_of(interaction), statuses=list(MatchStatus)
+            scope_of(interaction), match, thread_id_of(interaction), statuses=list(MatchStatus)
         )
         lines = [lobby_text(self.bot, record)]
         if record.status is MatchStatus.ACTIVE:
@@ -164,8 +172,8 @@ class Lobby(commands.GroupCog, group_name="game", group_description="Create, joi
     @app_commands.command(name="abandon", description="End a match for good (its creator or a server admin)")
     @app_commands.describe(match="The match number (default: this thread's match)")
     async def abandon(self, interaction: discord.Interaction[Any], match: int | None = None) -> None:
-        record = await self.bot.host.find_match(interaction.user.id, match, thread_id_of(interaction))
-        if record.creator_id != interaction.user.id and not is_admin(interaction):
+        record = await self.bot.host.find_match(scope_of(interaction), match, thread_id_of(interaction))
+        if record.creator_id != interaction.user.id and not await is_organiser(interaction):
             raise LobbyError("only the match's creator or a server admin can abandon it")
         view = discord.ui.View(timeout=None)
         view.add_item(AbandonButton(record.id, record.version))

@@ -3,19 +3,38 @@
 from __future__ import annotations
 
 import io
+import re
 from typing import TYPE_CHECKING, Any
 
 import discord
 from discord import app_commands
 from discord.ext import commands
 
-from cogs._ui import match_view, play_notation, send_move_menu
+from cogs._ui import match_view, play_notation, scope_of, send_move_menu
 from cogs.lobby import GAME_CHOICES, thread_id_of
 from engine.host.ports import MatchStatus
 from engine.registry import get_game
 
 if TYPE_CHECKING:
     from cogs._client import BigApple
+
+# An autocompleted move carries the board version its list was made for: "<notation> @<version>".
+SEEN_SUFFIX = re.compile(r" @(?P<version>[0-9]{1,18})$")
+CHOICE_LIMIT = 100
+
+
+def with_seen_version(notation: str, version: int) -> str:
+    """The value of an autocomplete choice: the notation and the version it was offered at."""
+    value = f"{notation} @{version}"
+    return value if len(value) <= CHOICE_LIMIT else notation[:CHOICE_LIMIT]
+
+
+def split_seen_version(text: str) -> tuple[str, int | None]:
+    """A typed or autocompleted move and the version it carries, if any."""
+    found = SEEN_SUFFIX.search(text)
+    if found is None:
+        return text, None
+    return text[: found.start()], int(found["version"])
 
 
 class Play(commands.Cog):
@@ -25,20 +44,23 @@ class Play(commands.Cog):
     async def move_autocomplete(
         self, interaction: discord.Interaction[Any], current: str
     ) -> list[app_commands.Choice[str]]:
-        """The user's legal notations containing what they typed so far (at most 25)."""
+        """The user's legal notations containing what they typed so far (at most 25), each carrying
+        the version of the board it was offered for."""
         host = self.bot.host
         try:
-            match = await host.find_match(interaction.user.id, None, thread_id_of(interaction))
+            match = await host.find_match(scope_of(interaction), None, thread_id_of(interaction))
             seat = match.seat_of(interaction.user.id)
             if seat is None or match.status is not MatchStatus.ACTIVE:
                 return []
             notations = host.legal_notations(match, seat)
         except Exception:
             return []
-        wanted = current.strip().lower()
-        return [app_commands.Choice(name=n[:100], value=n[:100]) for n in notations if wanted in n.lower()][
-            :25
-        ]
+        wanted = split_seen_version(current)[0].strip().lower()
+        return [
+            app_commands.Choice(name=n[:CHOICE_LIMIT], value=with_seen_version(n, match.version))
+            for n in notations
+            if wanted in n.lower()
+        ][:25]
 
     @app_commands.command(name="move", description="Play a move by its notation, or open the move menu")
     @app_commands.describe(notation="The move, e.g. 'play red=PARK blue=49' (leave empty for the menu)")
@@ -46,17 +68,20 @@ class Play(commands.Cog):
     async def move(
         self, interaction: discord.Interaction[Any], notation: str = "", match: int | None = None
     ) -> None:
-        record = await self.bot.host.find_match(interaction.user.id, match, thread_id_of(interaction))
-        if not notation.strip():
+        # The board as this command arrives is the one the user saw, unless autocomplete says otherwise.
+        record = await self.bot.host.find_match(scope_of(interaction), match, thread_id_of(interaction))
+        typed, seen = split_seen_version(notation)
+        if not typed.strip():
             await send_move_menu(interaction, record.id, None)
             return
-        await play_notation(interaction, record.id, notation, None)
+        seen = record.version if seen is None else min(seen, record.version)
+        await play_notation(interaction, record.id, typed, None, seen_version=seen)
 
     @app_commands.command(name="board", description="Show the current board")
     async def board(self, interaction: discord.Interaction[Any], match: int | None = None) -> None:
         host = self.bot.host
         record = await host.find_match(
-            interaction.user.id, match, thread_id_of(interaction), list(MatchStatus)
+            scope_of(interaction), match, thread_id_of(interaction), list(MatchStatus)
         )
         await interaction.response.defer(ephemeral=True, thinking=True)
         state = host.state_of(record)
@@ -80,7 +105,7 @@ class Play(commands.Cog):
     ) -> None:
         host = self.bot.host
         record = await host.find_match(
-            interaction.user.id, match, thread_id_of(interaction), list(MatchStatus)
+            scope_of(interaction), match, thread_id_of(interaction), list(MatchStatus)
         )
         history = await host.public_log(record, lines)
         text = "\n".join(history) or "nothing has happened yet"
@@ -99,7 +124,7 @@ class Play(commands.Cog):
         in_play: frozenset[str] = frozenset()
         if game is None:
             record = await self.bot.host.find_match(
-                interaction.user.id, None, thread_id_of(interaction), list(MatchStatus)
+                scope_of(interaction), None, thread_id_of(interaction), list(MatchStatus)
             )
             game, in_play = record.game, record.options
         rules = get_game(game)

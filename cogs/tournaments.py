@@ -11,9 +11,9 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from cogs._ui import Guarded, bot_of, display_name, is_admin
+from cogs._ui import ORGANISER_ROLE_SETTING, Guarded, bot_of, display_name, is_admin, is_organiser
 from cogs.lobby import GAME_CHOICES
-from engine.core.errors import LobbyError
+from engine.core.errors import LobbyError, MatchNotFound
 from engine.core.options import parse_options
 from engine.host.tournament_sim import standings_text
 from engine.host.tournaments import Entrant, RoundReport, TournamentRecord, TournamentStatus, parse_points
@@ -24,27 +24,35 @@ if TYPE_CHECKING:
 
 log = logging.getLogger(__name__)
 
-ROLE_SETTING = "tournament_role"
 FORMAT_CHOICES = [app_commands.Choice(name=f, value=f) for f in ("swiss", "elimination", "roundrobin")]
 
 
 async def require_organiser(interaction: discord.Interaction[Any]) -> None:
     """Server admins, or members with the role the server set for tournaments; ``LobbyError`` otherwise."""
-    if is_admin(interaction):
-        return
-    bot = bot_of(interaction)
-    role_id = (
-        await bot.tournament_store.setting(interaction.guild_id or 0, ROLE_SETTING)
-        if interaction.guild_id
-        else None
-    )
-    roles = {role.id for role in getattr(interaction.user, "roles", ())}
-    if role_id is not None and int(role_id) in roles:
+    if await is_organiser(interaction):
         return
     raise LobbyError(
         "only server admins or the tournament organiser role can do that",
         ["/tournament join", "/tournament standings", "/tournament mytable"],
     )
+
+
+async def tournament_here(interaction: discord.Interaction[Any], tournament_id: int) -> TournamentRecord:
+    """The tournament numbered ``tournament_id`` if it belongs to the server the interaction comes from.
+
+    Raises ``MatchNotFound`` with the same words whether it does not exist or belongs to another
+    server, so an admin of one server is nobody on another.
+    """
+    missing = MatchNotFound(f"there is no tournament #{tournament_id} here")
+    if interaction.guild_id is None or tournament_id not in range(1, 2**63):
+        raise missing
+    try:
+        record = await bot_of(interaction).tournaments.get(tournament_id)
+    except MatchNotFound:
+        raise missing from None
+    if record.guild_id != interaction.guild_id:
+        raise missing
+    return record
 
 
 def standings_file(bot: BigApple, record: TournamentRecord, subtitle: str) -> discord.File:
@@ -132,6 +140,7 @@ class JoinTournamentButton(
 
     async def run(self, interaction: discord.Interaction[Any]) -> None:
         bot = bot_of(interaction)
+        await tournament_here(interaction, self.tournament_id)
         record = await bot.tournaments.join(
             self.tournament_id, interaction.user.id, display_name(interaction.user)
         )
@@ -147,7 +156,9 @@ class Tournaments(commands.GroupCog, group_name="tournament", group_description=
 
     async def _find(self, interaction: discord.Interaction[Any], tournament: int | None) -> TournamentRecord:
         if tournament is not None:
-            return await self.bot.tournaments.get(tournament)
+            return await tournament_here(interaction, tournament)
+        if interaction.guild_id is None:
+            raise LobbyError("tournaments are run on servers; use this command in the server's channel")
         live = [
             t
             for t in await self.bot.tournament_store.list_tournaments(guild_id=interaction.guild_id, limit=25)
@@ -376,7 +387,7 @@ class Tournaments(commands.GroupCog, group_name="tournament", group_description=
         if not is_admin(interaction):
             raise LobbyError("only server admins can choose the organiser role")
         value = str(role.id) if role else None
-        await self.bot.tournament_store.set_setting(interaction.guild_id or 0, ROLE_SETTING, value)
+        await self.bot.tournament_store.set_setting(interaction.guild_id or 0, ORGANISER_ROLE_SETTING, value)
         text = f"{role.mention} can now run tournaments." if role else "Only admins can run tournaments now."
         await interaction.response.send_message(text, ephemeral=True)
 

@@ -233,6 +233,17 @@ class SqliteMatchStore:
 
         return await self._db.read(body, may_inline=False)
 
+    async def last_action_version(self, match_id: int, seat: int) -> int | None:
+        """The version of ``seat``'s latest action in the match (None: it has not acted)."""
+
+        def body(raw: sqlite3.Connection) -> int | None:
+            row = raw.execute(
+                "SELECT MAX(version) FROM actions WHERE match_id = ? AND seat = ?", (match_id, seat)
+            ).fetchone()
+            return None if row[0] is None else int(row[0])
+
+        return await self._db.read(body)
+
     async def snapshot(self, match_id: int, version: int) -> str:
         """The state JSON of the match as it stood at ``version``: the latest snapshot stored at or
         before it (versions that changed no state, such as ``close_match``, keep the previous one).

@@ -75,6 +75,21 @@ class MatchRecord(Frozen):
         return [p.name if (p := self.player_at(s)) else f"S{s + 1}" for s in range(self.seat_count)]
 
 
+class Scope(Frozen):
+    """Where a request comes from: a server (``guild_id``) or a user's direct messages (``guild_id``
+    None). A server sees only its own matches; direct messages see only the matches the user plays in.
+    """
+
+    user_id: int
+    guild_id: int | None = None
+
+    def admits(self, match: MatchRecord) -> bool:
+        """Whether a request from here may see or act on ``match``."""
+        if self.guild_id is None:
+            return any(p.user_id == self.user_id for p in match.players)
+        return match.guild_id == self.guild_id
+
+
 class DeliveryDraft(Frozen):
     """A notice to send after a commit. ``seat`` is ``None`` for the match thread (public)."""
 
@@ -160,6 +175,10 @@ class MatchStore(Protocol):
         ...
 
     async def action_log(self, match_id: int) -> list[LoggedAction]: ...
+
+    async def last_action_version(self, match_id: int, seat: int) -> int | None:
+        """The version of ``seat``'s latest action in the match (None: it has not acted)."""
+        ...
 
     async def snapshot(self, match_id: int, version: int) -> str: ...
 

@@ -39,12 +39,19 @@ from engine.host.ports import (
     Notice,
     Notifier,
     Player,
+    Scope,
 )
 
 log = logging.getLogger(__name__)
 
 # A safety net against a rules bug that would let computer players loop forever.
 MAX_AUTOMATED_ACTIONS = 10_000
+# Match ids are signed 64-bit in the store; anything else cannot name a match.
+STORABLE_IDS = range(1, 2**63)
+
+
+def _no_such_match(match_id: int) -> MatchNotFound:
+    return MatchNotFound(f"there is no match #{match_id} here")
 
 
 @dataclass(frozen=True, slots=True)
@@ -94,8 +101,22 @@ class GameHost:
             raise LobbyError(f"unknown computer player {name!r} for {game}", sorted(available))
         return available[name]
 
-    async def match(self, match_id: int) -> MatchRecord:
-        return await self.store.get_match(match_id)
+    async def match(self, match_id: int, scope: Scope | None = None) -> MatchRecord:
+        """The match numbered ``match_id``; with a ``scope``, only if a request from there may see it.
+
+        Raises ``MatchNotFound`` with the same words whether the match does not exist or belongs to
+        another server (or, from direct messages, to other players), so nobody learns which;
+        ``CorruptRecord`` for a row that cannot be read.
+        """
+        if match_id not in STORABLE_IDS:
+            raise _no_such_match(match_id)
+        try:
+            record = await self.store.get_match(match_id)
+        except MatchNotFound:
+            raise _no_such_match(match_id) from None
+        if scope is not None and not scope.admits(record):
+            raise _no_such_match(match_id)
+        return record
 
     def state_of(self, match: MatchRecord) -> BaseModel:
         """The latest snapshot of a started match; raises ``MatchClosed`` in the lobby."""
@@ -143,20 +164,23 @@ class GameHost:
 
     async def find_match(
         self,
-        user_id: int,
+        scope: Scope,
         match_id: int | None = None,
         thread_id: int | None = None,
         statuses: Sequence[MatchStatus] = (MatchStatus.LOBBY, MatchStatus.ACTIVE),
     ) -> MatchRecord:
-        """The match a command means: the one named, else the one of this thread, else the user's only
-        open match. Raises ``MatchNotFound`` listing the user's open matches when it is ambiguous."""
+        """The match a command from ``scope`` means: the one named, else the one of this thread, else the
+        user's only open match there. Raises ``MatchNotFound`` listing the user's open matches when it is
+        ambiguous, and for a match the scope may not see (see ``match``)."""
         if match_id is not None:
-            return await self.store.get_match(match_id)
+            return await self.match(match_id, scope)
         if thread_id is not None:
-            here = await self.store.list_matches(thread_id=thread_id, limit=1)
+            here = [m for m in await self.store.list_matches(thread_id=thread_id, limit=1) if scope.admits(m)]
             if here:
                 return here[0]
-        mine = await self.store.list_matches(statuses, user_id=user_id, limit=25)
+        mine = await self.store.list_matches(
+            statuses, guild_id=scope.guild_id, user_id=scope.user_id, limit=25
+        )
         if len(mine) == 1:
             return mine[0]
         if not mine:
@@ -203,32 +227,34 @@ class GameHost:
         )
         return await self.store.create_match(draft, creator)
 
-    async def join(self, match_id: int, player: Player) -> MatchRecord:
+    async def join(self, match_id: int, player: Player, scope: Scope | None = None) -> MatchRecord:
         async with self._locks(match_id):
-            match = await self.store.get_match(match_id)
+            match = await self.match(match_id, scope)
             self._require_lobby(match)
             if player.bot is not None:
                 self.policy(match.game, player.bot)
             return await self.store.add_player(match_id, match.version, player)
 
-    async def add_computer(self, match_id: int, policy: str = "greedy") -> MatchRecord:
-        match = await self.store.get_match(match_id)
+    async def add_computer(
+        self, match_id: int, policy: str = "greedy", scope: Scope | None = None
+    ) -> MatchRecord:
+        match = await self.match(match_id, scope)
         taken = {p.name for p in match.players}
         number = 1
         while f"Computer {number}" in taken:
             number += 1
-        return await self.join(match_id, Player(name=f"Computer {number}", bot=policy))
+        return await self.join(match_id, Player(name=f"Computer {number}", bot=policy), scope)
 
-    async def leave(self, match_id: int, user_id: int) -> MatchRecord:
+    async def leave(self, match_id: int, user_id: int, scope: Scope | None = None) -> MatchRecord:
         async with self._locks(match_id):
-            match = await self.store.get_match(match_id)
+            match = await self.match(match_id, scope)
             self._require_lobby(match)
             return await self.store.remove_player(match_id, match.version, user_id)
 
-    async def start(self, match_id: int, by_user: int | None = None) -> ActResult:
+    async def start(self, match_id: int, by_user: int | None = None, scope: Scope | None = None) -> ActResult:
         """Seat the players (shuffled with the match seed), set the game up and run computer seats."""
         async with self._locks(match_id):
-            match = await self.store.get_match(match_id)
+            match = await self.match(match_id, scope)
             self._require_lobby(match)
             if by_user is not None and match.creator_id not in (None, by_user):
                 raise LobbyError("only the player who created the match can start it")
@@ -265,15 +291,21 @@ class GameHost:
         user_id: int,
         move: str | int,
         expected_version: int | None = None,
+        scope: Scope | None = None,
+        seen_version: int | None = None,
     ) -> ActResult:
         """Play ``move`` (a notation, or the index of a legal action) for ``user_id``'s seat.
 
+        ``expected_version`` binds a button to the exact board it was made for. ``seen_version`` binds
+        a typed move to the board the player saw: it is refused when their own seat has moved since
+        (a repeated command), while other seats' moves in between do not matter.
+
         Raises ``MatchNotFound``, ``NotSeated``, ``MatchClosed``, ``StaleVersion`` (the board moved on
-        since ``expected_version``), ``NotYourTurn``, ``NotationError`` or ``IllegalAction``; on any
-        of them nothing is stored.
+        since ``expected_version``, or the seat since ``seen_version``), ``NotYourTurn``,
+        ``NotationError`` or ``IllegalAction``; on any of them nothing is stored.
         """
         async with self._locks(match_id):
-            match = await self.store.get_match(match_id)
+            match = await self.match(match_id, scope)
             self._require_active(match)
             seat = self._require_seat(match, user_id)
             if expected_version is not None and expected_version != match.version:
@@ -281,6 +313,13 @@ class GameHost:
                     f"this board has moved on (it is at move {match.version}, your button was for "
                     f"move {expected_version}); use the latest post",
                 )
+            if seen_version is not None and seen_version < match.version:
+                last = await self.store.last_action_version(match_id, seat)
+                if last is not None and last > seen_version:
+                    raise StaleVersion(
+                        f"you have already moved since this command was sent (move {last}); "
+                        "nothing was played twice. Look at the latest post and move again if you meant to"
+                    )
             rules = self.rules(match.game)
             state = self.state_of(match)
             to_act = rules.to_act(state)
@@ -303,10 +342,12 @@ class GameHost:
             match = await self._run_computers(match, step.state, lines)
             return ActResult(match=match, lines=tuple(lines), notation=notation)
 
-    async def resign(self, match_id: int, user_id: int, policy: str = "greedy") -> MatchRecord:
+    async def resign(
+        self, match_id: int, user_id: int, policy: str = "greedy", scope: Scope | None = None
+    ) -> MatchRecord:
         """Hand ``user_id``'s seat to a computer player so the others can play on."""
         async with self._locks(match_id):
-            match = await self.store.get_match(match_id)
+            match = await self.match(match_id, scope)
             seat = self._require_seat(match, user_id)
             self._require_active(match)
             self.policy(match.game, policy)
@@ -316,13 +357,20 @@ class GameHost:
             match = await self.store.replace_player(match_id, match.version, seat, replaced)
             return await self._run_computers(match, self.state_of(match), [])
 
-    async def abandon(self, match_id: int, by_user: int | None, is_admin: bool = False) -> MatchRecord:
-        """Stop a lobby or a running match for good (its creator or a server admin)."""
+    async def abandon(
+        self, match_id: int, by_user: int | None, is_admin: bool = False, scope: Scope | None = None
+    ) -> MatchRecord:
+        """Stop a lobby or a running match for good: its creator, or the server's organisers
+        (``is_admin``). A match nobody created (a tournament table) is for organisers only."""
         async with self._locks(match_id):
-            match = await self.store.get_match(match_id)
+            match = await self.match(match_id, scope)
             if match.status in (MatchStatus.FINISHED, MatchStatus.ABANDONED):
                 raise MatchClosed(f"match {match_id} is already {match.status.value}")
-            if not is_admin and by_user is not None and match.creator_id not in (None, by_user):
+            if (
+                not is_admin
+                and by_user is not None
+                and (match.creator_id is None or match.creator_id != by_user)
+            ):
                 raise LobbyError("only the match's creator or a server admin can abandon it")
             notice = Notice(headline="match abandoned", finished=True)
             return await self.store.close_match(

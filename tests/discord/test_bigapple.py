@@ -238,6 +238,48 @@ async def test_a_double_click_applies_once(fake_discord: FakeDiscord, tmp_path: 
         assert [entry.notation for entry in log].count(leaf[1:]) == 1
 
 
+async def test_the_same_typed_move_sent_twice_at_once_is_played_once(
+    fake_discord: FakeDiscord, tmp_path: Path
+) -> None:
+    fake = fake_discord
+    async with big_apple(fake, tmp_path / "db.sqlite") as bot:
+        choice = {"game": "skyline", "players": 3, "computers": 2}
+        await (await fake.slash("game new", choice, user=fake.alice, channel=fake.general)).response()
+        thread = await fake.wait_for_thread(fake.general)
+        lobby = await fake.wait_for_message(thread)
+        await (await fake.click(lobby, button(lobby, "ba:lobby:start:"), user=fake.alice)).response()
+        match_id = (await bot.store.list_matches(limit=1))[0].id
+        greedy = POLICIES["skyline"]["greedy"]
+        for ply in range(200):  # play on until a move would leave the same move legal for the same player
+            record = await bot.host.match(match_id)
+            rules, state = bot.host.rules(record.game), bot.host.state_of(record)
+            seat = record.seat_of(fake.alice.id)
+            assert seat is not None and seat in rules.to_act(state)
+            legal = rules.legal_actions(state, seat)
+            repeatable = [
+                a
+                for a in legal
+                if seat in rules.to_act(after := rules.apply(state, seat, a).state)
+                and rules.notation(a) in {rules.notation(b) for b in rules.legal_actions(after, seat)}
+            ]
+            if repeatable:
+                notation = rules.notation(repeatable[0])
+                break
+            action = greedy.choose(rules, state, seat, legal, Rng.from_seed(ply))
+            move = {"notation": rules.notation(action)}
+            await (await fake.slash("move", move, user=fake.alice, channel=thread)).response()
+        else:
+            raise AssertionError("no repeatable move came up")
+        before = len(await bot.store.action_log(match_id))
+        sent = await asyncio.gather(
+            *(fake.slash("move", {"notation": notation}, user=fake.alice, channel=thread) for _ in range(2))
+        )
+        replies = [(await ix.response()).content or "" for ix in sent]
+        assert sum("You played" in r for r in replies) == 1, replies
+        assert sum("already moved" in r for r in replies) == 1, replies
+        assert len(await bot.store.action_log(match_id)) == before + 1
+
+
 async def test_closed_dms_fall_back_to_the_hand_button(fake_discord: FakeDiscord, tmp_path: Path) -> None:
     fake = fake_discord
     fake.close_dms(fake.bob)
@@ -394,12 +436,21 @@ async def test_move_autocomplete_offers_the_legal_notations(
         choices = await (
             await fake.autocomplete("move", "notation", "8AV-3", user=user, channel=thread)
         ).choices()
-        assert [c["value"] for c in choices] == [n for n in legal if "8av-3" in n.lower()][:25]
-        assert choices and all(c["value"] in legal for c in choices)
+        assert [c["name"] for c in choices] == [n for n in legal if "8av-3" in n.lower()][:25]
         assert (
             await (await fake.autocomplete("move", "notation", "", user=other, channel=thread)).choices()
             == []
         )
+        # Each value carries the board it was offered for, so a repeated command cannot play twice.
+        assert choices and all(c["value"] == f"{c['name']} @{record.version}" for c in choices)
+        played = await (
+            await fake.slash("move", {"notation": choices[0]["value"]}, user=user, channel=thread)
+        ).response()
+        assert f"You played `{choices[0]['name']}`" in (played.content or "")
+        again = await (
+            await fake.slash("move", {"notation": choices[0]["value"]}, user=user, channel=thread)
+        ).response()
+        assert again.ephemeral and "already moved" in (again.content or ""), again.content
 
 
 async def test_abandon_asks_first_and_only_for_the_creator_or_an_admin(

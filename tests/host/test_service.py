@@ -22,7 +22,7 @@ from engine.core.errors import (
     StaleVersion,
 )
 from engine.core.replay import replay
-from engine.host.ports import Delivery, MatchRecord, MatchStatus, Notice, Player
+from engine.host.ports import Delivery, MatchRecord, MatchStatus, Notice, Player, Scope
 from engine.host.service import GameHost
 from tests.host.conftest import TOY_GAMES, TOY_POLICIES
 from tests.host.toy_game import TOY
@@ -286,3 +286,58 @@ async def test_a_failed_notice_holds_back_later_ones_to_the_same_place(host: Gam
     await host.flush(flaky)
     public = [notice.lines for seat, notice in flaky.sent if seat is None]
     assert public == [("S1 adds 1 => 1",), ("S2 adds 1 => 2",)]
+
+
+async def test_a_match_is_seen_only_from_its_own_server_or_by_its_players_in_dms(host: GameHost) -> None:
+    match = await host.create_match("toy", 2, creator=ANN, seed=3, guild_id=1)
+    await host.join(match.id, BOB)
+    await host.start(match.id, by_user=ANN.user_id)
+    started = await host.match(match.id)
+    home, elsewhere = Scope(user_id=CY.user_id or 0, guild_id=1), Scope(user_id=ANN.user_id or 0, guild_id=2)
+    assert (await host.match(match.id, home)).id == match.id
+    assert (await host.match(match.id, Scope(user_id=BOB.user_id or 0))).id == match.id  # a player's DMs
+    refusals = []
+    for scope in (elsewhere, Scope(user_id=CY.user_id or 0)):
+        for attempt in (
+            host.match(match.id, scope),
+            host.find_match(scope, match.id),
+            host.act(match.id, user_at(started, 0), "add 1", scope=scope),
+            host.abandon(match.id, ANN.user_id, is_admin=True, scope=scope),
+            host.resign(match.id, BOB.user_id or 0, policy="two", scope=scope),
+        ):
+            with pytest.raises(MatchNotFound) as refused:
+                await attempt
+            refusals.append(str(refused.value))
+    with pytest.raises(MatchNotFound) as unknown:
+        await host.match(match.id + 1000, home)
+    # Another server's match and a number that does not exist get the very same answer.
+    assert {r.replace(str(match.id), "N") for r in refusals} == {
+        str(unknown.value).replace(str(match.id + 1000), "N")
+    }
+    assert (await host.match(match.id)).version == started.version  # nothing was changed
+
+
+async def test_a_match_nobody_created_is_abandoned_only_by_organisers(host: GameHost) -> None:
+    table = await host.create_match("toy", 2, seed=5)  # as a tournament creates its tables
+    await host.join(table.id, ANN)
+    await host.join(table.id, BOB)
+    await host.start(table.id)
+    with pytest.raises(LobbyError):
+        await host.abandon(table.id, by_user=ANN.user_id)
+    closed = await host.abandon(table.id, by_user=CY.user_id, is_admin=True)
+    assert closed.status is MatchStatus.ABANDONED
+
+
+async def test_a_typed_move_is_refused_once_the_seat_has_moved_since_it_was_seen(host: GameHost) -> None:
+    match = await started_pair(host)
+    first, second = user_at(match, 0), user_at(match, 1)
+    seen = match.version
+    await host.act(match.id, first, "add 1", seen_version=seen)
+    # The other seat moving after that board was seen does not make its own typed move stale...
+    await host.act(match.id, second, "add 1", seen_version=seen)
+    # ...but a command of the first seat sent with that board is a repeat: it is refused.
+    with pytest.raises(StaleVersion):
+        await host.act(match.id, first, "add 1", seen_version=seen)
+    assert [entry.seat for entry in await host.store.action_log(match.id)] == [0, 1]
+    await host.act(match.id, first, "add 2", seen_version=(await host.match(match.id)).version)
+    assert len(await host.store.action_log(match.id)) == 3
