@@ -7,6 +7,7 @@ import contextlib
 import logging
 from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 import discord
 from discord.ext import commands
@@ -45,6 +46,7 @@ class BigApple(commands.Bot):
     ratings: SqliteRatings
     tournaments: TournamentHost
     tournament_store: SqliteTournamentStore
+    component_types: tuple[type[discord.ui.DynamicItem[Any]], ...] = ()
 
     def __init__(
         self,
@@ -84,7 +86,8 @@ class BigApple(commands.Bot):
         self.notifier = DiscordNotifier(self)
         for extension in EXTENSIONS:
             await self.load_extension(extension)
-        self.add_dynamic_items(*DYNAMIC_ITEMS, JoinTournamentButton)
+        self.component_types = (*DYNAMIC_ITEMS, JoinTournamentButton)
+        self.add_dynamic_items(*self.component_types)
         if self.sync_on_start and self.dev_guild is not None:
             await self.sync_commands()
         self._outbox_task = asyncio.create_task(self._run_outbox(), name="bigapple-outbox")

@@ -61,13 +61,19 @@ async def is_organiser(interaction: discord.Interaction[Any]) -> bool:
 
 class Guarded:
     """Base of our components: rebuilt from the custom_id's named groups (numbers as ints), and any
-    error of a callback goes to the one error responder."""
+    error of a callback goes to the one error responder.
+
+    Templates accept only ASCII digits, at most 20 of them, so every number parses; a number too large
+    to name anything is refused by the lookups like any other stale control."""
 
     @classmethod
     async def from_custom_id(
         cls, interaction: discord.Interaction[Any], item: discord.ui.Item[Any], match: re.Match[str], /
     ) -> Self:
-        fields = {name: int(value) if value.isdigit() else value for name, value in match.groupdict().items()}
+        fields = {
+            name: int(value) if value.isascii() and value.isdigit() else value
+            for name, value in match.groupdict().items()
+        }
         return cls(**fields)
 
     async def callback(self, interaction: discord.Interaction[Any]) -> None:
@@ -82,11 +88,13 @@ class Guarded:
 
 # ------------------------------------------------------------------------------------- playing
 
+STALE_CHOICE = "that choice is no longer on offer; press Play under the latest post for the current menu"
+
 
 class PlayButton(
     Guarded,
     discord.ui.DynamicItem[discord.ui.Button[Any]],
-    template=r"ba:play:(?P<match_id>\d+):(?P<version>\d+)",
+    template=r"ba:play:(?P<match_id>[0-9]{1,20}):(?P<version>[0-9]{1,20})",
 ):
     """Opens the seat's menu of legal moves, privately."""
 
@@ -151,7 +159,7 @@ def seat_to_act(match: MatchRecord, user_id: int, to_act: frozenset[int]) -> int
 class MoveSelect(
     Guarded,
     discord.ui.DynamicItem[discord.ui.Select[Any]],
-    template=r"ba:move:(?P<match_id>\d+):(?P<version>\d+)",
+    template=r"ba:move:(?P<match_id>[0-9]{1,20}):(?P<version>[0-9]{1,20})",
 ):
     """Plays the chosen notation, or narrows the menu to the chosen group."""
 
@@ -164,7 +172,10 @@ class MoveSelect(
         self.match_id, self.version = match_id, version
 
     async def run(self, interaction: discord.Interaction[Any]) -> None:
-        kind, value, page = parse_value(self.item.values[0])
+        try:
+            kind, value, page = parse_value(self.item.values[0])
+        except ValueError:
+            raise StaleVersion(STALE_CHOICE) from None
         if kind == "open":
             await send_move_menu(interaction, self.match_id, self.version, value, page)
             return
@@ -211,7 +222,7 @@ async def play_notation(
 class MultiButton(
     Guarded,
     discord.ui.DynamicItem[discord.ui.Button[Any]],
-    template=r"ba:multi:(?P<match_id>\d+):(?P<version>\d+):(?P<index>\d+)",
+    template=r"ba:multi:(?P<match_id>[0-9]{1,20}):(?P<version>[0-9]{1,20}):(?P<index>[0-9]{1,20})",
 ):
     """Opens a choice of several items at once (cards to exchange, to pay with, to bid)."""
 
@@ -260,7 +271,7 @@ async def current_multi_select(
 class PicksSelect(
     Guarded,
     discord.ui.DynamicItem[discord.ui.Select[Any]],
-    template=r"ba:picks:(?P<match_id>\d+):(?P<version>\d+):(?P<index>\d+)",
+    template=r"ba:picks:(?P<match_id>[0-9]{1,20}):(?P<version>[0-9]{1,20}):(?P<index>[0-9]{1,20})",
 ):
     """Plays the items chosen in a multi-select."""
 
@@ -274,6 +285,8 @@ class PicksSelect(
 
     async def run(self, interaction: discord.Interaction[Any]) -> None:
         choice, _ = await current_multi_select(interaction, self.match_id, self.version, self.index)
+        if not all(value.isascii() and value.isdigit() and len(value) <= 3 for value in self.item.values):
+            raise StaleVersion(STALE_CHOICE)
         try:
             notation = choice.notation([int(value) for value in self.item.values])
         except ValueError as exc:
@@ -282,7 +295,7 @@ class PicksSelect(
 
 
 class HandButton(
-    Guarded, discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"ba:hand:(?P<match_id>\d+)"
+    Guarded, discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"ba:hand:(?P<match_id>[0-9]{1,20})"
 ):
     """Shows the clicking player their private view, to them only."""
 
@@ -340,7 +353,7 @@ def match_view(match_id: int, version: int) -> discord.ui.View:
 class LobbyButton(
     Guarded,
     discord.ui.DynamicItem[discord.ui.Button[Any]],
-    template=r"ba:lobby:(?P<action>join|leave|bot|start):(?P<match_id>\d+)",
+    template=r"ba:lobby:(?P<action>join|leave|bot|start):(?P<match_id>[0-9]{1,20})",
 ):
     """Join, leave, add a computer player, or start; the lobby message is redrawn after each."""
 
@@ -422,7 +435,7 @@ def lobby_view(match: MatchRecord) -> discord.ui.View:
 class AbandonButton(
     Guarded,
     discord.ui.DynamicItem[discord.ui.Button[Any]],
-    template=r"ba:abandon:(?P<match_id>\d+):(?P<version>\d+)",
+    template=r"ba:abandon:(?P<match_id>[0-9]{1,20}):(?P<version>[0-9]{1,20})",
 ):
     """Confirms abandoning a match (its creator or a server admin)."""
 

@@ -124,7 +124,9 @@ async def post_round_standings(bot: BigApple, record: TournamentRecord, number: 
 
 
 class JoinTournamentButton(
-    Guarded, discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"ba:tjoin:(?P<tournament_id>\d+)"
+    Guarded,
+    discord.ui.DynamicItem[discord.ui.Button[Any]],
+    template=r"ba:tjoin:(?P<tournament_id>[0-9]{1,20})",
 ):
     """Registers the clicking member."""
 

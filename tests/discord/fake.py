@@ -1169,6 +1169,11 @@ class FakeDiscord:
             await self.dispatch("MESSAGE_DELETE", payload, intent)
         self._changed()
 
+    async def post_as_bot(self, channel: FakeChannel, body: JSON) -> FakeMessage:
+        """A message the bot posted earlier (say, by an older version of it), from a raw message body
+        with ``content`` and ``components``; validated like any message the bot sends."""
+        return await self._create_message(channel, self.bot_user, body, [])
+
     async def post_as_user(
         self, channel: FakeChannel, content: str, *, user: FakeUser | None = None, embeds: Sequence[JSON] = ()
     ) -> FakeMessage:

@@ -12,7 +12,7 @@ from engine.host.ports import MatchStatus, Player
 from engine.host.tournaments import TournamentStatus
 from tests.discord.fake import FakeDiscord
 from tests.discord.harness import running_bot
-from tests.discord.models import FakeChannel, FakeGuild, FakeUser
+from tests.discord.models import BUTTON, STRING_SELECT, FakeChannel, FakeGuild, FakeUser
 from tests.discord.test_bigapple import button, new_match, started_match
 
 UNKNOWN = 987_654
@@ -169,3 +169,61 @@ async def answer_public(fake: FakeDiscord, command: str, options: dict[str, obje
     reply = await (await fake.slash(command, options, user=user)).response()
     assert not reply.ephemeral, (command, reply.content)
     return reply.content or ""
+
+
+def button_row(*custom_ids: str) -> dict[str, object]:
+    return {
+        "type": 1,
+        "components": [{"type": BUTTON, "style": 2, "label": "old", "custom_id": c} for c in custom_ids],
+    }
+
+
+def select_row(custom_id: str, *values: str) -> dict[str, object]:
+    options = [{"label": f"old {n}", "value": v} for n, v in enumerate(values)]
+    return {"type": 1, "components": [{"type": STRING_SELECT, "custom_id": custom_id, "options": options}]}
+
+
+async def test_garbage_controls_get_the_normal_stale_answer(
+    fake_discord: FakeDiscord, tmp_path: Path
+) -> None:
+    """Posts left by an older version of the bot carry controls whose ids and values no longer make
+    sense: every click answers privately that the control is stale or unknown, and changes nothing."""
+    fake = fake_discord
+    async with two_servers(fake, tmp_path / "db.sqlite") as (bot, _, _):
+        match_id, thread = await started_match(fake, bot)
+        v = (await bot.host.match(match_id)).version
+        clicks = {
+            f"ba:play:{2**63}:{v}": "no match",
+            f"ba:play:{match_id}:{2**64 + 5}": "moved on",
+            f"ba:multi:{match_id}:{v}:{10**19}": "",
+            "ba:play:\u0663:1": "out of date",
+            "ba:nothing-like-this": "out of date",
+        }
+        old_buttons = await fake.post_as_bot(
+            thread, {"content": "an old post", "components": [button_row(*clicks)]}
+        )
+        move_menu = f"ba:move:{match_id}:{v}"
+        picks = f"ba:picks:{match_id}:{v}:0"
+        old_menus = await fake.post_as_bot(
+            thread,
+            {
+                "content": "old menus",
+                "components": [select_row(move_menu, "?x|zz", "bogus"), select_row(picks, "\u00b2")],
+            },
+        )
+        answers = []
+        for user in (fake.alice, fake.bob):
+            for custom_id, expected in clicks.items():
+                answers.append((custom_id, expected, await fake.click(old_buttons, custom_id, user=user)))
+            for custom_id, value, expected in (
+                (move_menu, "?x|zz", "no longer on offer"),
+                (move_menu, "bogus", "no longer on offer"),
+                (picks, "\u00b2", ""),
+            ):
+                answers.append((value, expected, await fake.select(old_menus, custom_id, [value], user=user)))
+        for what, expected, ix in answers:
+            reply = await ix.response()
+            text = reply.content or ""
+            assert reply.ephemeral and "went wrong" not in text, (what, text)
+            assert expected.lower() in text.lower(), (what, text)
+        assert (await bot.host.match(match_id)).version == v
