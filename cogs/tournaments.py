@@ -401,7 +401,8 @@ class Ratings(commands.Cog):
     @app_commands.command(name="leaderboard", description="The best rated players of a game")
     @app_commands.choices(game=GAME_CHOICES)
     async def leaderboard(self, interaction: discord.Interaction[Any], game: str) -> None:
-        rows = await self.bot.ratings.leaderboard(game, limit=15)
+        # A server's leaderboard lists the people who play on it, never those of other servers.
+        rows = await self.bot.ratings.leaderboard(game, limit=15, guild_id=interaction.guild_id)
         title = self.bot.host.rules(game).title
         if not rows:
             await interaction.response.send_message(f"Nobody is rated in {title} yet.", ephemeral=True)
@@ -415,7 +416,10 @@ class Ratings(commands.Cog):
     @app_commands.command(name="profile", description="Ratings and recent matches of a player")
     async def profile(self, interaction: discord.Interaction[Any], user: discord.User | None = None) -> None:
         who = user or interaction.user
-        profile = await self.bot.ratings.profile(who.id)
+        # On a server, only what was played there; in direct messages, your own whole record.
+        if interaction.guild_id is None and who.id != interaction.user.id:
+            raise LobbyError("in direct messages you can see your own profile only")
+        profile = await self.bot.ratings.profile(who.id, guild_id=interaction.guild_id)
         lines = [f"**{display_name(who)}**"]
         for standing in profile.games:
             rank = f", rank {standing.rank}" if standing.rank else ""

@@ -48,6 +48,12 @@ _INSERT_HISTORY = (
     "INSERT INTO rating_history (match_id, game, user_id, seat, seats, place, score, mu_before, "
     "sigma_before, mu_after, sigma_after, rated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
 )
+# Players of a game who played a rated match of it on the server ``?`` (a server's leaderboard lists only
+# them, so it never names people who play elsewhere); ``{table}`` is the ratings row being tested.
+_ON_SERVER = (
+    "{table}user_id IN (SELECT h.user_id FROM rating_history AS h JOIN matches AS m ON m.id = h.match_id "
+    "WHERE h.game = {table}game AND m.guild_id = ?)"
+)
 _HISTORY_COLUMNS = (
     "match_id, game, user_id, seat, seats, place, score, mu_before, sigma_before, mu_after, sigma_after, "
     "rated_at"
@@ -175,18 +181,23 @@ class SqliteRatings:
 
         return await self._db.read(body)
 
-    async def leaderboard(self, game: str, limit: int = 10, min_games: int = 1) -> list[LeaderRow]:
-        """The best ``limit`` players of ``game`` with at least ``min_games`` rated matches, best first.
+    async def leaderboard(
+        self, game: str, limit: int = 10, min_games: int = 1, guild_id: int | None = None
+    ) -> list[LeaderRow]:
+        """The best ``limit`` players of ``game`` with at least ``min_games`` rated matches, best first;
+        with ``guild_id``, only players who played a rated match of it on that server.
 
         Ordered by the conservative ordinal (the display rating before rounding), then by more games,
         then by user id; players with the same ordinal share a rank. Raises ``CorruptRecord``.
         """
+        server = f" AND {_ON_SERVER.format(table='ratings.')}" if guild_id is not None else ""
+        params: tuple[Any, ...] = (game, min_games, *((guild_id,) if guild_id is not None else ()))
 
         def body(raw: sqlite3.Connection) -> list[LeaderRow]:
             return raw.execute(
                 f"SELECT user_id, mu, sigma, games, wins, {_ordinal_sql()} AS ord FROM ratings "
-                "WHERE game = ? AND games >= ? ORDER BY ord DESC, games DESC, user_id LIMIT ?",
-                (game, min_games, max(0, limit)),
+                f"WHERE game = ? AND games >= ?{server} ORDER BY ord DESC, games DESC, user_id LIMIT ?",
+                (*params, max(0, limit)),
             ).fetchall()
 
         rows = await self._db.read(body)
@@ -201,28 +212,38 @@ class SqliteRatings:
             board.append(LeaderRow(rank=rank, user_id=user_id, rating=rating.display, games=games, wins=wins))
         return board
 
-    async def profile(self, user_id: int, recent: int = 5) -> Profile:
+    async def profile(self, user_id: int, recent: int = 5, guild_id: int | None = None) -> Profile:
         """``user_id``'s rating and leaderboard rank in every game they were rated in (by game name) and
-        their ``recent`` latest rated matches, newest first. A user never rated gets an empty profile,
-        whose ``standing(game)`` is the default rating. Raises ``CorruptRecord``.
+        their ``recent`` latest rated matches, newest first. With ``guild_id``, as that server sees it:
+        only the games and matches they played there, ranked on that server's leaderboard. A user never
+        rated gets an empty profile, whose ``standing(game)`` is the default rating. Raises
+        ``CorruptRecord``.
         """
-
-        # The rank is the one ``leaderboard(game)`` shows with its default ``min_games`` of 1.
+        on_server = guild_id is not None
+        # The rank is the one ``leaderboard(game, guild_id=...)`` shows with its default ``min_games`` of 1.
         standings_sql = (
             "SELECT game, mu, sigma, games, wins, 1 + (SELECT COUNT(*) FROM ratings AS other "
             f"WHERE other.game = mine.game AND other.games >= 1 AND {_ordinal_sql('other')} > "
-            f"{_ordinal_sql('mine')}) FROM ratings AS mine WHERE user_id = ? ORDER BY game"
+            f"{_ordinal_sql('mine')}"
+            + (f" AND {_ON_SERVER.format(table='other.')}" if on_server else "")
+            + ") FROM ratings AS mine WHERE user_id = ?"
+            + (f" AND {_ON_SERVER.format(table='mine.')}" if on_server else "")
+            + " ORDER BY game"
         )
+        standings_params = (guild_id, user_id, guild_id) if on_server else (user_id,)
+        recent_sql = (
+            f"SELECT {_HISTORY_COLUMNS} FROM rating_history WHERE user_id = ?"
+            + (" AND match_id IN (SELECT id FROM matches WHERE guild_id = ?)" if on_server else "")
+            + " ORDER BY id DESC LIMIT ?"
+        )
+        recent_params = (user_id, *((guild_id,) if on_server else ()), max(0, recent))
 
         def body(raw: sqlite3.Connection) -> Profile:
             standings = []
-            for game, mu, sigma, games, wins, rank in raw.execute(standings_sql, (user_id,)):
+            for game, mu, sigma, games, wins, rank in raw.execute(standings_sql, standings_params):
                 rating = _rating(game, user_id, mu, sigma, games, wins)
                 standings.append(GameStanding(game=game, rating=rating, rank=rank if games >= 1 else None))
-            rows = raw.execute(
-                f"SELECT {_HISTORY_COLUMNS} FROM rating_history WHERE user_id = ? ORDER BY id DESC LIMIT ?",
-                (user_id, max(0, recent)),
-            ).fetchall()
+            rows = raw.execute(recent_sql, recent_params).fetchall()
             return Profile(user_id=user_id, games=tuple(standings), recent=tuple(_change(r) for r in rows))
 
         return await self._db.read(body)

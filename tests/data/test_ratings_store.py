@@ -46,11 +46,16 @@ def result(*places: int) -> Outcome:
 
 
 async def finished(
-    store: SqliteMatchStore, players: tuple[Player, ...], places: tuple[int, ...], game: str = "toy"
+    store: SqliteMatchStore,
+    players: tuple[Player, ...],
+    places: tuple[int, ...],
+    game: str = "toy",
+    guild_id: int | None = None,
 ) -> MatchRecord:
     """A match played through the store's public API: seated in the given order, finished with
     ``places`` (by seat) by its one move."""
-    match = await store.create_match(NewMatch(game=game, seat_count=len(players), seed=5), players[0])
+    draft = NewMatch(game=game, seat_count=len(players), seed=5, guild_id=guild_id)
+    match = await store.create_match(draft, players[0])
     for player in players[1:]:
         match = await store.add_player(match.id, match.version, player)
     seated = [p.model_copy(update={"seat": i}) for i, p in enumerate(players)]
@@ -191,6 +196,24 @@ async def test_profile_lists_games_and_recent_matches(
     stranger = await ratings.profile(999)
     assert stranger.games == () and stranger.recent == ()
     assert stranger.standing("toy").rating == Rating()
+
+
+async def test_a_server_sees_only_its_own_players_and_matches(
+    store: SqliteMatchStore, ratings: SqliteRatings
+) -> None:
+    home = await finished(store, (ANN, BOB), (2, 1), guild_id=1)
+    await ratings.record(home)
+    for _ in range(2):  # cy beats ann twice on another server
+        await ratings.record(await finished(store, (ANN, CY), (2, 1), guild_id=2))
+    assert [row.user_id for row in await ratings.leaderboard("toy", guild_id=1)] == [202, 101]
+    assert [row.user_id for row in await ratings.leaderboard("toy", guild_id=2)] == [303, 101]
+    assert {row.user_id for row in await ratings.leaderboard("toy")} == {101, 202, 303}
+    assert await ratings.leaderboard("toy", guild_id=3) == []
+    seen_home = await ratings.profile(101, guild_id=1)
+    assert [r.match_id for r in seen_home.recent] == [home.id]
+    assert [(s.game, s.rank) for s in seen_home.games] == [("toy", 2)]  # ranked among server 1's players
+    assert (await ratings.profile(303, guild_id=1)).games == ()
+    assert len((await ratings.profile(101)).recent) == 3
 
 
 async def test_ratings_survive_a_reopen(tmp_path: Path) -> None:
