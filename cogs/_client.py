@@ -14,10 +14,11 @@ from discord.ext import commands
 
 from cogs._notifier import DiscordNotifier
 from cogs._ui import DYNAMIC_ITEMS
-from cogs.tournaments import JoinTournamentButton, announce, post_round_standings
+from cogs.tournaments import JoinTournamentButton, announce_safely, post_round_standings_safely
 from data.ratings import SqliteRatings
 from data.store import SqliteMatchStore
 from data.tournaments import SqliteTournamentStore
+from engine.host.outbox import Backoff
 from engine.host.ports import MatchRecord, MatchStatus
 from engine.host.service import GameHost
 from engine.host.tournaments import TournamentHost, TournamentRecord
@@ -72,12 +73,14 @@ class BigApple(commands.Bot):
 
     async def setup_hook(self) -> None:
         self.store = await SqliteMatchStore.open(self.db_path)
-        self.host = GameHost(self.store, seed_source=self.seed_source)
+        self.host = GameHost(
+            self.store, seed_source=self.seed_source, backoff=Backoff(base=self.retry_seconds)
+        )
         self.ratings = SqliteRatings.from_store(self.store)
         self.tournament_store = SqliteTournamentStore.beside(self.store)
 
         async def round_finished(record: TournamentRecord, number: int) -> None:
-            await post_round_standings(self, record, number)
+            await post_round_standings_safely(self, record, number)
 
         self.tournaments = TournamentHost(
             self.host, self.tournament_store, seed_source=self.seed_source, on_round_finished=round_finished
@@ -124,10 +127,12 @@ class BigApple(commands.Bot):
 
     async def _advance_tournament(self, match_id: int) -> None:
         try:
-            for report in await self.tournaments.on_match_finished(match_id):
-                await announce(self, report)
+            reports = await self.tournaments.on_match_finished(match_id)
         except Exception:
             log.exception("the tournament of match %s could not move on; the outbox retries", match_id)
+            return
+        for report in reports:
+            await announce_safely(self, report)
 
     def kick_outbox(self) -> None:
         """Ask the outbox to send pending deliveries now."""
@@ -136,25 +141,43 @@ class BigApple(commands.Bot):
     async def _run_outbox(self) -> None:
         """Resume computer players, then send deliveries whenever kicked, retrying failures."""
         await self.wait_until_ready()
-        try:
-            await self.host.resume()
-            # A crash between a match's last move and its rating leaves it unrated; rating is idempotent.
-            for match in await self.store.list_matches([MatchStatus.FINISHED], limit=500):
-                await self._rate(match)
-        except Exception:
-            log.exception("resuming matches failed")
+        await self._catch_up()
         while not self.is_closed():
             self._outbox_wakeup.clear()
-            try:
-                for report in await self.tournaments.process():
-                    await announce(self, report)
-                while await self.host.flush(self.notifier):
-                    pass
-            except Exception:
-                log.exception("the outbox failed; retrying")
+            await self._outbox_pass()
+            wait = self.retry_seconds
+            due = self.host.backoff.next_retry_in()
+            if due is not None:
+                wait = min(wait, max(due, 0.01))
             with contextlib.suppress(TimeoutError):
-                async with asyncio.timeout(self.retry_seconds):
+                async with asyncio.timeout(wait):
                     await self._outbox_wakeup.wait()
+
+    async def _catch_up(self) -> None:
+        """After a start: computer seats that were due move, and matches finished just before a crash
+        are rated (rating is idempotent). Each match on its own: one failure never stops the others."""
+        await self.host.resume()
+        for match in await self.store.list_matches([MatchStatus.FINISHED], limit=500):
+            try:
+                await self._rate(match)
+            except Exception:
+                log.exception("match %s could not be rated; the others go on", match.id)
+
+    async def _outbox_pass(self) -> None:
+        """One pass: match notices, then tournaments. Each part fails on its own, so a broken
+        tournament channel never holds back a board post, nor the other way round."""
+        try:
+            while await self.host.flush(self.notifier):
+                pass
+        except Exception:
+            log.exception("sending match notices failed; retrying")
+        try:
+            reports = await self.tournaments.process()
+        except Exception:
+            log.exception("processing tournaments failed; retrying")
+            reports = []
+        for report in reports:
+            await announce_safely(self, report)
 
     async def close(self) -> None:
         for task in list(self._background):

@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING
 import discord
 
 from cogs._ui import HandButton, match_view
+from engine.host.outbox import DestinationGone
 from engine.host.ports import Delivery, MatchRecord, Notice
 from engine.host.text import clip_lines, standings_lines
 from render.registry import render_view
@@ -23,7 +24,6 @@ if TYPE_CHECKING:
 
 log = logging.getLogger(__name__)
 
-DM_CLOSED = 50007  # Discord's "Cannot send messages to this user"
 CONTENT_LIMIT = 2000
 
 
@@ -38,12 +38,22 @@ def mention_list(match: MatchRecord, seats: tuple[int, ...]) -> str:
     return ", ".join(names)
 
 
+def nonce_of(delivery: Delivery) -> str:
+    """The nonce of a delivery's message: the same on every try, so Discord keeps one message even when
+    a post went through but the bot died before marking it sent."""
+    return f"ba-{delivery.id}"
+
+
+def humans(match: MatchRecord) -> list[int]:
+    """The user ids of the people (not computers) playing ``match``."""
+    return [p.user_id for p in match.players if p.user_id is not None and p.bot is None]
+
+
 class DiscordNotifier:
     """The ``Notifier`` port for Discord."""
 
     def __init__(self, bot: BigApple) -> None:
         self.bot = bot
-        self._told_dm_closed: set[tuple[int, int]] = set()
 
     async def deliver(self, match: MatchRecord, delivery: Delivery, notice: Notice) -> None:
         if delivery.seat is None:
@@ -53,39 +63,87 @@ class DiscordNotifier:
 
     async def thread_of(self, match: MatchRecord) -> discord.abc.Messageable | None:
         """The match's thread, opened in its channel on first use (tournament matches); None for a match
-        made outside Discord."""
+        made outside Discord. Raises ``discord.NotFound`` or ``discord.Forbidden`` when it is gone."""
         target = match.thread_id or match.channel_id
         if target is None:
             return None
         channel = self.bot.get_channel(target) or await self.bot.fetch_channel(target)
         if match.thread_id is None and isinstance(channel, discord.TextChannel):
-            title = self.bot.host.rules(match.game).title
-            channel = await channel.create_thread(
-                name=f"{title} #{match.id}",
-                type=discord.ChannelType.public_thread,
-                auto_archive_duration=10080,
-            )
-            await self.bot.store.set_thread(match.id, channel.id)
-            for player in match.players:
-                if player.user_id is not None and player.bot is None:
-                    await channel.add_user(discord.Object(id=player.user_id))
+            channel = await self._open_thread(match, channel)
         assert isinstance(channel, discord.abc.Messageable)
         return channel
 
-    async def image(self, match: MatchRecord, version: int, seat: int | None) -> discord.File | None:
+    async def _open_thread(self, match: MatchRecord, parent: discord.TextChannel) -> discord.Thread:
+        """A new public thread for the match in ``parent``, remembered and joined by its players."""
+        title = self.bot.host.rules(match.game).title
+        thread = await parent.create_thread(
+            name=f"{title} #{match.id}",
+            type=discord.ChannelType.public_thread,
+            auto_archive_duration=10080,
+        )
+        await self.bot.store.set_thread(match.id, thread.id)
+        for user_id in humans(match):
+            await thread.add_user(discord.Object(id=user_id))
+        return thread
+
+    async def _move_match(
+        self, match: MatchRecord, problem: discord.HTTPException
+    ) -> discord.abc.Messageable:
+        """The match's thread is gone or closed to the bot: open a new thread in its channel, or else
+        post in the channel itself, and say so there. When the channel is out of reach too, tell the
+        players by DM and raise ``DestinationGone``."""
+        why = "was deleted" if isinstance(problem, discord.NotFound) else "was closed to me"
+        log.warning("match %s: its thread %s (%s); moving it", match.id, why, problem)
+        players = ", ".join(f"<@{u}>" for u in humans(match))
+        mentions = discord.AllowedMentions(users=[discord.Object(id=u) for u in humans(match)])
+        try:
+            if match.channel_id is None:
+                raise DestinationGone(f"match {match.id} has no channel to move to")
+            parent = self.bot.get_channel(match.channel_id) or await self.bot.fetch_channel(match.channel_id)
+            if not isinstance(parent, discord.TextChannel):
+                raise DestinationGone(f"the channel of match {match.id} takes no threads")
+            place: discord.abc.Messageable
+            try:
+                place = await self._open_thread(match, parent)
+                where = "so the match goes on in this new thread"
+            except discord.Forbidden:
+                await self.bot.store.set_thread(match.id, parent.id)
+                place, where = parent, "and I may not open a new one, so the match goes on here"
+            await place.send(
+                f"The thread of match #{match.id} {why}, {where}. {players}", allowed_mentions=mentions
+            )
+            return place
+        except (discord.NotFound, discord.Forbidden, DestinationGone) as exc:
+            await self._tell_players_by_dm(match)
+            raise DestinationGone(f"match {match.id} has nowhere left to post: {exc}") from exc
+
+    async def _tell_players_by_dm(self, match: MatchRecord) -> None:
+        title = self.bot.host.rules(match.game).title
+        text = (
+            f"**{title}** · match #{match.id}: I can no longer post in its thread or channel. The match "
+            "goes on: use `/board` to see it, `/hand` for your hand and `/move` to play."
+        )
+        for user_id in humans(match):
+            try:
+                user = self.bot.get_user(user_id) or await self.bot.fetch_user(user_id)
+                await user.send(text)
+            except discord.HTTPException as exc:
+                log.info("match %s: could not tell user %s by DM either: %s", match.id, user_id, exc)
+
+    async def png(self, match: MatchRecord, version: int, seat: int | None) -> bytes | None:
         """The board (``seat`` None) or a seat's hand as of ``version``, rendered off the event loop."""
         state = await self.bot.host.state_at(match, version)
         view = self.bot.host.view(match, seat, state)
-        png = await asyncio.to_thread(render_view, match.game, view, match.seat_names())
+        return await asyncio.to_thread(render_view, match.game, view, match.seat_names())
+
+    async def image(self, match: MatchRecord, version: int, seat: int | None) -> discord.File | None:
+        """``png`` as a file to attach."""
+        png = await self.png(match, version, seat)
         if png is None:
             return None
-        name = "board.png" if seat is None else "hand.png"
-        return discord.File(io.BytesIO(png), filename=name)
+        return discord.File(io.BytesIO(png), filename="board.png" if seat is None else "hand.png")
 
     async def _post_public(self, match: MatchRecord, delivery: Delivery, notice: Notice) -> None:
-        channel = await self.thread_of(match)
-        if channel is None:
-            return
         title = self.bot.host.rules(match.game).title
         parts = [f"**{title}** · match #{match.id}"]
         if notice.headline:
@@ -108,16 +166,27 @@ class DiscordNotifier:
             for s in pinged
             if (p := match.player_at(s)) is not None and p.user_id and not p.bot
         ]
-        file = await self.image(match, delivery.version, None)
-        kwargs: dict[str, object] = {
-            "content": content,
-            "allowed_mentions": discord.AllowedMentions(users=mentioned, roles=False, everyone=False),
-        }
-        if file is not None:
-            kwargs["file"] = file
-        if not notice.finished:
-            kwargs["view"] = match_view(match.id, delivery.version)
-        await channel.send(**kwargs)  # type: ignore[call-overload]
+        png = await self.png(match, delivery.version, None)
+
+        async def post(channel: discord.abc.Messageable) -> None:
+            kwargs: dict[str, object] = {
+                "content": content,
+                "allowed_mentions": discord.AllowedMentions(users=mentioned, roles=False, everyone=False),
+                "nonce": nonce_of(delivery),
+            }
+            if png is not None:
+                kwargs["file"] = discord.File(io.BytesIO(png), filename="board.png")
+            if not notice.finished:
+                kwargs["view"] = match_view(match.id, delivery.version)
+            await channel.send(**kwargs)  # type: ignore[call-overload]
+
+        try:
+            channel = await self.thread_of(match)
+            if channel is None:
+                return
+            await post(channel)
+        except (discord.NotFound, discord.Forbidden) as exc:
+            await post(await self._move_match(match, exc))
 
     async def _send_private(self, match: MatchRecord, delivery: Delivery, notice: Notice) -> None:
         assert delivery.seat is not None
@@ -129,12 +198,13 @@ class DiscordNotifier:
         try:
             user = self.bot.get_user(player.user_id) or await self.bot.fetch_user(player.user_id)
             if file is not None:
-                await user.send(content, file=file)
+                await user.send(content, file=file, nonce=nonce_of(delivery))
             else:
-                await user.send(content)
-        except discord.Forbidden as exc:
-            if exc.code != DM_CLOSED:
-                raise
+                await user.send(content, nonce=nonce_of(delivery))
+        except (discord.Forbidden, discord.NotFound) as exc:
+            # Closed DMs (50007), a user who blocked the bot or shares no server with it any more: every
+            # such refusal lasts, so the hand stays behind the "My hand" button instead.
+            log.info("match %s: DMs to user %s refused (%s)", match.id, player.user_id, exc)
             await self._tell_dm_closed(match, player.user_id)
 
     def private_text(self, match: MatchRecord, seat: int, notice: Notice) -> str:
@@ -157,18 +227,23 @@ class DiscordNotifier:
         return "\n".join(parts)[:CONTENT_LIMIT]
 
     async def _tell_dm_closed(self, match: MatchRecord, user_id: int) -> None:
-        if (match.id, user_id) in self._told_dm_closed:
-            return
-        channel = await self.thread_of(match)
-        if channel is None:
+        """Say once per match, in its thread, that this player's hand waits behind "My hand"; the store
+        remembers it, so a restart does not say it again."""
+        if await self.bot.store.dm_refused(match.id, user_id):
             return
         view = discord.ui.View(timeout=None)
         view.add_item(HandButton(match.id))
-        await channel.send(
+        text = (
             f"<@{user_id}>, I cannot send you direct messages, so your hand stays here behind the "
-            "**My hand** button (or `/hand`); only you can see what it shows.",
-            view=view,
-            allowed_mentions=discord.AllowedMentions(users=[discord.Object(id=user_id)]),
+            "**My hand** button (or `/hand`); only you can see what it shows."
         )
-        self._told_dm_closed.add((match.id, user_id))
+        mention = discord.AllowedMentions(users=[discord.Object(id=user_id)])
+        try:
+            channel = await self.thread_of(match)
+            if channel is None:
+                return
+            await channel.send(text, view=view, allowed_mentions=mention)
+        except (discord.NotFound, discord.Forbidden) as exc:
+            await (await self._move_match(match, exc)).send(text, view=view, allowed_mentions=mention)
+        await self.bot.store.remember_dm_refused(match.id, user_id)
         log.info("match %s: DMs closed for user %s; told them in the thread", match.id, user_id)

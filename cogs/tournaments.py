@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 import io
 import logging
+from collections.abc import Coroutine
 from typing import TYPE_CHECKING, Any
 
 import discord
@@ -121,6 +122,53 @@ async def post_round_standings(bot: BigApple, record: TournamentRecord, number: 
     await channel.send(
         f"**{record.name}** · standings after round {number}\n```\n{text}\n```"[:2000], file=file
     )
+
+
+# Tournaments whose organiser was already told that their channel refuses our posts (this process).
+_told_organiser: set[int] = set()
+
+
+async def announce_safely(bot: BigApple, report: RoundReport) -> None:
+    """``announce``, where a failure stays with this tournament: a channel the bot can no longer post
+    in (deleted, or a permission taken away) is reported to the organiser by DM, anything else is
+    logged, and the tournament goes on either way."""
+    await _guarded(bot, report.tournament, announce(bot, report))
+
+
+async def post_round_standings_safely(bot: BigApple, record: TournamentRecord, number: int) -> None:
+    """``post_round_standings`` with the failures of ``announce_safely`` handled the same way."""
+    await _guarded(bot, record, post_round_standings(bot, record, number))
+
+
+async def _guarded(bot: BigApple, record: TournamentRecord, posting: Coroutine[Any, Any, None]) -> None:
+    try:
+        await posting
+    except (discord.Forbidden, discord.NotFound) as exc:
+        log.warning("tournament %s: its channel refuses posts: %s", record.id, exc)
+        await tell_organiser(bot, record, exc)
+    except Exception:
+        log.exception("tournament %s: an announcement failed; the tournament goes on", record.id)
+
+
+async def tell_organiser(bot: BigApple, record: TournamentRecord, problem: discord.HTTPException) -> None:
+    """DM the tournament's creator, once, that its channel no longer takes the bot's posts."""
+    if record.id in _told_organiser or record.creator_id is None:
+        return
+    _told_organiser.add(record.id)
+    why = "was deleted" if isinstance(problem, discord.NotFound) else "no longer lets me post"
+    guild = bot.get_guild(record.guild_id) if record.guild_id else None
+    where = f" on **{guild.name}**" if guild else ""
+    text = (
+        f"The channel of your tournament **{record.name}**{where} {why}, so I cannot post its pairings "
+        "and standings there. The tournament goes on: players see their tables with `/tournament mytable` "
+        "and the standings with `/tournament standings`. Give me back Send Messages and Attach Files in "
+        "that channel to see the posts again."
+    )
+    try:
+        user = bot.get_user(record.creator_id) or await bot.fetch_user(record.creator_id)
+        await user.send(text)
+    except discord.HTTPException as exc:
+        log.warning("tournament %s: could not tell its organiser either: %s", record.id, exc)
 
 
 class JoinTournamentButton(
@@ -245,7 +293,7 @@ class Tournaments(commands.GroupCog, group_name="tournament", group_description=
         await interaction.response.defer(thinking=True)
         report = await self.bot.tournaments.start(record.id)
         await interaction.followup.send(f"**{record.name}** has started with {len(record.entrants)} players.")
-        await announce(self.bot, report)
+        await announce_safely(self.bot, report)
         self.bot.kick_outbox()
 
     @app_commands.command(name="join", description="Register for the open tournament")
@@ -348,7 +396,7 @@ class Tournaments(commands.GroupCog, group_name="tournament", group_description=
         await interaction.response.defer(thinking=True)
         report = await self.bot.tournaments.advance(record.id, force=force)
         await interaction.followup.send(f"Round {len(record.rounds)} of **{record.name}** is over.")
-        await announce(self.bot, report)
+        await announce_safely(self.bot, report)
         self.bot.kick_outbox()
 
     @app_commands.command(
@@ -368,7 +416,7 @@ class Tournaments(commands.GroupCog, group_name="tournament", group_description=
         await interaction.response.defer(thinking=True)
         report = await self.bot.tournaments.award(record.id, table, [by_name[n] for n in names])
         await interaction.followup.send(f"Table {table} of **{record.name}** is decided.")
-        await announce(self.bot, report)
+        await announce_safely(self.bot, report)
         self.bot.kick_outbox()
 
     @app_commands.command(name="cancel", description="Cancel the tournament (organisers)")

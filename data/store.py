@@ -11,9 +11,11 @@ from concurrent tasks on one store never interleave inside a transaction. Writes
 from __future__ import annotations
 
 import json
+import logging
 import os
 import sqlite3
-from collections.abc import Awaitable, Callable, Iterable, Sequence
+from collections.abc import Awaitable, Callable, Collection, Iterable, Sequence
+from dataclasses import dataclass, field
 from types import TracebackType
 from typing import Any, Self, TypeVar
 
@@ -27,9 +29,21 @@ from engine.core.errors import (
     StaleVersion,
 )
 from engine.core.replay import LoggedAction
-from engine.host.ports import Delivery, DeliveryDraft, MatchRecord, MatchStatus, NewMatch, Player
+from engine.host.ports import (
+    Delivery,
+    DeliveryDraft,
+    MatchRecord,
+    MatchStatus,
+    MatchSummary,
+    NewMatch,
+    Player,
+)
 
 T = TypeVar("T")
+log = logging.getLogger(__name__)
+# A stream of notices kept in order: a match's thread (seat None) or one seat's private messages.
+Destination = tuple[int, int | None]
+_DELIVERY_COLUMNS = "id, match_id, version, seat, payload, attempts"
 
 MAX_DELIVERY_ATTEMPTS = 5
 _KNOWN_MATCHES = 256
@@ -78,6 +92,14 @@ _GUARD_CLOSE = (
     "UPDATE matches SET version = version + 1, updated_at = ?, status = ?, result_json = ? "
     "WHERE id = ? AND version = ? AND status IN ('lobby', 'active')"
 )
+
+
+@dataclass
+class MatchListing:
+    """A listing of matches, and why each row left out of it cannot be read (by match id)."""
+
+    matches: list[MatchRecord] = field(default_factory=list)
+    unreadable: dict[int, str] = field(default_factory=dict)
 
 
 class SqliteMatchStore:
@@ -180,8 +202,20 @@ class SqliteMatchStore:
         """Up to ``limit`` matches, newest first, optionally only those in ``statuses``, in ``guild_id``,
         with ``user_id`` among the players, or posted in ``thread_id``.
 
-        Raises ``CorruptRecord`` if any listed row cannot be read.
+        A row that cannot be read is left out (and logged), so one bad match never hides the others;
+        ``survey_matches`` also names them.
         """
+        return (await self.survey_matches(statuses, guild_id, limit, user_id, thread_id)).matches
+
+    async def survey_matches(
+        self,
+        statuses: Sequence[MatchStatus] = (),
+        guild_id: int | None = None,
+        limit: int = 50,
+        user_id: int | None = None,
+        thread_id: int | None = None,
+    ) -> MatchListing:
+        """Like ``list_matches``, with the problems of the rows that cannot be read, by match id."""
         where: list[str] = []
         params: list[Any] = []
         if statuses:
@@ -200,10 +234,10 @@ class SqliteMatchStore:
         selection = f"FROM matches {'WHERE ' + ' AND '.join(where) if where else ''} ORDER BY id DESC LIMIT ?"
         params.append(max(0, limit))
 
-        def body(raw: sqlite3.Connection) -> list[MatchRecord]:
+        def body(raw: sqlite3.Connection) -> MatchListing:
             rows = raw.execute(f"SELECT {_MATCH_COLUMNS} {selection}", params).fetchall()
             if not rows:
-                return []
+                return MatchListing()
             players: dict[int, list[tuple[Any, ...]]] = {}
             for row in raw.execute(
                 f"SELECT {_PLAYER_COLUMNS} FROM players WHERE match_id IN (SELECT id {selection}) "
@@ -211,9 +245,51 @@ class SqliteMatchStore:
                 params,
             ):
                 players.setdefault(row[0], []).append(row)
-            return [_to_record(row, players.get(row[0], ())) for row in rows]
+            listing = MatchListing()
+            for row in rows:
+                try:
+                    listing.matches.append(_to_record(row, players.get(row[0], ())))
+                except CorruptRecord as exc:
+                    listing.unreadable[row[0]] = exc.message
+            return listing
+
+        listing = await self._db.read(body, may_inline=False)
+        for match_id, problem in listing.unreadable.items():
+            log.warning("left match %s out of a listing: %s", match_id, problem)
+        return listing
+
+    async def match_ids(self, statuses: Sequence[MatchStatus], limit: int = 100_000) -> list[int]:
+        """The ids of the matches in ``statuses``, oldest first (nothing else is read, so a row that
+        cannot be read is still listed)."""
+        wanted = sorted({MatchStatus(s).value for s in statuses})
+        sql = f"SELECT id FROM matches WHERE status IN ({', '.join('?' * len(wanted))}) ORDER BY id LIMIT ?"
+
+        def body(raw: sqlite3.Connection) -> list[int]:
+            return [int(row[0]) for row in raw.execute(sql, (*wanted, max(0, limit)))]
 
         return await self._db.read(body, may_inline=False)
+
+    async def match_summary(self, match_id: int) -> MatchSummary:
+        """Who a match belongs to, read loosely enough to work on a row that ``get_match`` cannot read
+        (so an unreadable match can still be scoped and abandoned). Raises ``MatchNotFound``."""
+
+        def body(raw: sqlite3.Connection) -> MatchSummary:
+            row = raw.execute(
+                "SELECT guild_id, creator_id, version, status FROM matches WHERE id = ?", (match_id,)
+            ).fetchone()
+            if row is None:
+                raise _not_found(match_id)
+            users = raw.execute("SELECT user_id FROM players WHERE match_id = ?", (match_id,)).fetchall()
+            return MatchSummary(
+                id=match_id,
+                guild_id=row[0] if type(row[0]) is int else None,
+                creator_id=row[1] if type(row[1]) is int else None,
+                version=row[2] if type(row[2]) is int else -1,
+                status=str(row[3]),
+                user_ids=frozenset(u for (u,) in users if type(u) is int),
+            )
+
+        return await self._db.read(body)
 
     async def action_log(self, match_id: int) -> list[LoggedAction]:
         """Every accepted action of the match in the order played (by version).
@@ -283,24 +359,55 @@ class SqliteMatchStore:
         return await self._db.read(body)
 
     async def pending_deliveries(self, limit: int = 100) -> list[Delivery]:
-        """Up to ``limit`` deliveries still to send, oldest first. Raises ``CorruptRecord``."""
+        """Up to ``limit`` deliveries still to send, oldest first. A row that cannot be read is left out
+        (and logged); ``pending_by_destination`` settles such rows."""
 
         def body(raw: sqlite3.Connection) -> list[Delivery]:
             rows = raw.execute(
-                "SELECT id, match_id, version, seat, payload, attempts FROM deliveries "
-                "WHERE status = 'pending' ORDER BY id LIMIT ?",
+                f"SELECT {_DELIVERY_COLUMNS} FROM deliveries WHERE status = 'pending' ORDER BY id LIMIT ?",
                 (max(0, limit),),
             ).fetchall()
-            return [
-                dbmod.validated_row(
-                    Delivery,
-                    dict(zip(("id", "match_id", "version", "seat", "payload", "attempts"), row, strict=True)),
-                    f"delivery {row[0]} of match {row[1]}",
-                )
-                for row in rows
-            ]
+            return _readable_deliveries(rows)[0]
 
         return await self._db.read(body)
+
+    async def pending_by_destination(
+        self,
+        destinations: int = 50,
+        per_destination: int = 20,
+        skip: Collection[Destination] = (),
+    ) -> list[list[Delivery]]:
+        """The pending deliveries of up to ``destinations`` destinations (a match's thread, or one seat's
+        messages), those waiting longest first, each with its first ``per_destination`` deliveries in
+        order. Destinations in ``skip`` (backing off) are passed over, so they never hide the others.
+
+        A pending row that cannot be read is marked failed with the reason, and the others go on.
+        """
+
+        def body(raw: sqlite3.Connection) -> tuple[list[list[Delivery]], list[tuple[int, str]]]:
+            heads = raw.execute(
+                "SELECT match_id, seat FROM deliveries WHERE status = 'pending' "
+                "GROUP BY match_id, seat ORDER BY MIN(id)"
+            ).fetchall()
+            chosen = [(m, s) for m, s in heads if (m, s) not in skip][: max(0, destinations)]
+            batches: list[list[Delivery]] = []
+            unreadable: list[tuple[int, str]] = []
+            for match_id, seat in chosen:
+                rows = raw.execute(
+                    f"SELECT {_DELIVERY_COLUMNS} FROM deliveries WHERE status = 'pending' AND match_id IS ? "
+                    "AND seat IS ? ORDER BY id LIMIT ?",
+                    (match_id, seat, max(1, per_destination)),
+                ).fetchall()
+                readable, bad = _readable_deliveries(rows)
+                unreadable += bad
+                if readable:
+                    batches.append(readable)
+            return batches, unreadable
+
+        batches, unreadable = await self._db.read(body)
+        for delivery_id, problem in unreadable:
+            await self.mark_undeliverable(delivery_id, problem)
+        return batches
 
     # --------------------------------------------------------------------------------------- lobby
 
@@ -597,6 +704,43 @@ class SqliteMatchStore:
 
         await self._db.write(body)
 
+    async def mark_undeliverable(self, delivery_id: int, reason: str) -> None:
+        """Give a pending delivery up at once (its destination is gone, or its row cannot be read)."""
+
+        def body(raw: sqlite3.Connection) -> None:
+            raw.execute(
+                "UPDATE deliveries SET status = 'failed', last_error = ?, attempts = ? "
+                "WHERE id = ? AND status = 'pending'",
+                (reason[:500], self.max_attempts, delivery_id),
+            )
+
+        await self._db.write(body)
+
+    async def dm_refused(self, match_id: int, user_id: int) -> bool:
+        """Whether ``user_id`` was already told that their direct messages refuse ``match_id``'s notices."""
+
+        def body(raw: sqlite3.Connection) -> bool:
+            row = raw.execute(
+                "SELECT 1 FROM dm_refusals WHERE match_id = ? AND user_id = ?", (match_id, user_id)
+            ).fetchone()
+            return row is not None
+
+        return await self._db.read(body)
+
+    async def remember_dm_refused(self, match_id: int, user_id: int) -> bool:
+        """Record that ``user_id``'s direct messages refused ``match_id``'s notices; True the first time
+        only, so they are told about it once, restarts included."""
+        now = self._clock()
+
+        def body(raw: sqlite3.Connection) -> bool:
+            inserted = raw.execute(
+                "INSERT OR IGNORE INTO dm_refusals (match_id, user_id, told_at) VALUES (?, ?, ?)",
+                (match_id, user_id, now),
+            )
+            return inserted.rowcount == 1
+
+        return await self._db.write(body)
+
     async def mark_failed(self, delivery_id: int, error: str) -> None:
         """Count a failed send of a pending delivery and keep ``error``; after ``max_attempts`` failures
         it becomes ``failed`` and is no longer offered. Deliveries already sent or failed are left alone.
@@ -674,6 +818,24 @@ def _load_match(raw: sqlite3.Connection, match_id: int) -> MatchRecord:
     if row is None:
         raise _not_found(match_id)
     return _to_record(row, raw.execute(_SELECT_PLAYERS, (match_id,)).fetchall())
+
+
+def _readable_deliveries(rows: Iterable[Sequence[Any]]) -> tuple[list[Delivery], list[tuple[int, str]]]:
+    """The deliveries of ``rows`` that can be read, and the id and problem of each that cannot."""
+    readable: list[Delivery] = []
+    unreadable: list[tuple[int, str]] = []
+    for row in rows:
+        try:
+            readable.append(
+                dbmod.validated_row(
+                    Delivery,
+                    dict(zip(("id", "match_id", "version", "seat", "payload", "attempts"), row, strict=True)),
+                    f"delivery {row[0]} of match {row[1]}",
+                )
+            )
+        except CorruptRecord as exc:
+            unreadable.append((int(row[0]), exc.message))
+    return readable, unreadable
 
 
 def _queue(

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import logging
 import sqlite3
 from collections.abc import Callable, Sequence
 from typing import Any
@@ -13,6 +14,8 @@ from data.store import SqliteMatchStore
 from engine.core.errors import CorruptRecord, StaleVersion
 from engine.core.errors import MatchNotFound as TournamentNotFound
 from engine.host.tournaments import TournamentDraft, TournamentRecord, TournamentStatus
+
+log = logging.getLogger(__name__)
 
 
 class SqliteTournamentStore:
@@ -74,7 +77,24 @@ class SqliteTournamentStore:
         sql = f"SELECT id, status, version, record FROM tournaments {clause} ORDER BY id DESC LIMIT ?"
 
         def body(raw: sqlite3.Connection) -> list[TournamentRecord]:
-            return [_record(row) for row in raw.execute(sql, (*params, max(0, limit)))]
+            records = []
+            for row in raw.execute(sql, (*params, max(0, limit))):
+                try:
+                    records.append(_record(row))
+                except CorruptRecord as exc:
+                    # One unreadable tournament never hides the others.
+                    log.warning("left tournament %s out of a listing: %s", row[0], exc.message)
+            return records
+
+        return await self._db.read(body, may_inline=False)
+
+    async def tournament_ids(self, statuses: Sequence[TournamentStatus]) -> list[int]:
+        """Ids of the tournaments in ``statuses``, oldest first (records are not read)."""
+        wanted = [TournamentStatus(s).value for s in statuses]
+        sql = f"SELECT id FROM tournaments WHERE status IN ({', '.join('?' * len(wanted))}) ORDER BY id"
+
+        def body(raw: sqlite3.Connection) -> list[int]:
+            return [int(row[0]) for row in raw.execute(sql, wanted)]
 
         return await self._db.read(body, may_inline=False)
 

@@ -11,6 +11,7 @@ from __future__ import annotations
 import time
 from collections.abc import Callable, Hashable
 from dataclasses import dataclass
+from typing import Generic, TypeVar
 
 # Seconds before the first retry of a destination that failed, doubled after each further failure.
 BACKOFF_BASE_SECONDS = 5.0
@@ -31,8 +32,12 @@ class _Failures:
     retry_at: float
 
 
-class Backoff:
-    """Per-destination exponential back-off on an injectable monotonic clock (seconds)."""
+K = TypeVar("K", bound=Hashable)
+
+
+class Backoff(Generic[K]):
+    """Per-destination exponential back-off on an injectable monotonic clock (seconds); destinations
+    are keys of type ``K``."""
 
     def __init__(
         self,
@@ -43,14 +48,14 @@ class Backoff:
         self.base = base
         self.cap = max(cap, base)
         self._clock = clock
-        self._failures: dict[Hashable, _Failures] = {}
+        self._failures: dict[K, _Failures] = {}
 
-    def ready(self, destination: Hashable) -> bool:
+    def ready(self, destination: K) -> bool:
         """Whether ``destination`` may be tried now."""
         failures = self._failures.get(destination)
         return failures is None or failures.retry_at <= self._clock()
 
-    def failed(self, destination: Hashable) -> float:
+    def failed(self, destination: K) -> float:
         """Record a failed try; returns how many seconds the destination now waits."""
         failures = self._failures.get(destination)
         count = 1 if failures is None else failures.count + 1
@@ -58,11 +63,11 @@ class Backoff:
         self._failures[destination] = _Failures(count, self._clock() + delay)
         return delay
 
-    def succeeded(self, destination: Hashable) -> None:
+    def succeeded(self, destination: K) -> None:
         """Forget the failures of a destination that accepted a notice."""
         self._failures.pop(destination, None)
 
-    def waiting(self) -> frozenset[Hashable]:
+    def waiting(self) -> frozenset[K]:
         """The destinations that may not be tried now."""
         now = self._clock()
         return frozenset(d for d, f in self._failures.items() if f.retry_at > now)

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 from enum import StrEnum
 from typing import Protocol
 
@@ -75,6 +75,17 @@ class MatchRecord(Frozen):
         return [p.name if (p := self.player_at(s)) else f"S{s + 1}" for s in range(self.seat_count)]
 
 
+class MatchSummary(Frozen):
+    """Who a match belongs to, readable even when the rest of its row is not (see ``MatchStore``)."""
+
+    id: int
+    guild_id: int | None = None
+    creator_id: int | None = None
+    version: int
+    status: str
+    user_ids: frozenset[int] = frozenset()
+
+
 class Scope(Frozen):
     """Where a request comes from: a server (``guild_id``) or a user's direct messages (``guild_id``
     None). A server sees only its own matches; direct messages see only the matches the user plays in.
@@ -83,9 +94,11 @@ class Scope(Frozen):
     user_id: int
     guild_id: int | None = None
 
-    def admits(self, match: MatchRecord) -> bool:
+    def admits(self, match: MatchRecord | MatchSummary) -> bool:
         """Whether a request from here may see or act on ``match``."""
         if self.guild_id is None:
+            if isinstance(match, MatchSummary):
+                return self.user_id in match.user_ids
             return any(p.user_id == self.user_id for p in match.players)
         return match.guild_id == self.guild_id
 
@@ -183,6 +196,25 @@ class MatchStore(Protocol):
     async def snapshot(self, match_id: int, version: int) -> str: ...
 
     async def pending_deliveries(self, limit: int = 100) -> list[Delivery]: ...
+
+    async def pending_by_destination(
+        self, destinations: int = 50, per_destination: int = 20, skip: Collection[tuple[int, int | None]] = ()
+    ) -> list[list[Delivery]]:
+        """Pending deliveries grouped by destination (match thread, or one seat), each group in order;
+        destinations in ``skip`` are passed over. Unreadable rows are settled as failed."""
+        ...
+
+    async def mark_undeliverable(self, delivery_id: int, reason: str) -> None:
+        """Give a pending delivery up at once."""
+        ...
+
+    async def match_ids(self, statuses: Sequence[MatchStatus], limit: int = 100_000) -> list[int]:
+        """Ids of the matches in ``statuses``, oldest first, whether or not their rows can be read."""
+        ...
+
+    async def match_summary(self, match_id: int) -> MatchSummary:
+        """Who a match belongs to, even when its row cannot be read in full; ``MatchNotFound``."""
+        ...
 
     async def mark_delivered(self, delivery_id: int) -> None: ...
 

@@ -7,6 +7,7 @@ sent only after the commit, so nothing is ever announced for an unsaved move.
 
 from __future__ import annotations
 
+import asyncio
 import logging
 import secrets
 from collections.abc import Awaitable, Callable, Mapping, Sequence
@@ -30,11 +31,14 @@ from engine.core.errors import (
 from engine.core.replay import LoggedAction, replay
 from engine.core.rng import SEAT_STREAM, Rng, bot_rng
 from engine.host.locks import MatchLocks
+from engine.host.outbox import Backoff, DestinationGone
 from engine.host.ports import (
+    Delivery,
     DeliveryDraft,
     MatchRecord,
     MatchStatus,
     MatchStore,
+    MatchSummary,
     NewMatch,
     Notice,
     Notifier,
@@ -46,6 +50,8 @@ log = logging.getLogger(__name__)
 
 # A safety net against a rules bug that would let computer players loop forever.
 MAX_AUTOMATED_ACTIONS = 10_000
+# How many destinations the outbox sends to at once.
+PARALLEL_DESTINATIONS = 8
 # Match ids are signed 64-bit in the store; anything else cannot name a match.
 STORABLE_IDS = range(1, 2**63)
 
@@ -72,8 +78,10 @@ class GameHost:
         games: Mapping[str, GameRules[Any, Any]] | None = None,
         policies: Mapping[str, Mapping[str, Policy[Any, Any]]] | None = None,
         seed_source: Callable[[], int] | None = None,
+        backoff: Backoff[tuple[int, int | None]] | None = None,
     ) -> None:
-        """``seed_source`` gives the seed of each new match (default: a fresh random one)."""
+        """``seed_source`` gives the seed of each new match (default: a fresh random one); ``backoff``
+        paces retries of each outbox destination that failed (default: ``Backoff()``)."""
         if games is None or policies is None:
             from engine.registry import GAMES, POLICIES
 
@@ -83,6 +91,7 @@ class GameHost:
         self.games = games
         self.policies = policies
         self._locks = MatchLocks()
+        self.backoff: Backoff[tuple[int, int | None]] = backoff or Backoff()
         self._seed_source = seed_source or (lambda: secrets.randbits(63))
         # Awaited after the commit that finishes a match (ratings, tournaments); failures are only logged
         # because each listener can also catch up from the store later.
@@ -114,6 +123,15 @@ class GameHost:
             record = await self.store.get_match(match_id)
         except MatchNotFound:
             raise _no_such_match(match_id) from None
+        except CorruptRecord as exc:
+            # Quarantined: only those who may see the match learn that it cannot be read.
+            summary = await self.store.match_summary(match_id)
+            if scope is not None and not scope.admits(summary):
+                raise _no_such_match(match_id) from None
+            raise CorruptRecord(
+                f"match #{match_id} cannot be read ({exc.message.removesuffix('; nothing was changed')}); "
+                "an admin can abandon it with /game abandon"
+            ) from None
         if scope is not None and not scope.admits(record):
             raise _no_such_match(match_id)
         return record
@@ -363,9 +381,16 @@ class GameHost:
         """Stop a lobby or a running match for good: its creator, or the server's organisers
         (``is_admin``). A match nobody created (a tournament table) is for organisers only."""
         async with self._locks(match_id):
-            match = await self.match(match_id, scope)
-            if match.status in (MatchStatus.FINISHED, MatchStatus.ABANDONED):
-                raise MatchClosed(f"match {match_id} is already {match.status.value}")
+            try:
+                match: MatchRecord | MatchSummary = await self.match(match_id, scope)
+            except CorruptRecord:
+                if not is_admin:
+                    raise
+                # An unreadable match can still be closed: closing needs only its version.
+                match = await self.store.match_summary(match_id)
+            status = match.status.value if isinstance(match, MatchRecord) else match.status
+            if status in (MatchStatus.FINISHED.value, MatchStatus.ABANDONED.value):
+                raise MatchClosed(f"match {match_id} is already {status}")
             if (
                 not is_admin
                 and by_user is not None
@@ -381,34 +406,65 @@ class GameHost:
             )
 
     async def resume(self) -> list[MatchRecord]:
-        """After a restart: let computer seats of every active match act where it is their turn."""
+        """After a restart: let computer seats of every active match act where it is their turn.
+
+        Match by match: one that cannot be read or whose computers fail is logged and skipped, and
+        every other goes on."""
         resumed = []
-        for match in await self.store.list_matches([MatchStatus.ACTIVE], limit=10_000):
-            async with self._locks(match.id):
-                fresh = await self.store.get_match(match.id)
-                if fresh.status is MatchStatus.ACTIVE:
-                    resumed.append(await self._run_computers(fresh, self.state_of(fresh), []))
+        for match_id in await self.store.match_ids([MatchStatus.ACTIVE]):
+            try:
+                async with self._locks(match_id):
+                    fresh = await self.store.get_match(match_id)
+                    if fresh.status is MatchStatus.ACTIVE:
+                        resumed.append(await self._run_computers(fresh, self.state_of(fresh), []))
+            except Exception:
+                log.exception("match %s could not be resumed; the others go on", match_id)
         return resumed
 
-    async def flush(self, notifier: Notifier, limit: int = 100) -> int:
-        """Send pending deliveries oldest first; returns how many were sent. Failures stay pending."""
+    async def flush(self, notifier: Notifier, destinations: int = 50) -> int:
+        """Send pending deliveries; returns how many were sent.
+
+        Each destination (a match's thread, one seat's messages) is its own ordered stream, sent
+        alongside the others: a failure holds back only the later notices of that destination, which
+        then waits out its back-off while the others carry on. A destination that is gone
+        (``DestinationGone``) and a notice that cannot be read are settled at once, not retried.
+        """
+        batches = await self.store.pending_by_destination(destinations, skip=self.backoff.waiting())
+        gate = asyncio.Semaphore(PARALLEL_DESTINATIONS)
+
+        async def send(batch: list[Delivery]) -> int:
+            async with gate:
+                return await self._deliver_in_order(notifier, batch)
+
+        return sum(await asyncio.gather(*(send(batch) for batch in batches)))
+
+    async def _deliver_in_order(self, notifier: Notifier, batch: Sequence[Delivery]) -> int:
+        """Send one destination's deliveries in order until one fails; returns how many were sent."""
         sent = 0
-        # After a failure, later notices to the same place wait, so a thread never shows moves out of order.
-        blocked: set[tuple[int, int | None]] = set()
-        for delivery in await self.store.pending_deliveries(limit):
+        for delivery in batch:
             destination = (delivery.match_id, delivery.seat)
-            if destination in blocked:
-                continue
             try:
                 match = await self.store.get_match(delivery.match_id)
                 notice = Notice.model_validate_json(delivery.payload)
-                await notifier.deliver(match, delivery, notice)
-            except Exception as exc:
-                log.warning("delivery %s for match %s failed: %s", delivery.id, delivery.match_id, exc)
-                await self.store.mark_failed(delivery.id, f"{type(exc).__name__}: {exc}")
-                blocked.add(destination)
+            except (EngineError, ValidationError) as exc:
+                log.warning("delivery %s of match %s cannot be read: %s", delivery.id, delivery.match_id, exc)
+                await self.store.mark_undeliverable(delivery.id, f"unreadable: {exc}")
                 continue
+            try:
+                await notifier.deliver(match, delivery, notice)
+            except DestinationGone as exc:
+                log.warning("delivery %s of match %s has nowhere to go: %s", delivery.id, match.id, exc)
+                await self.store.mark_undeliverable(delivery.id, f"gone: {exc}")
+                continue
+            except Exception as exc:
+                wait = self.backoff.failed(destination)
+                log.warning(
+                    "delivery %s of match %s failed (retried in %.0f s): %s", delivery.id, match.id, wait, exc
+                )
+                await self.store.mark_failed(delivery.id, f"{type(exc).__name__}: {exc}")
+                return sent  # the later notices of this destination wait, so nothing overtakes it
             await self.store.mark_delivered(delivery.id)
+            self.backoff.succeeded(destination)
             sent += 1
         return sent
 

@@ -135,6 +135,10 @@ class TournamentStore(Protocol):
 
     async def save_tournament(self, record: TournamentRecord, expected_version: int) -> TournamentRecord: ...
 
+    async def tournament_ids(self, statuses: Sequence[TournamentStatus]) -> list[int]:
+        """Ids of the tournaments in ``statuses``, whether or not their records can be read."""
+        ...
+
     async def tournament_of_match(self, match_id: int) -> int | None: ...
 
 
@@ -342,20 +346,25 @@ class TournamentHost:
     async def process(self, tournament_id: int | None = None) -> list[RoundReport]:
         """Record the results of finished matches and start the next rounds where one is complete.
 
-        Runs for one tournament or for every running one; safe to call at any time and repeatedly.
+        Runs for one tournament or for every running one; safe to call at any time and repeatedly. Each
+        tournament on its own: one that cannot be read or fails to move on is logged and skipped, and
+        the others go on.
         """
         if tournament_id is None:
-            ids = [t.id for t in await self.store.list_tournaments([TournamentStatus.RUNNING], limit=10_000)]
+            ids = await self.store.tournament_ids([TournamentStatus.RUNNING])
         else:
             ids = [tournament_id]
         reports = []
         for tid in ids:
-            async with self._locks(tid):
-                record = await self.store.get_tournament(tid)
-                if record.status is TournamentStatus.RUNNING:
-                    report = await self._settle(tid, RoundReport(record))
-                    if report.finished_rounds or report.started_rounds or report.completed:
-                        reports.append(report)
+            try:
+                async with self._locks(tid):
+                    record = await self.store.get_tournament(tid)
+                    if record.status is TournamentStatus.RUNNING:
+                        report = await self._settle(tid, RoundReport(record))
+                        if report.finished_rounds or report.started_rounds or report.completed:
+                            reports.append(report)
+            except Exception:
+                log.exception("tournament %s could not move on; the others go on", tid)
         return reports
 
     async def on_match_finished(self, match_id: int) -> list[RoundReport]:

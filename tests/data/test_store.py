@@ -436,8 +436,13 @@ async def test_corrupt_match_rows_are_reported_and_nothing_changes(
     with pytest.raises(CorruptRecord) as caught:
         await store.get_match(match.id)
     assert f"match {match.id}" in caught.value.message and complaint in caught.value.message
-    with pytest.raises(CorruptRecord):
-        await store.list_matches()
+    # A listing leaves the bad row out and says why, so the other matches still show.
+    healthy = await started(store)
+    listing = await store.survey_matches()
+    assert [m.id for m in listing.matches] == [healthy.id]
+    assert complaint in listing.unreadable[match.id]
+    assert [m.id for m in await store.list_matches()] == [healthy.id]
+    assert match.id in await store.match_ids([MatchStatus.ACTIVE]) or column == "status"
     with pytest.raises(CorruptRecord):
         await store.commit_action(match.id, match.version, LoggedAction(seat=0, notation="x"), state(1))
     with sqlite3.connect(db_path) as raw:
@@ -465,6 +470,17 @@ async def test_corrupt_players_actions_snapshots_and_deliveries(
     with pytest.raises(CorruptRecord, match=f"snapshot of match {other.id} at version 3 is not text"):
         await store.snapshot(other.id, 3)
 
+    pending_before = {d.id for d in await store.pending_deliveries()}
     raw_write(db_path, "UPDATE deliveries SET attempts = 'many' WHERE match_id = ?", other.id)
-    with pytest.raises(CorruptRecord, match=f"of match {other.id} cannot be read: attempts"):
-        await store.pending_deliveries()
+    # Unreadable deliveries are left out; taking them by destination settles them as failed.
+    readable = await store.pending_deliveries()
+    assert readable and all(d.match_id != other.id for d in readable)
+    batches = await store.pending_by_destination()
+    assert {d.id for batch in batches for d in batch} == {d.id for d in readable} < pending_before
+    with sqlite3.connect(db_path) as raw:
+        settled = raw.execute(
+            "SELECT DISTINCT status, last_error LIKE '%attempts%' FROM deliveries WHERE match_id = ?",
+            (other.id,),
+        ).fetchall()
+    raw.close()
+    assert settled == [("failed", 1)]

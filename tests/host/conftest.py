@@ -7,6 +7,7 @@ import pytest
 
 from data.store import SqliteMatchStore
 from engine.core.bots import RandomPolicy
+from engine.host.outbox import Backoff
 from engine.host.service import GameHost
 from tests.host.toy_game import TOY, AlwaysTwo
 
@@ -30,4 +31,5 @@ async def store(db_path: Path) -> AsyncIterator[SqliteMatchStore]:
 
 @pytest.fixture
 def host(store: SqliteMatchStore) -> GameHost:
-    return GameHost(store, games=TOY_GAMES, policies=TOY_POLICIES)
+    """A host on the toy game whose outbox retries a failed destination at its next flush."""
+    return GameHost(store, games=TOY_GAMES, policies=TOY_POLICIES, backoff=Backoff(base=0.0))

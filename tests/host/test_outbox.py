@@ -15,7 +15,7 @@ class ManualClock:
 
 def test_a_failing_destination_waits_longer_each_time_and_others_do_not_wait() -> None:
     clock = ManualClock()
-    backoff = Backoff(base=2.0, cap=10.0, clock=clock)
+    backoff: Backoff[str] = Backoff(base=2.0, cap=10.0, clock=clock)
     assert backoff.ready("thread") and backoff.next_retry_in() is None
     assert backoff.failed("thread") == 2.0
     assert not backoff.ready("thread") and backoff.ready("dm")

@@ -22,9 +22,11 @@ from engine.core.errors import (
     StaleVersion,
 )
 from engine.core.replay import replay
+from engine.host.outbox import Backoff
 from engine.host.ports import Delivery, MatchRecord, MatchStatus, Notice, Player, Scope
 from engine.host.service import GameHost
 from tests.host.conftest import TOY_GAMES, TOY_POLICIES
+from tests.host.test_outbox import ManualClock
 from tests.host.toy_game import TOY
 
 ANN = Player(user_id=101, name="ann")
@@ -218,10 +220,16 @@ async def test_restart_keeps_everything_and_computers_resume(db_path: Path) -> N
         await reopened.close()
 
 
-async def test_failed_deliveries_are_retried(host: GameHost) -> None:
+async def test_failed_deliveries_are_retried_after_their_destinations_back_off(
+    store: SqliteMatchStore,
+) -> None:
+    clock = ManualClock()
+    host = GameHost(store, games=TOY_GAMES, policies=TOY_POLICIES, backoff=Backoff(base=5.0, clock=clock))
     await started_pair(host)
     flaky = Recorder(failures=1)
     assert await host.flush(flaky) == 2  # the first of three failed and stays pending
+    assert await host.flush(flaky) == 0  # its destination waits; the others had nothing more
+    clock.now += 5.0
     assert await host.flush(flaky) == 1
     assert await host.flush(flaky) == 0
     assert len(flaky.sent) == 3
