@@ -89,8 +89,8 @@ class DiscordNotifier:
     async def _move_match(
         self, match: MatchRecord, problem: discord.HTTPException
     ) -> discord.abc.Messageable:
-        """The match's thread is gone or closed to the bot: open a new thread in its channel, or else
-        post in the channel itself, and say so there. When the channel is out of reach too, tell the
+        """The match's thread is gone or closed to the bot: go on in a new thread of its channel, or
+        else in the channel itself, and say so there. When the channel is out of reach too, tell the
         players by DM and raise ``DestinationGone``."""
         why = "was deleted" if isinstance(problem, discord.NotFound) else "was closed to me"
         log.warning("match %s: its thread %s (%s); moving it", match.id, why, problem)
@@ -102,17 +102,17 @@ class DiscordNotifier:
             parent = self.bot.get_channel(match.channel_id) or await self.bot.fetch_channel(match.channel_id)
             if not isinstance(parent, discord.TextChannel):
                 raise DestinationGone(f"the channel of match {match.id} takes no threads")
-            place: discord.abc.Messageable
             try:
-                place = await self._open_thread(match, parent)
-                where = "so the match goes on in this new thread"
+                thread = await self._open_thread(match, parent)
+                note = f"The thread of match #{match.id} {why}, so the match goes on in this new thread."
+                await thread.send(f"{note} {players}", allowed_mentions=mentions)
+                return thread
             except discord.Forbidden:
+                # No thread may be opened or written in: the channel itself hosts the match from now on.
                 await self.bot.store.set_thread(match.id, parent.id)
-                place, where = parent, "and I may not open a new one, so the match goes on here"
-            await place.send(
-                f"The thread of match #{match.id} {why}, {where}. {players}", allowed_mentions=mentions
-            )
-            return place
+                note = f"The thread of match #{match.id} {why}, and I cannot use a new one: it goes on here."
+                await parent.send(f"{note} {players}", allowed_mentions=mentions)
+                return parent
         except (discord.NotFound, discord.Forbidden, DestinationGone) as exc:
             await self._tell_players_by_dm(match)
             raise DestinationGone(f"match {match.id} has nowhere left to post: {exc}") from exc

@@ -452,7 +452,7 @@ class AbandonButton(
     async def run(self, interaction: discord.Interaction[Any]) -> None:
         bot = bot_of(interaction)
         scope = scope_of(interaction)
-        match = await bot.host.match(self.match_id, scope)
+        match = await bot.host.summary(self.match_id, scope)
         if match.version != self.version:
             raise StaleVersion("the match changed since you asked; ask again with /game abandon")
         organiser = await is_organiser(interaction)

@@ -9,7 +9,7 @@ from discord import app_commands
 from discord.ext import commands
 
 from cogs._ui import AbandonButton, display_name, is_organiser, lobby_text, lobby_view, scope_of
-from engine.core.errors import LobbyError
+from engine.core.errors import CorruptRecord, LobbyError
 from engine.core.options import parse_options
 from engine.host.ports import MatchStatus, Player
 from engine.host.text import standings_lines
@@ -134,23 +134,29 @@ class Lobby(commands.GroupCog, group_name="game", group_description="Create, joi
         host = self.bot.host
         scope = scope_of(interaction)
         # A server lists its own matches; direct messages list the user's matches, wherever they are.
-        matches = await host.store.list_matches(
+        listing = await self.bot.store.survey_matches(
             [MatchStatus.LOBBY, MatchStatus.ACTIVE],
             guild_id=scope.guild_id,
             user_id=None if scope.guild_id is not None else scope.user_id,
             limit=20,
         )
-        if not matches:
+        lines = []
+        unreadable = sorted(listing.unreadable)
+        for m in listing.matches:
+            if m.game not in host.games:
+                unreadable.append(m.id)
+                continue
+            where = f" in <#{m.thread_id}>" if m.thread_id else ""
+            seats = f"{len(m.players)}/{m.seat_count} players"
+            lines.append(f"#{m.id} {host.rules(m.game).title} · {m.status.value} · {seats}{where}")
+        # An unreadable match is named, never hidden, so an admin knows what to abandon.
+        lines += [f"#{n} cannot be read; an admin can abandon it with `/game abandon`" for n in unreadable]
+        if not lines:
             await interaction.response.send_message(
                 "No open matches here. Start one with `/game new`.", ephemeral=True
             )
             return
-        lines = []
-        for m in matches:
-            where = f" in <#{m.thread_id}>" if m.thread_id else ""
-            seats = f"{len(m.players)}/{m.seat_count} players"
-            lines.append(f"#{m.id} {host.rules(m.game).title} · {m.status.value} · {seats}{where}")
-        await interaction.response.send_message("\n".join(lines), ephemeral=True)
+        await interaction.response.send_message("\n".join(lines)[:2000], ephemeral=True)
 
     @app_commands.command(name="status", description="Who plays, whose turn it is, and the score when over")
     @app_commands.describe(match="The match number (default: this thread's match)")
@@ -172,13 +178,24 @@ class Lobby(commands.GroupCog, group_name="game", group_description="Create, joi
     @app_commands.command(name="abandon", description="End a match for good (its creator or a server admin)")
     @app_commands.describe(match="The match number (default: this thread's match)")
     async def abandon(self, interaction: discord.Interaction[Any], match: int | None = None) -> None:
-        record = await self.bot.host.find_match(scope_of(interaction), match, thread_id_of(interaction))
-        if record.creator_id != interaction.user.id and not await is_organiser(interaction):
+        scope = scope_of(interaction)
+        if match is None:
+            match = (await self.bot.host.find_match(scope, None, thread_id_of(interaction))).id
+        # The summary works on a match whose row cannot be read too, so an admin can clear it away.
+        target = await self.bot.host.summary(match, scope)
+        if target.creator_id != interaction.user.id and not await is_organiser(interaction):
             raise LobbyError("only the match's creator or a server admin can abandon it")
+        unreadable = ""
+        try:
+            await self.bot.host.match(target.id, scope)
+        except CorruptRecord as exc:
+            unreadable = f"\n({exc.message})"
         view = discord.ui.View(timeout=None)
-        view.add_item(AbandonButton(record.id, record.version))
+        view.add_item(AbandonButton(target.id, target.version))
         await interaction.response.send_message(
-            f"Abandon match #{record.id} for everyone? This cannot be undone.", view=view, ephemeral=True
+            f"Abandon match #{target.id} for everyone? This cannot be undone.{unreadable}"[:2000],
+            view=view,
+            ephemeral=True,
         )
 
 

@@ -657,6 +657,24 @@ class SqliteMatchStore:
 
         return await self._track(match_id, self._db.write(body))
 
+    async def abandon_unreadable(self, match_id: int, expected_version: int) -> None:
+        """Abandon a match whose row cannot be read in full (only its version and status are needed).
+
+        Raises ``MatchNotFound``, ``StaleVersion`` or ``MatchClosed`` as ``close_match`` does."""
+        now = self._clock()
+
+        def body(raw: sqlite3.Connection) -> None:
+            _guard(
+                raw,
+                _GUARD_CLOSE,
+                (now, MatchStatus.ABANDONED.value, None, match_id, expected_version),
+                match_id,
+                expected_version,
+                _already_closed,
+            )
+
+        await self._db.write(body)
+
     async def close_match(
         self,
         match_id: int,

@@ -187,6 +187,10 @@ class MatchStore(Protocol):
         """Finish or abandon a match without an action (resign, abandon, admin decision)."""
         ...
 
+    async def abandon_unreadable(self, match_id: int, expected_version: int) -> None:
+        """Abandon a match whose row cannot be read in full, by its version alone."""
+        ...
+
     async def action_log(self, match_id: int) -> list[LoggedAction]: ...
 
     async def last_action_version(self, match_id: int, seat: int) -> int | None:

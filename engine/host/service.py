@@ -136,6 +136,18 @@ class GameHost:
             raise _no_such_match(match_id)
         return record
 
+    async def summary(self, match_id: int, scope: Scope | None = None) -> MatchSummary:
+        """Who a match belongs to, for readable and unreadable matches alike; scoped like ``match``."""
+        if match_id not in STORABLE_IDS:
+            raise _no_such_match(match_id)
+        try:
+            summary = await self.store.match_summary(match_id)
+        except MatchNotFound:
+            raise _no_such_match(match_id) from None
+        if scope is not None and not scope.admits(summary):
+            raise _no_such_match(match_id)
+        return summary
+
     def state_of(self, match: MatchRecord) -> BaseModel:
         """The latest snapshot of a started match; raises ``MatchClosed`` in the lobby."""
         if match.state_json is None:
@@ -377,25 +389,24 @@ class GameHost:
 
     async def abandon(
         self, match_id: int, by_user: int | None, is_admin: bool = False, scope: Scope | None = None
-    ) -> MatchRecord:
+    ) -> MatchRecord | MatchSummary:
         """Stop a lobby or a running match for good: its creator, or the server's organisers
-        (``is_admin``). A match nobody created (a tournament table) is for organisers only."""
+        (``is_admin``). A match nobody created (a tournament table) is for organisers only, and so is a
+        match whose row cannot be read (quarantined): it is closed by its version alone and its
+        summary returned."""
         async with self._locks(match_id):
             try:
-                match: MatchRecord | MatchSummary = await self.match(match_id, scope)
+                match = await self.match(match_id, scope)
             except CorruptRecord:
                 if not is_admin:
                     raise
-                # An unreadable match can still be closed: closing needs only its version.
-                match = await self.store.match_summary(match_id)
-            status = match.status.value if isinstance(match, MatchRecord) else match.status
-            if status in (MatchStatus.FINISHED.value, MatchStatus.ABANDONED.value):
-                raise MatchClosed(f"match {match_id} is already {status}")
-            if (
-                not is_admin
-                and by_user is not None
-                and (match.creator_id is None or match.creator_id != by_user)
-            ):
+                summary = await self.summary(match_id, scope)
+                await self.store.abandon_unreadable(match_id, summary.version)
+                log.warning("match %s could not be read and was abandoned", match_id)
+                return await self.store.match_summary(match_id)
+            if match.status in (MatchStatus.FINISHED, MatchStatus.ABANDONED):
+                raise MatchClosed(f"match {match_id} is already {match.status.value}")
+            if not is_admin and by_user is not None and match.creator_id != by_user:
                 raise LobbyError("only the match's creator or a server admin can abandon it")
             notice = Notice(headline="match abandoned", finished=True)
             return await self.store.close_match(
