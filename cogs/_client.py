@@ -69,6 +69,8 @@ class BigApple(commands.Bot):
         self._outbox_wakeup = asyncio.Event()
         self._outbox_task: asyncio.Task[None] | None = None
         self._background: set[asyncio.Task[None]] = set()
+        # Tournaments whose organiser was told that their channel refuses the bot's posts.
+        self.organisers_told: set[int] = set()
         self.sync_on_start = dev_guild is not None
 
     async def setup_hook(self) -> None:

@@ -124,10 +124,6 @@ async def post_round_standings(bot: BigApple, record: TournamentRecord, number: 
     )
 
 
-# Tournaments whose organiser was already told that their channel refuses our posts (this process).
-_told_organiser: set[int] = set()
-
-
 async def announce_safely(bot: BigApple, report: RoundReport) -> None:
     """``announce``, where a failure stays with this tournament: a channel the bot can no longer post
     in (deleted, or a permission taken away) is reported to the organiser by DM, anything else is
@@ -152,9 +148,9 @@ async def _guarded(bot: BigApple, record: TournamentRecord, posting: Coroutine[A
 
 async def tell_organiser(bot: BigApple, record: TournamentRecord, problem: discord.HTTPException) -> None:
     """DM the tournament's creator, once, that its channel no longer takes the bot's posts."""
-    if record.id in _told_organiser or record.creator_id is None:
+    if record.id in bot.organisers_told or record.creator_id is None:
         return
-    _told_organiser.add(record.id)
+    bot.organisers_told.add(record.id)
     why = "was deleted" if isinstance(problem, discord.NotFound) else "no longer lets me post"
     guild = bot.get_guild(record.guild_id) if record.guild_id else None
     where = f" on **{guild.name}**" if guild else ""

@@ -254,3 +254,66 @@ def row_of(db: Path, match_id: int) -> tuple[int, str]:
         ).fetchone()
     raw.close()
     return int(version), str(status)
+
+
+async def start_tournament_in(fake: FakeDiscord, channel: FakeChannel) -> None:
+    """An organiser's Swiss tournament in ``channel`` with alice and two computers, ready to start."""
+    options = {"name": "Cup", "game": "ny_piatnik", "format": "swiss", "table_size": 3, "rounds": 1}
+    here = {"user": fake.admin, "channel": channel}
+    await (await fake.slash("tournament create", options, **here)).response()  # type: ignore[arg-type]
+    await (await fake.slash("tournament open", {}, **here)).response()  # type: ignore[arg-type]
+    await (await fake.slash("tournament join", {}, user=fake.alice, channel=channel)).response()
+    for _ in range(2):
+        await (await fake.slash("tournament add-computer", {}, **here)).response()  # type: ignore[arg-type]
+
+
+async def test_a_tournament_channel_that_refuses_posts_stops_only_its_own_posts(
+    fake_discord: FakeDiscord, tmp_path: Path
+) -> None:
+    fake = fake_discord
+    async with big_apple(fake, tmp_path / "db.sqlite") as bot:
+        casual, casual_thread = await open_match(fake, bot, fake.bob, fake.general, computers=1)
+        await start_tournament_in(fake, fake.games)
+        await fake.deny_bot(fake.games, discord.Permissions(send_messages=True))
+        started = await (
+            await fake.slash("tournament start", {}, user=fake.admin, channel=fake.games)
+        ).response()
+        assert "has started" in (started.content or "") and "went wrong" not in (started.content or "")
+        dm = await fake.wait_for_dm(fake.admin, lambda m: "no longer lets me post" in (m.content or ""))
+        assert "Cup" in (dm.content or "")
+        await board_at(fake, casual_thread, bot, casual)
+        await play_one_move(fake, bot, casual, casual_thread)
+        await board_at(fake, casual_thread, bot, casual)
+        [record] = await bot.tournament_store.list_tournaments(limit=1)
+        assert record.status.value == "running" and len(record.rounds) == 1
+        table = record.rounds[0].tables[0].match_id
+        assert table is not None
+        # Its table plays on in a thread of that channel, where the bot may still write.
+        table_thread = await fake.wait_until(
+            lambda: next(iter(fake.threads(fake.games)), None), timeout=TIMEOUT
+        )
+        await board_at(fake, table_thread, bot, table)
+
+
+async def test_a_deleted_tournament_channel_tells_the_organiser_and_the_tournament_goes_on(
+    fake_discord: FakeDiscord, tmp_path: Path
+) -> None:
+    fake = fake_discord
+    async with big_apple(fake, tmp_path / "db.sqlite") as bot:
+        casual, casual_thread = await open_match(fake, bot, fake.bob, fake.general, computers=1)
+        await start_tournament_in(fake, fake.games)
+        await fake.delete_channel(fake.games)
+        started = await (
+            await fake.slash("tournament start", {}, user=fake.admin, channel=fake.general)
+        ).response()
+        assert "has started" in (started.content or ""), started.content
+        await fake.wait_for_dm(fake.admin, lambda m: "was deleted" in (m.content or ""))
+        await fake.wait_for_dm(fake.alice, lambda m: "can no longer post" in (m.content or ""))
+        await play_one_move(fake, bot, casual, casual_thread)
+        await board_at(fake, casual_thread, bot, casual)
+        [record] = await bot.tournament_store.list_tournaments(limit=1)
+        assert record.status.value == "running"
+        # Alice still plays her table with commands.
+        table = record.rounds[0].tables[0].match_id
+        assert table is not None
+        await type_first_move(fake, bot, table, fake.alice)
