@@ -153,6 +153,11 @@ class GameRules(Protocol[S, A]):
         """The action written as ``text``; raises ``NotationError`` explaining the expected form."""
         ...
 
+    def is_public_action(self, state: S, seat: int, action: A) -> bool:
+        """Whether everyone may read ``action``'s notation, played by ``seat`` from ``state``: false
+        when it names something hidden (cards passed face down, hidden investments)."""
+        ...
+
     def observers(self, state: S, seat: int) -> frozenset[int]:
         """Seats allowed to see ``seat``'s secrets (the seat itself, and e.g. a team partner)."""
         ...
@@ -199,6 +204,10 @@ class RulesDefaults:
     def observers(self, state: Any, seat: int) -> frozenset[int]:
         """Only the seat itself sees its secrets."""
         return frozenset((seat,))
+
+    def is_public_action(self, state: Any, seat: int, action: Any) -> bool:
+        """Every move is played in the open unless the game says otherwise."""
+        return True
 
 
 def dump_state(state: BaseModel) -> str:

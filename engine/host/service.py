@@ -368,7 +368,7 @@ class GameHost:
                 action = rules.parse(move)
             step = rules.apply(state, seat, action)
             notation = rules.notation(action)
-            match, lines = await self._commit(match, rules, seat, notation, state, step.state, step.events)
+            match, lines = await self._commit(match, rules, seat, action, state, step.state, step.events)
             match = await self._run_computers(match, step.state, lines)
             return ActResult(match=match, lines=tuple(lines), notation=notation)
 
@@ -497,9 +497,7 @@ class GameHost:
             rng = bot_rng(match.seed, match.version)
             action = policy.choose(rules, state, seat, legal, rng)
             step = rules.apply(state, seat, action)
-            match, new_lines = await self._commit(
-                match, rules, seat, rules.notation(action), state, step.state, step.events
-            )
+            match, new_lines = await self._commit(match, rules, seat, action, state, step.state, step.events)
             lines.extend(new_lines)
             state = step.state
         raise EngineError(f"computer players of match {match.id} did not finish their turns")
@@ -509,12 +507,13 @@ class GameHost:
         match: MatchRecord,
         rules: GameRules[Any, Any],
         seat: int,
-        notation: str,
+        action: BaseModel,
         before: BaseModel,
         after: BaseModel,
         events: Sequence[Event],
     ) -> tuple[MatchRecord, list[str]]:
         """Store one accepted action with its snapshot and the notices it causes, in one transaction."""
+        notation = rules.notation(action)
         outcome = rules.outcome(after)
         to_act = tuple(sorted(rules.to_act(after)))
         public_lines = [e.text for e in events if e.is_public]
@@ -547,7 +546,9 @@ class GameHost:
             result_json=outcome.model_dump_json() if outcome is not None else None,
             deliveries=notices,
         )
-        log.info("match %s: seat %s played %s (version %s)", match.id, seat, notation, committed.version)
+        # A log line names a move only when everyone may know it (the engine says which are secret).
+        move = notation if rules.is_public_action(before, seat, action) else "a private move"
+        log.info("match %s: seat %s played %s (version %s)", match.id, seat, move, committed.version)
         if committed.status is MatchStatus.FINISHED:
             await self._announce_finish(committed)
         return committed, public_lines

@@ -1083,6 +1083,10 @@ class NyPiatnikRules(RulesDefaults):
         """The action written as ``text``; raises ``NotationError`` with the expected syntax."""
         return parse(text)
 
+    def is_public_action(self, state: NyState, seat: int, action: Action) -> bool:
+        """Team exchanges and returns pass cards face down (ruling 29): only the partners see them."""
+        return action.kind not in ("exchange", "return")
+
     def observers(self, state: NyState, seat: int) -> frozenset[int]:
         """The seat itself and, in the team game, its partner (§6)."""
         mate = partner_of(state, seat)

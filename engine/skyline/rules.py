@@ -723,6 +723,13 @@ class SkylineRules(RulesDefaults):
         """The action written as ``text``; raises ``NotationError`` with the expected syntax."""
         return parse(text)
 
+    def is_public_action(self, state: SkylineState, seat: int, action: Action) -> bool:
+        """Bonus cards are exchanged from the secret hand; in the hidden variant (§6) buys and sells are
+        secret too, the public learns only that the player invested."""
+        if action.kind == "exchange":
+            return False
+        return not (state.hidden and action.kind in ("buy", "sell"))
+
     def resample_secrets(self, state: SkylineState, seat: int, rng: Rng) -> SkylineState:
         """``seat``'s bonus hand redrawn from its cards and the deck (same size, deck reshuffled) and,
         until the end reveals it, its mission redrawn from its own and the undealt missions."""

@@ -138,3 +138,50 @@ def test_setup_events_are_reproducible(slug: str, seats: int, options: frozenset
     first = list(rules.setup_events(seats, 11, options))
     assert first == list(rules.setup_events(seats, 11, options))
     assert all(e.audience is None or e.audience <= set(range(seats)) for e in first)
+
+
+@pytest.mark.parametrize(("slug", "seats", "options"), SETUPS)
+def test_a_move_judged_public_reveals_no_more_than_everyone_sees(
+    slug: str, seats: int, options: frozenset[str]
+) -> None:
+    """Two different moves judged public, from one position, must leave different public traces (public
+    events and public view): otherwise their notations tell apart what nobody else could see, and a
+    log line naming them would leak it. Moves judged private may look alike."""
+    rules = GAMES[slug]
+    checked = 0
+    for ply, (state, seat, _, _) in enumerate(random_playout(rules, seats, 3, options)):
+        if ply % 7:
+            continue
+        traces: dict[tuple[tuple[str, ...], str], str] = {}
+        for action in list(rules.legal_actions(state, seat))[:80]:
+            if not rules.is_public_action(state, seat, action):
+                continue
+            step = rules.apply(state, seat, action)
+            trace = (
+                tuple(e.text for e in step.events if e.is_public),
+                dump_state(rules.view(step.state, None)),
+            )
+            notation = rules.notation(action)
+            assert traces.setdefault(trace, notation) == notation, (
+                f"{notation!r} and {traces[trace]!r} look the same to everyone, yet are judged public"
+            )
+            checked += 1
+    assert checked
+
+
+@pytest.mark.parametrize(
+    ("slug", "options", "kinds"),
+    [
+        ("skyline", frozenset({"hidden"}), {"buy", "sell", "exchange"}),
+        ("ny_piatnik", frozenset({"team"}), {"exchange", "return"}),
+    ],
+)
+def test_hidden_moves_are_judged_private(slug: str, options: frozenset[str], kinds: set[str]) -> None:
+    rules = GAMES[slug]
+    seen: set[str] = set()
+    for seed in range(1, 6):
+        for state, seat, action, _ in random_playout(rules, 4, seed, options):
+            if action.kind in kinds:  # type: ignore[attr-defined]
+                assert not rules.is_public_action(state, seat, action), rules.notation(action)
+                seen.add(action.kind)  # type: ignore[attr-defined]
+    assert seen == kinds

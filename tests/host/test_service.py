@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import logging
 import sqlite3
 from pathlib import Path
 
@@ -349,3 +350,36 @@ async def test_a_typed_move_is_refused_once_the_seat_has_moved_since_it_was_seen
     assert [entry.seat for entry in await host.store.action_log(match.id)] == [0, 1]
     await host.act(match.id, first, "add 2", seen_version=(await host.match(match.id)).version)
     assert len(await host.store.action_log(match.id)) == 3
+
+
+@pytest.mark.parametrize(
+    ("game", "seats", "options"), [("skyline", 3, {"hidden"}), ("ny_piatnik", 4, {"team"})]
+)
+async def test_log_lines_name_public_moves_only(
+    store: SqliteMatchStore, caplog: pytest.LogCaptureFixture, game: str, seats: int, options: set[str]
+) -> None:
+    caplog.set_level(logging.DEBUG)
+    host = GameHost(store)
+    match = await host.create_match(game, seats, frozenset(options), seed=11)
+    for _ in range(seats):
+        await host.add_computer(match.id)
+    await host.start(match.id)
+    record = await host.match(match.id)
+    assert record.status is MatchStatus.FINISHED
+    rules = host.rules(game)
+    state = rules.setup(seats, record.seed, record.options)
+    logged = "\n".join(r.getMessage() for r in caplog.records)
+    private_moves = 0
+    for entry in await store.action_log(match.id):
+        action = rules.parse(entry.notation)
+        step = rules.apply(state, entry.seat, action)
+        if rules.is_public_action(state, entry.seat, action):
+            assert f"played {entry.notation} (" in logged
+        else:
+            private_moves += 1
+            assert f"played {entry.notation} (" not in logged
+        for event in step.events:
+            if not event.is_public:
+                assert event.text not in logged
+        state = step.state
+    assert private_moves and "played a private move" in logged
