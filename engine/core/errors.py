@@ -8,6 +8,9 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
+# The longest refusal text; Discord's message limit is 2,000 characters, and the responder adds a little.
+DESCRIBE_BUDGET = 1_800
+
 
 class EngineError(Exception):
     """A refusal a player or admin can read.
@@ -26,14 +29,24 @@ class EngineError(Exception):
     def __str__(self) -> str:
         return self.describe()
 
-    def describe(self, max_allowed: int = 12) -> str:
-        """The message, followed by up to ``max_allowed`` of the allowed alternatives."""
+    def describe(self, max_allowed: int = 12, budget: int = DESCRIBE_BUDGET) -> str:
+        """The message, followed by up to ``max_allowed`` of the allowed alternatives, all within
+        ``budget`` characters (a chat message holds 2,000): alternatives that do not fit are counted."""
+        message = self.message if len(self.message) <= budget // 2 else self.message[: budget // 2] + "…"
         if not self.allowed:
-            return self.message
-        shown = ", ".join(self.allowed[:max_allowed])
-        more = len(self.allowed) - max_allowed
+            return message
+        head = f"{message}. Allowed: "
+        shown: list[str] = []
+        used = len(head)
+        for option in self.allowed[:max_allowed]:
+            # Room for this option, its separator and the longest "(and N more)" that could follow.
+            if used + len(option) + 2 + 20 > budget:
+                break
+            shown.append(option)
+            used += len(option) + 2
+        more = len(self.allowed) - len(shown)
         suffix = f" (and {more} more)" if more > 0 else ""
-        return f"{self.message}. Allowed: {shown}{suffix}"
+        return f"{head}{', '.join(shown)}{suffix}"
 
 
 class IllegalAction(EngineError):

@@ -8,6 +8,8 @@ from typing import Any
 from pydantic import BaseModel
 
 from engine.core.contract import Event, Frozen, GameRules
+from engine.core.errors import CorruptRecord, EngineError
+from engine.core.notation import quote
 
 
 class LoggedAction(Frozen):
@@ -26,12 +28,19 @@ def replay(
 ) -> tuple[BaseModel, list[Event]]:
     """The state reached by applying ``log`` from the opening position, and every event produced.
 
-    Raises the engine's own errors if an entry is not legal where it stands (a corrupt log).
+    Raises ``CorruptRecord`` naming the first entry that does not parse or is not legal where it stands
+    (a stored log is never a player's typing, so its faults are faults of the record).
     """
     state = rules.setup(seats, seed, options)
     events: list[Event] = []
-    for entry in log:
-        step = rules.apply(state, entry.seat, rules.parse(entry.notation))
+    for number, entry in enumerate(log, start=1):
+        try:
+            step = rules.apply(state, entry.seat, rules.parse(entry.notation))
+        except EngineError as exc:
+            raise CorruptRecord(
+                f"the stored move {number} ({quote(entry.notation, 40)!r} by seat {entry.seat + 1}) "
+                f"cannot be replayed: {exc.message}"
+            ) from None
         state = step.state
         events.extend(step.events)
     return state, events

@@ -7,6 +7,7 @@ from typing import Literal
 
 from engine.core.contract import Frozen
 from engine.core.errors import NotationError
+from engine.core.notation import guarded_parse
 from engine.fifth_avenue.cards import ALL_CARDS, COLOURS, DISTRICTS, PAWNS, POSITIONS, SLOTS, X, sort_cards
 
 Kind = Literal["place", "A", "B", "C", "D", "draw", "move", "bid", "pass", "build", "close"]
@@ -94,6 +95,7 @@ def _pos(text: str) -> str:
     return text.upper()
 
 
+@guarded_parse
 def parse(text: str) -> Action:
     """The action written as ``text`` (case-insensitive); raises ``NotationError`` naming the forms."""
     words = text.strip().split()

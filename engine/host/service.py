@@ -28,6 +28,7 @@ from engine.core.errors import (
     NotYourTurn,
     StaleVersion,
 )
+from engine.core.notation import quote
 from engine.core.replay import LoggedAction, replay
 from engine.core.rng import SEAT_STREAM, Rng, bot_rng
 from engine.host.locks import MatchLocks
@@ -54,6 +55,9 @@ MAX_AUTOMATED_ACTIONS = 10_000
 PARALLEL_DESTINATIONS = 8
 # Match ids are signed 64-bit in the store; anything else cannot name a match.
 STORABLE_IDS = range(1, 2**63)
+
+
+ADMIN_CAN_ABANDON = "an admin can abandon it with /game abandon"
 
 
 def _no_such_match(match_id: int) -> MatchNotFound:
@@ -130,10 +134,20 @@ class GameHost:
                 raise _no_such_match(match_id) from None
             raise CorruptRecord(
                 f"match #{match_id} cannot be read ({exc.message.removesuffix('; nothing was changed')}); "
-                "an admin can abandon it with /game abandon"
+                f"{ADMIN_CAN_ABANDON}"
             ) from None
         if scope is not None and not scope.admits(record):
             raise _no_such_match(match_id)
+        return self._known_game(record)
+
+    def _known_game(self, record: MatchRecord) -> MatchRecord:
+        """``record``, if its stored game is one this host plays; ``CorruptRecord`` otherwise (a record
+        naming a game is not a player asking for one)."""
+        if record.game not in self.games:
+            raise CorruptRecord(
+                f"match #{record.id} cannot be read (it is stored as a game of {quote(record.game, 40)!r}, "
+                f"which this bot does not have); {ADMIN_CAN_ABANDON}"
+            )
         return record
 
     async def summary(self, match_id: int, scope: Scope | None = None) -> MatchSummary:
@@ -207,12 +221,12 @@ class GameHost:
         if thread_id is not None:
             here = [m for m in await self.store.list_matches(thread_id=thread_id, limit=1) if scope.admits(m)]
             if here:
-                return here[0]
+                return self._known_game(here[0])
         mine = await self.store.list_matches(
             statuses, guild_id=scope.guild_id, user_id=scope.user_id, limit=25
         )
         if len(mine) == 1:
-            return mine[0]
+            return self._known_game(mine[0])
         if not mine:
             raise MatchNotFound("you are in no open match here; start one with /game new or join one")
         raise MatchNotFound(
@@ -226,7 +240,12 @@ class GameHost:
             return []
         rules = self.rules(match.game)
         log = await self.store.action_log(match.id)
-        _, events = replay(rules, match.seat_count, match.seed, match.options, log)
+        try:
+            _, events = replay(rules, match.seat_count, match.seed, match.options, log)
+        except CorruptRecord as exc:
+            raise CorruptRecord(
+                f"match #{match.id} cannot be read ({exc.message}); {ADMIN_CAN_ABANDON}"
+            ) from None
         opening = rules.setup_events(match.seat_count, match.seed, match.options)
         lines = [e.text for e in (*opening, *events) if e.is_public]
         return lines[-limit:] if limit else lines
@@ -455,7 +474,7 @@ class GameHost:
         for delivery in batch:
             destination = (delivery.match_id, delivery.seat)
             try:
-                match = await self.store.get_match(delivery.match_id)
+                match = await self.match(delivery.match_id)
                 notice = Notice.model_validate_json(delivery.payload)
             except (EngineError, ValidationError) as exc:
                 log.warning("delivery %s of match %s cannot be read: %s", delivery.id, delivery.match_id, exc)

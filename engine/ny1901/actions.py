@@ -8,6 +8,7 @@ from typing import Literal
 
 from engine.core.contract import Frozen
 from engine.core.errors import NotationError
+from engine.core.notation import guarded_parse
 from engine.ny1901.cards import LOT_INDEX, ROTATIONS, TILE_BY_ID, canonical_rot
 
 ActionKind = Literal["shift", "take", "grab", "build", "boom", "rebuild", "giveback", "end", "pass"]
@@ -76,6 +77,7 @@ def _fail(text: str, why: str) -> NotationError:
 
 
 @lru_cache(maxsize=1 << 16)
+@guarded_parse
 def parse(text: str) -> Action:
     """The action written as ``text`` (case-insensitive); raises ``NotationError`` with the forms."""
     words = text.strip().lower().split()

@@ -7,6 +7,7 @@ from typing import Literal
 
 from engine.core.contract import Frozen
 from engine.core.errors import NotationError
+from engine.core.notation import guarded_parse
 from engine.ny_henn.cards import ALL_TILES, BANKS, CARD_RANK, sort_hand, sort_payment
 
 ActionKind = Literal["take", "buy", "add", "remove", "swap", "place", "pass"]
@@ -141,6 +142,7 @@ def _named(tokens: list[str], word: str, keys: tuple[str, ...]) -> tuple[dict[st
 
 
 @lru_cache(maxsize=1 << 16)
+@guarded_parse
 def parse(text: str) -> Action:
     """The action written as ``text`` (case-insensitive); raises ``NotationError`` with the expected form."""
     tokens = text.split()

@@ -7,6 +7,7 @@ from typing import Literal
 
 from engine.core.contract import Frozen
 from engine.core.errors import NotationError
+from engine.core.notation import guarded_parse
 from engine.ny_piatnik.cards import (
     ALL_CARDS,
     AVENUES,
@@ -165,6 +166,7 @@ def _cards(values: list[str], kind: str) -> tuple[str, ...]:
 
 
 @lru_cache(maxsize=1 << 16)
+@guarded_parse
 def parse(text: str) -> Action:
     """The action written as ``text`` (case-insensitive); raises ``NotationError`` with the expected form.
 

@@ -7,6 +7,7 @@ from typing import Literal
 
 from engine.core.contract import Frozen
 from engine.core.errors import NotationError
+from engine.core.notation import guarded_parse
 from engine.skyline.cards import BONUS_CARDS, PIECES, SITE_BY_NAME
 
 ActionKind = Literal["build", "endbuild", "buy", "sell", "endturn", "claim", "exchange"]
@@ -119,6 +120,7 @@ def _list(text: str) -> list[str]:
 
 
 @lru_cache(maxsize=1 << 14)
+@guarded_parse
 def parse(text: str) -> Action:
     """The action written as ``text`` (case-insensitive); raises ``NotationError`` with the expected form."""
     tokens = text.split()

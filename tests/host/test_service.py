@@ -383,3 +383,25 @@ async def test_log_lines_name_public_moves_only(
                 assert event.text not in logged
         state = step.state
     assert private_moves and "played a private move" in logged
+
+
+async def test_a_stored_move_or_game_that_cannot_be_read_is_a_corrupt_record(
+    host: GameHost, store: SqliteMatchStore, db_path: Path
+) -> None:
+    match = await started_pair(host)
+    await host.act(match.id, user_at(match, 0), "add 1")
+    with sqlite3.connect(db_path) as raw:
+        raw.execute("PRAGMA ignore_check_constraints = ON")
+        raw.execute("DROP TRIGGER actions_no_update")
+        raw.execute("UPDATE actions SET notation = 'dance' WHERE match_id = ?", (match.id,))
+    raw.close()
+    with pytest.raises(CorruptRecord) as history:
+        await host.public_log(await host.match(match.id))
+    assert "move 1" in history.value.message and "'dance'" in history.value.message
+    assert "admin can abandon" in history.value.message
+    other = await started_pair(host, seed=9)
+    with sqlite3.connect(db_path) as raw:
+        raw.execute("UPDATE matches SET game = 'chess' WHERE id = ?", (other.id,))
+    raw.close()
+    with pytest.raises(CorruptRecord, match="stored as a game of 'chess'"):
+        await host.match(other.id)
