@@ -37,8 +37,11 @@ async def measure_store(
     another fresh file with the same schema and PRAGMAs.
 
     ``inline=False`` measures the store with every transaction on aiosqlite's worker thread.
-    Returns ``{"moves_per_s", "raw_sqlite_per_s", "store_vs_raw_sqlite"}``. Without ``tmp_dir`` a
-    temporary folder is used and removed; files left in a given ``tmp_dir`` are the caller's.
+    Returns ``{"moves_per_s", "raw_sqlite_per_s", "store_vs_raw_sqlite", "raw_sqlite_normal_sync_per_s",
+    "full_sync_cost_ratio"}``: the last two price the store's durable commits (``synchronous=FULL``)
+    against SQLite's default for WAL (NORMAL, which may lose the last commits in a power cut), with
+    plain sqlite3 in the same run. Without ``tmp_dir`` a temporary folder is used and removed; files
+    left in a given ``tmp_dir`` are the caller's.
     """
     if tmp_dir is None:
         with tempfile.TemporaryDirectory(prefix="bigapple-bench-") as folder:
@@ -47,10 +50,13 @@ async def measure_store(
     state = fake_state(snapshot_bytes)
     store_rate = await _store_rate(tmp_dir / "bench-store.db", actions, state, inline)
     raw_rate = _raw_rate(tmp_dir / "bench-raw.db", actions, state)
+    normal_rate = _raw_rate(tmp_dir / "bench-raw-normal.db", actions, state, synchronous="NORMAL")
     return {
         "moves_per_s": round(store_rate, 1),
         "raw_sqlite_per_s": round(raw_rate, 1),
         "store_vs_raw_sqlite": round(store_rate / raw_rate, 3) if raw_rate else 0.0,
+        "raw_sqlite_normal_sync_per_s": round(normal_rate, 1),
+        "full_sync_cost_ratio": round(normal_rate / raw_rate, 3) if raw_rate else 0.0,
     }
 
 
@@ -77,12 +83,14 @@ async def _store_rate(path: Path, actions: int, state: str, inline: bool) -> flo
     return actions / elapsed if elapsed > 0 else 0.0
 
 
-def _raw_rate(path: Path, actions: int, state: str) -> float:
-    """The same work with plain sqlite3: guard UPDATE (with the latest state), action row, snapshot row."""
+def _raw_rate(path: Path, actions: int, state: str, synchronous: str = dbmod.SYNCHRONOUS) -> float:
+    """The same work with plain sqlite3: guard UPDATE (with the latest state), action row, snapshot row,
+    with the store's PRAGMAs (``synchronous`` may be set otherwise to price it)."""
     _fresh(path)
     raw = sqlite3.connect(path, isolation_level=None)
     try:
         dbmod.configure(raw)
+        raw.execute(f"PRAGMA synchronous = {synchronous}")
         dbmod.migrate(raw)
         now = dbmod.utc_now()
         raw.execute(

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import sqlite3
+import threading
 from pathlib import Path
 
 import pytest
@@ -39,7 +40,7 @@ async def test_fresh_file_is_configured_and_migrated(tmp_path: Path) -> None:
         )
     finally:
         await db.close()
-    assert pragmas == ["wal", 1, 1, dbmod.BUSY_TIMEOUT_MS]  # synchronous 1 = NORMAL
+    assert pragmas == ["wal", 2, 1, dbmod.BUSY_TIMEOUT_MS]  # synchronous 2 = FULL
     assert tables(path) >= TABLES
     with sqlite3.connect(path) as raw:
         recorded = raw.execute("SELECT version, name FROM schema_migrations").fetchall()
@@ -141,3 +142,21 @@ async def test_inline_writes_checkpoint_the_wal_off_the_loop(tmp_path: Path, eve
         await database.close()
     # 300 rows of 3 KB: without checkpoints the WAL holds them all (over 1 MB); with them it is reused.
     assert (wal_bytes > 1_000_000) is grows
+
+
+async def test_commits_are_synced_to_disk_and_never_on_the_event_loop(tmp_path: Path) -> None:
+    """A move a player was told about survives a power cut (synchronous=FULL), and the sync of each
+    commit never holds the event loop (writes run on the worker thread)."""
+    database = await Database.open(tmp_path / "durable.db", inline=True)
+    loop_thread = threading.get_ident()
+    try:
+        seen = await database.write(
+            lambda raw: (raw.execute("PRAGMA synchronous").fetchone()[0], threading.get_ident())
+        )
+        read_on = await database.read(lambda raw: threading.get_ident())
+    finally:
+        await database.close()
+    synchronous, write_thread = seen
+    assert synchronous == 2  # FULL
+    assert write_thread != loop_thread
+    assert read_on == loop_thread  # reads still take the short way
