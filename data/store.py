@@ -3,9 +3,9 @@
 Every method runs its whole transaction as one function (``data.db.Database``): a read on the event
 loop when it can take its locks without waiting, else (and every write, whose commit is synced to
 disk) on aiosqlite's worker thread in one hop. Either way calls from concurrent tasks on one store
-never interleave inside a transaction. Writes open with ``BEGIN IMMEDIATE``; writes that change a match are guarded by
-``UPDATE matches SET version = version + 1 … WHERE id = ? AND version = ?`` and roll back with
-``StaleVersion`` when another writer (task, store or process) got there first.
+never interleave inside a transaction. Writes open with ``BEGIN IMMEDIATE``; writes that change a
+match are guarded by ``UPDATE matches SET version = version + 1 … WHERE id = ? AND version = ?`` and
+roll back with ``StaleVersion`` when another writer (task, store or process) got there first.
 """
 
 from __future__ import annotations
