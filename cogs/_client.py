@@ -14,14 +14,14 @@ from discord.ext import commands
 
 from cogs._notifier import DiscordNotifier
 from cogs._ui import DYNAMIC_ITEMS
-from cogs.tournaments import JoinTournamentButton, announce_safely, post_round_standings_safely
+from cogs.tournaments import JoinTournamentButton, publish
 from data.ratings import SqliteRatings
 from data.store import SqliteMatchStore
 from data.tournaments import SqliteTournamentStore
 from engine.host.outbox import Backoff
 from engine.host.ports import MatchRecord, MatchStatus
 from engine.host.service import GameHost
-from engine.host.tournaments import TournamentHost, TournamentRecord
+from engine.host.tournaments import TournamentHost, TournamentStatus
 
 log = logging.getLogger(__name__)
 
@@ -71,6 +71,8 @@ class BigApple(commands.Bot):
         self._background: set[asyncio.Task[None]] = set()
         # Tournaments whose organiser was told that their channel refuses the bot's posts.
         self.organisers_told: set[int] = set()
+        # Tournaments that may have announcements to post (their record says which).
+        self._to_publish: set[int] = set()
         self.sync_on_start = dev_guild is not None
 
     async def setup_hook(self) -> None:
@@ -80,13 +82,8 @@ class BigApple(commands.Bot):
         )
         self.ratings = SqliteRatings.from_store(self.store)
         self.tournament_store = SqliteTournamentStore.beside(self.store)
-
-        async def round_finished(record: TournamentRecord, number: int) -> None:
-            await post_round_standings_safely(self, record, number)
-
-        self.tournaments = TournamentHost(
-            self.host, self.tournament_store, seed_source=self.seed_source, on_round_finished=round_finished
-        )
+        self.tournaments = TournamentHost(self.host, self.tournament_store, seed_source=self.seed_source)
+        self.tournament_backoff = Backoff[int](base=self.retry_seconds)
         self.host.finish_listeners.append(self._match_finished)
         self.notifier = DiscordNotifier(self)
         for extension in EXTENSIONS:
@@ -134,7 +131,12 @@ class BigApple(commands.Bot):
             log.exception("the tournament of match %s could not move on; the outbox retries", match_id)
             return
         for report in reports:
-            await announce_safely(self, report)
+            self.publish_soon(report.tournament.id)
+
+    def publish_soon(self, tournament_id: int) -> None:
+        """Have the outbox post the tournament's due announcements."""
+        self._to_publish.add(tournament_id)
+        self.kick_outbox()
 
     def kick_outbox(self) -> None:
         """Ask the outbox to send pending deliveries now."""
@@ -159,6 +161,10 @@ class BigApple(commands.Bot):
         """After a start: computer seats that were due move, and matches finished just before a crash
         are rated (rating is idempotent). Each match on its own: one failure never stops the others."""
         await self.host.resume()
+        # Announcements a stop interrupted are due still; the records say which.
+        self._to_publish.update(
+            await self.tournament_store.tournament_ids([TournamentStatus.RUNNING, TournamentStatus.FINISHED])
+        )
         for match in await self.store.list_matches([MatchStatus.FINISHED], limit=500):
             try:
                 await self._rate(match)
@@ -178,8 +184,13 @@ class BigApple(commands.Bot):
         except Exception:
             log.exception("processing tournaments failed; retrying")
             reports = []
-        for report in reports:
-            await announce_safely(self, report)
+        self._to_publish.update(report.tournament.id for report in reports)
+        for tournament_id in sorted(self._to_publish):
+            try:
+                if await publish(self, tournament_id):
+                    self._to_publish.discard(tournament_id)
+            except Exception:
+                log.exception("tournament %s: announcements failed; the others go on", tournament_id)
 
     async def close(self) -> None:
         for task in list(self._background):

@@ -5,7 +5,6 @@ from __future__ import annotations
 import asyncio
 import io
 import logging
-from collections.abc import Coroutine
 from typing import TYPE_CHECKING, Any
 
 import discord
@@ -17,7 +16,7 @@ from cogs.lobby import GAME_CHOICES
 from engine.core.errors import LobbyError, MatchNotFound
 from engine.core.options import parse_options
 from engine.host.tournament_sim import standings_text
-from engine.host.tournaments import Entrant, RoundReport, TournamentRecord, TournamentStatus, parse_points
+from engine.host.tournaments import Entrant, TournamentRecord, TournamentStatus, parse_points
 from render.standings import render_standings
 
 if TYPE_CHECKING:
@@ -56,7 +55,9 @@ async def tournament_here(interaction: discord.Interaction[Any], tournament_id: 
     return record
 
 
-def standings_file(bot: BigApple, record: TournamentRecord, subtitle: str) -> discord.File:
+def standings_file(
+    bot: BigApple, record: TournamentRecord, subtitle: str, after_round: int | None = None
+) -> discord.File:
     rows = [
         (
             s.rank,
@@ -66,7 +67,7 @@ def standings_file(bot: BigApple, record: TournamentRecord, subtitle: str) -> di
             s.opponents_strength,
             "dropped" if s.dropped else "",
         )
-        for s in bot.tournaments.standings(record)
+        for s in bot.tournaments.standings(record, after_round)
     ]
     png = render_standings(record.name, subtitle, rows)
     return discord.File(io.BytesIO(png), filename="standings.png")
@@ -85,65 +86,79 @@ def mention_of(record: TournamentRecord, key: str) -> str:
     return f"<@{entrant.user_id}>" if entrant.user_id and not entrant.bot else f"**{entrant.name}**"
 
 
-async def announce(bot: BigApple, report: RoundReport) -> None:
-    """Post each started round's tables (mentioning the players) in the tournament's channel."""
-    record = report.tournament
-    if record.channel_id is None:
-        return
-    channel = bot.get_channel(record.channel_id) or await bot.fetch_channel(record.channel_id)
-    assert isinstance(channel, discord.abc.Messageable)
-    for number in report.started_rounds:
-        rnd = next((r for r in record.rounds if r.round.number == number), None)
-        if rnd is None:
-            continue
-        lines = [f"**{record.name}** · round {number}"]
-        for table in rnd.tables:
-            players = ", ".join(mention_of(record, k) for k in table.players)
-            lines.append(f"Table {table.number} (match #{table.match_id}): {players}")
-        if rnd.round.byes:
-            lines.append("Bye: " + ", ".join(mention_of(record, k) for k in rnd.round.byes))
-        await channel.send("\n".join(lines)[:2000], allowed_mentions=discord.AllowedMentions(users=True))
-    if report.completed:
+def announcement_nonce(record: TournamentRecord, key: str) -> str:
+    """The same on every try of one announcement, so Discord keeps a single post even when the bot
+    stopped between posting it and recording that it did."""
+    return f"bt{record.id}-{key}"[:25]
+
+
+async def post_announcement(
+    bot: BigApple, record: TournamentRecord, key: str, channel: discord.abc.Messageable
+) -> None:
+    """Post one announcement (see ``TournamentHost.due_announcements``) in the tournament's channel."""
+    nonce = announcement_nonce(record, key)
+    if key == "final":
         winner = bot.tournaments.standings(record)[0]
+        file = await asyncio.to_thread(standings_file, bot, record, "final standings")
         await channel.send(
-            f"🏆 **{record.name}** is over: {mention_of(record, winner.player)} wins.",
-            file=standings_file(bot, record, "final standings"),
+            f"🏆 **{record.name}** is over: {mention_of(record, winner.player)} wins.", file=file, nonce=nonce
         )
-
-
-async def post_round_standings(bot: BigApple, record: TournamentRecord, number: int) -> None:
-    """After each round: the standings as text and image in the tournament's channel."""
-    if record.channel_id is None:
         return
-    channel = bot.get_channel(record.channel_id) or await bot.fetch_channel(record.channel_id)
-    assert isinstance(channel, discord.abc.Messageable)
-    text = "\n".join(standings_text(bot.tournaments, record))
-    file = await asyncio.to_thread(standings_file, bot, record, f"standings after round {number}")
-    await channel.send(
-        f"**{record.name}** · standings after round {number}\n```\n{text}\n```"[:2000], file=file
-    )
+    round_text, _, kind = key.partition("-")
+    number = int(round_text.removeprefix("r"))
+    if kind == "standings":
+        text = "\n".join(standings_text(bot.tournaments, record, number))
+        subtitle = f"standings after round {number}"
+        file = await asyncio.to_thread(standings_file, bot, record, subtitle, number)
+        content = f"**{record.name}** · {subtitle}\n```\n{text}\n```"
+        await channel.send(content[:2000], file=file, nonce=nonce)
+        return
+    rnd = next(r for r in record.rounds if r.round.number == number)
+    lines = [f"**{record.name}** · round {number}"]
+    for table in rnd.tables:
+        players = ", ".join(mention_of(record, k) for k in table.players)
+        lines.append(f"Table {table.number} (match #{table.match_id}): {players}")
+    if rnd.round.byes:
+        lines.append("Bye: " + ", ".join(mention_of(record, k) for k in rnd.round.byes))
+    mentions = discord.AllowedMentions(users=True)
+    await channel.send("\n".join(lines)[:2000], allowed_mentions=mentions, nonce=nonce)
 
 
-async def announce_safely(bot: BigApple, report: RoundReport) -> None:
-    """``announce``, where a failure stays with this tournament: a channel the bot can no longer post
-    in (deleted, or a permission taken away) is reported to the organiser by DM, anything else is
-    logged, and the tournament goes on either way."""
-    await _guarded(bot, report.tournament, announce(bot, report))
+async def publish(bot: BigApple, tournament_id: int) -> bool:
+    """Post the tournament's due announcements in order, recording each; True when nothing is left to
+    try again later.
 
-
-async def post_round_standings_safely(bot: BigApple, record: TournamentRecord, number: int) -> None:
-    """``post_round_standings`` with the failures of ``announce_safely`` handled the same way."""
-    await _guarded(bot, record, post_round_standings(bot, record, number))
-
-
-async def _guarded(bot: BigApple, record: TournamentRecord, posting: Coroutine[Any, Any, None]) -> None:
+    A failure stays with this tournament: a channel the bot can no longer post in (deleted, or a
+    permission taken away) is reported to the organiser by DM and its announcements are given up,
+    while anything else is retried after the channel's back-off. The tournament goes on either way.
+    """
+    if not bot.tournament_backoff.ready(tournament_id):
+        return False
+    record, due = await bot.tournaments.announcements(tournament_id)
+    if not due:
+        return True
+    if record.channel_id is None:  # made outside Discord: nowhere to post
+        for key in due:
+            record = await bot.tournaments.mark_announced(tournament_id, key)
+        return True
     try:
-        await posting
+        channel = bot.get_channel(record.channel_id) or await bot.fetch_channel(record.channel_id)
+        assert isinstance(channel, discord.abc.Messageable)
+        for key in due:
+            await post_announcement(bot, record, key, channel)
+            record = await bot.tournaments.mark_announced(tournament_id, key)
     except (discord.Forbidden, discord.NotFound) as exc:
         log.warning("tournament %s: its channel refuses posts: %s", record.id, exc)
         await tell_organiser(bot, record, exc)
+        for key in bot.tournaments.due_announcements(record):
+            record = await bot.tournaments.mark_announced(tournament_id, key)
+        return True
     except Exception:
-        log.exception("tournament %s: an announcement failed; the tournament goes on", record.id)
+        wait = bot.tournament_backoff.failed(tournament_id)
+        log.exception("tournament %s: an announcement failed; retried in %.0f s", record.id, wait)
+        return False
+    bot.tournament_backoff.succeeded(tournament_id)
+    return True
 
 
 async def tell_organiser(bot: BigApple, record: TournamentRecord, problem: discord.HTTPException) -> None:
@@ -152,6 +167,8 @@ async def tell_organiser(bot: BigApple, record: TournamentRecord, problem: disco
         return
     bot.organisers_told.add(record.id)
     why = "was deleted" if isinstance(problem, discord.NotFound) else "no longer lets me post"
+    if record.channel_id is None:
+        return
     guild = bot.get_guild(record.guild_id) if record.guild_id else None
     where = f" on **{guild.name}**" if guild else ""
     text = (
@@ -289,8 +306,7 @@ class Tournaments(commands.GroupCog, group_name="tournament", group_description=
         await interaction.response.defer(thinking=True)
         report = await self.bot.tournaments.start(record.id)
         await interaction.followup.send(f"**{record.name}** has started with {len(record.entrants)} players.")
-        await announce_safely(self.bot, report)
-        self.bot.kick_outbox()
+        self.bot.publish_soon(report.tournament.id)
 
     @app_commands.command(name="join", description="Register for the open tournament")
     async def join(self, interaction: discord.Interaction[Any], tournament: int | None = None) -> None:
@@ -392,8 +408,7 @@ class Tournaments(commands.GroupCog, group_name="tournament", group_description=
         await interaction.response.defer(thinking=True)
         report = await self.bot.tournaments.advance(record.id, force=force)
         await interaction.followup.send(f"Round {len(record.rounds)} of **{record.name}** is over.")
-        await announce_safely(self.bot, report)
-        self.bot.kick_outbox()
+        self.bot.publish_soon(report.tournament.id)
 
     @app_commands.command(
         name="decide", description="Decide a stuck table: its players best first (organisers)"
@@ -412,8 +427,7 @@ class Tournaments(commands.GroupCog, group_name="tournament", group_description=
         await interaction.response.defer(thinking=True)
         report = await self.bot.tournaments.award(record.id, table, [by_name[n] for n in names])
         await interaction.followup.send(f"Table {table} of **{record.name}** is decided.")
-        await announce_safely(self.bot, report)
-        self.bot.kick_outbox()
+        self.bot.publish_soon(report.tournament.id)
 
     @app_commands.command(name="cancel", description="Cancel the tournament (organisers)")
     async def cancel(self, interaction: discord.Interaction[Any], tournament: int | None = None) -> None:

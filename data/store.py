@@ -412,7 +412,8 @@ class SqliteMatchStore:
     # --------------------------------------------------------------------------------------- lobby
 
     async def create_match(self, draft: NewMatch, creator: Player | None = None) -> MatchRecord:
-        """Open a lobby at version 0, with ``creator`` (if given) as its first player.
+        """Open a lobby at version 0, with ``creator`` (if given) as its first player; a draft with an
+        ``origin`` already used returns the match made then, as it is now.
 
         Raises ``ValueError`` when the seed does not fit a signed 64-bit integer.
         """
@@ -421,10 +422,14 @@ class SqliteMatchStore:
         now = self._clock()
 
         def body(raw: sqlite3.Connection) -> MatchRecord:
+            if draft.origin is not None:
+                made = raw.execute("SELECT id FROM matches WHERE origin = ?", (draft.origin,)).fetchone()
+                if made is not None:
+                    return _load_match(raw, int(made[0]))
             cursor = raw.execute(
                 "INSERT INTO matches (game, options, seat_count, seed, status, version, creator_id, "
-                "guild_id, channel_id, created_at, updated_at) "
-                "VALUES (?, ?, ?, ?, 'lobby', 0, ?, ?, ?, ?, ?)",
+                "guild_id, channel_id, origin, created_at, updated_at) "
+                "VALUES (?, ?, ?, ?, 'lobby', 0, ?, ?, ?, ?, ?, ?)",
                 (
                     draft.game,
                     json.dumps(sorted(draft.options)),
@@ -433,6 +438,7 @@ class SqliteMatchStore:
                     draft.creator_id,
                     draft.guild_id,
                     draft.channel_id,
+                    draft.origin,
                     now,
                     now,
                 ),

@@ -41,7 +41,7 @@ class SqliteTournamentStore:
             )
             tournament_id = cursor.lastrowid
             assert tournament_id is not None
-            record = TournamentRecord(**draft.model_dump(), id=tournament_id)
+            record = TournamentRecord(**draft.model_dump(), id=tournament_id, announced=())
             raw.execute(
                 "UPDATE tournaments SET record = ? WHERE id = ?", (record.model_dump_json(), tournament_id)
             )

@@ -36,6 +36,7 @@ class NewMatch(Frozen):
     creator_id: int | None = None
     guild_id: int | None = None
     channel_id: int | None = None
+    origin: str | None = None  # made by the bot for this purpose (e.g. a tournament table), at most once
 
 
 class MatchRecord(Frozen):

@@ -261,8 +261,11 @@ class GameHost:
         seed: int | None = None,
         guild_id: int | None = None,
         channel_id: int | None = None,
+        origin: str | None = None,
     ) -> MatchRecord:
-        """Open a lobby after checking the game, seat count and options (``SetupError`` otherwise)."""
+        """Open a lobby after checking the game, seat count and options (``SetupError`` otherwise).
+
+        A match with an ``origin`` (a tournament's table) is made once: asking again returns it."""
         rules = self.rules(game)
         rules.validate_setup(seat_count, options)
         draft = NewMatch(
@@ -273,6 +276,7 @@ class GameHost:
             creator_id=creator.user_id if creator else None,
             guild_id=guild_id,
             channel_id=channel_id,
+            origin=origin,
         )
         return await self.store.create_match(draft, creator)
 

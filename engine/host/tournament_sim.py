@@ -15,10 +15,12 @@ def standings_rows(tournaments: TournamentHost, record: TournamentRecord) -> lis
     ]
 
 
-def standings_text(tournaments: TournamentHost, record: TournamentRecord) -> list[str]:
-    """Rank, name, points and the tie-break figures, one line per entrant."""
+def standings_text(
+    tournaments: TournamentHost, record: TournamentRecord, after_round: int | None = None
+) -> list[str]:
+    """Rank, name, points and the tie-break figures, one line per entrant (now, or after a round)."""
     lines = []
-    for s in tournaments.standings(record):
+    for s in tournaments.standings(record, after_round):
         note = " (dropped)" if s.dropped else ""
         lines.append(
             f"{s.rank:>3}. {record.name_of(s.player):<14} {s.points:>6.2f} pts  score {s.game_score:>4}  "
@@ -38,21 +40,23 @@ async def simulate(
     seed: int,
     print_line: Callable[[str], None],
 ) -> list[dict[str, Any]]:
-    """Create the tournament, fill it with computer players, play it out; returns the final standings."""
+    """Create the tournament, fill it with computer players, play it out; returns the final standings.
 
-    async def after_round(record: TournamentRecord, number: int) -> None:
-        print_line(f"== {record.name}: standings after round {number}")
-        for line in standings_text(tournaments, record):
-            print_line(line)
-
-    tournaments.on_round_finished = after_round
+    The standings after each round are printed from the tournament's own announcements."""
     record = await tournaments.create(
         f"Simulated {format}", game, format, options, table_size=table_size, rounds=rounds, seed=seed
     )
     for number in range(players):
         record = await tournaments.add_computer(record.id, ("greedy", "random")[number % 2])
-    report = await tournaments.start(record.id)
-    record = report.tournament
+    await tournaments.start(record.id)
+    record, due = await tournaments.announcements(record.id)
+    for key in due:
+        if key.endswith("-standings"):
+            number = int(key[1:].split("-")[0])
+            print_line(f"== {record.name}: standings after round {number}")
+            for line in standings_text(tournaments, record, number):
+                print_line(line)
+        record = await tournaments.mark_announced(record.id, key)
     if record.status is not TournamentStatus.FINISHED:
         raise RuntimeError(f"the tournament stopped while {record.status.value}")
     return standings_rows(tournaments, record)

@@ -11,7 +11,7 @@ from __future__ import annotations
 import contextlib
 import logging
 import secrets
-from collections.abc import Awaitable, Callable, Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
 from enum import StrEnum
@@ -93,6 +93,9 @@ class TournamentRecord(TournamentDraft):
     version: int = 0
     entrants: tuple[Entrant, ...] = ()
     rounds: tuple[RoundRecord, ...] = ()
+    # The announcements already posted (see ``TournamentHost.due_announcements``); None in records
+    # written before announcements were recorded, whose past was announced as it happened.
+    announced: tuple[str, ...] | None = None
 
     def entrant(self, key: str) -> Entrant:
         for entrant in self.entrants:
@@ -190,14 +193,11 @@ class TournamentHost:
         host: GameHost,
         store: TournamentStore,
         seed_source: Callable[[], int] | None = None,
-        on_round_finished: Callable[[TournamentRecord, int], Awaitable[None]] | None = None,
         clock: Callable[[], datetime] = lambda: datetime.now(UTC),
     ) -> None:
-        """``on_round_finished(tournament, round)`` is awaited once each round's last result is in."""
         self._clock = clock
         self.host = host
         self.store = store
-        self.on_round_finished = on_round_finished
         self._locks = MatchLocks()
         self._seed_source = seed_source or (lambda: secrets.randbits(63))
 
@@ -477,8 +477,52 @@ class TournamentHost:
             record = await self._store_result(record, table.number, result, "award")
             return await self._settle(tournament_id, RoundReport(record))
 
-    def standings(self, record: TournamentRecord) -> list[Standing]:
-        return standings(record.config, record.keys, record.history(), record.dropped, seed=record.seed)
+    def standings(self, record: TournamentRecord, after_round: int | None = None) -> list[Standing]:
+        """The standings now, or as they stood after round ``after_round``."""
+        history = record.history() if after_round is None else record.history()[:after_round]
+        return standings(record.config, record.keys, history, record.dropped, seed=record.seed)
+
+    # ------------------------------------------------------------------------------ announcements
+
+    @staticmethod
+    def due_announcements(record: TournamentRecord) -> list[str]:
+        """What should have been announced and was not yet, in order: ``r<N>-pairings`` once round N is
+        paired, ``r<N>-standings`` once its last result is in, and ``final`` once the tournament ends.
+
+        Derived from the record alone, so a crash at any point loses no announcement, and one marked
+        with ``mark_announced`` is never due again."""
+        due = []
+        for rnd in record.rounds:
+            number = rnd.round.number
+            if all(t.match_id is not None or t.result is not None for t in rnd.tables):
+                due.append(f"r{number}-pairings")
+            if all(t.result is not None for t in rnd.tables):
+                due.append(f"r{number}-standings")
+        if record.status is TournamentStatus.FINISHED:
+            due.append("final")
+        done = set(record.announced or ())
+        return [key for key in due if key not in done]
+
+    async def announcements(self, tournament_id: int) -> tuple[TournamentRecord, list[str]]:
+        """The tournament and its due announcements. A record from before announcements were recorded
+        takes everything due now as announced (it was, as it happened), so nothing is posted twice."""
+        async with self._locks(tournament_id):
+            record = await self.store.get_tournament(tournament_id)
+            if record.announced is None:
+                past = tuple(self.due_announcements(record))
+                record = await self.store.save_tournament(
+                    record.model_copy(update={"announced": past}), record.version
+                )
+            return record, self.due_announcements(record)
+
+    async def mark_announced(self, tournament_id: int, key: str) -> TournamentRecord:
+        """Record that announcement ``key`` went out (or was given up), so it is never due again."""
+
+        def mark(record: TournamentRecord) -> TournamentRecord:
+            done = record.announced or ()
+            return record if key in done else record.model_copy(update={"announced": (*done, key)})
+
+        return await self._change(tournament_id, mark)
 
     # ----------------------------------------------------------------------------- internals
 
@@ -487,8 +531,12 @@ class TournamentHost:
         for _ in range(1000):
             record = await self.store.get_tournament(tournament_id)
             report.tournament = record
-            if record.status is not TournamentStatus.RUNNING or not record.rounds:
+            if record.status is not TournamentStatus.RUNNING:
                 return report
+            if not record.rounds:  # stopped between going RUNNING and pairing round 1
+                await self._start_round(record, report)
+                continue
+            record = await self._make_table_matches(record)
             for table in record.rounds[-1].tables:
                 if table.result is not None or table.match_id is None:
                     continue
@@ -506,8 +554,6 @@ class TournamentHost:
             if any(t.result is None for t in current.tables):
                 return report
             report.finished_rounds.append(current.round.number)
-            if self.on_round_finished is not None:
-                await self.on_round_finished(record, current.round.number)
             if is_finished(record.config, record.keys, record.history(), record.dropped):
                 report.tournament = await self.store.save_tournament(
                     record.model_copy(update={"status": TournamentStatus.FINISHED}), record.version
@@ -519,17 +565,41 @@ class TournamentHost:
         raise EngineError(f"tournament {tournament_id} did not settle")
 
     async def _start_round(self, record: TournamentRecord, report: RoundReport) -> None:
-        """Pair the next round and create its matches (started by the next ``_settle`` pass)."""
+        """Pair the next round and store it; its matches are made by the next ``_settle`` pass.
+
+        The pairing is stored before any match exists, and each table's match is found again by its
+        origin if made before a crash, so a restart at any point neither loses a round nor leaves an
+        orphan match."""
         pairing = pair_round(record.config, record.keys, record.history(), record.dropped, seed=record.seed)
-        tables = []
-        for table in pairing.tables:
-            match_id = await self._create_table_match(record, pairing.number, table.number, table.players)
-            tables.append(TableRecord(number=table.number, players=table.players, match_id=match_id))
-        started = RoundRecord(round=pairing, tables=tuple(tables), started_at=self._clock())
+        tables = tuple(TableRecord(number=t.number, players=t.players) for t in pairing.tables)
+        started = RoundRecord(round=pairing, tables=tables, started_at=self._clock())
         rounds = (*record.rounds, started)
         await self.store.save_tournament(record.model_copy(update={"rounds": rounds}), record.version)
         report.started_rounds.append(pairing.number)
         log.info("tournament %s: round %s paired at %s tables", record.id, pairing.number, len(tables))
+
+    async def _make_table_matches(self, record: TournamentRecord) -> TournamentRecord:
+        """Make the match of every table of the current round that has none yet, one table at a time."""
+        current = record.rounds[-1]
+        for table in current.tables:
+            if table.match_id is not None or table.result is not None:
+                continue
+            match_id = await self._create_table_match(
+                record, current.round.number, table.number, table.players
+            )
+            rounds = list(record.rounds)
+            rounds[-1] = rounds[-1].model_copy(
+                update={
+                    "tables": tuple(
+                        t.model_copy(update={"match_id": match_id}) if t.number == table.number else t
+                        for t in rounds[-1].tables
+                    )
+                }
+            )
+            record = await self.store.save_tournament(
+                record.model_copy(update={"rounds": tuple(rounds)}), record.version
+            )
+        return record
 
     def _seat_keys(self, record: TournamentRecord, match: MatchRecord) -> tuple[str, ...]:
         """The entrant keys of a table's match in seat order (the host shuffles seats)."""
@@ -549,6 +619,8 @@ class TournamentHost:
     async def _create_table_match(
         self, record: TournamentRecord, round_number: int, table_number: int, players: Sequence[str]
     ) -> int:
+        """The table's match, made once: its origin names the table, so a second call (after a crash)
+        finds the match already made and only seats whoever is still missing."""
         stream = (MATCH_STREAM << 32) | (round_number << 8) | table_number
         seed = Rng.from_seed(record.seed, stream).next_u64() >> 1
         match = await self.host.create_match(
@@ -558,12 +630,21 @@ class TournamentHost:
             seed=seed,
             guild_id=record.guild_id,
             channel_id=record.channel_id,
+            origin=f"tournament {record.id} round {round_number} table {table_number}",
         )
+        if match.status is not MatchStatus.LOBBY:
+            return match.id
         for key in players:
             entrant = record.entrant(key)
             bot = entrant.bot or ("greedy" if entrant.dropped else None)
             name = entrant.name if entrant.bot or not entrant.dropped else f"{entrant.name} (computer)"
-            await self.host.join(match.id, Player(user_id=entrant.user_id, name=name, bot=bot))
+            seated = any(
+                (p.user_id is not None and p.user_id == entrant.user_id)
+                or (p.user_id is None and entrant.user_id is None and p.name == name)
+                for p in match.players
+            )
+            if not seated:
+                match = await self.host.join(match.id, Player(user_id=entrant.user_id, name=name, bot=bot))
         return match.id
 
     async def _store_result(

@@ -87,6 +87,7 @@ async def test_a_swiss_tournament_from_creation_to_ratings(fake_discord: FakeDis
                 await asyncio.sleep(0.05)
         record = await bot.tournaments.get(tournament_id)
         assert record.status is TournamentStatus.FINISHED and len(record.rounds) == 2
+        await fake.wait_for_message(fake.general, lambda m: "🏆" in (m.content or ""))
         standings_posts = [m for m in fake.general.messages if "standings after round" in (m.content or "")]
         assert [
             ("round 1" in (m.content or ""), "round 2" in (m.content or "")) for m in standings_posts
