@@ -317,3 +317,25 @@ async def test_a_deleted_tournament_channel_tells_the_organiser_and_the_tourname
         table = record.rounds[0].tables[0].match_id
         assert table is not None
         await type_first_move(fake, bot, table, fake.alice)
+
+
+async def test_an_unreadable_tournament_record_stops_no_post(
+    fake_discord: FakeDiscord, tmp_path: Path
+) -> None:
+    fake = fake_discord
+    db = tmp_path / "db.sqlite"
+    async with big_apple(fake, db) as bot:
+        await start_tournament_in(fake, fake.games)
+        await (await fake.slash("tournament start", {}, user=fake.admin, channel=fake.games)).response()
+        casual, casual_thread = await open_match(fake, bot, fake.bob, fake.general, computers=1)
+        with sqlite3.connect(db) as raw:
+            raw.execute("UPDATE tournaments SET record = '{\"cut off' ")
+        raw.close()
+        for _ in range(2):
+            await board_at(fake, casual_thread, bot, casual)
+            await play_one_move(fake, bot, casual, casual_thread)
+        await board_at(fake, casual_thread, bot, casual)
+        standings = await (
+            await fake.slash("tournament standings", {"tournament": 1}, user=fake.alice)
+        ).response()
+        assert "cannot be read" in (standings.content or "") and "went wrong" not in (standings.content or "")

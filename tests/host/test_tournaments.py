@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import sqlite3
 from collections.abc import AsyncIterator
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
@@ -165,3 +166,25 @@ async def test_custom_placement_points_are_used(tournaments: TournamentHost) -> 
     record = await registered(tournaments, 0, 4, rounds=1, table_size=4, points=points)
     record = (await tournaments.start(record.id)).tournament
     assert sorted(s.points for s in tournaments.standings(record)) == [0, 2, 5, 10]
+
+
+async def test_an_unreadable_tournament_never_stops_another(tmp_path: Path) -> None:
+    store = await SqliteMatchStore.open(tmp_path / "t.db")
+    try:
+        host = GameHost(store)
+        tournaments = TournamentHost(host, SqliteTournamentStore.beside(store), seed_source=lambda: 3)
+        broken = await registered(tournaments, 1, 3, rounds=1, table_size=4)
+        await tournaments.start(broken.id)
+        healthy = await registered(tournaments, 1, 3, rounds=1, table_size=4)
+        record = (await tournaments.start(healthy.id)).tournament
+        with sqlite3.connect(tmp_path / "t.db") as raw:
+            raw.execute("UPDATE tournaments SET record = '{\"broken\": true' WHERE id = ?", (broken.id,))
+        raw.close()
+        assert [t.id for t in await tournaments.store.list_tournaments()] == [healthy.id]
+        table = next(t for t in record.rounds[0].tables if "u1000" in t.players)
+        await host.resign(table.match_id or 0, 1000)  # the person's seat finishes quickly
+        reports = await tournaments.process()
+        assert [r.tournament.id for r in reports] == [healthy.id]
+        assert reports[0].tournament.status is TournamentStatus.FINISHED
+    finally:
+        await store.close()
