@@ -55,6 +55,11 @@ def utc_now() -> str:
 M = TypeVar("M", bound=BaseModel)
 
 
+# Columns whose stored text may hold a seat's secrets (whole states, private notices): a complaint
+# about them never quotes what is stored, since it can reach a log line or a player.
+SECRET_COLUMNS = frozenset({"state_json", "result_json", "payload"})
+
+
 def validated_row(model: type[M], fields: dict[str, Any], what: str) -> M:
     """``model`` built strictly from stored ``fields``; raises ``CorruptRecord`` saying what is wrong."""
     try:
@@ -62,9 +67,13 @@ def validated_row(model: type[M], fields: dict[str, Any], what: str) -> M:
     except ValidationError as exc:
         first = exc.errors()[0]
         where = ".".join(str(part) for part in first["loc"]) or "row"
+        stored = (
+            ""
+            if first["loc"][:1] and first["loc"][0] in SECRET_COLUMNS
+            else f" (stored {first['input']!r:.60})"
+        )
         raise CorruptRecord(
-            f"{what} cannot be read: {where}: {first['msg']} (stored {first['input']!r:.60}); "
-            "nothing was changed"
+            f"{what} cannot be read: {where}: {first['msg']}{stored}; nothing was changed"
         ) from None
 
 

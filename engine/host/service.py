@@ -481,8 +481,12 @@ class GameHost:
                 match = await self.match(delivery.match_id)
                 notice = Notice.model_validate_json(delivery.payload)
             except (EngineError, ValidationError) as exc:
-                log.warning("delivery %s of match %s cannot be read: %s", delivery.id, delivery.match_id, exc)
-                await self.store.mark_undeliverable(delivery.id, f"unreadable: {exc}")
+                # A notice's payload may hold a hand: say what is wrong, never what it holds.
+                problem = exc.message if isinstance(exc, EngineError) else f"its notice is not {exc.title}"
+                log.warning(
+                    "delivery %s of match %s cannot be read: %s", delivery.id, delivery.match_id, problem
+                )
+                await self.store.mark_undeliverable(delivery.id, f"unreadable: {problem}")
                 continue
             try:
                 await notifier.deliver(match, delivery, notice)

@@ -405,3 +405,22 @@ async def test_a_stored_move_or_game_that_cannot_be_read_is_a_corrupt_record(
     raw.close()
     with pytest.raises(CorruptRecord, match="stored as a game of 'chess'"):
         await host.match(other.id)
+
+
+async def test_an_unreadable_notice_is_settled_without_quoting_it(
+    host: GameHost, store: SqliteMatchStore, db_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    caplog.set_level(logging.DEBUG)
+    match = await started_pair(host)
+    with sqlite3.connect(db_path) as raw:
+        raw.execute(
+            "UPDATE deliveries SET payload = '{\"lines\": \"you hold SECRET-HAND-42\", \"to_act\": 1}' "
+            "WHERE match_id = ? AND seat = 0",
+            (match.id,),
+        )
+    raw.close()
+    recorder = Recorder()
+    await host.flush(recorder)
+    assert [seat for seat, _ in recorder.sent] == [None, 1]  # the others went out
+    assert await store.pending_deliveries() == []
+    assert "SECRET-HAND-42" not in "\n".join(r.getMessage() for r in caplog.records)
