@@ -54,6 +54,8 @@ class DiscordNotifier:
 
     def __init__(self, bot: BigApple) -> None:
         self.bot = bot
+        # Matches whose players were told by DM that the bot has nowhere left to post them.
+        self._told_nowhere: set[int] = set()
 
     async def deliver(self, match: MatchRecord, delivery: Delivery, notice: Notice) -> None:
         if delivery.seat is None:
@@ -118,6 +120,10 @@ class DiscordNotifier:
             raise DestinationGone(f"match {match.id} has nowhere left to post: {exc}") from exc
 
     async def _tell_players_by_dm(self, match: MatchRecord) -> None:
+        """Tell the players once that the match has no thread or channel left."""
+        if match.id in self._told_nowhere:
+            return
+        self._told_nowhere.add(match.id)
         title = self.bot.host.rules(match.game).title
         text = (
             f"**{title}** · match #{match.id}: I can no longer post in its thread or channel. The match "

@@ -299,7 +299,8 @@ async def test_a_deleted_tournament_channel_tells_the_organiser_and_the_tourname
     fake_discord: FakeDiscord, tmp_path: Path
 ) -> None:
     fake = fake_discord
-    async with big_apple(fake, tmp_path / "db.sqlite") as bot:
+    db = tmp_path / "db.sqlite"
+    async with big_apple(fake, db) as bot:
         casual, casual_thread = await open_match(fake, bot, fake.bob, fake.general, computers=1)
         await start_tournament_in(fake, fake.games)
         await fake.delete_channel(fake.games)
@@ -313,10 +314,13 @@ async def test_a_deleted_tournament_channel_tells_the_organiser_and_the_tourname
         await board_at(fake, casual_thread, bot, casual)
         [record] = await bot.tournament_store.list_tournaments(limit=1)
         assert record.status.value == "running"
-        # Alice still plays her table with commands.
+        # Alice still plays her table with commands, and is told only once that it has no channel.
         table = record.rounds[0].tables[0].match_id
         assert table is not None
         await type_first_move(fake, bot, table, fake.alice)
+        await fake.wait_until(lambda: not [d for d in delivery_states(db, table) if d == "pending"] or None)
+        told = [m for m in fake.dm_messages(fake.alice) if "can no longer post" in (m.content or "")]
+        assert len(told) == 1
 
 
 async def test_an_unreadable_tournament_record_stops_no_post(

@@ -414,7 +414,7 @@ async def test_an_unreadable_notice_is_settled_without_quoting_it(
     match = await started_pair(host)
     with sqlite3.connect(db_path) as raw:
         raw.execute(
-            "UPDATE deliveries SET payload = '{\"lines\": \"you hold SECRET-HAND-42\", \"to_act\": 1}' "
+            'UPDATE deliveries SET payload = \'{"lines": "you hold SECRET-HAND-42", "to_act": 1}\' '
             "WHERE match_id = ? AND seat = 0",
             (match.id,),
         )
