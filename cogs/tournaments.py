@@ -167,15 +167,13 @@ async def tell_organiser(bot: BigApple, record: TournamentRecord, problem: disco
         return
     bot.organisers_told.add(record.id)
     why = "was deleted" if isinstance(problem, discord.NotFound) else "no longer lets me post"
-    if record.channel_id is None:
-        return
     guild = bot.get_guild(record.guild_id) if record.guild_id else None
     where = f" on **{guild.name}**" if guild else ""
     text = (
         f"The channel of your tournament **{record.name}**{where} {why}, so I cannot post its pairings "
         "and standings there. The tournament goes on: players see their tables with `/tournament mytable` "
         "and the standings with `/tournament standings`. Give me back Send Messages and Attach Files in "
-        "that channel to see the posts again."
+        "that channel for the next rounds' posts to appear there."
     )
     try:
         user = bot.get_user(record.creator_id) or await bot.fetch_user(record.creator_id)
