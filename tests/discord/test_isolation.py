@@ -131,9 +131,12 @@ async def test_a_dm_refused_with_any_403_falls_back_to_the_hand_button(
     )
     async with big_apple(fake, tmp_path / "db.sqlite") as bot:
         match_id, thread = await open_match(fake, bot, fake.alice, fake.general)
+        healthy, healthy_thread = await open_match(fake, bot, fake.bob, fake.general, computers=1)
         notice = await fake.wait_for_message(
             thread, lambda m: "cannot send you direct messages" in (m.content or ""), timeout=TIMEOUT
         )
+        await board_at(fake, healthy_thread, bot, healthy)
+        assert fake.dm_messages(fake.bob)
         hand = await (await fake.click(notice, button(notice, "ba:hand:"), user=fake.alice)).response()
         assert hand.ephemeral and hand.attachment("hand.png").data.startswith(b"\x89PNG")
         await board_at(fake, thread, bot, match_id)
