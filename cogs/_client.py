@@ -12,10 +12,12 @@ from typing import Any
 import discord
 from discord.ext import commands
 
+from cogs._lang import CatalogueTranslator
 from cogs._notifier import DiscordNotifier
 from cogs._ui import DYNAMIC_ITEMS
 from cogs.tournaments import JoinTournamentButton, publish
 from data.ratings import SqliteRatings
+from data.settings import SqliteSettings
 from data.store import SqliteMatchStore
 from data.tournaments import SqliteTournamentStore
 from engine.host.outbox import Backoff
@@ -25,7 +27,7 @@ from engine.host.tournaments import TournamentHost, TournamentStatus
 
 log = logging.getLogger(__name__)
 
-EXTENSIONS = ("cogs.errors", "cogs.lobby", "cogs.play", "cogs.hands", "cogs.tournaments")
+EXTENSIONS = ("cogs.errors", "cogs.lobby", "cogs.play", "cogs.hands", "cogs.tournaments", "cogs.settings")
 # How long the outbox waits before retrying deliveries that failed, when nothing new arrives.
 RETRY_SECONDS = 5.0
 # discord.py logs whole request and event payloads at DEBUG, DM contents included; these loggers stay at
@@ -47,6 +49,7 @@ class BigApple(commands.Bot):
     ratings: SqliteRatings
     tournaments: TournamentHost
     tournament_store: SqliteTournamentStore
+    settings: SqliteSettings
     component_types: tuple[type[discord.ui.DynamicItem[Any]], ...] = ()
 
     def __init__(
@@ -82,6 +85,8 @@ class BigApple(commands.Bot):
         )
         self.ratings = SqliteRatings.from_store(self.store)
         self.tournament_store = SqliteTournamentStore.beside(self.store)
+        self.settings = SqliteSettings.beside(self.store)
+        await self.tree.set_translator(CatalogueTranslator())
         self.tournaments = TournamentHost(self.host, self.tournament_store, seed_source=self.seed_source)
         self.tournament_backoff = Backoff[int](base=self.retry_seconds)
         self.host.finish_listeners.append(self._match_finished)

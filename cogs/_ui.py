@@ -10,11 +10,13 @@ from typing import TYPE_CHECKING, Any, ClassVar, Self
 
 import discord
 
+from cogs._lang import reader_locale, recipient_locale
 from cogs.errors import respond_error
 from engine.core.contract import MultiSelect
 from engine.core.errors import EngineError, LobbyError, NotSeated, NotYourTurn, StaleVersion
 from engine.host.menus import build_menu, parse_value
 from engine.host.ports import MatchRecord, MatchStatus, Player, Scope
+from lang import N_, t
 
 if TYPE_CHECKING:
     from cogs._client import BigApple
@@ -396,7 +398,10 @@ class LobbyButton(
             await bot.host.start(self.match_id, by_user=user.id, scope=scope)
             bot.kick_outbox()
             match = await bot.host.match(self.match_id, scope)
-        await interaction.response.edit_message(content=lobby_text(bot, match), view=lobby_view(match))
+        locale = await recipient_locale(bot, None, match.guild_id)  # the lobby message is public
+        await interaction.response.edit_message(
+            content=lobby_text(bot, match, locale), view=lobby_view(match)
+        )
 
 
 async def require_creator(bot: BigApple, match_id: int, scope: Scope) -> MatchRecord:
@@ -406,20 +411,45 @@ async def require_creator(bot: BigApple, match_id: int, scope: Scope) -> MatchRe
     return match
 
 
-def lobby_text(bot: BigApple, match: MatchRecord) -> str:
-    rules = bot.host.rules(match.game)
-    options = ", ".join(sorted(match.options)) or "none"
-    seated = ", ".join(p.name for p in match.players) or "nobody yet"
+# What a match's status is called, for the catalogue.
+STATUS_WORDS = {
+    MatchStatus.LOBBY: N_("waiting for players"),
+    MatchStatus.ACTIVE: N_("in play"),
+    MatchStatus.FINISHED: N_("finished"),
+    MatchStatus.ABANDONED: N_("abandoned"),
+}
+
+
+def game_title(bot: BigApple, game: str, locale: str) -> str:
+    """A game's title in ``locale``."""
+    return t(locale, bot.host.rules(game).title)
+
+
+def lobby_text(bot: BigApple, match: MatchRecord, locale: str) -> str:
+    """The lobby message of a match: who sits, which options, and what happens next."""
+    options = ", ".join(sorted(match.options)) or t(locale, "none")
+    seated = ", ".join(p.name for p in match.players) or t(locale, "nobody yet")
+    status = t(locale, STATUS_WORDS[match.status])
     lines = [
-        f"**{rules.title}** · match #{match.id} · {match.status.value}",
-        f"Players {len(match.players)}/{match.seat_count}: {seated}",
-        f"Options: {options}",
+        f"**{game_title(bot, match.game, locale)}** · "
+        + t(locale, "match #{number}", number=match.id)
+        + f" · {status}",
+        t(
+            locale,
+            "Players {seated}/{seats}: {names}",
+            seated=len(match.players),
+            seats=match.seat_count,
+            names=seated,
+        ),
+        t(locale, "Options: {options}", options=options),
     ]
     if match.status is MatchStatus.LOBBY:
-        creator = f"<@{match.creator_id}>" if match.creator_id else "the creator"
-        lines.append(f"Join with the button; {creator} starts when every seat is taken.")
+        creator = f"<@{match.creator_id}>" if match.creator_id else t(locale, "the creator")
+        lines.append(
+            t(locale, "Join with the button; {creator} starts when every seat is taken.", creator=creator)
+        )
     elif match.status is MatchStatus.ACTIVE:
-        lines.append("The match has started: the board is posted below.")
+        lines.append(t(locale, "The match has started: the board is posted below."))
     return "\n".join(lines)
 
 
@@ -458,7 +488,9 @@ class AbandonButton(
         organiser = await is_organiser(interaction)
         await bot.host.abandon(self.match_id, interaction.user.id, is_admin=organiser, scope=scope)
         bot.kick_outbox()
-        await interaction.response.edit_message(content=f"Match #{self.match_id} was abandoned.", view=None)
+        locale = await reader_locale(interaction)
+        done = t(locale, "Match #{number} was abandoned.", number=self.match_id)
+        await interaction.response.edit_message(content=done, view=None)
 
 
 DYNAMIC_ITEMS: tuple[type[discord.ui.DynamicItem[Any]], ...] = (

@@ -11,7 +11,10 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
+import lang
+from cogs._lang import reader_locale
 from engine.core.errors import EngineError, StaleVersion
+from lang import t
 
 log = logging.getLogger(__name__)
 
@@ -19,24 +22,32 @@ log = logging.getLogger(__name__)
 OUR_PREFIX = "ba:"
 
 
-def error_text(error: BaseException) -> str:
+def error_text(error: BaseException, locale: str = lang.DEFAULT) -> str:
     """What the user reads for ``error``; unexpected errors are logged here with an incident id."""
     if isinstance(error, app_commands.CommandInvokeError):
         error = error.original
     if isinstance(error, StaleVersion):
-        return f"⏳ This board has moved on. {error.describe()}"
+        return "⏳ " + error.describe()
     if isinstance(error, EngineError):
         return f"⚠️ {error.describe()}"
     if isinstance(error, app_commands.CheckFailure | app_commands.TransformerError):
         return f"⚠️ {error}"
     incident = secrets.token_hex(4)
     log.error("incident %s: unexpected error", incident, exc_info=error)
-    return f"Sorry, something went wrong on our side (incident `{incident}`). Nothing was changed."
+    return t(
+        locale,
+        "Sorry, something went wrong on our side (incident `{incident}`). Nothing was changed.",
+        incident=incident,
+    )
 
 
 async def respond_error(interaction: discord.Interaction[Any], error: BaseException) -> None:
-    """Answer ``interaction`` privately with the message for ``error``."""
-    text = error_text(error)[:2000]
+    """Answer ``interaction`` privately, in the user's language, with the message for ``error``."""
+    try:
+        locale = await reader_locale(interaction)
+    except Exception:  # the store itself may be what failed; the answer still goes out, in English
+        locale = lang.DEFAULT
+    text = error_text(error, locale)[:2000]
     try:
         if interaction.response.is_done():
             await interaction.followup.send(text, ephemeral=True)

@@ -8,19 +8,29 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from cogs._ui import AbandonButton, display_name, is_organiser, lobby_text, lobby_view, scope_of
+from cogs._lang import reader_locale, recipient_locale
+from cogs._ui import (
+    STATUS_WORDS,
+    AbandonButton,
+    display_name,
+    game_title,
+    is_organiser,
+    lobby_text,
+    lobby_view,
+    scope_of,
+)
 from engine.core.errors import CorruptRecord, LobbyError
 from engine.core.options import parse_options
 from engine.host.ports import MatchStatus, Player
 from engine.host.text import standings_lines
 from engine.registry import GAMES
+from lang import join, t, tn
 
 if TYPE_CHECKING:
     from cogs._client import BigApple
 
-GAME_CHOICES = [
-    app_commands.Choice(name=f"{rules.title} ({slug})", value=slug) for slug, rules in sorted(GAMES.items())
-]
+# Titles alone (each tells its game apart), so Discord can show them translated.
+GAME_CHOICES = [app_commands.Choice(name=rules.title, value=slug) for slug, rules in sorted(GAMES.items())]
 LEVEL_CHOICES = [app_commands.Choice(name=name, value=name) for name in ("greedy", "random")]
 
 
@@ -97,10 +107,14 @@ class Lobby(commands.GroupCog, group_name="game", group_description="Create, joi
             await host.store.set_thread(match.id, thread.id)
             match = await host.match(match.id)
             await thread.add_user(interaction.user)
-            await thread.send(lobby_text(self.bot, match), view=lobby_view(match))
-            await interaction.followup.send(f"Match #{match.id} is open in {thread.mention}.", ephemeral=True)
+            public = await recipient_locale(self.bot, None, match.guild_id)
+            await thread.send(lobby_text(self.bot, match, public), view=lobby_view(match))
+            locale = await reader_locale(interaction)
+            opened = t(locale, "Match #{number} is open in {thread}.", number=match.id, thread=thread.mention)
+            await interaction.followup.send(opened, ephemeral=True)
         else:
-            await interaction.followup.send(lobby_text(self.bot, match), view=lobby_view(match))
+            locale = await reader_locale(interaction)
+            await interaction.followup.send(lobby_text(self.bot, match, locale), view=lobby_view(match))
 
     @app_commands.command(name="join", description="Take a seat in a match that has not started")
     @app_commands.describe(match="The match number (default: this thread's match)")
@@ -109,7 +123,8 @@ class Lobby(commands.GroupCog, group_name="game", group_description="Create, joi
         record = await self.bot.host.find_match(scope, match, thread_id_of(interaction))
         player = Player(user_id=interaction.user.id, name=display_name(interaction.user))
         record = await self.bot.host.join(record.id, player, scope)
-        await interaction.response.send_message(lobby_text(self.bot, record), view=lobby_view(record))
+        locale = await reader_locale(interaction)
+        await interaction.response.send_message(lobby_text(self.bot, record, locale), view=lobby_view(record))
 
     @app_commands.command(name="leave", description="Give up your seat before the match starts")
     @app_commands.describe(match="The match number (default: this thread's match)")
@@ -117,7 +132,8 @@ class Lobby(commands.GroupCog, group_name="game", group_description="Create, joi
         scope = scope_of(interaction)
         record = await self.bot.host.find_match(scope, match, thread_id_of(interaction))
         record = await self.bot.host.leave(record.id, interaction.user.id, scope)
-        await interaction.response.send_message(lobby_text(self.bot, record), view=lobby_view(record))
+        locale = await reader_locale(interaction)
+        await interaction.response.send_message(lobby_text(self.bot, record, locale), view=lobby_view(record))
 
     @app_commands.command(name="start", description="Start your match once every seat is taken")
     @app_commands.describe(match="The match number (default: this thread's match)")
@@ -127,7 +143,10 @@ class Lobby(commands.GroupCog, group_name="game", group_description="Create, joi
         await interaction.response.defer(ephemeral=True, thinking=True)
         await self.bot.host.start(record.id, by_user=interaction.user.id, scope=scope)
         self.bot.kick_outbox()
-        await interaction.followup.send(f"Match #{record.id} has started.", ephemeral=True)
+        locale = await reader_locale(interaction)
+        await interaction.followup.send(
+            t(locale, "Match #{number} has started.", number=record.id), ephemeral=True
+        )
 
     @app_commands.command(name="list", description="Open matches on this server")
     async def list_(self, interaction: discord.Interaction[Any]) -> None:
@@ -140,20 +159,31 @@ class Lobby(commands.GroupCog, group_name="game", group_description="Create, joi
             user_id=None if scope.guild_id is not None else scope.user_id,
             limit=20,
         )
+        locale = await reader_locale(interaction)
         lines = []
         unreadable = sorted(listing.unreadable)
         for m in listing.matches:
             if m.game not in host.games:
                 unreadable.append(m.id)
                 continue
-            where = f" in <#{m.thread_id}>" if m.thread_id else ""
-            seats = f"{len(m.players)}/{m.seat_count} players"
-            lines.append(f"#{m.id} {host.rules(m.game).title} · {m.status.value} · {seats}{where}")
+            where = " " + t(locale, "in {thread}", thread=f"<#{m.thread_id}>") if m.thread_id else ""
+            seats = tn(
+                locale,
+                "{seated}/{count} player",
+                "{seated}/{count} players",
+                m.seat_count,
+                seated=len(m.players),
+            )
+            status = t(locale, STATUS_WORDS[m.status])
+            lines.append(f"#{m.id} {game_title(self.bot, m.game, locale)} · {status} · {seats}{where}")
         # An unreadable match is named, never hidden, so an admin knows what to abandon.
-        lines += [f"#{n} cannot be read; an admin can abandon it with `/game abandon`" for n in unreadable]
+        lines += [
+            t(locale, "#{number} cannot be read; an admin can abandon it with `/game abandon`", number=n)
+            for n in unreadable
+        ]
         if not lines:
             await interaction.response.send_message(
-                "No open matches here. Start one with `/game new`.", ephemeral=True
+                t(locale, "No open matches here. Start one with `/game new`."), ephemeral=True
             )
             return
         await interaction.response.send_message("\n".join(lines)[:2000], ephemeral=True)
@@ -165,11 +195,12 @@ class Lobby(commands.GroupCog, group_name="game", group_description="Create, joi
         record = await host.find_match(
             scope_of(interaction), match, thread_id_of(interaction), statuses=list(MatchStatus)
         )
-        lines = [lobby_text(self.bot, record)]
+        locale = await reader_locale(interaction)
+        lines = [lobby_text(self.bot, record, locale)]
         if record.status is MatchStatus.ACTIVE:
             to_act = host.rules(record.game).to_act(host.state_of(record))
             names = [record.seat_names()[s] for s in sorted(to_act)]
-            lines.append(f"Waiting for {', '.join(names)}.")
+            lines.append(t(locale, "Waiting for {players}.", players=join(locale, names)))
         outcome = host.outcome(record)
         if outcome is not None:
             lines.append("```\n" + "\n".join(standings_lines(record, outcome)) + "\n```")
@@ -183,8 +214,9 @@ class Lobby(commands.GroupCog, group_name="game", group_description="Create, joi
             match = (await self.bot.host.find_match(scope, None, thread_id_of(interaction))).id
         # The summary works on a match whose row cannot be read too, so an admin can clear it away.
         target = await self.bot.host.summary(match, scope)
+        locale = await reader_locale(interaction)
         if target.creator_id != interaction.user.id and not await is_organiser(interaction):
-            raise LobbyError("only the match's creator or a server admin can abandon it")
+            raise LobbyError(t(locale, "only the match's creator or a server admin can abandon it"))
         unreadable = ""
         try:
             await self.bot.host.match(target.id, scope)
@@ -193,7 +225,10 @@ class Lobby(commands.GroupCog, group_name="game", group_description="Create, joi
         view = discord.ui.View(timeout=None)
         view.add_item(AbandonButton(target.id, target.version))
         await interaction.response.send_message(
-            f"Abandon match #{target.id} for everyone? This cannot be undone.{unreadable}"[:2000],
+            (
+                t(locale, "Abandon match #{number} for everyone? This cannot be undone.", number=target.id)
+                + unreadable
+            )[:2000],
             view=view,
             ephemeral=True,
         )

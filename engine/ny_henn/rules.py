@@ -569,7 +569,7 @@ class NyHennRules(RulesDefaults):
     """Dirk Henn's *New York*: base game for 3–6 players, the Dirk variant for 2."""
 
     name: ClassVar[str] = "ny_henn"
-    title: ClassVar[str] = "New York"
+    title: ClassVar[str] = "New York (Dirk Henn)"
     summary: ClassVar[str] = (
         "Take money from the display (one card, or several totalling at most 5) or buy a building tile "
         "from the market, paying at least its price in the slot's bank with no change; an exact payment "

@@ -1000,7 +1000,7 @@ class NyPiatnikRules(RulesDefaults):
     """Piatnik's *New York* (Sackson & Kübler, 1995): base game for 3–5, V1–V4 variants."""
 
     name: ClassVar[str] = "ny_piatnik"
-    title: ClassVar[str] = "New York"
+    title: ClassVar[str] = "New York (Piatnik, 1995)"
     summary: ClassVar[str] = (
         "Play a red-back card (an avenue) and a blue-back card (a street): claim the building where they "
         "cross, buy it from its owner at the smaller of their counts on that avenue and street, or lose it "

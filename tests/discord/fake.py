@@ -1534,7 +1534,7 @@ class FakeDiscord:
             "data": data,
             "channel_id": str(channel.id),
             "channel": channel.payload(bot_id=self.bot_user.id),
-            "locale": "en-US",
+            "locale": user.locale,
             "entitlements": [],
             "attachment_size_limit": self.attachment_size_limit,
             "context": 0 if guild else 1,

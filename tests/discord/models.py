@@ -131,6 +131,8 @@ class FakeUser:
     global_name: str | None = None
     bot: bool = False
     dms_open: bool = True
+    # The language of the user's Discord client, sent with each of their interactions.
+    locale: str = "en-US"
 
     @property
     def mention(self) -> str:

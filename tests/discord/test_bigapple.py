@@ -503,7 +503,7 @@ async def test_board_log_status_and_list_answer_privately(fake_discord: FakeDisc
         assert status.ephemeral and "Waiting for" in (status.content or "")
         listing = await (await fake.slash("game list", {}, user=fake.bob, channel=fake.general)).response()
         assert (
-            f"#{match_id} New York · active" in (listing.content or "")
+            f"#{match_id} New York (Piatnik, 1995) · in play" in (listing.content or "")
             and f"<#{thread.id}>" in listing.content
         )
 

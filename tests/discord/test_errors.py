@@ -13,7 +13,8 @@ from engine.core.errors import IllegalAction, StaleVersion
 def test_refusals_say_what_is_wrong_and_what_is_allowed() -> None:
     text = error_text(IllegalAction("building X is occupied", ["place at=8AV-34", "place at=8AV-38"]))
     assert text == "⚠️ building X is occupied. Allowed: place at=8AV-34, place at=8AV-38"
-    assert "moved on" in error_text(StaleVersion("it is at move 9"))
+    stale = error_text(StaleVersion("this board has moved on (it is at move 9)"))
+    assert stale == "⏳ this board has moved on (it is at move 9)"  # said once, not twice
 
 
 def test_a_surprise_is_logged_with_an_incident_id_the_user_also_sees(
@@ -24,3 +25,5 @@ def test_a_surprise_is_logged_with_an_incident_id_the_user_also_sees(
     incident = text.split("`")[1]
     assert len(incident) == 8 and "disk on fire" not in text
     assert any(incident in r.getMessage() and r.exc_info for r in caplog.records)
+    italian = error_text(RuntimeError("disk on fire"), "it")
+    assert italian.startswith("Ci dispiace") and "Non è cambiato nulla" in italian

@@ -1,0 +1,73 @@
+"""The reader's language: which locale a reply, a post or a DM is written in, and the translator that
+gives slash commands their Italian names and descriptions."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+import discord
+from discord import app_commands
+
+import lang
+
+if TYPE_CHECKING:
+    from cogs._client import BigApple
+
+LANGUAGE = "language"
+
+# Catalogue contexts of what has a name in Discord's command list; descriptions and choices need none.
+NAME_CONTEXTS = {
+    app_commands.TranslationContextLocation.command_name: "command",
+    app_commands.TranslationContextLocation.group_name: "command",
+    app_commands.TranslationContextLocation.parameter_name: "option",
+}
+TRANSLATED = (
+    *NAME_CONTEXTS,
+    app_commands.TranslationContextLocation.command_description,
+    app_commands.TranslationContextLocation.group_description,
+    app_commands.TranslationContextLocation.parameter_description,
+    app_commands.TranslationContextLocation.choice_name,
+)
+
+
+def metadata_text(locale: str, message: str, location: app_commands.TranslationContextLocation) -> str:
+    """A command's name, description or choice in ``locale``."""
+    context = NAME_CONTEXTS.get(location)
+    catalogue = lang.catalogue(locale)
+    return catalogue.pgettext(context, message) if context else catalogue.gettext(message)
+
+
+class CatalogueTranslator(app_commands.Translator):
+    """Command metadata from the catalogues, for every Discord locale we speak besides English."""
+
+    async def translate(
+        self,
+        string: app_commands.locale_str,
+        locale: discord.Locale,
+        context: app_commands.TranslationContextTypes,
+    ) -> str | None:
+        language = lang.pick(locale.value)
+        if language == lang.DEFAULT or not locale.value.startswith(language):
+            return None
+        if context.location not in TRANSLATED:
+            return None
+        translated = metadata_text(language, string.message, context.location)
+        return translated if translated != string.message else None
+
+
+async def reader_locale(interaction: discord.Interaction[Any]) -> str:
+    """The language of a reply: the user's own choice, else their Discord language, else the server's."""
+    bot: BigApple = interaction.client  # type: ignore[assignment]
+    chosen = await bot.settings.get("user", interaction.user.id, LANGUAGE)
+    server = await bot.settings.get("guild", interaction.guild_id, LANGUAGE) if interaction.guild_id else None
+    discord_locale = str(interaction.locale)
+    spoken = discord_locale if discord_locale.split("-")[0] in lang.SUPPORTED else None
+    return lang.pick(chosen, spoken, server)
+
+
+async def recipient_locale(bot: BigApple, user_id: int | None, guild_id: int | None) -> str:
+    """The language of a post or DM, which has no locale of its own: the recipient's choice, else the
+    server's default, else English."""
+    chosen = await bot.settings.get("user", user_id, LANGUAGE) if user_id else None
+    server = await bot.settings.get("guild", guild_id, LANGUAGE) if guild_id else None
+    return lang.pick(chosen, server)

@@ -1,0 +1,76 @@
+"""The words players read, in their language: gettext catalogues for Italian and English, kept with
+Babel (see docs/translating.md).
+
+Code says what to tell; the catalogue says how, per language. A message id is the English sentence
+with named placeholders ("{player} joined match #{match}"), the way Board Game Arena writes its
+notification templates, so the English catalogue may leave a translation empty and fall back to it.
+Locale-free code (the rules) never imports this package; the edges (host text helpers, cogs, render)
+translate in the reader's language.
+"""
+
+from __future__ import annotations
+
+import functools
+import gettext
+import io
+from collections.abc import Iterable
+from importlib import resources
+from typing import Any
+
+from babel.messages.mofile import write_mo
+from babel.messages.pofile import read_po
+
+DOMAIN = "bigapple"
+SUPPORTED = ("en", "it")
+DEFAULT = "en"
+
+
+def pick(*candidates: str | None) -> str:
+    """The first candidate locale we speak (``"it"``, ``"it-IT"`` and ``"it_IT"`` all mean Italian),
+    else English."""
+    for candidate in candidates:
+        if candidate:
+            language = candidate.replace("_", "-").split("-")[0].lower()
+            if language in SUPPORTED:
+                return language
+    return DEFAULT
+
+
+def po_path(locale: str) -> resources.abc.Traversable:
+    """The catalogue file of ``locale``."""
+    return resources.files(__package__ or "lang").joinpath("locales", locale, "LC_MESSAGES", f"{DOMAIN}.po")
+
+
+@functools.cache
+def catalogue(locale: str) -> gettext.NullTranslations:
+    """The compiled catalogue of ``locale`` (English for one we do not speak), built with Babel."""
+    locale = pick(locale)
+    with po_path(locale).open("rb") as source:
+        parsed = read_po(source, locale=locale, domain=DOMAIN)
+    compiled = io.BytesIO()
+    write_mo(compiled, parsed)
+    compiled.seek(0)
+    return gettext.GNUTranslations(compiled)
+
+
+def t(locale: str, message: str, /, **args: Any) -> str:
+    """``message`` (an English template) in ``locale``, its ``{placeholders}`` filled from ``args``."""
+    return catalogue(locale).gettext(message).format(**args)
+
+
+def tn(locale: str, singular: str, plural: str, count: int, /, **args: Any) -> str:
+    """The form of ``singular``/``plural`` that ``count`` takes in ``locale``; ``{count}`` is filled too."""
+    return catalogue(locale).ngettext(singular, plural, count).format(count=count, **args)
+
+
+def N_(message: str) -> str:
+    """Marks ``message`` for the catalogue where it is defined, when it is said elsewhere with ``t``."""
+    return message
+
+
+def join(locale: str, items: Iterable[str]) -> str:
+    """``items`` as a list a person reads: "a, b and c" / "a, b e c"."""
+    words = list(items)
+    if len(words) <= 1:
+        return "".join(words)
+    return t(locale, "{items} and {last}", items=", ".join(words[:-1]), last=words[-1])

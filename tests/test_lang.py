@@ -1,0 +1,62 @@
+"""The catalogues: every message the code says exists in Italian and English, with the same
+placeholders, and the helpers pick the reader's language."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pytest
+from babel.messages.extract import extract_from_dir
+from babel.messages.pofile import read_po
+
+import lang
+
+ROOT = Path(__file__).resolve().parents[1]
+KEYWORDS = {"t": (2,), "tn": (2, 3), "N_": None}
+SOURCES = [(f"{folder}/**.py", "python") for folder in ("cogs", "lang", "engine/host", "render", "data")]
+PLACEHOLDER = re.compile(r"\{(\w*)\}")
+
+
+def catalogue(locale: str):  # type: ignore[no-untyped-def]
+    with lang.po_path(locale).open("rb") as source:
+        return read_po(source, locale=locale)
+
+
+def said_in_code() -> set[str | tuple[str, ...]]:
+    found: set[str | tuple[str, ...]] = set()
+    for _, _, message, _, _ in extract_from_dir(ROOT, method_map=SOURCES, keywords=KEYWORDS):
+        found.add(message)
+    return found
+
+
+@pytest.mark.parametrize("locale", lang.SUPPORTED)
+def test_every_message_the_code_says_is_in_the_catalogue(locale: str) -> None:
+    known = {m.id for m in catalogue(locale) if m.id}
+    missing = sorted(str(m) for m in said_in_code() - known)
+    assert not missing, f"add to lang/locales/{locale}: {missing}"
+
+
+def test_every_italian_message_is_translated_with_the_same_placeholders() -> None:
+    for message in catalogue("it"):
+        if not message.id:
+            continue
+        ids = message.id if isinstance(message.id, tuple) else (message.id,)
+        texts = message.string if isinstance(message.string, tuple) else (message.string,)
+        assert all(texts), f"no Italian for {message.id!r}"
+        wanted = set(PLACEHOLDER.findall(ids[-1]))
+        for text in texts:
+            assert set(PLACEHOLDER.findall(text)) <= wanted | {"count"}, (message.id, text)
+            assert wanted - {"count"} <= set(PLACEHOLDER.findall(text)), (message.id, text)
+
+
+def test_the_reader_gets_their_language_and_plural_forms() -> None:
+    assert lang.pick("it") == lang.pick("it-IT") == lang.pick(None, "it_IT") == "it"
+    assert lang.pick("de", None) == lang.pick() == "en"
+    assert lang.t("it", "Match #{number} has started.", number=4) == "La partita n. 4 è iniziata."
+    assert lang.t("en", "Match #{number} has started.", number=4) == "Match #4 has started."
+    assert lang.t("fr", "Waiting for {players}.", players="Ann") == "Waiting for Ann."
+    one = lang.tn("it", "{seated}/{count} player", "{seated}/{count} players", 1, seated=0)
+    two = lang.tn("it", "{seated}/{count} player", "{seated}/{count} players", 2, seated=1)
+    assert (one, two) == ("0/1 giocatore", "1/2 giocatori")
+    assert lang.join("it", ["Ann", "Bob", "Cy"]) == "Ann, Bob e Cy" and lang.join("en", ["Ann"]) == "Ann"
