@@ -31,7 +31,10 @@ if TYPE_CHECKING:
 
 # Titles alone (each tells its game apart), so Discord can show them translated.
 GAME_CHOICES = [app_commands.Choice(name=rules.title, value=slug) for slug, rules in sorted(GAMES.items())]
-LEVEL_CHOICES = [app_commands.Choice(name=name, value=name) for name in ("greedy", "random")]
+LEVEL_CHOICES = [
+    app_commands.Choice(name="greedy", value="greedy"),
+    app_commands.Choice(name="random", value="random"),
+]
 
 
 def thread_id_of(interaction: discord.Interaction[Any]) -> int | None:

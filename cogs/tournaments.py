@@ -24,7 +24,11 @@ if TYPE_CHECKING:
 
 log = logging.getLogger(__name__)
 
-FORMAT_CHOICES = [app_commands.Choice(name=f, value=f) for f in ("swiss", "elimination", "roundrobin")]
+FORMAT_CHOICES = [
+    app_commands.Choice(name="swiss", value="swiss"),
+    app_commands.Choice(name="elimination", value="elimination"),
+    app_commands.Choice(name="roundrobin", value="roundrobin"),
+]
 
 
 async def require_organiser(interaction: discord.Interaction[Any]) -> None:
