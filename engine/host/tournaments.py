@@ -334,12 +334,15 @@ class TournamentHost:
             record = await self.store.get_tournament(tournament_id)
             if record.status in (TournamentStatus.FINISHED, TournamentStatus.CANCELLED):
                 raise MatchClosed(f"{record.name!r} is already {record.status.value}")
+            # Cancelled first: a crash before the tables are abandoned leaves a cancelled tournament whose
+            # tables nothing waits for, never a running one whose tables can no longer finish.
+            cancelled = await self.store.save_tournament(
+                record.model_copy(update={"status": TournamentStatus.CANCELLED}), record.version
+            )
             for table in record.rounds[-1].tables if record.rounds else ():
                 if table.match_id is not None and table.result is None:
                     await self._abandon_quietly(table.match_id)
-            return await self.store.save_tournament(
-                record.model_copy(update={"status": TournamentStatus.CANCELLED}), record.version
-            )
+            return cancelled
 
     # --------------------------------------------------------------------------- running it
 
@@ -472,8 +475,8 @@ class TournamentHost:
             result = TableResult(
                 table=table.number, players=table.players, places=places, scores=(0,) * len(places)
             )
-            if table.match_id is not None:
-                await self._abandon_quietly(table.match_id)
+            # The decision is stored first, and ``_settle`` abandons a decided table's match still in play,
+            # so a crash between the two never leaves a table without its result.
             record = await self._store_result(record, table.number, result, "award")
             return await self._settle(tournament_id, RoundReport(record))
 
@@ -538,6 +541,8 @@ class TournamentHost:
                 continue
             record = await self._make_table_matches(record)
             for table in record.rounds[-1].tables:
+                if table.decided_by == "award" and table.match_id is not None:
+                    await self._abandon_quietly(table.match_id)  # an organiser decided it; play stops
                 if table.result is not None or table.match_id is None:
                     continue
                 match = await self.host.match(table.match_id)
