@@ -13,10 +13,13 @@ from typing import TYPE_CHECKING
 
 import discord
 
+import lang
+from cogs._lang import recipient_locale
 from cogs._ui import HandButton, match_view
 from engine.host.outbox import DestinationGone
 from engine.host.ports import Delivery, MatchRecord, Notice
 from engine.host.text import clip_lines, standings_lines
+from lang import t
 from render.registry import render_view
 
 if TYPE_CHECKING:
@@ -94,8 +97,9 @@ class DiscordNotifier:
         """The match's thread is gone or closed to the bot: go on in a new thread of its channel, or
         else in the channel itself, and say so there. When the channel is out of reach too, tell the
         players by DM and raise ``DestinationGone``."""
-        why = "was deleted" if isinstance(problem, discord.NotFound) else "was closed to me"
-        log.warning("match %s: its thread %s (%s); moving it", match.id, why, problem)
+        deleted = isinstance(problem, discord.NotFound)
+        log.warning("match %s: its thread is out of reach (%s); moving it", match.id, problem)
+        locale = await recipient_locale(self.bot, None, match.guild_id)
         players = ", ".join(f"<@{u}>" for u in humans(match))
         mentions = discord.AllowedMentions(users=[discord.Object(id=u) for u in humans(match)])
         try:
@@ -106,13 +110,37 @@ class DiscordNotifier:
                 raise DestinationGone(f"the channel of match {match.id} takes no threads")
             try:
                 thread = await self._open_thread(match, parent)
-                note = f"The thread of match #{match.id} {why}, so the match goes on in this new thread."
+                if deleted:
+                    note = t(
+                        locale,
+                        "The thread of match #{number} was deleted; the match goes on here.",
+                        number=match.id,
+                    )
+                else:
+                    note = t(
+                        locale,
+                        "The thread of match #{number} was closed to me; the match goes on here.",
+                        number=match.id,
+                    )
                 await thread.send(f"{note} {players}", allowed_mentions=mentions)
                 return thread
             except discord.Forbidden:
                 # No thread may be opened or written in: the channel itself hosts the match from now on.
                 await self.bot.store.set_thread(match.id, parent.id)
-                note = f"The thread of match #{match.id} {why}, and I cannot use a new one: it goes on here."
+                if deleted:
+                    note = t(
+                        locale,
+                        "The thread of match #{number} was deleted, and I cannot open a new one: "
+                        "the match goes on in this channel.",
+                        number=match.id,
+                    )
+                else:
+                    note = t(
+                        locale,
+                        "The thread of match #{number} was closed to me, and I cannot open a new one: "
+                        "the match goes on in this channel.",
+                        number=match.id,
+                    )
                 await parent.send(f"{note} {players}", allowed_mentions=mentions)
                 return parent
         except (discord.NotFound, discord.Forbidden, DestinationGone) as exc:
@@ -124,12 +152,17 @@ class DiscordNotifier:
         if match.id in self._told_nowhere:
             return
         self._told_nowhere.add(match.id)
-        title = self.bot.host.rules(match.game).title
-        text = (
-            f"**{title}** · match #{match.id}: I can no longer post in its thread or channel. The match "
-            "goes on: use `/board` to see it, `/hand` for your hand and `/move` to play."
-        )
         for user_id in humans(match):
+            locale = await recipient_locale(self.bot, user_id, match.guild_id)
+            text = (
+                self.heading(match, locale)
+                + ": "
+                + t(
+                    locale,
+                    "I can no longer post in its thread or channel. The match goes on: use `/board` to see "
+                    "it, `/hand` for your hand and `/move` to play.",
+                )
+            )
             try:
                 user = self.bot.get_user(user_id) or await self.bot.fetch_user(user_id)
                 await user.send(text)
@@ -149,9 +182,14 @@ class DiscordNotifier:
             return None
         return discord.File(io.BytesIO(png), filename="board.png" if seat is None else "hand.png")
 
+    def heading(self, match: MatchRecord, locale: str) -> str:
+        """ "**Game title** · match #N", in ``locale``."""
+        title = t(locale, self.bot.host.rules(match.game).title)
+        return f"**{title}** · " + t(locale, "match #{number}", number=match.id)
+
     async def _post_public(self, match: MatchRecord, delivery: Delivery, notice: Notice) -> None:
-        title = self.bot.host.rules(match.game).title
-        parts = [f"**{title}** · match #{match.id}"]
+        locale = await recipient_locale(self.bot, None, match.guild_id)
+        parts = [self.heading(match, locale)]
         if notice.headline:
             parts.append(f"**{notice.headline}**")
         if notice.lines:
@@ -162,9 +200,10 @@ class DiscordNotifier:
             if outcome is not None:
                 parts.append("```\n" + "\n".join(standings_lines(match, outcome)) + "\n```")
         elif notice.to_act:
-            parts.append(f"▶ {mention_list(match, notice.to_act)} to act")
+            parts.append("▶ " + t(locale, "{players} to act", players=mention_list(match, notice.to_act)))
         if notice.everyone:
-            parts.append(f"Players: {mention_list(match, tuple(range(match.seat_count)))}")
+            everyone = mention_list(match, tuple(range(match.seat_count)))
+            parts.append(t(locale, "Players: {players}", players=everyone))
         content = "\n".join(parts)[:CONTENT_LIMIT]
         pinged = range(match.seat_count) if notice.everyone else notice.to_act
         mentioned = [
@@ -183,7 +222,7 @@ class DiscordNotifier:
             if png is not None:
                 kwargs["file"] = discord.File(io.BytesIO(png), filename="board.png")
             if not notice.finished:
-                kwargs["view"] = match_view(match.id, delivery.version)
+                kwargs["view"] = match_view(match.id, delivery.version, locale)
             await channel.send(**kwargs)  # type: ignore[call-overload]
 
         try:
@@ -199,7 +238,8 @@ class DiscordNotifier:
         player = match.player_at(delivery.seat)
         if player is None or player.user_id is None or player.bot is not None:
             return  # nobody reads a computer player's hand
-        content = self.private_text(match, delivery.seat, notice)
+        locale = await recipient_locale(self.bot, player.user_id, match.guild_id)
+        content = self.private_text(match, delivery.seat, notice, locale)
         file = await self.image(match, delivery.version, delivery.seat)
         try:
             user = self.bot.get_user(player.user_id) or await self.bot.fetch_user(player.user_id)
@@ -213,22 +253,26 @@ class DiscordNotifier:
             log.info("match %s: DMs to user %s refused (%s)", match.id, player.user_id, exc)
             await self._tell_dm_closed(match, player.user_id)
 
-    def private_text(self, match: MatchRecord, seat: int, notice: Notice) -> str:
+    def private_text(self, match: MatchRecord, seat: int, notice: Notice, locale: str = lang.DEFAULT) -> str:
         """A DM: which server and match it is about, a link to the thread, the private lines, and
         whether it is the player's turn."""
-        title = self.bot.host.rules(match.game).title
         guild = self.bot.get_guild(match.guild_id) if match.guild_id else None
-        where = f" on **{guild.name}**" if guild else ""
-        parts = [f"**{title}** · match #{match.id}{where}"]
+        where = " " + t(locale, "on **{server}**", server=guild.name) if guild else ""
+        parts = [self.heading(match, locale) + where]
         if notice.headline:
             parts[0] += f" · {notice.headline}"
         if match.thread_id and match.guild_id:
-            parts.append(f"Thread: https://discord.com/channels/{match.guild_id}/{match.thread_id}")
+            link = f"https://discord.com/channels/{match.guild_id}/{match.thread_id}"
+            parts.append(t(locale, "Thread: {link}", link=link))
         if notice.lines:
             parts.append("```\n" + "\n".join(clip_lines(notice.lines, 1200)) + "\n```")
         if seat in notice.to_act:
             parts.append(
-                "▶ It is your turn: press **Play** under the latest board in the thread, or use `/move`."
+                "▶ "
+                + t(
+                    locale,
+                    "It is your turn: press **Play** under the latest board in the thread, or use `/move`.",
+                )
             )
         return "\n".join(parts)[:CONTENT_LIMIT]
 
@@ -237,11 +281,14 @@ class DiscordNotifier:
         remembers it, so a restart does not say it again."""
         if await self.bot.store.dm_refused(match.id, user_id):
             return
+        locale = await recipient_locale(self.bot, user_id, match.guild_id)
         view = discord.ui.View(timeout=None)
-        view.add_item(HandButton(match.id))
-        text = (
-            f"<@{user_id}>, I cannot send you direct messages, so your hand stays here behind the "
-            "**My hand** button (or `/hand`); only you can see what it shows."
+        view.add_item(HandButton(match.id, locale))
+        text = t(
+            locale,
+            "{player}, I cannot send you direct messages, so your hand stays here behind the **My hand** "
+            "button (or `/hand`); only you can see what it shows.",
+            player=f"<@{user_id}>",
         )
         mention = discord.AllowedMentions(users=[discord.Object(id=user_id)])
         try:

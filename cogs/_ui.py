@@ -10,13 +10,14 @@ from typing import TYPE_CHECKING, Any, ClassVar, Self
 
 import discord
 
+import lang
 from cogs._lang import reader_locale, recipient_locale
 from cogs.errors import respond_error
 from engine.core.contract import MultiSelect
 from engine.core.errors import EngineError, LobbyError, NotSeated, NotYourTurn, StaleVersion
 from engine.host.menus import build_menu, parse_value
 from engine.host.ports import MatchRecord, MatchStatus, Player, Scope
-from lang import N_, t
+from lang import N_, t, tn
 
 if TYPE_CHECKING:
     from cogs._client import BigApple
@@ -100,10 +101,10 @@ class PlayButton(
 ):
     """Opens the seat's menu of legal moves, privately."""
 
-    def __init__(self, match_id: int, version: int) -> None:
+    def __init__(self, match_id: int, version: int, locale: str = lang.DEFAULT) -> None:
         super().__init__(
             discord.ui.Button(
-                label="Play",
+                label=t(locale, "Play"),
                 emoji="▶️",
                 style=discord.ButtonStyle.primary,
                 custom_id=f"ba:play:{match_id}:{version}",
@@ -120,13 +121,14 @@ async def send_move_menu(
 ) -> None:
     """Answer privately with a select of the user's legal moves (grouped and paged to fit)."""
     host = bot_of(interaction).host
+    locale = await reader_locale(interaction)
     match = await host.match(match_id, scope_of(interaction))
     if version is not None and version != match.version:
         raise StaleVersion("this board has moved on; use the buttons of the latest post in the thread")
     seat = seat_to_act(match, interaction.user.id, host.rules(match.game).to_act(host.state_of(match)))
     notations, paths = host.legal_menu(match, seat)
     options = build_menu(notations, prefix, page, paths)
-    select = MoveSelect(match.id, match.version)
+    select = MoveSelect(match.id, match.version, locale)
     for option in options:
         select.item.add_option(label=option.label[:100], value=option.value[:100])
     view = discord.ui.View(timeout=None)
@@ -135,9 +137,15 @@ async def send_move_menu(
     if not prefix:
         for index, choice in enumerate(host.multi_selects(match, seat)):
             view.add_item(MultiButton(match.id, match.version, index, choice.label))
-    text = f"Your move in match #{match.id} ({len(notations)} legal). Pick one:"
+    text = tn(
+        locale,
+        "Your move in match #{number}: {count} possible move. Pick it:",
+        "Your move in match #{number}: {count} possible moves. Pick one:",
+        len(notations),
+        number=match.id,
+    )
     if prefix:
-        text = f"Moves under `{prefix.strip()}`:"
+        text = t(locale, "Moves under `{group}`:", group=prefix.strip())
     if interaction.response.is_done():
         await interaction.followup.send(text, view=view, ephemeral=True)
     elif prefix or page:
@@ -165,10 +173,12 @@ class MoveSelect(
 ):
     """Plays the chosen notation, or narrows the menu to the chosen group."""
 
-    def __init__(self, match_id: int, version: int) -> None:
+    def __init__(self, match_id: int, version: int, locale: str = lang.DEFAULT) -> None:
         super().__init__(
             discord.ui.Select(
-                placeholder="Choose a move…", custom_id=f"ba:move:{match_id}:{version}", min_values=1
+                placeholder=t(locale, "Choose a move…"),
+                custom_id=f"ba:move:{match_id}:{version}",
+                min_values=1,
             )
         )
         self.match_id, self.version = match_id, version
@@ -214,7 +224,7 @@ async def play_notation(
         "user %s moved in match %s (now at version %s)", interaction.user.id, match_id, result.match.version
     )
     bot.kick_outbox()
-    summary = f"✅ You played `{result.notation}`."
+    summary = "✅ " + t(await reader_locale(interaction), "You played `{move}`.", move=result.notation)
     if edit:
         await interaction.edit_original_response(content=summary, view=None)
     else:
@@ -228,7 +238,7 @@ class MultiButton(
 ):
     """Opens a choice of several items at once (cards to exchange, to pay with, to bid)."""
 
-    def __init__(self, match_id: int, version: int, index: int, label: str = "Choose several") -> None:
+    def __init__(self, match_id: int, version: int, index: int, label: str = N_("Choose several")) -> None:
         super().__init__(
             discord.ui.Button(
                 label=label[:80],
@@ -241,7 +251,8 @@ class MultiButton(
 
     async def run(self, interaction: discord.Interaction[Any]) -> None:
         choice, _ = await current_multi_select(interaction, self.match_id, self.version, self.index)
-        select = PicksSelect(self.match_id, self.version, self.index)
+        locale = await reader_locale(interaction)
+        select = PicksSelect(self.match_id, self.version, self.index, locale)
         shown = choice.items[:MAX_SELECT_OPTIONS]
         for position, item in enumerate(shown):
             select.item.add_option(label=item, value=str(position))
@@ -249,7 +260,8 @@ class MultiButton(
         select.item.max_values = min(choice.max_items, len(shown))
         view = discord.ui.View(timeout=None)
         view.add_item(select)
-        await interaction.response.edit_message(content=f"{choice.label}: pick the items.", view=view)
+        prompt = t(locale, "{choice}: pick the items.", choice=choice.label)
+        await interaction.response.edit_message(content=prompt, view=view)
 
 
 MAX_SELECT_OPTIONS = 25
@@ -277,10 +289,10 @@ class PicksSelect(
 ):
     """Plays the items chosen in a multi-select."""
 
-    def __init__(self, match_id: int, version: int, index: int) -> None:
+    def __init__(self, match_id: int, version: int, index: int, locale: str = lang.DEFAULT) -> None:
         super().__init__(
             discord.ui.Select(
-                placeholder="Choose the items…", custom_id=f"ba:picks:{match_id}:{version}:{index}"
+                placeholder=t(locale, "Choose the items…"), custom_id=f"ba:picks:{match_id}:{version}:{index}"
             )
         )
         self.match_id, self.version, self.index = match_id, version, index
@@ -301,10 +313,10 @@ class HandButton(
 ):
     """Shows the clicking player their private view, to them only."""
 
-    def __init__(self, match_id: int) -> None:
+    def __init__(self, match_id: int, locale: str = lang.DEFAULT) -> None:
         super().__init__(
             discord.ui.Button(
-                label="My hand",
+                label=t(locale, "My hand"),
                 emoji="🂠",
                 style=discord.ButtonStyle.secondary,
                 custom_id=f"ba:hand:{match_id}",
@@ -320,32 +332,33 @@ async def send_hand(interaction: discord.Interaction[Any], match_id: int) -> Non
     """Answer privately with the user's hand image and what they can do now."""
     bot = bot_of(interaction)
     await interaction.response.defer(ephemeral=True, thinking=True)
+    locale = await reader_locale(interaction)
     match = await bot.host.match(match_id, scope_of(interaction))
     seat = match.seat_of(interaction.user.id)
     if seat is None:
-        raise NotSeated(f"you are not playing in match #{match.id}, so you have no hand there")
+        raise NotSeated(
+            t(locale, "you are not playing in match #{number}, so you have no hand there", number=match.id)
+        )
     state = bot.host.state_of(match)
     to_act = bot.host.rules(match.game).to_act(state)
-    lines = [f"Your view of match #{match.id} (seat S{seat + 1})."]
+    lines = [t(locale, "Your view of match #{number}.", number=match.id)]
     if seat in to_act:
-        lines.append(
-            f"It is your turn: {len(bot.host.legal_notations(match, seat, state))} legal moves. Press Play."
-        )
+        lines.append(t(locale, "It is your turn: press Play to choose your move."))
     file = await bot.notifier.image(match, match.version, seat)
     view = discord.ui.View(timeout=None)
     if seat in to_act:
-        view.add_item(PlayButton(match.id, match.version))
+        view.add_item(PlayButton(match.id, match.version, locale))
     kwargs: dict[str, Any] = {"ephemeral": True, "view": view}
     if file is not None:
         kwargs["file"] = file
     await interaction.followup.send("\n".join(lines), **kwargs)
 
 
-def match_view(match_id: int, version: int) -> discord.ui.View:
+def match_view(match_id: int, version: int, locale: str = lang.DEFAULT) -> discord.ui.View:
     """The buttons under a board post."""
     view = discord.ui.View(timeout=None)
-    view.add_item(PlayButton(match_id, version))
-    view.add_item(HandButton(match_id))
+    view.add_item(PlayButton(match_id, version, locale))
+    view.add_item(HandButton(match_id, locale))
     return view
 
 
@@ -360,20 +373,20 @@ class LobbyButton(
     """Join, leave, add a computer player, or start; the lobby message is redrawn after each."""
 
     LABELS: ClassVar[dict[str, str]] = {
-        "join": "Join",
-        "leave": "Leave",
-        "bot": "Add computer",
-        "start": "Start",
+        "join": N_("Join"),
+        "leave": N_("Leave"),
+        "bot": N_("Add computer"),
+        "start": N_("Start"),
     }
     STYLES: ClassVar[dict[str, discord.ButtonStyle]] = {
         "join": discord.ButtonStyle.success,
         "start": discord.ButtonStyle.primary,
     }
 
-    def __init__(self, action: str, match_id: int) -> None:
+    def __init__(self, action: str, match_id: int, locale: str = lang.DEFAULT) -> None:
         super().__init__(
             discord.ui.Button(
-                label=self.LABELS[action],
+                label=t(locale, self.LABELS[action]),
                 style=self.STYLES.get(action, discord.ButtonStyle.secondary),
                 custom_id=f"ba:lobby:{action}:{match_id}",
             )
@@ -400,14 +413,14 @@ class LobbyButton(
             match = await bot.host.match(self.match_id, scope)
         locale = await recipient_locale(bot, None, match.guild_id)  # the lobby message is public
         await interaction.response.edit_message(
-            content=lobby_text(bot, match, locale), view=lobby_view(match)
+            content=lobby_text(bot, match, locale), view=lobby_view(match, locale)
         )
 
 
 async def require_creator(bot: BigApple, match_id: int, scope: Scope) -> MatchRecord:
     match = await bot.host.match(match_id, scope)
     if match.creator_id not in (None, scope.user_id):
-        raise LobbyError("only the player who created the match can add computer players")
+        raise LobbyError(t(lang.DEFAULT, "only the player who created the match can add computer players"))
     return match
 
 
@@ -453,12 +466,12 @@ def lobby_text(bot: BigApple, match: MatchRecord, locale: str) -> str:
     return "\n".join(lines)
 
 
-def lobby_view(match: MatchRecord) -> discord.ui.View:
+def lobby_view(match: MatchRecord, locale: str = lang.DEFAULT) -> discord.ui.View:
     """The lobby buttons while the match waits for players; no buttons once it has started."""
     view = discord.ui.View(timeout=None)
     if match.status is MatchStatus.LOBBY:
         for action in ("join", "leave", "bot", "start"):
-            view.add_item(LobbyButton(action, match.id))
+            view.add_item(LobbyButton(action, match.id, locale))
     return view
 
 
@@ -469,10 +482,10 @@ class AbandonButton(
 ):
     """Confirms abandoning a match (its creator or a server admin)."""
 
-    def __init__(self, match_id: int, version: int) -> None:
+    def __init__(self, match_id: int, version: int, locale: str = lang.DEFAULT) -> None:
         super().__init__(
             discord.ui.Button(
-                label="Yes, abandon it",
+                label=t(locale, "Yes, abandon it"),
                 style=discord.ButtonStyle.danger,
                 custom_id=f"ba:abandon:{match_id}:{version}",
             )

@@ -111,13 +111,15 @@ class Lobby(commands.GroupCog, group_name="game", group_description="Create, joi
             match = await host.match(match.id)
             await thread.add_user(interaction.user)
             public = await recipient_locale(self.bot, None, match.guild_id)
-            await thread.send(lobby_text(self.bot, match, public), view=lobby_view(match))
+            await thread.send(lobby_text(self.bot, match, public), view=lobby_view(match, public))
             locale = await reader_locale(interaction)
             opened = t(locale, "Match #{number} is open in {thread}.", number=match.id, thread=thread.mention)
             await interaction.followup.send(opened, ephemeral=True)
         else:
             locale = await reader_locale(interaction)
-            await interaction.followup.send(lobby_text(self.bot, match, locale), view=lobby_view(match))
+            await interaction.followup.send(
+                lobby_text(self.bot, match, locale), view=lobby_view(match, locale)
+            )
 
     @app_commands.command(name="join", description="Take a seat in a match that has not started")
     @app_commands.describe(match="The match number (default: this thread's match)")
@@ -127,7 +129,9 @@ class Lobby(commands.GroupCog, group_name="game", group_description="Create, joi
         player = Player(user_id=interaction.user.id, name=display_name(interaction.user))
         record = await self.bot.host.join(record.id, player, scope)
         locale = await reader_locale(interaction)
-        await interaction.response.send_message(lobby_text(self.bot, record, locale), view=lobby_view(record))
+        await interaction.response.send_message(
+            lobby_text(self.bot, record, locale), view=lobby_view(record, locale)
+        )
 
     @app_commands.command(name="leave", description="Give up your seat before the match starts")
     @app_commands.describe(match="The match number (default: this thread's match)")
@@ -136,7 +140,9 @@ class Lobby(commands.GroupCog, group_name="game", group_description="Create, joi
         record = await self.bot.host.find_match(scope, match, thread_id_of(interaction))
         record = await self.bot.host.leave(record.id, interaction.user.id, scope)
         locale = await reader_locale(interaction)
-        await interaction.response.send_message(lobby_text(self.bot, record, locale), view=lobby_view(record))
+        await interaction.response.send_message(
+            lobby_text(self.bot, record, locale), view=lobby_view(record, locale)
+        )
 
     @app_commands.command(name="start", description="Start your match once every seat is taken")
     @app_commands.describe(match="The match number (default: this thread's match)")
@@ -226,7 +232,7 @@ class Lobby(commands.GroupCog, group_name="game", group_description="Create, joi
         except CorruptRecord as exc:
             unreadable = f"\n({exc.message})"
         view = discord.ui.View(timeout=None)
-        view.add_item(AbandonButton(target.id, target.version))
+        view.add_item(AbandonButton(target.id, target.version, locale))
         await interaction.response.send_message(
             (
                 t(locale, "Abandon match #{number} for everyone? This cannot be undone.", number=target.id)

@@ -10,10 +10,12 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
+from cogs._lang import reader_locale
 from cogs._ui import match_view, play_notation, scope_of, send_move_menu
 from cogs.lobby import GAME_CHOICES, thread_id_of
 from engine.host.ports import MatchStatus
 from engine.registry import get_game
+from lang import join, t, tn
 
 if TYPE_CHECKING:
     from cogs._client import BigApple
@@ -84,16 +86,26 @@ class Play(commands.Cog):
             scope_of(interaction), match, thread_id_of(interaction), list(MatchStatus)
         )
         await interaction.response.defer(ephemeral=True, thinking=True)
+        locale = await reader_locale(interaction)
         state = host.state_of(record)
         file = await self.bot.notifier.image(record, record.version, None)
         to_act = host.rules(record.game).to_act(state)
-        waiting = ", ".join(record.seat_names()[s] for s in sorted(to_act)) or "nobody (the match is over)"
+        names = [record.seat_names()[s] for s in sorted(to_act)]
         kwargs: dict[str, Any] = {"ephemeral": True}
         if file is not None:
             kwargs["file"] = file
         if record.status is MatchStatus.ACTIVE:
-            kwargs["view"] = match_view(record.id, record.version)
-        await interaction.followup.send(f"Match #{record.id}; waiting for {waiting}.", **kwargs)
+            kwargs["view"] = match_view(record.id, record.version, locale)
+        if names:
+            text = t(
+                locale,
+                "Match #{number}: waiting for {players}.",
+                number=record.id,
+                players=join(locale, names),
+            )
+        else:
+            text = t(locale, "Match #{number} is over.", number=record.id)
+        await interaction.followup.send(text, **kwargs)
 
     @app_commands.command(name="log", description="The recent history of a match")
     @app_commands.describe(lines="How many lines (default 20)")
@@ -107,16 +119,24 @@ class Play(commands.Cog):
         record = await host.find_match(
             scope_of(interaction), match, thread_id_of(interaction), list(MatchStatus)
         )
+        locale = await reader_locale(interaction)
         history = await host.public_log(record, lines)
-        text = "\n".join(history) or "nothing has happened yet"
+        text = "\n".join(history) or t(locale, "nothing has happened yet")
         if len(text) > 1900:
             await interaction.response.send_message(
-                f"Match #{record.id}, the last {len(history)} lines:",
+                tn(
+                    locale,
+                    "Match #{number}, the last line:",
+                    "Match #{number}, the last {count} lines:",
+                    len(history),
+                    number=record.id,
+                ),
                 file=discord.File(io.BytesIO(text.encode()), filename=f"match-{record.id}-log.txt"),
                 ephemeral=True,
             )
             return
-        await interaction.response.send_message(f"Match #{record.id}:\n```\n{text}\n```", ephemeral=True)
+        heading = t(locale, "Match #{number}:", number=record.id)
+        await interaction.response.send_message(f"{heading}\n```\n{text}\n```", ephemeral=True)
 
     @app_commands.command(name="rules", description="A short summary of a game and its options")
     @app_commands.choices(game=GAME_CHOICES)
@@ -128,14 +148,14 @@ class Play(commands.Cog):
             )
             game, in_play = record.game, record.options
         rules = get_game(game)
-        lines = [
-            f"**{rules.title}** (`{rules.name}`), {min(rules.seat_counts)}-{max(rules.seat_counts)} players"
-        ]
+        locale = await reader_locale(interaction)
+        players = t(locale, "{low}-{high} players", low=min(rules.seat_counts), high=max(rules.seat_counts))
+        lines = [f"**{t(locale, rules.title)}** (`{rules.name}`), {players}"]
         lines.append(rules.summary)
         if rules.options:
-            lines.append("Options:")
+            lines.append(t(locale, "Options:"))
             for option, about in rules.options.items():
-                mark = " ✅ in play" if option in in_play else ""
+                mark = " ✅ " + t(locale, "in play") if option in in_play else ""
                 lines.append(f"• `{option}`: {about}{mark}")
         await interaction.response.send_message("\n".join(lines)[:2000], ephemeral=True)
 

@@ -11,12 +11,14 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
+from cogs._lang import reader_locale, recipient_locale
 from cogs._ui import ORGANISER_ROLE_SETTING, Guarded, bot_of, display_name, is_admin, is_organiser
 from cogs.lobby import GAME_CHOICES
 from engine.core.errors import LobbyError, MatchNotFound
 from engine.core.options import parse_options
 from engine.host.tournament_sim import standings_text
 from engine.host.tournaments import Entrant, TournamentRecord, TournamentStatus, parse_points
+from lang import join, t, tn
 from render.standings import render_standings
 
 if TYPE_CHECKING:
@@ -101,29 +103,43 @@ async def post_announcement(
 ) -> None:
     """Post one announcement (see ``TournamentHost.due_announcements``) in the tournament's channel."""
     nonce = announcement_nonce(record, key)
+    locale = await recipient_locale(bot, None, record.guild_id)  # announcements are public
     if key == "final":
         winner = bot.tournaments.standings(record)[0]
-        file = await asyncio.to_thread(standings_file, bot, record, "final standings")
-        await channel.send(
-            f"🏆 **{record.name}** is over: {mention_of(record, winner.player)} wins.", file=file, nonce=nonce
+        file = await asyncio.to_thread(standings_file, bot, record, t(locale, "final standings"))
+        over = t(
+            locale,
+            "{tournament} is over: {winner} wins.",
+            tournament=f"**{record.name}**",
+            winner=mention_of(record, winner.player),
         )
+        await channel.send(f"🏆 {over}", file=file, nonce=nonce)
         return
     round_text, _, kind = key.partition("-")
     number = int(round_text.removeprefix("r"))
     if kind == "standings":
         text = "\n".join(standings_text(bot.tournaments, record, number))
-        subtitle = f"standings after round {number}"
+        subtitle = t(locale, "standings after round {number}", number=number)
         file = await asyncio.to_thread(standings_file, bot, record, subtitle, number)
         content = f"**{record.name}** · {subtitle}\n```\n{text}\n```"
         await channel.send(content[:2000], file=file, nonce=nonce)
         return
     rnd = next(r for r in record.rounds if r.round.number == number)
-    lines = [f"**{record.name}** · round {number}"]
+    lines = [f"**{record.name}** · " + t(locale, "round {number}", number=number)]
     for table in rnd.tables:
         players = ", ".join(mention_of(record, k) for k in table.players)
-        lines.append(f"Table {table.number} (match #{table.match_id}): {players}")
+        lines.append(
+            t(
+                locale,
+                "Table {table} (match #{match}): {players}",
+                table=table.number,
+                match=table.match_id,
+                players=players,
+            )
+        )
     if rnd.round.byes:
-        lines.append("Bye: " + ", ".join(mention_of(record, k) for k in rnd.round.byes))
+        byes = ", ".join(mention_of(record, k) for k in rnd.round.byes)
+        lines.append(t(locale, "Bye: {players}", players=byes))
     mentions = discord.AllowedMentions(users=True)
     await channel.send("\n".join(lines)[:2000], allowed_mentions=mentions, nonce=nonce)
 
@@ -170,15 +186,26 @@ async def tell_organiser(bot: BigApple, record: TournamentRecord, problem: disco
     if record.id in bot.organisers_told or record.creator_id is None:
         return
     bot.organisers_told.add(record.id)
-    why = "was deleted" if isinstance(problem, discord.NotFound) else "no longer lets me post"
+    locale = await recipient_locale(bot, record.creator_id, record.guild_id)
     guild = bot.get_guild(record.guild_id) if record.guild_id else None
-    where = f" on **{guild.name}**" if guild else ""
-    text = (
-        f"The channel of your tournament **{record.name}**{where} {why}, so I cannot post its pairings "
-        "and standings there. The tournament goes on: players see their tables with `/tournament mytable` "
-        "and the standings with `/tournament standings`. Give me back Send Messages and Attach Files in "
-        "that channel for the next rounds' posts to appear there."
-    )
+    name = f"**{record.name}**" + (" " + t(locale, "on **{server}**", server=guild.name) if guild else "")
+    if isinstance(problem, discord.NotFound):
+        text = t(
+            locale,
+            "The channel of your tournament {tournament} was deleted, so I cannot post its pairings and "
+            "standings there. The tournament goes on: players see their tables with `/tournament mytable` "
+            "and the standings with `/tournament standings`.",
+            tournament=name,
+        )
+    else:
+        text = t(
+            locale,
+            "The channel of your tournament {tournament} no longer lets me post, so I cannot post its "
+            "pairings and standings there. The tournament goes on: players see their tables with "
+            "`/tournament mytable` and the standings with `/tournament standings`. Give me back Send "
+            "Messages and Attach Files in that channel for the next rounds' posts to appear there.",
+            tournament=name,
+        )
     try:
         user = bot.get_user(record.creator_id) or await bot.fetch_user(record.creator_id)
         await user.send(text)
@@ -209,10 +236,15 @@ class JoinTournamentButton(
         record = await bot.tournaments.join(
             self.tournament_id, interaction.user.id, display_name(interaction.user)
         )
-        await interaction.response.send_message(
-            f"You are registered for **{record.name}** ({len(record.entrants)} players so far).",
-            ephemeral=True,
+        locale = await reader_locale(interaction)
+        registered = tn(
+            locale,
+            "You are registered for {tournament} ({count} player so far).",
+            "You are registered for {tournament} ({count} players so far).",
+            len(record.entrants),
+            tournament=f"**{record.name}**",
         )
+        await interaction.response.send_message(registered, ephemeral=True)
 
 
 class Tournaments(commands.GroupCog, group_name="tournament", group_description="Tournaments"):
@@ -223,7 +255,10 @@ class Tournaments(commands.GroupCog, group_name="tournament", group_description=
         if tournament is not None:
             return await tournament_here(interaction, tournament)
         if interaction.guild_id is None:
-            raise LobbyError("tournaments are run on servers; use this command in the server's channel")
+            locale = await reader_locale(interaction)
+            raise LobbyError(
+                t(locale, "tournaments are run on servers; use this command in the server's channel")
+            )
         live = [
             t
             for t in await self.bot.tournament_store.list_tournaments(guild_id=interaction.guild_id, limit=25)
@@ -274,10 +309,20 @@ class Tournaments(commands.GroupCog, group_name="tournament", group_description=
             points=parse_points(points),
         )
         config = record.config
+        locale = await reader_locale(interaction)
         await interaction.response.send_message(
-            f"Created tournament #{record.id} **{record.name}**: {self.bot.host.rules(record.game).title}, "
-            f"{config.format}, tables of {config.min_size}-{config.max_size} (best {config.preferred}). "
-            f"Open registration with `/tournament open`."
+            t(
+                locale,
+                "Created tournament #{number} {tournament}: {game}, {format}, tables of {low}-{high} "
+                "(best {best}). Open registration with `/tournament open`.",
+                number=record.id,
+                tournament=f"**{record.name}**",
+                game=t(locale, self.bot.host.rules(record.game).title),
+                format=t(locale, config.format),
+                low=config.min_size,
+                high=config.max_size,
+                best=config.preferred,
+            )
         )
 
     @app_commands.command(name="open", description="Open registration with a Join button (organisers)")
@@ -287,8 +332,13 @@ class Tournaments(commands.GroupCog, group_name="tournament", group_description=
         record = await self.bot.tournaments.open_registration(record.id)
         view = discord.ui.View(timeout=None)
         view.add_item(JoinTournamentButton(record.id))
+        locale = await reader_locale(interaction)
         await interaction.response.send_message(
-            f"Registration for **{record.name}** is open: press the button or use `/tournament join`.",
+            t(
+                locale,
+                "Registration for {tournament} is open: press the button or use `/tournament join`.",
+                tournament=f"**{record.name}**",
+            ),
             view=view,
         )
 
@@ -297,8 +347,15 @@ class Tournaments(commands.GroupCog, group_name="tournament", group_description=
         await require_organiser(interaction)
         record = await self._find(interaction, tournament)
         record = await self.bot.tournaments.close_registration(record.id)
+        locale = await reader_locale(interaction)
         await interaction.response.send_message(
-            f"Registration for **{record.name}** is closed with {len(record.entrants)} players."
+            tn(
+                locale,
+                "Registration for {tournament} is closed with {count} player.",
+                "Registration for {tournament} is closed with {count} players.",
+                len(record.entrants),
+                tournament=f"**{record.name}**",
+            )
         )
 
     @app_commands.command(name="start", description="Start round 1 (organisers)")
@@ -307,7 +364,15 @@ class Tournaments(commands.GroupCog, group_name="tournament", group_description=
         record = await self._find(interaction, tournament)
         await interaction.response.defer(thinking=True)
         report = await self.bot.tournaments.start(record.id)
-        await interaction.followup.send(f"**{record.name}** has started with {len(record.entrants)} players.")
+        locale = await reader_locale(interaction)
+        started = tn(
+            locale,
+            "{tournament} has started with {count} player.",
+            "{tournament} has started with {count} players.",
+            len(record.entrants),
+            tournament=f"**{record.name}**",
+        )
+        await interaction.followup.send(started)
         self.bot.publish_soon(report.tournament.id)
 
     @app_commands.command(name="join", description="Register for the open tournament")
@@ -316,13 +381,18 @@ class Tournaments(commands.GroupCog, group_name="tournament", group_description=
         record = await self.bot.tournaments.join(
             record.id, interaction.user.id, display_name(interaction.user)
         )
-        await interaction.response.send_message(f"You are registered for **{record.name}**.", ephemeral=True)
+        locale = await reader_locale(interaction)
+        text = t(locale, "You are registered for {tournament}.", tournament=f"**{record.name}**")
+        await interaction.response.send_message(text, ephemeral=True)
 
     @app_commands.command(name="leave", description="Withdraw before the tournament starts")
     async def leave(self, interaction: discord.Interaction[Any], tournament: int | None = None) -> None:
         record = await self._find(interaction, tournament)
         record = await self.bot.tournaments.leave(record.id, interaction.user.id)
-        await interaction.response.send_message(f"You left **{record.name}**.", ephemeral=True)
+        locale = await reader_locale(interaction)
+        await interaction.response.send_message(
+            t(locale, "You left {tournament}.", tournament=f"**{record.name}**"), ephemeral=True
+        )
 
     @app_commands.command(name="add-computer", description="Enter a computer player (organisers)")
     async def add_computer(
@@ -331,32 +401,61 @@ class Tournaments(commands.GroupCog, group_name="tournament", group_description=
         await require_organiser(interaction)
         record = await self._find(interaction, tournament)
         record = await self.bot.tournaments.add_computer(record.id)
-        await interaction.response.send_message(f"{record.entrants[-1].name} joins **{record.name}**.")
+        locale = await reader_locale(interaction)
+        joins = t(
+            locale,
+            "{player} joins {tournament}.",
+            player=record.entrants[-1].name,
+            tournament=f"**{record.name}**",
+        )
+        await interaction.response.send_message(joins)
 
     @app_commands.command(name="standings", description="The standings so far")
     async def standings(self, interaction: discord.Interaction[Any], tournament: int | None = None) -> None:
         record = await self._find(interaction, tournament)
-        text = "\n".join(standings_text(self.bot.tournaments, record)) or "nobody has registered yet"
-        file = standings_file(self.bot, record, f"{record.status.value}, round {len(record.rounds)}")
+        locale = await reader_locale(interaction)
+        text = "\n".join(standings_text(self.bot.tournaments, record)) or t(
+            locale, "nobody has registered yet"
+        )
+        subtitle = t(locale, "standings after round {number}", number=len(record.rounds))
+        file = standings_file(self.bot, record, subtitle)
         await interaction.response.send_message(f"```\n{text}\n```"[:2000], file=file, ephemeral=True)
 
     @app_commands.command(name="mytable", description="Your table in the current round")
     async def mytable(self, interaction: discord.Interaction[Any], tournament: int | None = None) -> None:
         record = await self._find(interaction, tournament)
+        locale = await reader_locale(interaction)
         entrant = record.entrant_of_user(interaction.user.id)
         if entrant is None:
-            raise LobbyError(f"you are not playing in {record.name!r}")
+            raise LobbyError(
+                t(locale, "you are not playing in {tournament}", tournament=f"**{record.name}**")
+            )
         if not record.rounds:
-            raise LobbyError(f"{record.name!r} has not started yet")
+            raise LobbyError(t(locale, "{tournament} has not started yet", tournament=f"**{record.name}**"))
         rnd = record.rounds[-1]
-        table = next((t for t in rnd.tables if entrant.key in t.players), None)
+        table = next((tb for tb in rnd.tables if entrant.key in tb.players), None)
         if table is None:
-            text = f"You have a bye in round {rnd.round.number}."
+            text = t(locale, "You have a bye in round {number}.", number=rnd.round.number)
         else:
-            others = ", ".join(record.name_of(k) for k in table.players if k != entrant.key)
-            where = f" (match #{table.match_id})" if table.match_id else ""
-            state = "finished" if table.result else "playing"
-            text = f"Round {rnd.round.number}, table {table.number}{where}, {state}, with {others}."
+            others = join(locale, [record.name_of(k) for k in table.players if k != entrant.key])
+            if table.result:
+                text = t(
+                    locale,
+                    "Round {number}, table {table} (match #{match}), finished, with {players}.",
+                    number=rnd.round.number,
+                    table=table.number,
+                    match=table.match_id,
+                    players=others,
+                )
+            else:
+                text = t(
+                    locale,
+                    "Round {number}, table {table} (match #{match}), playing, with {players}.",
+                    number=rnd.round.number,
+                    table=table.number,
+                    match=table.match_id,
+                    players=others,
+                )
         await interaction.response.send_message(text, ephemeral=True)
 
     @app_commands.command(name="drop", description="Drop a player from future rounds (organisers)")
@@ -368,7 +467,14 @@ class Tournaments(commands.GroupCog, group_name="tournament", group_description=
         entrant = entrant_for(record, player)
         await self.bot.tournaments.drop(record.id, entrant.key)
         self.bot.kick_outbox()
-        await interaction.response.send_message(f"{entrant.name} is dropped from **{record.name}**.")
+        locale = await reader_locale(interaction)
+        dropped = t(
+            locale,
+            "{player} is dropped from {tournament}.",
+            player=entrant.name,
+            tournament=f"**{record.name}**",
+        )
+        await interaction.response.send_message(dropped)
 
     @app_commands.command(name="replace", description="Let someone take over a player's place (organisers)")
     async def replace(
@@ -382,7 +488,11 @@ class Tournaments(commands.GroupCog, group_name="tournament", group_description=
         record = await self._find(interaction, tournament)
         entrant = entrant_for(record, player)
         await self.bot.tournaments.replace(record.id, entrant.key, newcomer.id, newcomer.display_name)
-        await interaction.response.send_message(f"{newcomer.mention} takes over from {entrant.name}.")
+        locale = await reader_locale(interaction)
+        takes = t(
+            locale, "{newcomer} takes over from {player}.", newcomer=newcomer.mention, player=entrant.name
+        )
+        await interaction.response.send_message(takes)
 
     @app_commands.command(
         name="seat-computer", description="A computer finishes a player's table (organisers)"
@@ -396,7 +506,10 @@ class Tournaments(commands.GroupCog, group_name="tournament", group_description=
         await interaction.response.defer(thinking=True)
         await self.bot.tournaments.seat_computer(record.id, entrant.key)
         self.bot.kick_outbox()
-        await interaction.followup.send(f"A computer plays on for {entrant.name} at their table.")
+        locale = await reader_locale(interaction)
+        await interaction.followup.send(
+            t(locale, "A computer plays on for {player} at their table.", player=entrant.name)
+        )
 
     @app_commands.command(
         name="advance", description="End the round: computers finish open tables (organisers)"
@@ -409,7 +522,14 @@ class Tournaments(commands.GroupCog, group_name="tournament", group_description=
         record = await self._find(interaction, tournament)
         await interaction.response.defer(thinking=True)
         report = await self.bot.tournaments.advance(record.id, force=force)
-        await interaction.followup.send(f"Round {len(record.rounds)} of **{record.name}** is over.")
+        locale = await reader_locale(interaction)
+        over = t(
+            locale,
+            "Round {number} of {tournament} is over.",
+            number=len(record.rounds),
+            tournament=f"**{record.name}**",
+        )
+        await interaction.followup.send(over)
         self.bot.publish_soon(report.tournament.id)
 
     @app_commands.command(
@@ -428,7 +548,11 @@ class Tournaments(commands.GroupCog, group_name="tournament", group_description=
             raise LobbyError(f"unknown player(s): {', '.join(unknown)}", [e.name for e in record.entrants])
         await interaction.response.defer(thinking=True)
         report = await self.bot.tournaments.award(record.id, table, [by_name[n] for n in names])
-        await interaction.followup.send(f"Table {table} of **{record.name}** is decided.")
+        locale = await reader_locale(interaction)
+        decided = t(
+            locale, "Table {table} of {tournament} is decided.", table=table, tournament=f"**{record.name}**"
+        )
+        await interaction.followup.send(decided)
         self.bot.publish_soon(report.tournament.id)
 
     @app_commands.command(name="cancel", description="Cancel the tournament (organisers)")
@@ -437,7 +561,10 @@ class Tournaments(commands.GroupCog, group_name="tournament", group_description=
         record = await self._find(interaction, tournament)
         record = await self.bot.tournaments.cancel(record.id)
         self.bot.kick_outbox()
-        await interaction.response.send_message(f"**{record.name}** is cancelled.")
+        locale = await reader_locale(interaction)
+        await interaction.response.send_message(
+            t(locale, "{tournament} is cancelled.", tournament=f"**{record.name}**")
+        )
 
     @app_commands.command(
         name="organiser-role", description="Set the role allowed to run tournaments (admins)"
@@ -450,7 +577,11 @@ class Tournaments(commands.GroupCog, group_name="tournament", group_description=
             raise LobbyError("only server admins can choose the organiser role")
         value = str(role.id) if role else None
         await self.bot.tournament_store.set_setting(interaction.guild_id or 0, ORGANISER_ROLE_SETTING, value)
-        text = f"{role.mention} can now run tournaments." if role else "Only admins can run tournaments now."
+        locale = await reader_locale(interaction)
+        if role:
+            text = t(locale, "{role} can now run tournaments.", role=role.mention)
+        else:
+            text = t(locale, "Only admins can run tournaments now.")
         await interaction.response.send_message(text, ephemeral=True)
 
 

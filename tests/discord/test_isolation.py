@@ -115,7 +115,7 @@ async def test_a_thread_that_refuses_posts_moves_to_its_channel(
         await play_one_move(fake, bot, healthy, healthy_thread)
         await board_at(fake, healthy_thread, bot, healthy)
         notice = await fake.wait_for_message(
-            fake.games, lambda m: "goes on here" in (m.content or ""), timeout=TIMEOUT
+            fake.games, lambda m: "goes on in this channel" in (m.content or ""), timeout=TIMEOUT
         )
         assert f"<@{fake.alice.id}>" in (notice.content or "")
         await board_at(fake, fake.games, bot, closed)  # its board now comes in the channel itself

@@ -72,3 +72,25 @@ async def test_replies_follow_the_choice_then_discord_then_the_server(
         fake.owner.locale = "de"
         status = await (await fake.slash("game status", {"match": match_id}, user=fake.owner)).response()
         assert "Giocatori 1/3" in (status.content or "")
+
+
+async def test_posts_speak_the_servers_language_and_dms_the_players_own(
+    fake_discord: FakeDiscord, tmp_path: Path
+) -> None:
+    fake = fake_discord
+    async with big_apple(fake, tmp_path / "db.sqlite"):
+        await (await fake.slash("settings language", {"language": "it"}, user=fake.alice)).response()
+        match_id, thread = await new_match(fake, fake.bob, players=3, computers=1)
+        lobby = await fake.wait_for_message(thread)
+        assert "Join with the button" in (lobby.content or "")  # the server speaks English
+        assert [b["label"] for b in lobby.buttons] == ["Join", "Leave", "Add computer", "Start"]
+        lobby = await (await fake.click(lobby, lobby.buttons[0]["custom_id"], user=fake.alice)).response()
+        started = await (await fake.click(lobby, lobby.buttons[3]["custom_id"], user=fake.bob)).response()
+        assert "The match has started" in (started.content or "")
+        dm = await fake.wait_for_dm(fake.alice)
+        assert f"partita n. {match_id}" in (dm.content or "") and "Thread:" in (dm.content or "")
+        assert f"match #{match_id}" in ((await fake.wait_for_dm(fake.bob)).content or "")
+        post = await fake.wait_for_message(thread, lambda m: "Players:" in (m.content or ""))
+        assert [b["label"] for b in post.buttons] == ["Play", "My hand"]
+        hand = await (await fake.click(post, post.buttons[1]["custom_id"], user=fake.alice)).response()
+        assert (hand.content or "").startswith(f"La tua vista della partita n. {match_id}.")
