@@ -594,12 +594,17 @@ class Ratings(commands.Cog):
     async def leaderboard(self, interaction: discord.Interaction[Any], game: str) -> None:
         # A server's leaderboard lists the people who play on it, never those of other servers.
         rows = await self.bot.ratings.leaderboard(game, limit=15, guild_id=interaction.guild_id)
-        title = self.bot.host.rules(game).title
+        locale = await reader_locale(interaction)
+        title = t(locale, self.bot.host.rules(game).title)
         if not rows:
-            await interaction.response.send_message(f"Nobody is rated in {title} yet.", ephemeral=True)
+            await interaction.response.send_message(
+                t(locale, "Nobody is rated in {game} yet.", game=title), ephemeral=True
+            )
             return
-        lines = [f"**{title}** leaderboard"]
-        lines += [f"{r.rank}. <@{r.user_id}> {r.rating} ({r.games} games, {r.wins} wins)" for r in rows]
+        lines = [t(locale, "{game}: the best players", game=f"**{title}**")]
+        lines += [
+            f"{r.rank}. <@{r.user_id}> {r.rating} ({record_words(locale, r.games, r.wins)})" for r in rows
+        ]
         await interaction.response.send_message(
             "\n".join(lines), ephemeral=True, allowed_mentions=discord.AllowedMentions.none()
         )
@@ -607,27 +612,39 @@ class Ratings(commands.Cog):
     @app_commands.command(name="profile", description="Ratings and recent matches of a player")
     async def profile(self, interaction: discord.Interaction[Any], user: discord.User | None = None) -> None:
         who = user or interaction.user
+        locale = await reader_locale(interaction)
         # On a server, only what was played there; in direct messages, your own whole record.
         if interaction.guild_id is None and who.id != interaction.user.id:
-            raise LobbyError("in direct messages you can see your own profile only")
+            raise LobbyError(t(locale, "in direct messages you can see your own profile only"))
         profile = await self.bot.ratings.profile(who.id, guild_id=interaction.guild_id)
         lines = [f"**{display_name(who)}**"]
         for standing in profile.games:
-            rank = f", rank {standing.rank}" if standing.rank else ""
             rating = standing.rating
+            title = t(locale, self.bot.host.rules(standing.game).title)
+            rank = ", " + t(locale, "rank {rank}", rank=standing.rank) if standing.rank else ""
             lines.append(
-                f"{self.bot.host.rules(standing.game).title}: {standing.display}{rank} "
-                f"({rating.games} games, {rating.wins} wins)"
+                f"{title}: {standing.display}{rank} ({record_words(locale, rating.games, rating.wins)})"
             )
         for change in profile.recent:
             sign = "+" if change.after >= change.before else ""
-            lines.append(
-                f"match #{change.match_id}: {change.place} of {change.seats}, "
-                f"{change.before} → {change.after} ({sign}{change.after - change.before})"
+            place = t(
+                locale,
+                "match #{number}: {place} of {seats}",
+                number=change.match_id,
+                place=change.place,
+                seats=change.seats,
             )
+            lines.append(f"{place}, {change.before} → {change.after} ({sign}{change.after - change.before})")
         if len(lines) == 1:
-            lines.append("No rated matches yet.")
+            lines.append(t(locale, "No rated matches yet."))
         await interaction.response.send_message("\n".join(lines), ephemeral=True)
+
+
+def record_words(locale: str, games: int, wins: int) -> str:
+    """ "12 games, 5 wins" in ``locale``."""
+    played = tn(locale, "{count} game", "{count} games", games)
+    won = tn(locale, "{count} win", "{count} wins", wins)
+    return f"{played}, {won}"
 
 
 async def setup(bot: BigApple) -> None:
