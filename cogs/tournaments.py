@@ -18,7 +18,7 @@ from engine.core.errors import LobbyError, MatchNotFound
 from engine.core.options import parse_options
 from engine.host.tournament_sim import standings_text
 from engine.host.tournaments import Entrant, TournamentRecord, TournamentStatus, parse_points
-from lang import join, t, tn
+from lang import N_, join, t, tn
 from render.standings import render_standings
 
 if TYPE_CHECKING:
@@ -438,24 +438,20 @@ class Tournaments(commands.GroupCog, group_name="tournament", group_description=
             text = t(locale, "You have a bye in round {number}.", number=rnd.round.number)
         else:
             others = join(locale, [record.name_of(k) for k in table.players if k != entrant.key])
-            if table.result:
-                text = t(
-                    locale,
-                    "Round {number}, table {table} (match #{match}), finished, with {players}.",
-                    number=rnd.round.number,
-                    table=table.number,
-                    match=table.match_id,
-                    players=others,
-                )
-            else:
-                text = t(
-                    locale,
-                    "Round {number}, table {table} (match #{match}), playing, with {players}.",
-                    number=rnd.round.number,
-                    table=table.number,
-                    match=table.match_id,
-                    players=others,
-                )
+            # Two whole sentences, so each language words the table's state its own way.
+            sentence = (
+                N_("Round {number}, table {table} (match #{match}), finished, with {players}.")
+                if table.result
+                else N_("Round {number}, table {table} (match #{match}), playing, with {players}.")
+            )
+            text = t(
+                locale,
+                sentence,
+                number=rnd.round.number,
+                table=table.number,
+                match=table.match_id,
+                players=others,
+            )
         await interaction.response.send_message(text, ephemeral=True)
 
     @app_commands.command(name="drop", description="Drop a player from future rounds (organisers)")
