@@ -20,6 +20,7 @@ class Hands(commands.Cog):
         self.bot = bot
 
     @app_commands.command(name="hand", description="See your hand and options, privately")
+    @app_commands.describe(match="The match number (default: this thread's match)")
     async def hand(self, interaction: discord.Interaction[Any], match: int | None = None) -> None:
         record = await self.bot.host.find_match(scope_of(interaction), match, thread_id_of(interaction))
         await send_hand(interaction, record.id)

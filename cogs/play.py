@@ -67,6 +67,7 @@ class Play(commands.Cog):
     @app_commands.command(name="move", description="Play a move by its notation, or open the move menu")
     @app_commands.describe(notation="The move, e.g. 'play red=PARK blue=49' (leave empty for the menu)")
     @app_commands.autocomplete(notation=move_autocomplete)
+    @app_commands.describe(match="The match number (default: this thread's match)")
     async def move(
         self, interaction: discord.Interaction[Any], notation: str = "", match: int | None = None
     ) -> None:
@@ -80,6 +81,7 @@ class Play(commands.Cog):
         await play_notation(interaction, record.id, typed, None, seen_version=seen)
 
     @app_commands.command(name="board", description="Show the current board")
+    @app_commands.describe(match="The match number (default: this thread's match)")
     async def board(self, interaction: discord.Interaction[Any], match: int | None = None) -> None:
         host = self.bot.host
         record = await host.find_match(
@@ -109,6 +111,7 @@ class Play(commands.Cog):
 
     @app_commands.command(name="log", description="The recent history of a match")
     @app_commands.describe(lines="How many lines (default 20)")
+    @app_commands.describe(match="The match number (default: this thread's match)")
     async def log(
         self,
         interaction: discord.Interaction[Any],
@@ -140,6 +143,7 @@ class Play(commands.Cog):
 
     @app_commands.command(name="rules", description="A short summary of a game and its options")
     @app_commands.choices(game=GAME_CHOICES)
+    @app_commands.describe(game="Which game (default: this thread's)")
     async def rules(self, interaction: discord.Interaction[Any], game: str | None = None) -> None:
         in_play: frozenset[str] = frozenset()
         if game is None:

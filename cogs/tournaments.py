@@ -280,6 +280,13 @@ class Tournaments(commands.GroupCog, group_name="tournament", group_description=
         points="Placement points per table size, best first, e.g. 4=3,2,1,0; 3=2,1,0",
     )
     @app_commands.guild_only()
+    @app_commands.describe(
+        name="The tournament's name",
+        game="Which game",
+        format="How players meet: swiss, elimination or round robin",
+        options="Comma-separated option ids (see /rules)",
+        rated="Whether its matches count for the leaderboard",
+    )
     async def create(
         self,
         interaction: discord.Interaction[Any],
@@ -326,6 +333,7 @@ class Tournaments(commands.GroupCog, group_name="tournament", group_description=
         )
 
     @app_commands.command(name="open", description="Open registration with a Join button (organisers)")
+    @app_commands.describe(tournament="The tournament number (default: this server's open one)")
     async def open(self, interaction: discord.Interaction[Any], tournament: int | None = None) -> None:
         await require_organiser(interaction)
         record = await self._find(interaction, tournament)
@@ -343,6 +351,7 @@ class Tournaments(commands.GroupCog, group_name="tournament", group_description=
         )
 
     @app_commands.command(name="close", description="Close registration (organisers)")
+    @app_commands.describe(tournament="The tournament number (default: this server's open one)")
     async def close(self, interaction: discord.Interaction[Any], tournament: int | None = None) -> None:
         await require_organiser(interaction)
         record = await self._find(interaction, tournament)
@@ -359,6 +368,7 @@ class Tournaments(commands.GroupCog, group_name="tournament", group_description=
         )
 
     @app_commands.command(name="start", description="Start round 1 (organisers)")
+    @app_commands.describe(tournament="The tournament number (default: this server's open one)")
     async def start(self, interaction: discord.Interaction[Any], tournament: int | None = None) -> None:
         await require_organiser(interaction)
         record = await self._find(interaction, tournament)
@@ -376,6 +386,7 @@ class Tournaments(commands.GroupCog, group_name="tournament", group_description=
         self.bot.publish_soon(report.tournament.id)
 
     @app_commands.command(name="join", description="Register for the open tournament")
+    @app_commands.describe(tournament="The tournament number (default: this server's open one)")
     async def join(self, interaction: discord.Interaction[Any], tournament: int | None = None) -> None:
         record = await self._find(interaction, tournament)
         record = await self.bot.tournaments.join(
@@ -386,6 +397,7 @@ class Tournaments(commands.GroupCog, group_name="tournament", group_description=
         await interaction.response.send_message(text, ephemeral=True)
 
     @app_commands.command(name="leave", description="Withdraw before the tournament starts")
+    @app_commands.describe(tournament="The tournament number (default: this server's open one)")
     async def leave(self, interaction: discord.Interaction[Any], tournament: int | None = None) -> None:
         record = await self._find(interaction, tournament)
         record = await self.bot.tournaments.leave(record.id, interaction.user.id)
@@ -395,6 +407,7 @@ class Tournaments(commands.GroupCog, group_name="tournament", group_description=
         )
 
     @app_commands.command(name="add-computer", description="Enter a computer player (organisers)")
+    @app_commands.describe(tournament="The tournament number (default: this server's open one)")
     async def add_computer(
         self, interaction: discord.Interaction[Any], tournament: int | None = None
     ) -> None:
@@ -411,6 +424,7 @@ class Tournaments(commands.GroupCog, group_name="tournament", group_description=
         await interaction.response.send_message(joins)
 
     @app_commands.command(name="standings", description="The standings so far")
+    @app_commands.describe(tournament="The tournament number (default: this server's open one)")
     async def standings(self, interaction: discord.Interaction[Any], tournament: int | None = None) -> None:
         record = await self._find(interaction, tournament)
         locale = await reader_locale(interaction)
@@ -422,6 +436,7 @@ class Tournaments(commands.GroupCog, group_name="tournament", group_description=
         await interaction.response.send_message(f"```\n{text}\n```"[:2000], file=file, ephemeral=True)
 
     @app_commands.command(name="mytable", description="Your table in the current round")
+    @app_commands.describe(tournament="The tournament number (default: this server's open one)")
     async def mytable(self, interaction: discord.Interaction[Any], tournament: int | None = None) -> None:
         record = await self._find(interaction, tournament)
         locale = await reader_locale(interaction)
@@ -455,6 +470,9 @@ class Tournaments(commands.GroupCog, group_name="tournament", group_description=
         await interaction.response.send_message(text, ephemeral=True)
 
     @app_commands.command(name="drop", description="Drop a player from future rounds (organisers)")
+    @app_commands.describe(
+        player="The member concerned", tournament="The tournament number (default: this server's open one)"
+    )
     async def drop(
         self, interaction: discord.Interaction[Any], player: discord.Member, tournament: int | None = None
     ) -> None:
@@ -473,6 +491,11 @@ class Tournaments(commands.GroupCog, group_name="tournament", group_description=
         await interaction.response.send_message(dropped)
 
     @app_commands.command(name="replace", description="Let someone take over a player's place (organisers)")
+    @app_commands.describe(
+        player="The member concerned",
+        newcomer="Who takes the place",
+        tournament="The tournament number (default: this server's open one)",
+    )
     async def replace(
         self,
         interaction: discord.Interaction[Any],
@@ -493,6 +516,9 @@ class Tournaments(commands.GroupCog, group_name="tournament", group_description=
     @app_commands.command(
         name="seat-computer", description="A computer finishes a player's table (organisers)"
     )
+    @app_commands.describe(
+        player="The member concerned", tournament="The tournament number (default: this server's open one)"
+    )
     async def seat_computer(
         self, interaction: discord.Interaction[Any], player: discord.Member, tournament: int | None = None
     ) -> None:
@@ -511,6 +537,7 @@ class Tournaments(commands.GroupCog, group_name="tournament", group_description=
         name="advance", description="End the round: computers finish open tables (organisers)"
     )
     @app_commands.describe(force="Before the round's deadline too")
+    @app_commands.describe(tournament="The tournament number (default: this server's open one)")
     async def advance(
         self, interaction: discord.Interaction[Any], force: bool = False, tournament: int | None = None
     ) -> None:
@@ -532,6 +559,9 @@ class Tournaments(commands.GroupCog, group_name="tournament", group_description=
         name="decide", description="Decide a stuck table: its players best first (organisers)"
     )
     @app_commands.describe(order="Comma-separated player names, best first")
+    @app_commands.describe(
+        table="The table number", tournament="The tournament number (default: this server's open one)"
+    )
     async def decide(
         self, interaction: discord.Interaction[Any], table: int, order: str, tournament: int | None = None
     ) -> None:
@@ -552,6 +582,7 @@ class Tournaments(commands.GroupCog, group_name="tournament", group_description=
         self.bot.publish_soon(report.tournament.id)
 
     @app_commands.command(name="cancel", description="Cancel the tournament (organisers)")
+    @app_commands.describe(tournament="The tournament number (default: this server's open one)")
     async def cancel(self, interaction: discord.Interaction[Any], tournament: int | None = None) -> None:
         await require_organiser(interaction)
         record = await self._find(interaction, tournament)
@@ -566,6 +597,7 @@ class Tournaments(commands.GroupCog, group_name="tournament", group_description=
         name="organiser-role", description="Set the role allowed to run tournaments (admins)"
     )
     @app_commands.guild_only()
+    @app_commands.describe(role="The role (none: admins only)")
     async def organiser_role(
         self, interaction: discord.Interaction[Any], role: discord.Role | None = None
     ) -> None:
@@ -587,6 +619,7 @@ class Ratings(commands.Cog):
 
     @app_commands.command(name="leaderboard", description="The best rated players of a game")
     @app_commands.choices(game=GAME_CHOICES)
+    @app_commands.describe(game="Which game")
     async def leaderboard(self, interaction: discord.Interaction[Any], game: str) -> None:
         # A server's leaderboard lists the people who play on it, never those of other servers.
         rows = await self.bot.ratings.leaderboard(game, limit=15, guild_id=interaction.guild_id)
@@ -606,6 +639,7 @@ class Ratings(commands.Cog):
         )
 
     @app_commands.command(name="profile", description="Ratings and recent matches of a player")
+    @app_commands.describe(user="Whose profile (default: yours)")
     async def profile(self, interaction: discord.Interaction[Any], user: discord.User | None = None) -> None:
         who = user or interaction.user
         locale = await reader_locale(interaction)

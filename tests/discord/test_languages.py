@@ -9,9 +9,6 @@ from typing import Any
 from tests.discord.fake import FakeDiscord
 from tests.discord.test_bigapple import big_apple, new_match
 
-# Parameters still described by discord.py's placeholder have nothing to translate yet.
-NO_DESCRIPTION = "…"
-
 
 def every_entry(commands: list[dict[str, Any]]) -> list[dict[str, Any]]:
     """Commands, subcommands and options of a synced payload, depth first."""
@@ -32,8 +29,8 @@ async def test_synced_commands_carry_italian_names_and_descriptions(
     assert len(entries) > 60
     for entry in entries:
         assert entry["name_localizations"].get("it"), entry["name"]
-        if entry["description"] != NO_DESCRIPTION:
-            assert entry["description_localizations"].get("it"), entry["description"]
+        assert entry["description"] != "…", f"{entry['name']} has no description"
+        assert entry["description_localizations"].get("it"), entry["description"]
         for choice in entry.get("choices") or []:
             if choice["name"] not in ("Italiano", "English") and not choice["name"].startswith(
                 ("New York", "Fifth", "Sky")
