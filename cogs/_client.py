@@ -177,13 +177,23 @@ class BigApple(commands.Bot):
                 log.exception("match %s could not be rated; the others go on", match.id)
 
     async def _outbox_pass(self) -> None:
-        """One pass: match notices, then tournaments. Each part fails on its own, so a broken
-        tournament channel never holds back a board post, nor the other way round."""
+        """One pass: a first round of match notices, the tournaments, then the rest of the match notices.
+        Each part fails on its own, so a broken tournament channel never holds back a board post, nor
+        the other way round; and a long backlog of board posts never keeps a tournament waiting."""
+        more = await self._flush_matches()
+        await self._tournaments_pass()
+        while more:
+            more = await self._flush_matches()
+
+    async def _flush_matches(self) -> int:
+        """One flush of match notices; how many went out (0 when it failed)."""
         try:
-            while await self.host.flush(self.notifier):
-                pass
+            return await self.host.flush(self.notifier)
         except Exception:
             log.exception("sending match notices failed; retrying")
+            return 0
+
+    async def _tournaments_pass(self) -> None:
         try:
             reports = await self.tournaments.process()
         except Exception:

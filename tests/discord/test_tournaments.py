@@ -87,7 +87,7 @@ async def test_a_swiss_tournament_from_creation_to_ratings(fake_discord: FakeDis
                 await asyncio.sleep(0.05)
         record = await bot.tournaments.get(tournament_id)
         assert record.status is TournamentStatus.FINISHED and len(record.rounds) == 2
-        await fake.wait_for_message(fake.general, lambda m: "🏆" in (m.content or ""))
+        await fake.wait_for_message(fake.general, lambda m: "🏆" in (m.content or ""), timeout=10)
         standings_posts = [m for m in fake.general.messages if "standings after round" in (m.content or "")]
         assert [
             ("round 1" in (m.content or ""), "round 2" in (m.content or "")) for m in standings_posts
@@ -96,7 +96,7 @@ async def test_a_swiss_tournament_from_creation_to_ratings(fake_discord: FakeDis
             (False, True),
         ]
         assert all(m.attachment("standings.png").data.startswith(b"\x89PNG") for m in standings_posts)
-        await fake.wait_for_message(fake.general, lambda m: "🏆" in (m.content or ""))
+        await fake.wait_for_message(fake.general, lambda m: "🏆" in (m.content or ""), timeout=10)
         board = await (await fake.slash("leaderboard", {"game": "ny_piatnik"}, user=fake.bob)).response()
         assert sum(f"<@{u.id}>" in (board.content or "") for u in people) == 8
         profile = await (await fake.slash("profile", {}, user=people[0])).response()
@@ -130,7 +130,7 @@ async def test_organisers_may_advance_a_round_and_delegate_to_a_role(
         assert "is over" in (done.content or "")
         record = (await bot.tournament_store.list_tournaments(limit=1))[0]
         assert record.status is TournamentStatus.FINISHED
-        await fake.wait_for_message(fake.general, lambda m: "🏆" in (m.content or ""))
+        await fake.wait_for_message(fake.general, lambda m: "🏆" in (m.content or ""), timeout=10)
 
 
 async def test_an_unrated_tournament_leaves_ratings_alone(fake_discord: FakeDiscord, tmp_path: Path) -> None:
@@ -144,7 +144,7 @@ async def test_an_unrated_tournament_leaves_ratings_alone(fake_discord: FakeDisc
             await (await fake.slash("tournament join", {}, user=person)).response()
         await (await fake.slash("tournament start", {}, user=fake.admin)).response()
         assert await play_open_tables(fake, bot, {u.id: u for u in people}, 1000) > 0
-        await fake.wait_for_message(fake.general, lambda m: "🏆" in (m.content or ""))
+        await fake.wait_for_message(fake.general, lambda m: "🏆" in (m.content or ""), timeout=10)
         finished = await bot.store.list_matches([MatchStatus.FINISHED])
         assert len(finished) == 1 and all(p.bot is None for p in finished[0].players)
         board = await (await fake.slash("leaderboard", {"game": "ny_piatnik"}, user=fake.bob)).response()
