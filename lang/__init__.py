@@ -36,17 +36,21 @@ def pick(*candidates: str | None) -> str:
     return DEFAULT
 
 
-def po_path(locale: str) -> resources.abc.Traversable:
-    """The catalogue file of ``locale``."""
-    return resources.files(__package__ or "lang").joinpath("locales", locale, "LC_MESSAGES", f"{DOMAIN}.po")
+def po_path(locale: str, domain: str = DOMAIN) -> resources.abc.Traversable:
+    """The catalogue file of ``locale`` for ``domain`` (the bot's own, or a game's slug)."""
+    return resources.files(__package__ or "lang").joinpath("locales", locale, "LC_MESSAGES", f"{domain}.po")
 
 
 @functools.cache
-def catalogue(locale: str) -> gettext.NullTranslations:
-    """The compiled catalogue of ``locale`` (English for one we do not speak), built with Babel."""
+def catalogue(locale: str, domain: str = DOMAIN) -> gettext.NullTranslations:
+    """The compiled catalogue of ``locale`` and ``domain`` (English for a language we do not speak, and
+    for a game without a catalogue in it: its message ids are English), built with Babel."""
     locale = pick(locale)
-    with po_path(locale).open("rb") as source:
-        parsed = read_po(source, locale=locale, domain=DOMAIN)
+    path = po_path(locale, domain)
+    if not path.is_file():
+        return gettext.NullTranslations()
+    with path.open("rb") as source:
+        parsed = read_po(source, locale=locale, domain=domain)
     compiled = io.BytesIO()
     write_mo(compiled, parsed)
     compiled.seek(0)

@@ -67,3 +67,34 @@ def test_the_reader_gets_their_language_and_plural_forms() -> None:
     two = lang.tn("it", "{seated}/{count} player", "{seated}/{count} players", 2, seated=1)
     assert (one, two) == ("0/1 giocatore", "1/2 giocatori")
     assert lang.join("it", ["Ann", "Bob", "Cy"]) == "Ann, Bob e Cy" and lang.join("en", ["Ann"]) == "Ann"
+
+
+# The keywords of the rules' sentences (engine.core.say.Speaker), as docs/translating.md gives them.
+GAME_KEYWORDS = {"say": None, "say_n": (1, 2), "word": (1, (2, "c"))}
+
+
+def said_by_game(slug: str) -> set[tuple[str | None, str | tuple[str, ...]]]:
+    found: set[tuple[str | None, str | tuple[str, ...]]] = set()
+    for _, _, message, _, context in extract_from_dir(ROOT / "engine" / slug, keywords=GAME_KEYWORDS):
+        found.add((context, message))
+    return found
+
+
+@pytest.mark.parametrize("slug", ["fifth_avenue", "ny1901", "ny_henn", "ny_piatnik", "skyline"])
+def test_every_sentence_of_every_game_is_in_italian(slug: str) -> None:
+    said = said_by_game(slug)
+    assert said, f"{slug} says nothing through its Speaker"
+    with lang.po_path("it", slug).open("rb") as source:
+        italian = read_po(source, locale="it")
+    known = {(m.context, m.id): m for m in italian if m.id}
+    missing = sorted(str(m) for m in said - set(known))
+    assert not missing, f"run the game update of docs/translating.md and translate: {missing[:10]}"
+    for key in said:
+        message = known[key]
+        ids = message.id if isinstance(message.id, tuple) else (message.id,)
+        texts = message.string if isinstance(message.string, tuple) else (message.string,)
+        assert all(texts), f"no Italian for {message.id!r}"
+        wanted = set(PLACEHOLDER.findall(ids[-1]))
+        for text in texts:
+            assert set(PLACEHOLDER.findall(text)) <= wanted | {"count"}, (message.id, text)
+            assert wanted - {"count"} <= set(PLACEHOLDER.findall(text)), (message.id, text)

@@ -8,16 +8,14 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, ClassVar, Generic, Protocol, TypeVar
 
-from pydantic import BaseModel, ConfigDict
+from pydantic import BaseModel
 
+from engine.core.model import Frozen
 from engine.core.options import check_setup
 from engine.core.rng import Rng
+from engine.core.say import Level, Say
 
-
-class Frozen(BaseModel):
-    """Base for immutable value models (states, actions, views, events)."""
-
-    model_config = ConfigDict(frozen=True, extra="forbid")
+__all__ = ["Frozen", "Level", "Say"]
 
 
 class Event(Frozen):
@@ -27,20 +25,21 @@ class Event(Frozen):
     player only through events addressed to their seat and through ``view(state, seat)``.
     """
 
-    text: str
+    text: str  # the storage form, in notation: what the engine's own tests and logs read
     audience: frozenset[int] | None = None
+    say: Say | None = None  # what a person reads, translated at the edge
 
     @property
     def is_public(self) -> bool:
         return self.audience is None
 
 
-def public(text: str) -> Event:
-    return Event(text=text)
+def public(text: str, say: Say | None = None) -> Event:
+    return Event(text=text, say=say)
 
 
-def private(text: str, *seats: int) -> Event:
-    return Event(text=text, audience=frozenset(seats))
+def private(text: str, *seats: int, say: Say | None = None) -> Event:
+    return Event(text=text, audience=frozenset(seats), say=say)
 
 
 class Outcome(Frozen):
@@ -49,7 +48,10 @@ class Outcome(Frozen):
     scores: tuple[int, ...]
     places: tuple[int, ...]  # 1 = first; tied seats share a place
     reason: str
-    details: tuple[str, ...] = ()  # human-readable score breakdown lines
+    details: tuple[str, ...] = ()  # score breakdown lines in notation (logs, the CLI)
+    # What a person reads: why the match ended, and the breakdown, one sentence per line.
+    reason_say: Say | None = None
+    breakdown: tuple[Say, ...] = ()
 
 
 class MultiSelect(Frozen):
@@ -64,6 +66,9 @@ class MultiSelect(Frozen):
     items: tuple[str, ...]
     min_items: int = 1
     max_items: int
+    # What a person reads: the question, and one label per item (same order as ``items``).
+    title: Say | None = None
+    item_labels: tuple[Say, ...] = ()
 
     def notation(self, chosen: Sequence[int]) -> str:
         """The notation for the items at the ``chosen`` positions; raises ``ValueError`` if out of range."""
@@ -143,10 +148,20 @@ class GameRules(Protocol[S, A]):
         """Canonical text of an action; ``parse(notation(a)) == a``."""
         ...
 
-    def menu_path(self, action: A) -> Sequence[str]:
-        """The menu levels leading to ``action`` in chat menus, coarsest first, each key naming its level
-        on its own (e.g. ``"build GO5"``, ``"build GO5 on lot B07"``). Empty: group by the notation's
-        leading words (``engine.host.menus.token_path``)."""
+    def menu_path(self, state: S, seat: int, action: A) -> Sequence[Level]:
+        """The menu levels leading to ``action`` in chat menus, coarsest first, above the action itself:
+        each level's key names it on its own (e.g. ``"build GO5"``, ``"build GO5 on lot B07"``) and its
+        label is what the reader sees ("Build the GO5 tile", "on lot B07"). Empty: no grouping."""
+        ...
+
+    def describe(self, state: S, seat: int, action: A) -> Say:
+        """``action`` as the acting ``seat`` reads it in a menu, e.g. "Buy Park Ave / 42nd St from Bob for
+        $1, paying Joker + 42nd St". Two legal actions of one decision never read the same, and a label
+        fits a select option (100 characters) in every language."""
+        ...
+
+    def seat_colour(self, state: S, seat: int) -> str | None:
+        """The colour that marks ``seat`` on the board ("red", "blue", ... in English), if any yet."""
         ...
 
     def parse(self, text: str) -> A:
@@ -197,9 +212,13 @@ class RulesDefaults:
         """Nothing is logged at setup unless the game says otherwise."""
         return ()
 
-    def menu_path(self, action: Any) -> Sequence[str]:
-        """Menus group the actions by the words of their notation."""
+    def menu_path(self, state: Any, seat: int, action: Any) -> Sequence[Level]:
+        """No grouping: the menu lists the actions and pages them."""
         return ()
+
+    def seat_colour(self, state: Any, seat: int) -> str | None:
+        """The game has no seat colours."""
+        return None
 
     def observers(self, state: Any, seat: int) -> frozenset[int]:
         """Only the seat itself sees its secrets."""

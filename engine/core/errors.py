@@ -8,6 +8,8 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
+from engine.core.say import Say
+
 # The longest refusal text; Discord's message limit is 2,000 characters, and the responder adds a little.
 DESCRIBE_BUDGET = 1_800
 
@@ -15,15 +17,17 @@ DESCRIBE_BUDGET = 1_800
 class EngineError(Exception):
     """A refusal a player or admin can read.
 
-    ``message`` says what is wrong; ``allowed`` lists what would have been accepted (legal notations,
-    valid option ids, ...), possibly empty when nothing is allowed right now.
+    ``message`` says what is wrong (in English; ``say`` is the same as a sentence the edge translates);
+    ``allowed`` lists what would have been accepted (legal notations, valid option ids, ...), possibly
+    empty when nothing is allowed right now.
     """
 
     code = "error"
 
-    def __init__(self, message: str, allowed: Iterable[str] = ()) -> None:
+    def __init__(self, message: str, allowed: Iterable[str] = (), say: Say | None = None) -> None:
         self.message = message
         self.allowed: tuple[str, ...] = tuple(allowed)
+        self.say = say  # ``message`` as a sentence to translate at the edge, when the raiser gives one
         super().__init__(message)
 
     def __str__(self) -> str:

@@ -1,25 +1,36 @@
-"""Menus of legal moves small enough for a chat select menu (at most 25 options).
+"""Menus of legal moves small enough for a chat select menu (at most 25 options), in words.
 
-A long list of notations is grouped level by level: by the menu levels the game names for its actions
-(``menu_path``), or by default by leading tokens (words, and the parts of ``key=value`` and ``A-B``
-words), one more at each level, until the list splits; a level that still has too many groups is paged.
-Each option either plays a notation or opens a narrower menu.
+A long list of moves is grouped level by level, by the menu levels the game names for its actions
+(``GameRules.menu_path``), one more at each level, until the list splits; a level that still has too
+many groups is paged. Each option either plays a notation or opens a narrower menu; its label is what the
+reader sees, its value the notation or the level's key.
 """
 
 from __future__ import annotations
 
-import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from lang import DEFAULT, t, tn
+
 MAX_OPTIONS = 25
+LABEL_LIMIT = 100  # a select option's label
 PLAY = "="
 OPEN = "?"
 
 
 @dataclass(frozen=True, slots=True)
+class MenuEntry:
+    """One legal move: its notation, its label and its menu levels as (key, label), coarsest first."""
+
+    notation: str
+    label: str
+    path: tuple[tuple[str, str], ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
 class MenuOption:
-    """One entry: ``value`` is ``=notation`` (play it) or ``?prefix|page`` (open that group)."""
+    """One entry: ``value`` is ``=notation`` (play it) or ``?key|page`` (open that group)."""
 
     label: str
     value: str
@@ -40,55 +51,46 @@ def parse_value(value: str) -> tuple[str, str, int]:
     raise ValueError(f"not a menu value: {value!r}")
 
 
-_TOKEN = re.compile(r"[^ =,\-]+[ =,\-]?|[ =,\-]")
+def clip(label: str) -> str:
+    """``label`` cut to a select option's 100 characters, marked with an ellipsis when cut."""
+    return label if len(label) <= LABEL_LIMIT else label[: LABEL_LIMIT - 1] + "…"
 
 
-def _tokens(notation: str) -> list[str]:
-    """``"play red=RJ at=LEX-57"`` -> ``["play ", "red=", "RJ ", "at=", "LEX-", "57"]``."""
-    return _TOKEN.findall(notation)
-
-
-def token_path(notation: str) -> tuple[str, ...]:
-    """The default menu levels of a notation: its leading tokens, one more at each level."""
-    tokens = _tokens(notation)
-    return tuple("".join(tokens[:k]) for k in range(1, len(tokens) + 1))
+def _play(entry: MenuEntry) -> MenuOption:
+    return MenuOption(label=clip(entry.label), value=PLAY + entry.notation)
 
 
 def build_menu(
-    notations: Sequence[str],
-    prefix: str = "",
-    page: int = 0,
-    paths: Sequence[Sequence[str]] | None = None,
+    entries: Sequence[MenuEntry], prefix: str = "", page: int = 0, locale: str = DEFAULT
 ) -> list[MenuOption]:
-    """The options to show for the notations under the menu level ``prefix`` (all when empty).
-
-    ``paths`` gives each notation's menu levels, coarsest first, each key naming its level on its own
-    (e.g. ``"build GO5"``, ``"build GO5 on lot B07"``); an empty path means ``token_path``. Order follows
-    ``notations`` (the rules' stable order). The result never exceeds 25 options.
-    """
-    given = list(paths) if paths is not None else [()] * len(notations)
-    entries = [(tuple(path) or token_path(n), n) for path, n in zip(given, notations, strict=True)]
-    chosen = [(path, n) for path, n in entries if not prefix or prefix in path]
+    """The options to show for the moves under the menu level ``prefix`` (all when empty), labelled in
+    ``locale``. Order follows ``entries`` (the rules' stable order); never more than 25 options."""
+    chosen = [e for e in entries if not prefix or any(key == prefix for key, _ in e.path)]
     if len(chosen) <= MAX_OPTIONS:
-        return [MenuOption(label=n, value=PLAY + n) for _, n in chosen]
-    depth = chosen[0][0].index(prefix) + 1 if prefix else 0
-    max_depth = max(len(path) for path, _ in chosen)
-    groups: dict[str, list[str]] = {}
+        return [_play(e) for e in chosen]
+    keys = [[key for key, _ in e.path] for e in chosen]
+    depth = keys[0].index(prefix) + 1 if prefix and prefix in keys[0] else 0
+    max_depth = max(len(k) for k in keys)
+    groups: dict[str, list[MenuEntry]] = {}
     while True:
         groups = {}
-        for path, notation in chosen:
-            groups.setdefault(path[depth] if depth < len(path) else notation, []).append(notation)
+        for entry in chosen:
+            key = entry.path[depth][0] if depth < len(entry.path) else PLAY + entry.notation
+            groups.setdefault(key, []).append(entry)
         if len(groups) > 1 or depth >= max_depth - 1:
             break
-        depth += 1  # every notation shares this level: look one level further
-    options = [
-        MenuOption(
-            label=items[0] if len(items) == 1 else f"{key.rstrip(' =,-')} … ({len(items)} choices)",
-            value=PLAY + items[0] if len(items) == 1 else open_value(key),
-            count=len(items),
+        depth += 1  # every move shares this level: look one level further
+    options = []
+    for key, members in groups.items():
+        if len(members) == 1:
+            options.append(_play(members[0]))
+            continue
+        # The count goes last, so a long label is cut before it rather than the count being lost.
+        label = dict(members[0].path)[key][: LABEL_LIMIT - 24]
+        counted = tn(
+            locale, "{label} … ({count} choice)", "{label} … ({count} choices)", len(members), label=label
         )
-        for key, items in groups.items()
-    ]
+        options.append(MenuOption(label=clip(counted), value=open_value(key), count=len(members)))
     if len(options) <= MAX_OPTIONS:
         return options
     per_page = MAX_OPTIONS - 2  # room for "previous" and "next"
@@ -96,11 +98,9 @@ def build_menu(
     page = max(0, min(page, pages - 1))
     shown = options[page * per_page : (page + 1) * per_page]
     if page > 0:
-        shown.insert(
-            0, MenuOption(label=f"◀ previous (page {page} of {pages})", value=open_value(prefix, page - 1))
-        )
+        back = t(locale, "◀ previous (page {page} of {pages})", page=page, pages=pages)
+        shown.insert(0, MenuOption(label=back, value=open_value(prefix, page - 1)))
     if page < pages - 1:
-        shown.append(
-            MenuOption(label=f"next ▶ (page {page + 2} of {pages})", value=open_value(prefix, page + 1))
-        )
+        forward = t(locale, "next ▶ (page {page} of {pages})", page=page + 2, pages=pages)
+        shown.append(MenuOption(label=forward, value=open_value(prefix, page + 1)))
     return shown

@@ -1,4 +1,5 @@
-"""Menus of legal moves: never more than 25 options at a level, and every legal move reachable."""
+"""Menus of legal moves grouped the way each game names its levels (every move reachable through menus in
+words: tests/engine/test_words.py)."""
 
 from __future__ import annotations
 
@@ -10,47 +11,6 @@ from engine.core.rng import bot_rng
 from engine.host.menus import MAX_OPTIONS, build_menu, parse_value
 from engine.host.selfplay import play_match
 from engine.registry import GAMES, POLICIES
-
-
-def reachable(notations: list[str], paths: list[Any]) -> tuple[set[str], int]:
-    """Every notation a player can reach by opening groups and pages, and the deepest level visited."""
-    found: set[str] = set()
-    todo = [("", 0, 1)]
-    seen = set()
-    deepest = 0
-    while todo:
-        prefix, page, level = todo.pop()
-        if (prefix, page) in seen:
-            continue
-        seen.add((prefix, page))
-        deepest = max(deepest, level)
-        options = build_menu(notations, prefix, page, paths)
-        assert 0 < len(options) <= MAX_OPTIONS
-        for option in options:
-            kind, value, next_page = parse_value(option.value)
-            if kind == "play":
-                found.add(value)
-            else:
-                todo.append((value, next_page, level + (value != prefix)))
-    return found, deepest
-
-
-@pytest.mark.parametrize("slug", sorted(GAMES))
-def test_every_legal_move_is_reachable_through_small_menus(slug: str) -> None:
-    rules = GAMES[slug]
-    seats = max(n for n in rules.seat_counts if n <= 4)
-    state = rules.setup(seats, 4, frozenset())
-    for ply in range(400):
-        if rules.outcome(state) is not None:
-            break
-        seat = min(rules.to_act(state))
-        legal = rules.legal_actions(state, seat)
-        if ply % 5 == 0:
-            notations = [rules.notation(a) for a in legal]
-            found, _ = reachable(notations, [rules.menu_path(a) for a in legal])
-            assert found == set(notations)
-        action = POLICIES[slug]["greedy"].choose(rules, state, seat, legal, bot_rng(4, ply))
-        state = rules.apply(state, seat, action).state
 
 
 def test_new_york_1901_placements_go_by_tile_then_lot_then_position() -> None:
