@@ -1,6 +1,7 @@
 """Big Apple: a Discord host for five New York board games.
 
-``python bot.py [run|sync|demo|selfplay|bench]`` — the exact contract is in the project's CLI notes.
+``python bot.py [run|sync|demo|transcript|selfplay|bench|tournament-sim]``: the exact contract is in the
+project's CLI notes.
 Settings come from the environment or a ``.env`` file next to this script.
 """
 
@@ -108,6 +109,43 @@ def cmd_demo(args: argparse.Namespace) -> int:
             await store.close()
 
     return asyncio.run(play())
+
+
+def cmd_transcript(args: argparse.Namespace) -> int:
+    import tempfile
+
+    import lang
+    from data.store import SqliteMatchStore
+    from engine.host.transcript import run_transcript
+    from render.registry import render_view
+
+    out = Path(args.out) if args.out else None
+    if out is not None:
+        out.mkdir(parents=True, exist_ok=True)
+
+    def save_image(name: str, data: bytes) -> None:
+        assert out is not None
+        (out / name).write_bytes(data)
+
+    async def play(folder: Path) -> int:
+        store = await SqliteMatchStore.open(folder / "bigapple.db")
+        try:
+            return await run_transcript(
+                store,
+                args.game,
+                args.players,
+                parse_options(args.options),
+                args.seed,
+                lang.pick(args.locale),
+                print,
+                save_image if out is not None else None,
+                render_view if out is not None else None,
+            )
+        finally:
+            await store.close()
+
+    with tempfile.TemporaryDirectory() as scratch:
+        return asyncio.run(play(Path(scratch)))
 
 
 def cmd_selfplay(args: argparse.Namespace) -> int:
@@ -232,6 +270,12 @@ def cmd_tournament_sim(args: argparse.Namespace) -> int:
 # ------------------------------------------------------------------------------ parsing
 
 
+def lang_choices() -> tuple[str, ...]:
+    from lang import SUPPORTED
+
+    return SUPPORTED
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="bot.py", description=__doc__.splitlines()[0])
     sub = parser.add_subparsers(dest="command")
@@ -244,6 +288,14 @@ def build_parser() -> argparse.ArgumentParser:
     demo.add_argument("--options", default="")
     demo.add_argument("--seed", type=int, default=1)
     demo.add_argument("--out", default="demo")
+
+    transcript = sub.add_parser("transcript", help="a whole match as its players read it, in one language")
+    transcript.add_argument("--game", required=True)
+    transcript.add_argument("--players", type=int, default=3)
+    transcript.add_argument("--options", default="")
+    transcript.add_argument("--seed", type=int, default=1)
+    transcript.add_argument("--locale", choices=lang_choices(), default="en")
+    transcript.add_argument("--out", default=None)
 
     selfplay = sub.add_parser("selfplay", help="engine-only matches between computer players, JSON lines")
     selfplay.add_argument("--game", required=True)
@@ -295,6 +347,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             "selfplay": cmd_selfplay,
             "bench": cmd_bench,
             "tournament-sim": cmd_tournament_sim,
+            "transcript": cmd_transcript,
         }
         handler = handlers[args.command]
         return handler(args)

@@ -18,8 +18,9 @@ from cogs._lang import recipient_locale
 from cogs._ui import HandButton, match_view
 from engine.host.outbox import DestinationGone
 from engine.host.ports import Delivery, MatchRecord, Notice
-from engine.host.text import clip_lines, standings_lines
+from engine.host.text import clip_lines, notice_heading, notice_lines, standings_lines, winners_line
 from lang import t
+from lang.says import Namer
 from render.registry import render_view
 
 if TYPE_CHECKING:
@@ -187,25 +188,33 @@ class DiscordNotifier:
         title = t(locale, self.bot.host.rules(match.game).title)
         return f"**{title}** · " + t(locale, "match #{number}", number=match.id)
 
+    def namer(self, match: MatchRecord) -> Namer:
+        """Seat names as the thread shows them: display names (markdown-safe) with colour symbols."""
+        name = self.bot.host.namer(match)
+        return lambda seat: discord.utils.escape_markdown(name(seat))
+
     async def _post_public(self, match: MatchRecord, delivery: Delivery, notice: Notice) -> None:
         locale = await recipient_locale(self.bot, None, match.guild_id)
-        parts = [self.heading(match, locale)]
-        if notice.headline:
-            parts.append(f"**{notice.headline}**")
-        if notice.lines:
-            body = "\n".join(clip_lines(notice.lines, 1200))
-            parts.append(f"```\n{body}\n```")
-        if notice.finished:
-            outcome = self.bot.host.outcome(await self.bot.host.match(match.id))
-            if outcome is not None:
-                parts.append("```\n" + "\n".join(standings_lines(match, outcome)) + "\n```")
-        elif notice.to_act:
+        name = self.namer(match)
+        outcome = self.bot.host.outcome(await self.bot.host.match(match.id)) if notice.finished else None
+        parts = [winners_line(locale, outcome, name)] if outcome is not None else []
+        parts.append(self.heading(match, locale))
+        heading = notice_heading(locale, notice, name)
+        if heading:
+            parts.append(f"**{heading}**")
+        lines = notice_lines(locale, notice, name)
+        if lines:
+            parts.extend(f"• {line}" for line in clip_lines(lines, 1200, locale))
+        if outcome is not None:
+            parts.append("\n".join(standings_lines(locale, match, outcome, name)))
+        elif notice.to_act and not notice.finished:
             parts.append("▶ " + t(locale, "{players} to act", players=mention_list(match, notice.to_act)))
-        if notice.everyone:
-            everyone = mention_list(match, tuple(range(match.seat_count)))
-            parts.append(t(locale, "Players: {players}", players=everyone))
+        everyone = notice.everyone or outcome is not None
+        if everyone:
+            players = mention_list(match, tuple(range(match.seat_count)))
+            parts.append(t(locale, "Players: {players}", players=players))
         content = "\n".join(parts)[:CONTENT_LIMIT]
-        pinged = range(match.seat_count) if notice.everyone else notice.to_act
+        pinged = range(match.seat_count) if everyone else notice.to_act
         mentioned = [
             discord.Object(id=p.user_id)
             for s in pinged
@@ -259,13 +268,16 @@ class DiscordNotifier:
         guild = self.bot.get_guild(match.guild_id) if match.guild_id else None
         where = " " + t(locale, "on **{server}**", server=guild.name) if guild else ""
         parts = [self.heading(match, locale) + where]
-        if notice.headline:
-            parts[0] += f" · {notice.headline}"
+        name = self.namer(match)
+        heading = notice_heading(locale, notice, name)
+        if heading:
+            parts[0] += f" · {heading}"
         if match.thread_id and match.guild_id:
             link = f"https://discord.com/channels/{match.guild_id}/{match.thread_id}"
             parts.append(t(locale, "Thread: {link}", link=link))
-        if notice.lines:
-            parts.append("```\n" + "\n".join(clip_lines(notice.lines, 1200)) + "\n```")
+        lines = notice_lines(locale, notice, name)
+        if lines:
+            parts.extend(f"• {line}" for line in clip_lines(lines, 1200, locale))
         if seat in notice.to_act:
             parts.append(
                 "▶ "

@@ -15,9 +15,11 @@ from cogs._lang import reader_locale, recipient_locale
 from cogs.errors import respond_error
 from engine.core.contract import MultiSelect
 from engine.core.errors import EngineError, LobbyError, NotSeated, NotYourTurn, StaleVersion
-from engine.host.menus import build_menu, parse_value
+from engine.host.menus import build_menu, clip, parse_value
 from engine.host.ports import MatchRecord, MatchStatus, Player, Scope
+from engine.host.text import HOST
 from lang import N_, t, tn
+from lang.says import render
 
 if TYPE_CHECKING:
     from cogs._client import BigApple
@@ -91,7 +93,10 @@ class Guarded:
 
 # ------------------------------------------------------------------------------------- playing
 
-STALE_CHOICE = "that choice is no longer on offer; press Play under the latest post for the current menu"
+STALE_CHOICE = HOST.say(
+    "that choice is no longer on offer; press Play under the latest post for the current menu"
+)
+MOVED_ON = HOST.say("this board has moved on; use the buttons of the latest post in the thread")
 
 
 class PlayButton(
@@ -124,28 +129,31 @@ async def send_move_menu(
     locale = await reader_locale(interaction)
     match = await host.match(match_id, scope_of(interaction))
     if version is not None and version != match.version:
-        raise StaleVersion("this board has moved on; use the buttons of the latest post in the thread")
+        raise StaleVersion(MOVED_ON)
     seat = seat_to_act(match, interaction.user.id, host.rules(match.game).to_act(host.state_of(match)))
-    notations, paths = host.legal_menu(match, seat)
-    options = build_menu(notations, prefix, page, paths)
+    entries = host.legal_menu(match, seat, locale)
+    options = build_menu(entries, prefix, page, locale)
     select = MoveSelect(match.id, match.version, locale)
     for option in options:
-        select.item.add_option(label=option.label[:100], value=option.value[:100])
+        select.item.add_option(label=option.label, value=option.value[:100])
     view = discord.ui.View(timeout=None)
     if options:
         view.add_item(select)
     if not prefix:
+        name = host.namer(match)
         for index, choice in enumerate(host.multi_selects(match, seat)):
-            view.add_item(MultiButton(match.id, match.version, index, choice.label))
+            label = render(locale, choice.title, name) if choice.title else choice.label
+            view.add_item(MultiButton(match.id, match.version, index, label))
     text = tn(
         locale,
         "Your move in match #{number}: {count} possible move. Pick it:",
         "Your move in match #{number}: {count} possible moves. Pick one:",
-        len(notations),
+        len(entries),
         number=match.id,
     )
     if prefix:
-        text = t(locale, "Moves under `{group}`:", group=prefix.strip())
+        group = next((label for e in entries for key, label in e.path if key == prefix), prefix)
+        text = t(locale, "{group}: pick one.", group=group)
     if interaction.response.is_done():
         await interaction.followup.send(text, view=view, ephemeral=True)
     elif prefix or page:
@@ -157,12 +165,18 @@ async def send_move_menu(
 def seat_to_act(match: MatchRecord, user_id: int, to_act: frozenset[int]) -> int:
     """The user's seat, if it must act now; host errors otherwise."""
     if match.status is not MatchStatus.ACTIVE:
-        raise EngineError(f"match #{match.id} is {match.status.value}; there is nothing to play")
+        raise EngineError(
+            HOST.say(
+                "match #{number} is {status}: there is nothing to play",
+                number=match.id,
+                status=STATUS_WORDS[match.status],
+            )
+        )
     seat = match.seat_of(user_id)
     if seat is None:
-        raise NotSeated(f"you are not playing in match #{match.id}")
+        raise NotSeated(HOST.say("you are not playing in match #{number}", number=match.id))
     if seat not in to_act:
-        raise NotYourTurn("it is not your turn; you will be mentioned in the thread when it is")
+        raise NotYourTurn(HOST.say("it is not your turn; you will be mentioned in the thread when it is"))
     return seat
 
 
@@ -212,6 +226,7 @@ async def play_notation(
             await interaction.response.defer()
         else:
             await interaction.response.defer(ephemeral=True, thinking=True)
+    locale = await reader_locale(interaction)
     result = await bot.host.act(
         match_id,
         interaction.user.id,
@@ -219,12 +234,13 @@ async def play_notation(
         expected_version=version,
         scope=scope_of(interaction),
         seen_version=seen_version,
+        locale=locale,
     )
     log.info(
         "user %s moved in match %s (now at version %s)", interaction.user.id, match_id, result.match.version
     )
     bot.kick_outbox()
-    summary = "✅ " + t(await reader_locale(interaction), "You played `{move}`.", move=result.notation)
+    summary = "✅ " + t(locale, "You played: {move}.", move=result.label or result.notation)
     if edit:
         await interaction.edit_original_response(content=summary, view=None)
     else:
@@ -254,13 +270,16 @@ class MultiButton(
         locale = await reader_locale(interaction)
         select = PicksSelect(self.match_id, self.version, self.index, locale)
         shown = choice.items[:MAX_SELECT_OPTIONS]
-        for position, item in enumerate(shown):
-            select.item.add_option(label=item, value=str(position))
+        name = bot_of(interaction).host.namer(await bot_of(interaction).host.match(self.match_id))
+        labels = [render(locale, item, name) for item in choice.item_labels] or list(shown)
+        for position, label in enumerate(labels[: len(shown)]):
+            select.item.add_option(label=clip(label), value=str(position))
         select.item.min_values = min(choice.min_items, len(shown))
         select.item.max_values = min(choice.max_items, len(shown))
         view = discord.ui.View(timeout=None)
         view.add_item(select)
-        prompt = t(locale, "{choice}: pick the items.", choice=choice.label)
+        title = render(locale, choice.title, name) if choice.title else choice.label
+        prompt = t(locale, "{choice}: pick the items.", choice=title)
         await interaction.response.edit_message(content=prompt, view=view)
 
 
@@ -274,11 +293,11 @@ async def current_multi_select(
     host = bot_of(interaction).host
     match = await host.match(match_id, scope_of(interaction))
     if version != match.version:
-        raise StaleVersion("this board has moved on; use the buttons of the latest post in the thread")
+        raise StaleVersion(MOVED_ON)
     seat = seat_to_act(match, interaction.user.id, host.rules(match.game).to_act(host.state_of(match)))
     choices = host.multi_selects(match, seat)
     if not 0 <= index < len(choices):
-        raise StaleVersion("that choice is no longer open; press Play again")
+        raise StaleVersion(HOST.say("that choice is no longer open; press Play again"))
     return choices[index], match
 
 
@@ -420,7 +439,7 @@ class LobbyButton(
 async def require_creator(bot: BigApple, match_id: int, scope: Scope) -> MatchRecord:
     match = await bot.host.match(match_id, scope)
     if match.creator_id not in (None, scope.user_id):
-        raise LobbyError(t(lang.DEFAULT, "only the player who created the match can add computer players"))
+        raise LobbyError(HOST.say("only the player who created the match can add computer players"))
     return match
 
 
@@ -497,7 +516,7 @@ class AbandonButton(
         scope = scope_of(interaction)
         match = await bot.host.summary(self.match_id, scope)
         if match.version != self.version:
-            raise StaleVersion("the match changed since you asked; ask again with /game abandon")
+            raise StaleVersion(HOST.say("the match changed since you asked; ask again with /game abandon"))
         organiser = await is_organiser(interaction)
         await bot.host.abandon(self.match_id, interaction.user.id, is_admin=organiser, scope=scope)
         bot.kick_outbox()

@@ -14,6 +14,7 @@ from discord.ext import commands
 import lang
 from cogs._lang import reader_locale
 from engine.core.errors import EngineError, StaleVersion
+from engine.host.text import refusal
 from lang import t
 
 log = logging.getLogger(__name__)
@@ -27,9 +28,9 @@ def error_text(error: BaseException, locale: str = lang.DEFAULT) -> str:
     if isinstance(error, app_commands.CommandInvokeError):
         error = error.original
     if isinstance(error, StaleVersion):
-        return "⏳ " + error.describe()
+        return "⏳ " + refusal(locale, error)
     if isinstance(error, EngineError):
-        return f"⚠️ {error.describe()}"
+        return "⚠️ " + refusal(locale, error)
     if isinstance(error, app_commands.CheckFailure | app_commands.TransformerError):
         return f"⚠️ {error}"
     incident = secrets.token_hex(4)

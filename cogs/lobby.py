@@ -22,7 +22,7 @@ from cogs._ui import (
 from engine.core.errors import CorruptRecord, LobbyError
 from engine.core.options import parse_options
 from engine.host.ports import MatchStatus, Player
-from engine.host.text import standings_lines
+from engine.host.text import HOST, standings_lines, winners_line
 from engine.registry import GAMES
 from lang import join, t, tn
 
@@ -84,7 +84,14 @@ class Lobby(commands.GroupCog, group_name="game", group_description="Create, joi
         level: str = "greedy",
     ) -> None:
         if computers >= players:
-            raise LobbyError(f"{computers} computer players leave no seat for you in a {players}-seat match")
+            raise LobbyError(
+                HOST.say_n(
+                    "{count} computer player leaves no seat for you in a {seats}-seat match",
+                    "{count} computer players leave no seat for you in a {seats}-seat match",
+                    computers,
+                    seats=players,
+                )
+            )
         await interaction.response.defer(ephemeral=True, thinking=True)
         host = self.bot.host
         creator = Player(user_id=interaction.user.id, name=display_name(interaction.user))
@@ -208,11 +215,14 @@ class Lobby(commands.GroupCog, group_name="game", group_description="Create, joi
         lines = [lobby_text(self.bot, record, locale)]
         if record.status is MatchStatus.ACTIVE:
             to_act = host.rules(record.game).to_act(host.state_of(record))
-            names = [record.seat_names()[s] for s in sorted(to_act)]
+            name = host.namer(record)
+            names = [name(s) for s in sorted(to_act)]
             lines.append(t(locale, "Waiting for {players}.", players=join(locale, names)))
         outcome = host.outcome(record)
         if outcome is not None:
-            lines.append("```\n" + "\n".join(standings_lines(record, outcome)) + "\n```")
+            name = host.namer(record)
+            lines.append(winners_line(locale, outcome, name))
+            lines.extend(standings_lines(locale, record, outcome, name))
         await interaction.response.send_message("\n".join(lines)[:2000], ephemeral=True)
 
     @app_commands.command(name="abandon", description="End a match for good (its creator or a server admin)")
@@ -225,7 +235,7 @@ class Lobby(commands.GroupCog, group_name="game", group_description="Create, joi
         target = await self.bot.host.summary(match, scope)
         locale = await reader_locale(interaction)
         if target.creator_id != interaction.user.id and not await is_organiser(interaction):
-            raise LobbyError(t(locale, "only the match's creator or a server admin can abandon it"))
+            raise LobbyError(HOST.say("only the match's creator or a server admin can abandon it"))
         unreadable = ""
         try:
             await self.bot.host.match(target.id, scope)

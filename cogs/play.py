@@ -123,7 +123,7 @@ class Play(commands.Cog):
             scope_of(interaction), match, thread_id_of(interaction), list(MatchStatus)
         )
         locale = await reader_locale(interaction)
-        history = await host.public_log(record, lines)
+        history = await host.public_log(record, lines, locale)
         text = "\n".join(history) or t(locale, "nothing has happened yet")
         if len(text) > 1900:
             await interaction.response.send_message(
@@ -139,7 +139,7 @@ class Play(commands.Cog):
             )
             return
         heading = t(locale, "Match #{number}:", number=record.id)
-        await interaction.response.send_message(f"{heading}\n```\n{text}\n```", ephemeral=True)
+        await interaction.response.send_message(f"{heading}\n{text}", ephemeral=True)
 
     @app_commands.command(name="rules", description="A short summary of a game and its options")
     @app_commands.choices(game=GAME_CHOICES)

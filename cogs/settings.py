@@ -11,6 +11,7 @@ from discord.ext import commands
 from cogs._lang import LANGUAGE, reader_locale
 from cogs._ui import is_admin
 from engine.core.errors import LobbyError
+from engine.host.text import HOST
 from lang import N_, t
 
 if TYPE_CHECKING:
@@ -47,9 +48,8 @@ class Settings(commands.GroupCog, group_name="settings", group_description="Your
     @app_commands.choices(language=LANGUAGE_CHOICES[:2])
     @app_commands.guild_only()
     async def server_language(self, interaction: discord.Interaction[Any], language: str) -> None:
-        locale = await reader_locale(interaction)
         if not is_admin(interaction) or interaction.guild_id is None:
-            raise LobbyError(t(locale, "only server admins can choose the server's language"))
+            raise LobbyError(HOST.say("only server admins can choose the server's language"))
         await self.bot.settings.set("guild", interaction.guild_id, LANGUAGE, language)
         text = t(language, "This server's posts are now in English.")
         await interaction.response.send_message(text, ephemeral=True)

@@ -15,7 +15,16 @@ import lang
 
 ROOT = Path(__file__).resolve().parents[1]
 # The keywords docs/translating.md gives pybabel, besides Babel's own (pgettext for command metadata).
-KEYWORDS = {"t": (2,), "tn": (2, 3), "N_": None, "gettext": None, "pgettext": ((1, "c"), 2)}
+KEYWORDS = {
+    "t": (2,),
+    "tn": (2, 3),
+    "N_": None,
+    "say": None,
+    "say_n": (1, 2),
+    "word": (1, (2, "c")),
+    "gettext": None,
+    "pgettext": ((1, "c"), 2),
+}
 PLACEHOLDER = re.compile(r"\{(\w*)\}")
 
 

@@ -16,7 +16,7 @@ FORBIDDEN = {
     "data": {"discord", "PIL", "render", "cogs", "bot"},
 }
 # Rules code is pure: no clock, no global random, no async, no host.
-PURE_FORBIDDEN = {"asyncio", "time", "datetime", "random", "secrets", "os", "engine.host"}
+PURE_FORBIDDEN = {"asyncio", "time", "datetime", "random", "secrets", "os", "engine.host", "lang"}
 
 
 def imported_modules(path: Path) -> set[str]:

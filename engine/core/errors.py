@@ -24,7 +24,9 @@ class EngineError(Exception):
 
     code = "error"
 
-    def __init__(self, message: str, allowed: Iterable[str] = (), say: Say | None = None) -> None:
+    def __init__(self, message: str | Say, allowed: Iterable[str] = (), say: Say | None = None) -> None:
+        if isinstance(message, Say):
+            say, message = message, message.plain()
         self.message = message
         self.allowed: tuple[str, ...] = tuple(allowed)
         self.say = say  # ``message`` as a sentence to translate at the edge, when the raiser gives one
@@ -33,13 +35,22 @@ class EngineError(Exception):
     def __str__(self) -> str:
         return self.describe()
 
-    def describe(self, max_allowed: int = 12, budget: int = DESCRIBE_BUDGET) -> str:
-        """The message, followed by up to ``max_allowed`` of the allowed alternatives, all within
-        ``budget`` characters (a chat message holds 2,000): alternatives that do not fit are counted."""
-        message = self.message if len(self.message) <= budget // 2 else self.message[: budget // 2] + "…"
+    def describe(
+        self,
+        max_allowed: int = 12,
+        budget: int = DESCRIBE_BUDGET,
+        message: str | None = None,
+        allowed_word: str = "Allowed",
+        more: str = "(and {count} more)",
+    ) -> str:
+        """The message (or ``message``, the same in another language), followed by up to ``max_allowed``
+        of the allowed alternatives, all within ``budget`` characters (a chat message holds 2,000):
+        alternatives that do not fit are counted."""
+        message = self.message if message is None else message
+        message = message if len(message) <= budget // 2 else message[: budget // 2] + "…"
         if not self.allowed:
             return message
-        head = f"{message}. Allowed: "
+        head = f"{message.rstrip('.')}. {allowed_word}: "
         shown: list[str] = []
         used = len(head)
         for option in self.allowed[:max_allowed]:
@@ -48,8 +59,8 @@ class EngineError(Exception):
                 break
             shown.append(option)
             used += len(option) + 2
-        more = len(self.allowed) - len(shown)
-        suffix = f" (and {more} more)" if more > 0 else ""
+        left = len(self.allowed) - len(shown)
+        suffix = " " + more.format(count=left) if left > 0 else ""
         return f"{head}{', '.join(shown)}{suffix}"
 
 

@@ -46,6 +46,31 @@ class Say(Frozen):
     count: int | None = None
     args: dict[str, Arg] = Field(default_factory=dict)
 
+    def plain(self) -> str:
+        """The sentence as its message id reads (English), seats as "#N": for logs and error messages."""
+        template = self.plural if self.plural is not None and self.count != 1 else self.text
+        if not self.args and self.count is None:
+            return template
+        values = {key: _plain(value) for key, value in self.args.items()}
+        if self.count is not None:
+            values.setdefault("count", str(self.count))
+        return template.format(**values)
+
+
+def _plain(value: Arg) -> str:
+    if isinstance(value, Say):
+        return value.plain()
+    if isinstance(value, Who):
+        return f"#{value.seat + 1}"
+    if isinstance(value, Items):
+        words = [_plain(item) for item in value.items]
+        if value.joiner == "plus":
+            return " + ".join(words)
+        if value.joiner == "comma" or len(words) <= 1:
+            return ", ".join(words)
+        return f"{', '.join(words[:-1])} and {words[-1]}"
+    return str(value)
+
 
 Arg = Union[int, str, Annotated[Union[Say, Who, Items], Field(discriminator="kind")]]  # noqa: UP007
 

@@ -13,7 +13,7 @@ from pydantic import BaseModel
 
 from engine.host.ports import Delivery, MatchRecord, MatchStore, Notice
 from engine.host.service import GameHost
-from engine.host.text import standings_lines
+from engine.host.text import standings_notation
 
 # Renders a view model of the given game, with the players' names by seat, to PNG bytes; None when
 # the game has no renderer yet.
@@ -92,6 +92,6 @@ async def run_demo(
         final: Any = render(game, host.view(match, None), match.seat_names())
         if final is not None:
             save_image("final.png", final)
-    for line in standings_lines(match, outcome):
+    for line in standings_notation(match, outcome):
         print_line(line)
     return 0

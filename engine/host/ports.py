@@ -8,6 +8,7 @@ from typing import Protocol
 
 from engine.core.contract import Frozen
 from engine.core.replay import LoggedAction
+from engine.core.say import Say
 
 
 class MatchStatus(StrEnum):
@@ -233,9 +234,12 @@ class Notice(Frozen):
     ``view(state, seat)``; the notice itself carries only text and who acts next.
     """
 
-    lines: tuple[str, ...] = ()
+    lines: tuple[str, ...] = ()  # the engine's log lines in notation (the CLI demo, older notices)
     headline: str | None = None
     to_act: tuple[int, ...] = ()
+    # What a person reads, translated per recipient: the headline and one sentence per line.
+    heading: Say | None = None
+    says: tuple[Say, ...] = ()
     finished: bool = False
     everyone: bool = False  # mention every player (the first post of a match)
 

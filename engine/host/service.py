@@ -16,6 +16,7 @@ from typing import Any
 
 from pydantic import BaseModel, ValidationError
 
+import lang
 from engine.core.contract import Event, GameRules, MultiSelect, Outcome, Policy, dump_state, load_state
 from engine.core.errors import (
     CorruptRecord,
@@ -31,7 +32,10 @@ from engine.core.errors import (
 from engine.core.notation import quote
 from engine.core.replay import LoggedAction, replay
 from engine.core.rng import SEAT_STREAM, Rng, bot_rng
+from engine.core.say import Say, items, who
 from engine.host.locks import MatchLocks
+from engine.host.menus import MenuEntry
+from engine.host.names import computer_name, seat_namer
 from engine.host.outbox import Backoff, DestinationGone
 from engine.host.ports import (
     Delivery,
@@ -46,6 +50,8 @@ from engine.host.ports import (
     Player,
     Scope,
 )
+from engine.host.text import HOST
+from lang.says import Namer, render
 
 log = logging.getLogger(__name__)
 
@@ -59,9 +65,27 @@ STORABLE_IDS = range(1, 2**63)
 
 ADMIN_CAN_ABANDON = "an admin can abandon it with /game abandon"
 
+# A match's status as people read it.
+STATUS_SAID = {
+    MatchStatus.LOBBY: HOST.word("still in the lobby", "match"),
+    MatchStatus.ACTIVE: HOST.word("being played", "match"),
+    MatchStatus.FINISHED: HOST.word("over", "match"),
+    MatchStatus.ABANDONED: HOST.word("abandoned", "match"),
+}
+
+
+def sentence(event: Event) -> Say:
+    """What a person reads for ``event``: its sentence (an event without one reads as it is stored)."""
+    return event.say or HOST.say(event.text)
+
+
+def payload(notice: Notice) -> str:
+    """A notice as the outbox stores it (unset fields left out: sentences nest deeply)."""
+    return notice.model_dump_json(exclude_none=True)
+
 
 def _no_such_match(match_id: int) -> MatchNotFound:
-    return MatchNotFound(f"there is no match #{match_id} here")
+    return MatchNotFound(HOST.say("there is no match #{number} here", number=match_id))
 
 
 @dataclass(frozen=True, slots=True)
@@ -71,6 +95,7 @@ class ActResult:
     match: MatchRecord
     lines: tuple[str, ...]
     notation: str | None = None
+    label: str | None = None  # the move as the player read it in the menu, in the language asked for
 
 
 class GameHost:
@@ -165,7 +190,7 @@ class GameHost:
     def state_of(self, match: MatchRecord) -> BaseModel:
         """The latest snapshot of a started match; raises ``MatchClosed`` in the lobby."""
         if match.state_json is None:
-            raise MatchClosed(f"match {match.id} has not started yet", ["start"])
+            raise MatchClosed(HOST.say("match #{number} has not started yet", number=match.id), ["start"])
         return self._load(match, match.state_json)
 
     def _load(self, match: MatchRecord, data: str) -> BaseModel:
@@ -189,11 +214,28 @@ class GameHost:
         current = state if state is not None else self.state_of(match)
         return [rules.notation(a) for a in rules.legal_actions(current, seat)]
 
-    def legal_menu(self, match: MatchRecord, seat: int) -> tuple[list[str], list[Sequence[str]]]:
-        """The seat's legal notations and each one's menu levels (``GameRules.menu_path``)."""
+    def legal_menu(self, match: MatchRecord, seat: int, locale: str = lang.DEFAULT) -> list[MenuEntry]:
+        """The seat's legal moves as menu entries: notation, label and labelled levels, in ``locale``."""
         rules = self.rules(match.game)
-        legal = rules.legal_actions(self.state_of(match), seat)
-        return [rules.notation(a) for a in legal], [rules.menu_path(a) for a in legal]
+        state = self.state_of(match)
+        name = seat_namer(match, rules, state)
+        return [
+            MenuEntry(
+                notation=rules.notation(action),
+                label=render(locale, rules.describe(state, seat, action), name),
+                path=tuple(
+                    (level.key, render(locale, level.label, name))
+                    for level in rules.menu_path(state, seat, action)
+                ),
+            )
+            for action in rules.legal_actions(state, seat)
+        ]
+
+    def namer(self, match: MatchRecord, state: BaseModel | None = None) -> Namer:
+        """Names ``match``'s seats the one way the bot names people (see ``engine.host.names``)."""
+        if state is None and match.state_json is not None:
+            state = self.state_of(match)
+        return seat_namer(match, self.rules(match.game), state)
 
     def multi_selects(
         self, match: MatchRecord, seat: int, state: BaseModel | None = None
@@ -228,26 +270,34 @@ class GameHost:
         if len(mine) == 1:
             return self._known_game(mine[0])
         if not mine:
-            raise MatchNotFound("you are in no open match here; start one with /game new or join one")
+            raise MatchNotFound(
+                HOST.say("you are in no open match here; start one with /game new or join one")
+            )
         raise MatchNotFound(
-            "you are in several matches; name one with the match option or use its thread",
+            HOST.say("you are in several matches; name one with the match option or use its thread"),
             [f"#{m.id} {self.rules(m.game).title} ({m.status.value})" for m in mine],
         )
 
-    async def public_log(self, match: MatchRecord, limit: int = 20) -> list[str]:
-        """The last ``limit`` public log lines, rebuilt by replaying the stored actions."""
+    async def public_log(self, match: MatchRecord, limit: int = 20, locale: str | None = None) -> list[str]:
+        """The last ``limit`` public log lines, rebuilt by replaying the stored actions: sentences in
+        ``locale`` with the players named, or the engine's notation when no locale is given."""
         if match.status is MatchStatus.LOBBY:
             return []
         rules = self.rules(match.game)
         log = await self.store.action_log(match.id)
         try:
-            _, events = replay(rules, match.seat_count, match.seed, match.options, log)
+            state, events = replay(rules, match.seat_count, match.seed, match.options, log)
         except CorruptRecord as exc:
             raise CorruptRecord(
                 f"match #{match.id} cannot be read ({exc.message}); {ADMIN_CAN_ABANDON}"
             ) from None
         opening = rules.setup_events(match.seat_count, match.seed, match.options)
-        lines = [e.text for e in (*opening, *events) if e.is_public]
+        said = [e for e in (*opening, *events) if e.is_public]
+        if locale is None:
+            lines = [e.text for e in said]
+        else:
+            name = seat_namer(match, rules, state)
+            lines = [render(locale, sentence(e), name) for e in said]
         return lines[-limit:] if limit else lines
 
     # ------------------------------------------------------------------ lobby
@@ -292,11 +342,8 @@ class GameHost:
         self, match_id: int, policy: str = "greedy", scope: Scope | None = None
     ) -> MatchRecord:
         match = await self.match(match_id, scope)
-        taken = {p.name for p in match.players}
-        number = 1
-        while f"Computer {number}" in taken:
-            number += 1
-        return await self.join(match_id, Player(name=f"Computer {number}", bot=policy), scope)
+        name = computer_name({p.name for p in match.players})
+        return await self.join(match_id, Player(name=name, bot=policy), scope)
 
     async def leave(self, match_id: int, user_id: int, scope: Scope | None = None) -> MatchRecord:
         async with self._locks(match_id):
@@ -310,10 +357,15 @@ class GameHost:
             match = await self.match(match_id, scope)
             self._require_lobby(match)
             if by_user is not None and match.creator_id not in (None, by_user):
-                raise LobbyError("only the player who created the match can start it")
+                raise LobbyError(HOST.say("only the player who created the match can start it"))
             if len(match.players) != match.seat_count:
                 raise LobbyError(
-                    f"the match needs {match.seat_count} players and has {len(match.players)}",
+                    HOST.say_n(
+                        "the match needs {count} player and has {seated}",
+                        "the match needs {count} players and has {seated}",
+                        match.seat_count,
+                        seated=len(match.players),
+                    ),
                     ["join", "add a computer player"],
                 )
             rules = self.rules(match.game)
@@ -324,13 +376,29 @@ class GameHost:
             names = ", ".join(f"S{seat + 1} {p.name}" for seat, p in enumerate(order))
             to_act = tuple(sorted(rules.to_act(state)))
             lines = (f"seats: {names}", *(e.text for e in opening if e.is_public))
-            begins = Notice(headline=f"{rules.title} begins", lines=lines, to_act=to_act, everyone=True)
-            notices = [DeliveryDraft(payload=begins.model_dump_json())]
+            seating = HOST.say(
+                "Order of play: {players}", players=items(map(who, range(len(order))), "comma")
+            )
+            begins = Notice(
+                headline=f"{rules.title} begins",
+                heading=HOST.say("{game} begins", game=HOST.say(rules.title)),
+                lines=lines,
+                says=(seating, *(sentence(e) for e in opening if e.is_public)),
+                to_act=to_act,
+                everyone=True,
+            )
+            notices = [DeliveryDraft(payload=payload(begins))]
             for p in seated:
                 assert p.seat is not None
-                own = tuple(e.text for e in opening if e.audience is not None and p.seat in e.audience)
-                hand = Notice(headline="your hand", lines=own, to_act=to_act)
-                notices.append(DeliveryDraft(seat=p.seat, payload=hand.model_dump_json()))
+                own = [e for e in opening if e.audience is not None and p.seat in e.audience]
+                hand = Notice(
+                    headline="your hand",
+                    heading=HOST.say("Your hand"),
+                    lines=tuple(e.text for e in own),
+                    says=tuple(map(sentence, own)),
+                    to_act=to_act,
+                )
+                notices.append(DeliveryDraft(seat=p.seat, payload=payload(hand)))
             match = await self.store.start_match(match_id, match.version, seated, dump_state(state), notices)
             played = list(lines)
             match = await self._run_computers(match, state, played)
@@ -346,8 +414,10 @@ class GameHost:
         expected_version: int | None = None,
         scope: Scope | None = None,
         seen_version: int | None = None,
+        locale: str = lang.DEFAULT,
     ) -> ActResult:
-        """Play ``move`` (a notation, or the index of a legal action) for ``user_id``'s seat.
+        """Play ``move`` (a notation, or the index of a legal action) for ``user_id``'s seat; the result's
+        ``label`` reads the move in ``locale``.
 
         ``expected_version`` binds a button to the exact board it was made for. ``seen_version`` binds
         a typed move to the board the player saw: it is refused when their own seat has moved since
@@ -363,27 +433,39 @@ class GameHost:
             seat = self._require_seat(match, user_id)
             if expected_version is not None and expected_version != match.version:
                 raise StaleVersion(
-                    f"this board has moved on (it is at move {match.version}, your button was for "
-                    f"move {expected_version}); use the latest post",
+                    HOST.say(
+                        "this board has moved on (it is at move {now}, your button was for move {then}); "
+                        "use the latest post",
+                        now=match.version,
+                        then=expected_version,
+                    )
                 )
             if seen_version is not None and seen_version < match.version:
                 last = await self.store.last_action_version(match_id, seat)
                 if last is not None and last > seen_version:
                     raise StaleVersion(
-                        f"you have already moved since this command was sent (move {last}); "
-                        "nothing was played twice. Look at the latest post and move again if you meant to"
+                        HOST.say(
+                            "you have already moved since this command was sent (move {move}); nothing "
+                            "was played twice. Look at the latest post and move again if you meant to",
+                            move=last,
+                        )
                     )
             rules = self.rules(match.game)
             state = self.state_of(match)
             to_act = rules.to_act(state)
             if seat not in to_act:
-                waiting = ", ".join(self._seat_name(match, s) for s in sorted(to_act))
-                raise NotYourTurn(f"it is not your turn; waiting for {waiting}")
+                name = seat_namer(match, rules, state)
+                waiting = items(name(s) for s in sorted(to_act))
+                raise NotYourTurn(HOST.say("it is not your turn; waiting for {players}", players=waiting))
             legal = rules.legal_actions(state, seat)
             if isinstance(move, int):
                 if not 0 <= move < len(legal):
                     raise IllegalAction(
-                        f"there is no choice number {move}; choose 0 to {len(legal) - 1}",
+                        HOST.say(
+                            "there is no choice number {number}; choose 0 to {last}",
+                            number=move,
+                            last=len(legal) - 1,
+                        ),
                         [rules.notation(a) for a in legal],
                     )
                 action = legal[move]
@@ -391,9 +473,10 @@ class GameHost:
                 action = rules.parse(move)
             step = rules.apply(state, seat, action)
             notation = rules.notation(action)
+            label = self._label(match, rules, state, seat, action, locale)
             match, lines = await self._commit(match, rules, seat, action, state, step.state, step.events)
             match = await self._run_computers(match, step.state, lines)
-            return ActResult(match=match, lines=tuple(lines), notation=notation)
+            return ActResult(match=match, lines=tuple(lines), notation=notation, label=label)
 
     async def resign(
         self, match_id: int, user_id: int, policy: str = "greedy", scope: Scope | None = None
@@ -428,15 +511,21 @@ class GameHost:
                 log.warning("match %s could not be read and was abandoned", match_id)
                 return await self.store.match_summary(match_id)
             if match.status in (MatchStatus.FINISHED, MatchStatus.ABANDONED):
-                raise MatchClosed(f"match {match_id} is already {match.status.value}")
+                raise MatchClosed(
+                    HOST.say(
+                        "match #{number} is already {status}",
+                        number=match_id,
+                        status=STATUS_SAID[match.status],
+                    )
+                )
             if not is_admin and by_user is not None and match.creator_id != by_user:
-                raise LobbyError("only the match's creator or a server admin can abandon it")
-            notice = Notice(headline="match abandoned", finished=True)
+                raise LobbyError(HOST.say("only the match's creator or a server admin can abandon it"))
+            notice = Notice(headline="match abandoned", heading=HOST.say("Match abandoned"), finished=True)
             return await self.store.close_match(
                 match_id,
                 match.version,
                 MatchStatus.ABANDONED,
-                deliveries=[DeliveryDraft(payload=notice.model_dump_json())],
+                deliveries=[DeliveryDraft(payload=payload(notice))],
             )
 
     async def resume(self) -> list[MatchRecord]:
@@ -544,25 +633,28 @@ class GameHost:
         outcome = rules.outcome(after)
         to_act = tuple(sorted(rules.to_act(after)))
         public_lines = [e.text for e in events if e.is_public]
-        headline = None
+        headline = heading = None
         if outcome is not None:
             headline = f"game over: {outcome.reason}"
-        notices = [
-            DeliveryDraft(
-                payload=Notice(
-                    lines=tuple(public_lines), headline=headline, to_act=to_act, finished=outcome is not None
-                ).model_dump_json()
-            )
-        ]
+            reason = outcome.reason_say
+            heading = HOST.say("Game over: {reason}", reason=reason) if reason else HOST.say("Game over")
+        post = Notice(
+            lines=tuple(public_lines),
+            says=tuple(sentence(e) for e in events if e.is_public),
+            headline=headline,
+            heading=heading,
+            to_act=to_act,
+            finished=outcome is not None,
+        )
+        notices = [DeliveryDraft(payload=payload(post))]
         # Computer seats get private notices too: the notifier decides whether anyone reads them.
         for target in range(match.seat_count):
-            private_lines = tuple(e.text for e in events if e.audience is not None and target in e.audience)
-            if private_lines:
-                notices.append(
-                    DeliveryDraft(
-                        seat=target, payload=Notice(lines=private_lines, to_act=to_act).model_dump_json()
-                    )
+            own = [e for e in events if e.audience is not None and target in e.audience]
+            if own:
+                secret = Notice(
+                    lines=tuple(e.text for e in own), says=tuple(map(sentence, own)), to_act=to_act
                 )
+                notices.append(DeliveryDraft(seat=target, payload=payload(secret)))
         status = MatchStatus.FINISHED if outcome is not None else MatchStatus.ACTIVE
         committed = await self.store.commit_action(
             match.id,
@@ -587,27 +679,52 @@ class GameHost:
             except Exception:
                 log.exception("a listener failed for the end of match %s", match.id)
 
-    def _seat_name(self, match: MatchRecord, seat: int) -> str:
-        player = match.player_at(seat)
-        return f"S{seat + 1} {player.name}" if player else f"S{seat + 1}"
+    @staticmethod
+    def _label(
+        match: MatchRecord, rules: GameRules[Any, Any], state: BaseModel, seat: int, action: Any, locale: str
+    ) -> str:
+        """The move as the player reads it; its notation if the words fail (the move itself stands)."""
+        try:
+            return render(locale, rules.describe(state, seat, action), seat_namer(match, rules, state))
+        except Exception:
+            log.exception("match %s: no words for %s", match.id, rules.notation(action))
+            return rules.notation(action)
 
     @staticmethod
     def _require_lobby(match: MatchRecord) -> None:
         if match.status is not MatchStatus.LOBBY:
-            raise LobbyError(f"match {match.id} is {match.status.value}; the lobby is closed")
+            raise LobbyError(
+                HOST.say(
+                    "match #{number} is {status}; the lobby is closed",
+                    number=match.id,
+                    status=STATUS_SAID[match.status],
+                )
+            )
 
     @staticmethod
     def _require_active(match: MatchRecord) -> None:
         if match.status is not MatchStatus.ACTIVE:
             allowed = ["start"] if match.status is MatchStatus.LOBBY else []
-            raise MatchClosed(f"match {match.id} is {match.status.value}; no moves can be made", allowed)
+            if match.status is MatchStatus.LOBBY:
+                said = HOST.say(
+                    "match #{number} has not started yet: no moves until it starts", number=match.id
+                )
+            else:
+                said = HOST.say(
+                    "match #{number} is {status}: no more moves can be made",
+                    number=match.id,
+                    status=STATUS_SAID[match.status],
+                )
+            raise MatchClosed(said, allowed)
 
     @staticmethod
     def _require_seat(match: MatchRecord, user_id: int) -> int:
         seat = match.seat_of(user_id)
         if seat is None:
-            raise NotSeated(f"you are not playing in match {match.id}")
+            raise NotSeated(HOST.say("you are not playing in match #{number}", number=match.id))
         player = match.player_at(seat)
         if player is not None and player.bot is not None:
-            raise NotSeated(f"a computer player has taken over your seat in match {match.id}")
+            raise NotSeated(
+                HOST.say("a computer player has taken over your seat in match #{number}", number=match.id)
+            )
         return seat

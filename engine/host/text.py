@@ -1,26 +1,99 @@
-"""Plain-text pieces shared by every front end (the CLI demo and the Discord posts)."""
+"""What a post or a message says, in the reader's language, shared by every front end (the Discord posts,
+the CLI demo and transcript): the lines of a notice, the final standings and the winner's line."""
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 
+import lang
 from engine.core.contract import Outcome
-from engine.host.ports import MatchRecord
+from engine.core.errors import EngineError
+from engine.core.say import Speaker
+from engine.host.ports import MatchRecord, Notice
+from lang import N_, t, tn
+from lang.says import Namer, render
+
+# The host's own sentences in notices (the bot's catalogue), translated where they are shown.
+HOST = Speaker(lang.DOMAIN)
 
 
-def standings_lines(match: MatchRecord, outcome: Outcome) -> list[str]:
-    """A small table: place, seat, name, score, then the game's own breakdown lines."""
+def refusal(locale: str, error: EngineError, name: Namer | None = None) -> str:
+    """A refusal in ``locale``: what is wrong (translated when the raiser gave a sentence), then what is
+    allowed, starting with a capital letter."""
+    message = render(locale, error.say, name or _numbered) if error.say is not None else error.message
+    more = lang.catalogue(locale).gettext(N_("(and {count} more)"))
+    text = error.describe(message=message, allowed_word=t(locale, "Allowed"), more=more)
+    return text[:1].upper() + text[1:]
+
+
+def _numbered(seat: int) -> str:
+    return f"#{seat + 1}"
+
+
+def notice_lines(locale: str, notice: Notice, name: Namer) -> list[str]:
+    """The notice's lines as sentences in ``locale`` (older notices, stored before sentences: as stored)."""
+    if notice.says:
+        return [render(locale, say, name) for say in notice.says]
+    return list(notice.lines)
+
+
+def notice_heading(locale: str, notice: Notice, name: Namer) -> str | None:
+    if notice.heading is not None:
+        return render(locale, notice.heading, name)
+    return notice.headline
+
+
+def winners_line(locale: str, outcome: Outcome, name: Namer) -> str:
+    """The first line of a finished match: who won, with how many points."""
+    first = [seat for seat, place in enumerate(outcome.places) if place == 1]
+    points = outcome.scores[first[0]] if first else 0
+    names = [name(seat) for seat in first]
+    if len(names) == 1:
+        return "🏆 " + tn(
+            locale,
+            "{winner} wins with {count} point",
+            "{winner} wins with {count} points",
+            points,
+            winner=names[0],
+        )
+    return "🏆 " + tn(
+        locale,
+        "{winners} share first place with {count} point",
+        "{winners} share first place with {count} points",
+        points,
+        winners=" · ".join(names),
+    )
+
+
+def standings_lines(locale: str, match: MatchRecord, outcome: Outcome, name: Namer) -> list[str]:
+    """Place, name and score per player, best first, then the game's own breakdown, in ``locale``."""
+    rows = sorted(range(len(outcome.places)), key=lambda s: (outcome.places[s], s))
+    lines = [t(locale, "Final standings:")]
+    for seat in rows:
+        score = tn(locale, "{count} point", "{count} points", outcome.scores[seat])
+        lines.append(f"{outcome.places[seat]}. {name(seat)} · {score}")
+    if outcome.breakdown:
+        lines.extend(render(locale, line, name) for line in outcome.breakdown)
+    else:
+        lines.extend(outcome.details)
+    return lines
+
+
+def standings_notation(match: MatchRecord, outcome: Outcome) -> list[str]:
+    """The standings as the CLI prints them: place, seat, name, score, then the notation breakdown."""
     rows = sorted(range(len(outcome.places)), key=lambda s: (outcome.places[s], s))
     lines = ["Final standings:"]
     for seat in rows:
         player = match.player_at(seat)
-        name = player.name if player else "?"
-        lines.append(f"  {outcome.places[seat]}. S{seat + 1} {name:<12} {outcome.scores[seat]:>4} points")
+        player_name = player.name if player else "?"
+        lines.append(
+            f"  {outcome.places[seat]}. S{seat + 1} {player_name:<12} {outcome.scores[seat]:>4} points"
+        )
     lines.extend(f"  {detail}" for detail in outcome.details)
     return lines
 
 
-def clip_lines(lines: Sequence[str], budget: int) -> list[str]:
+def clip_lines(lines: Sequence[str], budget: int, locale: str = lang.DEFAULT) -> list[str]:
     """The last lines that fit in ``budget`` characters, preceded by a note of how many were left out."""
     kept: list[str] = []
     used = 0
@@ -31,4 +104,5 @@ def clip_lines(lines: Sequence[str], budget: int) -> list[str]:
         used += len(line) + 1
     kept.reverse()
     skipped = len(lines) - len(kept)
-    return ([f"… {skipped} earlier line(s)"] if skipped else []) + kept
+    note = tn(locale, "… {count} earlier line", "… {count} earlier lines", skipped)
+    return ([note] if skipped else []) + kept

@@ -20,9 +20,11 @@ from typing import Protocol
 from engine.core.contract import Frozen
 from engine.core.errors import EngineError, LobbyError, MatchClosed, SetupError
 from engine.core.rng import Rng
+from engine.core.say import Say
 from engine.host.locks import MatchLocks
 from engine.host.ports import MatchRecord, MatchStatus, Player
 from engine.host.service import GameHost
+from engine.host.text import HOST
 from engine.tournament import (
     FORMATS,
     PlayedRound,
@@ -48,6 +50,17 @@ class TournamentStatus(StrEnum):
     RUNNING = "running"
     FINISHED = "finished"
     CANCELLED = "cancelled"
+
+
+# A tournament's status as people read it.
+TOURNAMENT_STATUS = {
+    TournamentStatus.DRAFT: HOST.word("being prepared", "tournament"),
+    TournamentStatus.REGISTRATION: HOST.word("open for registration", "tournament"),
+    TournamentStatus.CLOSED: HOST.word("closed for registration", "tournament"),
+    TournamentStatus.RUNNING: HOST.word("running", "tournament"),
+    TournamentStatus.FINISHED: HOST.word("finished", "tournament"),
+    TournamentStatus.CANCELLED: HOST.word("cancelled", "tournament"),
+}
 
 
 class Entrant(Frozen):
@@ -101,7 +114,10 @@ class TournamentRecord(TournamentDraft):
         for entrant in self.entrants:
             if entrant.key == key:
                 return entrant
-        raise LobbyError(f"{key} is not in tournament {self.name!r}", [e.name for e in self.entrants])
+        raise LobbyError(
+            HOST.say("{player} is not in the tournament “{name}”", player=key, name=self.name),
+            [e.name for e in self.entrants],
+        )
 
     def entrant_of_user(self, user_id: int) -> Entrant | None:
         return next((e for e in self.entrants if e.user_id == user_id), None)
@@ -274,9 +290,15 @@ class TournamentHost:
     async def join(self, tournament_id: int, user_id: int, name: str) -> TournamentRecord:
         def join(record: TournamentRecord) -> TournamentRecord:
             if record.status is not TournamentStatus.REGISTRATION:
-                raise LobbyError(f"registration for {record.name!r} is {self._registration_state(record)}")
+                raise LobbyError(
+                    HOST.say(
+                        "registration for “{name}” is {state}",
+                        name=record.name,
+                        state=self._registration_state(record),
+                    )
+                )
             if record.entrant_of_user(user_id) is not None:
-                raise LobbyError(f"you are already registered for {record.name!r}")
+                raise LobbyError(HOST.say("you are already registered for “{name}”", name=record.name))
             entrant = Entrant(key=f"u{user_id}", name=name, user_id=user_id)
             return record.model_copy(update={"entrants": (*record.entrants, entrant)})
 
@@ -289,7 +311,9 @@ class TournamentHost:
                 TournamentStatus.REGISTRATION,
                 TournamentStatus.CLOSED,
             ):
-                raise LobbyError(f"{record.name!r} has started; computer players join only before")
+                raise LobbyError(
+                    HOST.say("“{name}” has started; computer players join only before", name=record.name)
+                )
             self.host.policy(record.game, policy)
             number = 1 + sum(1 for e in record.entrants if e.bot is not None)
             entrant = Entrant(key=f"c{number}", name=f"Computer {number}", bot=policy)
@@ -300,10 +324,12 @@ class TournamentHost:
     async def leave(self, tournament_id: int, user_id: int) -> TournamentRecord:
         def leave(record: TournamentRecord) -> TournamentRecord:
             if record.status in (TournamentStatus.RUNNING, TournamentStatus.FINISHED):
-                raise LobbyError(f"{record.name!r} has started; ask an admin to drop you instead")
+                raise LobbyError(
+                    HOST.say("“{name}” has started; ask an admin to drop you instead", name=record.name)
+                )
             entrant = record.entrant_of_user(user_id)
             if entrant is None:
-                raise LobbyError(f"you are not registered for {record.name!r}")
+                raise LobbyError(HOST.say("you are not registered for “{name}”", name=record.name))
             return record.model_copy(
                 update={"entrants": tuple(e for e in record.entrants if e is not entrant)}
             )
@@ -319,7 +345,13 @@ class TournamentHost:
                 TournamentStatus.CLOSED,
                 TournamentStatus.DRAFT,
             ):
-                raise LobbyError(f"{record.name!r} is {record.status.value}; it cannot start again")
+                raise LobbyError(
+                    HOST.say(
+                        "“{name}” is {status}; it cannot start again",
+                        name=record.name,
+                        status=TOURNAMENT_STATUS[record.status],
+                    )
+                )
             check_field(record.config, len(record.entrants))
             record = await self.store.save_tournament(
                 record.model_copy(update={"status": TournamentStatus.RUNNING}), record.version
@@ -333,7 +365,13 @@ class TournamentHost:
         async with self._locks(tournament_id):
             record = await self.store.get_tournament(tournament_id)
             if record.status in (TournamentStatus.FINISHED, TournamentStatus.CANCELLED):
-                raise MatchClosed(f"{record.name!r} is already {record.status.value}")
+                raise MatchClosed(
+                    HOST.say(
+                        "“{name}” is already {status}",
+                        name=record.name,
+                        status=TOURNAMENT_STATUS[record.status],
+                    )
+                )
             # Cancelled first: a crash before the tables are abandoned leaves a cancelled tournament whose
             # tables nothing waits for, never a running one whose tables can no longer finish.
             cancelled = await self.store.save_tournament(
@@ -381,7 +419,7 @@ class TournamentHost:
             record = await self.store.get_tournament(tournament_id)
             entrant = record.entrant(key)
             if entrant.dropped:
-                raise LobbyError(f"{entrant.name} has already been dropped")
+                raise LobbyError(HOST.say("{player} has already been dropped", player=entrant.name))
             entrants = tuple(
                 e.model_copy(update={"dropped": True}) if e.key == key else e for e in record.entrants
             )
@@ -400,7 +438,9 @@ class TournamentHost:
             record = await self.store.get_tournament(tournament_id)
             old = record.entrant(key)
             if record.entrant_of_user(user_id) is not None:
-                raise LobbyError(f"{name} already plays in {record.name!r}")
+                raise LobbyError(
+                    HOST.say("{player} already plays in “{name}”", player=name, name=record.name)
+                )
             for table in self._open_tables(record):
                 if key in table.players and table.match_id is not None:
                     match = await self.host.match(table.match_id)
@@ -424,7 +464,9 @@ class TournamentHost:
                     await self.host.resign(table.match_id, entrant.user_id, policy)
                     break
             else:
-                raise LobbyError(f"{entrant.name} has no unfinished table in this round")
+                raise LobbyError(
+                    HOST.say("{player} has no unfinished table in this round", player=entrant.name)
+                )
         await self.process(tournament_id)
         return await self.store.get_tournament(tournament_id)
 
@@ -436,13 +478,18 @@ class TournamentHost:
         """
         record = await self.store.get_tournament(tournament_id)
         if record.status is not TournamentStatus.RUNNING or not record.rounds:
-            raise MatchClosed(f"{record.name!r} is not running")
+            raise MatchClosed(HOST.say("“{name}” is not running", name=record.name))
         current = record.rounds[-1]
         if record.deadline_hours is not None and current.started_at is not None and not force:
             due = current.started_at + timedelta(hours=record.deadline_hours)
             if self._clock() < due:
                 raise LobbyError(
-                    f"round {current.round.number} runs until {due:%Y-%m-%d %H:%M} UTC", ["force"]
+                    HOST.say(
+                        "round {number} runs until {due} UTC",
+                        number=current.round.number,
+                        due=f"{due:%Y-%m-%d %H:%M}",
+                    ),
+                    ["force"],
                 )
         for table in current.tables:
             if table.result is not None or table.match_id is None:
@@ -460,17 +507,22 @@ class TournamentHost:
         async with self._locks(tournament_id):
             record = await self.store.get_tournament(tournament_id)
             if record.status is not TournamentStatus.RUNNING or not record.rounds:
-                raise MatchClosed(f"{record.name!r} is not running")
+                raise MatchClosed(HOST.say("“{name}” is not running", name=record.name))
             current = record.rounds[-1]
             table = next((t for t in current.tables if t.number == table_number), None)
             if table is None or table.result is not None:
                 open_numbers = [str(t.number) for t in current.tables if t.result is None]
                 raise LobbyError(
-                    f"table {table_number} has no open game in round {current.round.number}", open_numbers
+                    HOST.say(
+                        "table {table} has no open game in round {number}",
+                        table=table_number,
+                        number=current.round.number,
+                    ),
+                    open_numbers,
                 )
             if sorted(order) != sorted(table.players):
                 names = [record.name_of(k) for k in table.players]
-                raise LobbyError("list every player of the table once, best first", names)
+                raise LobbyError(HOST.say("list every player of the table once, best first"), names)
             places = tuple(list(order).index(key) + 1 for key in table.players)
             result = TableResult(
                 table=table.number, players=table.players, places=places, scores=(0,) * len(places)
@@ -687,15 +739,23 @@ class TournamentHost:
             return await self.store.save_tournament(change(record), record.version)
 
     @staticmethod
-    def _registration_state(record: TournamentRecord) -> str:
-        return {TournamentStatus.DRAFT: "not open yet"}.get(record.status, "closed")
+    def _registration_state(record: TournamentRecord) -> Say:
+        if record.status is TournamentStatus.DRAFT:
+            return HOST.word("not open yet", "registration")
+        return HOST.word("closed", "registration")
 
     def _open(self, record: TournamentRecord) -> TournamentRecord:
         if record.status not in (TournamentStatus.DRAFT, TournamentStatus.CLOSED):
-            raise LobbyError(f"{record.name!r} is {record.status.value}; registration cannot open")
+            raise LobbyError(
+                HOST.say(
+                    "“{name}” is {status}; registration cannot open",
+                    name=record.name,
+                    status=TOURNAMENT_STATUS[record.status],
+                )
+            )
         return record.model_copy(update={"status": TournamentStatus.REGISTRATION})
 
     def _close(self, record: TournamentRecord) -> TournamentRecord:
         if record.status is not TournamentStatus.REGISTRATION:
-            raise LobbyError(f"registration for {record.name!r} is not open")
+            raise LobbyError(HOST.say("registration for “{name}” is not open", name=record.name))
         return record.model_copy(update={"status": TournamentStatus.CLOSED})

@@ -122,7 +122,7 @@ async def test_error_messages_say_what_is_allowed(host: GameHost) -> None:
     assert caught.value.allowed == ("add 1", "add 2")
     with pytest.raises(NotYourTurn) as waiting:
         await host.act(match.id, user_at(match, 1), "add 1")
-    assert "waiting for S1" in waiting.value.message
+    assert waiting.value.message == "it is not your turn; waiting for bob"
 
 
 async def test_lobby_rules(host: GameHost) -> None:

@@ -12,6 +12,9 @@ from typing import ClassVar
 from engine.core.contract import Event, Frozen, MultiSelect, Outcome, RulesDefaults, Step, private, public
 from engine.core.errors import IllegalAction, NotationError, NotYourTurn
 from engine.core.rng import Rng
+from engine.core.say import Say, Speaker, who
+
+SPEAK = Speaker("toy")  # no catalogue: the toy speaks English in every language
 
 
 class ToyState(Frozen):
@@ -48,7 +51,8 @@ class ToyRules(RulesDefaults):
         return ToyState(seats=seats, target=20 if "long" in options else 10, secrets=tokens, rng=rng.state)
 
     def setup_events(self, seats: int, seed: int, options: frozenset[str]) -> Sequence[Event]:
-        return (public(f"a race to {20 if 'long' in options else 10}"),)
+        target = 20 if "long" in options else 10
+        return (public(f"a race to {target}", SPEAK.say("A race to {target}", target=target)),)
 
     def to_act(self, state: ToyState) -> frozenset[int]:
         return frozenset() if state.total >= state.target else frozenset({state.turn})
@@ -75,9 +79,12 @@ class ToyRules(RulesDefaults):
                 "rng": rng.state,
             }
         )
+        added = SPEAK.say(
+            "{player} adds {amount}: {total}", player=who(seat), amount=action.amount, total=new.total
+        )
         events = (
-            public(f"S{seat + 1} adds {action.amount} => {new.total}"),
-            private(f"you drew {token}", seat),
+            public(f"S{seat + 1} adds {action.amount} => {new.total}", added),
+            private(f"you drew {token}", seat, say=SPEAK.say("You drew {token}", token=token)),
         )
         return Step(new, events)
 
@@ -90,11 +97,20 @@ class ToyRules(RulesDefaults):
         winner = (state.turn - 1) % state.seats
         places = tuple(1 if s == winner else 2 for s in range(state.seats))
         scores = tuple(1 if s == winner else 0 for s in range(state.seats))
-        return Outcome(scores=scores, places=places, reason=f"S{winner + 1} reached {state.target}")
+        return Outcome(
+            scores=scores,
+            places=places,
+            reason=f"S{winner + 1} reached {state.target}",
+            reason_say=SPEAK.say("{player} reached {target}", player=who(winner), target=state.target),
+            breakdown=(SPEAK.say("The total is {total}", total=state.total),),
+        )
 
     def view(self, state: ToyState, seat: int | None) -> ToyView:
         secret = state.secrets[seat] if seat is not None else None
         return ToyView(total=state.total, turn=state.turn, my_secret=secret)
+
+    def describe(self, state: ToyState, seat: int, action: Add) -> Say:
+        return SPEAK.say("Add {amount} to {total}", amount=action.amount, total=state.total)
 
     def notation(self, action: Add) -> str:
         return f"add {action.amount}"
