@@ -391,6 +391,8 @@ class GameHost:
             for p in seated:
                 assert p.seat is not None
                 own = [e for e in opening if e.audience is not None and p.seat in e.audience]
+                if not own:
+                    continue  # nothing secret was dealt to this seat: no "your hand" message to send
                 hand = Notice(
                     headline="your hand",
                     heading=HOST.say("Your hand"),
@@ -647,8 +649,9 @@ class GameHost:
             finished=outcome is not None,
         )
         notices = [DeliveryDraft(payload=payload(post))]
-        # Computer seats get private notices too: the notifier decides whether anyone reads them.
-        for target in range(match.seat_count):
+        # Computer seats get private notices too: the notifier decides whether anyone reads them. Once
+        # the match is over nothing is secret any more, and the final post says it all.
+        for target in range(match.seat_count if outcome is None else 0):
             own = [e for e in events if e.audience is not None and target in e.audience]
             if own:
                 secret = Notice(

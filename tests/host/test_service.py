@@ -221,6 +221,35 @@ async def test_restart_keeps_everything_and_computers_resume(db_path: Path) -> N
         await reopened.close()
 
 
+async def test_a_seat_dealt_nothing_secret_gets_no_opening_hand_message(store: SqliteMatchStore) -> None:
+    host = GameHost(store)  # the real games: Piatnik deals no cards before its preliminary round
+    match = await host.create_match("ny_piatnik", 3, seed=2)
+    for person in (ANN, BOB, Player(user_id=3, name="cy")):
+        await host.join(match.id, person)
+    await host.start(match.id)
+    recorder = Recorder()
+    await host.flush(recorder)
+    assert [seat for seat, _ in recorder.sent] == [None]
+
+
+async def test_nothing_secret_is_sent_once_the_match_is_over(host: GameHost) -> None:
+    match = await started_pair(host)
+    await host.flush(Recorder())
+    moves = 0
+    while moves < 12:
+        match = await host.match(match.id)
+        if match.status is MatchStatus.FINISHED:
+            break
+        moves += 1
+        seat = min(TOY.to_act(host.state_of(match)))
+        recorder = Recorder()
+        await host.act(match.id, user_at(match, seat), "add 2")
+        await host.flush(recorder)
+    assert match.status is MatchStatus.FINISHED and moves > 2
+    # The last move drew a token like every other, but the final post is the only message.
+    assert [(seat, notice.finished) for seat, notice in recorder.sent] == [(None, True)]
+
+
 async def test_failed_deliveries_are_retried_after_their_destinations_back_off(
     store: SqliteMatchStore,
 ) -> None:

@@ -52,7 +52,14 @@ class ToyRules(RulesDefaults):
 
     def setup_events(self, seats: int, seed: int, options: frozenset[str]) -> Sequence[Event]:
         target = 20 if "long" in options else 10
-        return (public(f"a race to {target}", SPEAK.say("A race to {target}", target=target)),)
+        tokens = self.setup(seats, seed, options).secrets
+        return (
+            public(f"a race to {target}", SPEAK.say("A race to {target}", target=target)),
+            *(
+                private(f"your token {token}", seat, say=SPEAK.say("Your token is {token}", token=token))
+                for seat, token in enumerate(tokens)
+            ),
+        )
 
     def to_act(self, state: ToyState) -> frozenset[int]:
         return frozenset() if state.total >= state.target else frozenset({state.turn})
