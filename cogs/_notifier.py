@@ -170,15 +170,20 @@ class DiscordNotifier:
             except discord.HTTPException as exc:
                 log.info("match %s: could not tell user %s by DM either: %s", match.id, user_id, exc)
 
-    async def png(self, match: MatchRecord, version: int, seat: int | None) -> bytes | None:
-        """The board (``seat`` None) or a seat's hand as of ``version``, rendered off the event loop."""
+    async def png(
+        self, match: MatchRecord, version: int, seat: int | None, locale: str = lang.DEFAULT
+    ) -> bytes | None:
+        """The board (``seat`` None) or a seat's hand as of ``version`` with its words in ``locale``,
+        rendered off the event loop."""
         state = await self.bot.host.state_at(match, version)
         view = self.bot.host.view(match, seat, state)
-        return await asyncio.to_thread(render_view, match.game, view, match.seat_names())
+        return await asyncio.to_thread(render_view, match.game, view, match.seat_names(), locale)
 
-    async def image(self, match: MatchRecord, version: int, seat: int | None) -> discord.File | None:
+    async def image(
+        self, match: MatchRecord, version: int, seat: int | None, locale: str = lang.DEFAULT
+    ) -> discord.File | None:
         """``png`` as a file to attach."""
-        png = await self.png(match, version, seat)
+        png = await self.png(match, version, seat, locale)
         if png is None:
             return None
         return discord.File(io.BytesIO(png), filename="board.png" if seat is None else "hand.png")
@@ -220,7 +225,7 @@ class DiscordNotifier:
             for s in pinged
             if (p := match.player_at(s)) is not None and p.user_id and not p.bot
         ]
-        png = await self.png(match, delivery.version, None)
+        png = await self.png(match, delivery.version, None, locale)
 
         async def post(channel: discord.abc.Messageable) -> None:
             kwargs: dict[str, object] = {
@@ -249,7 +254,7 @@ class DiscordNotifier:
             return  # nobody reads a computer player's hand
         locale = await recipient_locale(self.bot, player.user_id, match.guild_id)
         content = self.private_text(match, delivery.seat, notice, locale)
-        file = await self.image(match, delivery.version, delivery.seat)
+        file = await self.image(match, delivery.version, delivery.seat, locale)
         try:
             user = self.bot.get_user(player.user_id) or await self.bot.fetch_user(player.user_id)
             if file is not None:

@@ -363,7 +363,7 @@ async def send_hand(interaction: discord.Interaction[Any], match_id: int) -> Non
     lines = [t(locale, "Your view of match #{number}.", number=match.id)]
     if seat in to_act:
         lines.append(t(locale, "It is your turn: press Play to choose your move."))
-    file = await bot.notifier.image(match, match.version, seat)
+    file = await bot.notifier.image(match, match.version, seat, locale)
     view = discord.ui.View(timeout=None)
     if seat in to_act:
         view.add_item(PlayButton(match.id, match.version, locale))

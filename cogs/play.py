@@ -90,9 +90,10 @@ class Play(commands.Cog):
         await interaction.response.defer(ephemeral=True, thinking=True)
         locale = await reader_locale(interaction)
         state = host.state_of(record)
-        file = await self.bot.notifier.image(record, record.version, None)
+        file = await self.bot.notifier.image(record, record.version, None, locale)
         to_act = host.rules(record.game).to_act(state)
-        names = [record.seat_names()[s] for s in sorted(to_act)]
+        name = host.namer(record, state)
+        names = [name(s) for s in sorted(to_act)]
         kwargs: dict[str, Any] = {"ephemeral": True}
         if file is not None:
             kwargs["file"] = file

@@ -12,8 +12,11 @@ from collections.abc import Sequence
 
 from PIL import ImageDraw
 
+import lang
 from engine.fifth_avenue.cards import BUILDINGS_FOR_VALUE, COLOURS, DISTRICTS, GROUPS
 from engine.fifth_avenue.views import LotView, PrivateView, PublicView
+from engine.registry import GAMES
+from lang import t
 from render.canvas import INK, MUTED, encode_png, fit_text, new_canvas, text
 
 WIDTH = 1000
@@ -116,12 +119,12 @@ def draw_supply(draw: ImageDraw.ImageDraw, top: float, view: PublicView) -> floa
     return top + 60
 
 
-def render_board(view: PublicView, names: Sequence[str] = ()) -> bytes:
+def render_board(view: PublicView, names: Sequence[str] = (), locale: str = lang.DEFAULT) -> bytes:
     """The public image: districts and lots, shop supply, decks, players, a running auction."""
     auction_lines = 3 if view.auction else 0
     height = 120 + ROW * len(DISTRICTS) + 100 + 40 + 70 * len(view.seats) + 32 * auction_lines + 60
     image, draw = new_canvas(WIDTH, height)
-    text(draw, (MARGIN, 14), "Fifth Avenue", TITLE, INK, bold=True)
+    text(draw, (MARGIN, 14), t(locale, GAMES["fifth_avenue"].title), TITLE, INK, bold=True)
     status = "game over" if view.game_over else f"{view.phase} · to act: {view.to_act or '—'}"
     text(draw, (WIDTH - MARGIN, 20), fit_text(status, SMALL, 600), SMALL, INK, anchor="ra")
     if view.last:
@@ -178,7 +181,7 @@ def render_board(view: PublicView, names: Sequence[str] = ()) -> bytes:
     return encode_png(image)
 
 
-def render_hand(view: PrivateView, names: Sequence[str] = ()) -> bytes:
+def render_hand(view: PrivateView, names: Sequence[str] = (), locale: str = lang.DEFAULT) -> bytes:
     """One player's cards, grouped by colour, with the colours they may bid now."""
     colours = [*COLOURS, "BK"]
     rows = [c for c in colours if any(card.startswith(c) for card in view.hand)] or ["BK"]

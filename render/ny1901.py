@@ -12,7 +12,10 @@ from collections.abc import Sequence
 
 from PIL import ImageDraw
 
+import lang
 from engine.ny1901.views import NyView, PlayerView
+from engine.registry import GAMES
+from lang import t
 from render.canvas import INK, MUTED, encode_png, fit_text, new_canvas, text
 
 WIDTH = 1000
@@ -88,11 +91,11 @@ def player_line(player: PlayerView, name: str) -> tuple[str, str]:
     return head, detail
 
 
-def render_board(view: NyView, names: Sequence[str] = ()) -> bytes:
+def render_board(view: NyView, names: Sequence[str] = (), locale: str = lang.DEFAULT) -> bytes:
     """The public image: the grid, then market, streets, challenge and one block per player."""
     height = TOP + ROWS * CELL + 16 + 4 * 30 + 70 * len(view.players) + 30 + 20
     image, draw = new_canvas(WIDTH, height)
-    text(draw, (20, 14), "New York 1901", TITLE, INK, bold=True)
+    text(draw, (20, 14), t(locale, GAMES["ny1901"].title), TITLE, INK, bold=True)
     status = "game over" if view.over else f"turn {view.turn_no}"
     if view.end_triggered_by is not None and not view.over:
         status += " · FINAL ROUND"
@@ -149,7 +152,7 @@ def build_spots(legal: Sequence[str]) -> tuple[set[str], set[tuple[int, int]]]:
     return tiles, cells
 
 
-def render_hand(view: NyView, names: Sequence[str] = ()) -> bytes:
+def render_hand(view: NyView, names: Sequence[str] = (), locale: str = lang.DEFAULT) -> bytes:
     """A player's "my options" image: the board with their lots outlined and the cells where a legal build
     can be anchored marked, then their tiles and cards. Nothing here is secret in this game."""
     assert view.seat is not None

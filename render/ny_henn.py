@@ -11,8 +11,11 @@ from collections.abc import Sequence
 
 from PIL import ImageDraw
 
+import lang
 from engine.ny_henn.cards import BANK_HEX, BANK_NAMES, TYPE_BY_CODE, TYPE_CODES
 from engine.ny_henn.views import PlacedTile, PlayerPanel, PrivateView, PublicView, TileInfo
+from engine.registry import GAMES
+from lang import t
 from render.canvas import INK, MUTED, encode_png, fit_text, new_canvas, text
 
 WIDTH = 1000
@@ -150,8 +153,8 @@ def draw_panel(draw: ImageDraw.ImageDraw, top: float, panel: PlayerPanel, name: 
     return y + 8
 
 
-def draw_header(draw: ImageDraw.ImageDraw, view: PublicView, names: Sequence[str]) -> float:
-    text(draw, (MARGIN, 14), "New York", TITLE, INK, bold=True)
+def draw_header(draw: ImageDraw.ImageDraw, view: PublicView, names: Sequence[str], locale: str) -> float:
+    text(draw, (MARGIN, 14), t(locale, GAMES["ny_henn"].title), TITLE, INK, bold=True)
     who = ", ".join(names[s] if s < len(names) else f"P{s + 1}" for s in view.to_act) or "nobody"
     done = ", ".join(view.scoring_done) or "none"
     status = f"turn {view.turn} · {view.phase} · to act: {who} · scored: {done}"
@@ -211,7 +214,7 @@ def draw_header(draw: ImageDraw.ImageDraw, view: PublicView, names: Sequence[str
     return y + 180
 
 
-def render_board(view: PublicView, names: Sequence[str] = ()) -> bytes:
+def render_board(view: PublicView, names: Sequence[str] = (), locale: str = lang.DEFAULT) -> bytes:
     """The public image: header (display, deck, market), one panel per player, Dirk, and the result."""
     labels = [names[p.seat] if p.seat < len(names) else p.label for p in view.players]
     height = 244 + sum(panel_height(p) for p in view.players)
@@ -219,7 +222,7 @@ def render_board(view: PublicView, names: Sequence[str] = ()) -> bytes:
         height += 110 + (len(view.dirk.tiles) * (MIN_CELL + 6)) // (WIDTH - 200) * (MIN_CELL + 10)
     height += 30 * len(view.result) + 20
     image, draw = new_canvas(WIDTH, height)
-    y = draw_header(draw, view, labels)
+    y = draw_header(draw, view, labels, locale)
     for panel, label in zip(view.players, labels, strict=True):
         draw.line((MARGIN, y, WIDTH - MARGIN, y), fill="#C9C0B0", width=2)
         y = draw_panel(draw, y + 8, panel, label)
@@ -236,7 +239,7 @@ def render_board(view: PublicView, names: Sequence[str] = ()) -> bytes:
     return encode_png(image)
 
 
-def render_hand(view: PrivateView, names: Sequence[str] = ()) -> bytes:
+def render_hand(view: PrivateView, names: Sequence[str] = (), locale: str = lang.DEFAULT) -> bytes:
     """A player's image: money by bank with totals, and their city with the legal cells of a pending tile."""
     panel = view.players[view.seat]
     targets = [cell for target in view.targets for cell in target.cells]

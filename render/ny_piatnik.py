@@ -11,6 +11,7 @@ from collections.abc import Sequence
 
 from PIL import ImageDraw
 
+import lang
 from engine.ny_piatnik.cards import (
     AVENUE_NAMES,
     AVENUES,
@@ -22,6 +23,8 @@ from engine.ny_piatnik.cards import (
     card_name,
 )
 from engine.ny_piatnik.views import PrivateView, PublicView
+from engine.registry import GAMES
+from lang import t
 from render.canvas import INK, MUTED, encode_png, fit_text, new_canvas, text
 
 WIDTH = 900
@@ -180,13 +183,13 @@ def draw_scores(draw: ImageDraw.ImageDraw, view: PublicView, names: Sequence[str
     return y + 8
 
 
-def render_board(view: PublicView, names: Sequence[str] = ()) -> bytes:
+def render_board(view: PublicView, names: Sequence[str] = (), locale: str = lang.DEFAULT) -> bytes:
     """The public board image: grid, markers, last play, and the panel (or the final score)."""
     height = GRID_Y + CELL * SIZE + 16 + PANEL_ROW * len(view.players) + 3 * 28 + 24
     if view.scores:
         height = GRID_Y + CELL * SIZE + 16 + 40 + 36 * len(view.scores) + 16
     image, draw = new_canvas(WIDTH, height)
-    text(draw, (16, 14), "New York", TITLE, INK, bold=True)
+    text(draw, (16, 14), t(locale, GAMES["ny_piatnik"].title), TITLE, INK, bold=True)
     status = view.status if view.status.upper().startswith(view.banner) else f"{view.banner} · {view.status}"
     text(draw, (WIDTH - 16, 14), fit_text(status, BODY, 620), BODY, INK, anchor="ra")
     y = draw_board(draw, view)
@@ -214,7 +217,7 @@ def card_label(code: str) -> str:
     return card_name(code)
 
 
-def render_hand(view: PrivateView, names: Sequence[str] = ()) -> bytes:
+def render_hand(view: PrivateView, names: Sequence[str] = (), locale: str = lang.DEFAULT) -> bytes:
     """One seat's private image: its houses, money and hand cards (and a V4 partner's hand)."""
     rows = [("Your hand", view.hand)]
     if view.partner_hand is not None and view.partner is not None:

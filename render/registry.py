@@ -8,13 +8,14 @@ from typing import Any
 
 from pydantic import BaseModel
 
+import lang
 from render import fifth_avenue, ny1901, ny_henn, ny_piatnik, skyline
 
 
 @dataclass(frozen=True, slots=True)
 class GameRenderer:
-    board: Callable[[Any, Sequence[str]], bytes]  # public view -> PNG
-    hand: Callable[[Any, Sequence[str]], bytes]  # a seat's view -> PNG
+    board: Callable[[Any, Sequence[str], str], bytes]  # public view, names, locale -> PNG
+    hand: Callable[[Any, Sequence[str], str], bytes]  # a seat's view, names, locale -> PNG
     is_private: Callable[[BaseModel], bool]  # whether a view is a seat's (drawn as its hand)
 
 
@@ -38,12 +39,14 @@ RENDERERS: dict[str, GameRenderer] = {
 }
 
 
-def render_view(game: str, view: BaseModel, names: Sequence[str] = ()) -> bytes | None:
-    """PNG bytes of ``view``: a seat's view draws its hand, the public view the board; None without a
-    renderer."""
+def render_view(
+    game: str, view: BaseModel, names: Sequence[str] = (), locale: str = lang.DEFAULT
+) -> bytes | None:
+    """PNG bytes of ``view`` with its words in ``locale``: a seat's view draws its hand, the public view
+    the board; None without a renderer."""
     renderer = RENDERERS.get(game)
     if renderer is None:
         return None
     if renderer.is_private(view):
-        return renderer.hand(view, names)
-    return renderer.board(view, names)
+        return renderer.hand(view, names, locale)
+    return renderer.board(view, names, locale)

@@ -11,6 +11,7 @@ from collections.abc import Sequence
 
 from PIL import ImageDraw
 
+import lang
 from engine.skyline.views import PieceView, PlayerPanel, PrivateView, PublicView, SiteView
 from render.canvas import INK, MUTED, encode_png, fit_text, new_canvas, text
 
@@ -141,7 +142,7 @@ def draw_player(draw: ImageDraw.ImageDraw, top: float, panel: PlayerPanel, name:
     return top + PANEL_ROW
 
 
-def render_board(view: PublicView, names: Sequence[str] = ()) -> bytes:
+def render_board(view: PublicView, names: Sequence[str] = (), locale: str = lang.DEFAULT) -> bytes:
     """The public image: the board, one row per player, supplies, the last move and the result."""
     footer = 3 + len(view.result)
     height = int(ORIGIN_Y + 6 * (CELL + GAP) + 20 + PANEL_ROW * len(view.players) + 30 * footer + 20)
@@ -177,7 +178,7 @@ def draw_shape(draw: ImageDraw.ImageDraw, left: float, top: float, picture: Sequ
             draw.rectangle(box, fill="#444444" if mark == "#" else None, outline="#BBBBBB")
 
 
-def render_hand(view: PrivateView, names: Sequence[str] = ()) -> bytes:
+def render_hand(view: PrivateView, names: Sequence[str] = (), locale: str = lang.DEFAULT) -> bytes:
     """One player's image: their secret mission on a mini-map and their bonus cards."""
     mini = 60
     rows = (len(view.hand) + 2) // 3

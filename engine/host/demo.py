@@ -11,13 +11,14 @@ from typing import Any
 
 from pydantic import BaseModel
 
+import lang
 from engine.host.ports import Delivery, MatchRecord, MatchStore, Notice
 from engine.host.service import GameHost
 from engine.host.text import standings_notation
 
-# Renders a view model of the given game, with the players' names by seat, to PNG bytes; None when
-# the game has no renderer yet.
-RenderFn = Callable[[str, BaseModel, Sequence[str]], bytes | None]
+# Renders a view model of the given game, with the players' names by seat and its words in a locale,
+# to PNG bytes; None when the game has no renderer yet.
+RenderFn = Callable[[str, BaseModel, Sequence[str], str], bytes | None]
 
 
 class DemoNotifier:
@@ -48,7 +49,8 @@ class DemoNotifier:
             return
         state = await self.host.state_at(match, delivery.version)
         self.last_state = state
-        image = self.render(match.game, self.host.view(match, delivery.seat, state), match.seat_names())
+        view = self.host.view(match, delivery.seat, state)
+        image = self.render(match.game, view, match.seat_names(), lang.DEFAULT)
         if image is None:
             return
         if delivery.seat is None:
@@ -89,7 +91,7 @@ async def run_demo(
         print_line(f"the match did not finish (status {match.status.value})")
         return 1
     if render is not None and save_image is not None:
-        final: Any = render(game, host.view(match, None), match.seat_names())
+        final: Any = render(game, host.view(match, None), match.seat_names(), lang.DEFAULT)
         if final is not None:
             save_image("final.png", final)
     for line in standings_notation(match, outcome):

@@ -70,9 +70,8 @@ class TranscriptNotifier:
         if self.render_image is None or self.save_image is None:
             return
         state = await self.host.state_at(match, delivery.version)
-        name = self.host.namer(match, state)
-        names = [name(seat) for seat in range(match.seat_count)]
-        image = self.render_image(match.game, self.host.view(match, delivery.seat, state), names)
+        view = self.host.view(match, delivery.seat, state)
+        image = self.render_image(match.game, view, match.seat_names(), self.locale)
         if image is not None:
             self.images += 1
             who = "board" if delivery.seat is None else f"seat{delivery.seat}"

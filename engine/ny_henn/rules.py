@@ -12,7 +12,8 @@ from pydantic import BaseModel
 from engine.core.contract import Event, MultiSelect, Outcome, RulesDefaults, Step, private, public
 from engine.core.errors import IllegalAction, NotYourTurn
 from engine.core.rng import Rng
-from engine.ny_henn import views
+from engine.core.say import Level, Say, items, who
+from engine.ny_henn import views, words
 from engine.ny_henn.actions import PASS, Action, buy, notation, parse, place, redesign, take
 from engine.ny_henn.cards import (
     BANKS,
@@ -33,8 +34,9 @@ from engine.ny_henn.cards import (
     start_tile,
 )
 from engine.ny_henn.city import frontier, place_error, remove_error, swap_error
-from engine.ny_henn.scoring import places_of, score_lines, score_round
+from engine.ny_henn.scoring import places_of, score_lines, score_round, score_says
 from engine.ny_henn.state import HennState, acting_seats, city_map, freeze_city, seat_label
+from engine.ny_henn.words import say, say_n
 
 # ---------------------------------------------------------------------------------------------
 # Small helpers
@@ -51,6 +53,43 @@ def _hand_text(hand: Sequence[str]) -> str:
         values = [card_value(c) for c in hand if card_bank(c) == bank]
         parts.append(f"{bank}: {','.join(map(str, values))} ({sum(values)})" if values else f"{bank}: —")
     return " · ".join(parts)
+
+
+def _dirk_gets(tiles: Sequence[str]) -> Say:
+    return say_n(
+        "Dirk takes {count} tile: {tiles}",
+        "Dirk takes {count} tiles: {tiles}",
+        len(tiles),
+        tiles=items(map(words.tile, tiles), "comma"),
+    )
+
+
+def _breakdown(state: HennState) -> tuple[Say, ...]:
+    """Each player's points per scoring round (A + B + C = total), then Dirk's in the 2-player game."""
+    rows = [(who(s), state.scores[s], s) for s in range(state.seats)]
+    if state.two_player:
+        rows.append((words.DIRK, state.dirk_score, state.seats))
+    lines = []
+    for name, total, column in rows:
+        parts = [str(points[column]) for points in state.round_totals if column < len(points)]
+        if len(parts) == len(state.scored) and parts:
+            lines.append(
+                say("{player}: {rounds} = {total}", player=name, rounds=" + ".join(parts), total=total)
+            )
+        else:
+            lines.append(say("{player}: {total}", player=name, total=total))
+    return (say("Points per scoring round: {rounds} = total", rounds=" + ".join(state.scored)), *lines)
+
+
+def _placed(seat: int, a: Action) -> Say:
+    """A pending tile put into the city, the reserve or Dirk's collection."""
+    built = words.tile(str(a.tile))
+    if a.to == "city":
+        where = words.position(*_cell(a))
+        return say("{player} builds the {tile} at {where}", player=who(seat), tile=built, where=where)
+    if a.to == "reserve":
+        return say("{player} puts the {tile} in their reserve", player=who(seat), tile=built)
+    return say("{player} gives the {tile} to Dirk", player=who(seat), tile=built)
 
 
 def bank_total(hand: Sequence[str], bank: str) -> int:
@@ -157,6 +196,7 @@ class _Work:
         self.dirk_score = st.dirk_score
         self.scored = list(st.scored)
         self.result = list(st.result)
+        self.round_totals = list(st.round_totals)
         self.rng = Rng(st.rng)
         self.events: list[Event] = []
 
@@ -181,17 +221,19 @@ class _Work:
                 "dirk_score": self.dirk_score,
                 "scored": tuple(self.scored),
                 "result": tuple(self.result),
+                "round_totals": tuple(self.round_totals),
                 "rng": self.rng.state,
             }
         )
 
-    def log(self, text: str) -> None:
-        self.events.append(public(text))
+    def log(self, text: str, said: Say) -> None:
+        self.events.append(public(text, said))
 
     def tell_hand(self, seat: int) -> None:
         """The owner's hand after a change, addressed to that seat only (§6)."""
         hand = sort_hand(self.hands[seat])
-        self.events.append(private(f"hand {_cards_text(hand)} ({_hand_text(hand)})", seat))
+        said = say("Your money: {cards}", cards=words.cards(hand))
+        self.events.append(private(f"hand {_cards_text(hand)} ({_hand_text(hand)})", seat, say=said))
 
     # -- §4.9 upkeep -----------------------------------------------------------------------
 
@@ -202,7 +244,14 @@ class _Work:
                 return None
             self.deck = self.rng.shuffled(self.discard)
             self.discard = []
-            self.log(f"reshuffle discard n={len(self.deck)}")
+            self.log(
+                f"reshuffle discard n={len(self.deck)}",
+                say_n(
+                    "The discard pile is shuffled into a new deck of {count} card",
+                    "The discard pile is shuffled into a new deck of {count} cards",
+                    len(self.deck),
+                ),
+            )
         return self.deck.pop(0)
 
     def upkeep(self) -> None:
@@ -217,14 +266,21 @@ class _Work:
                     self.scoring_round("A" if card == SCORE_A else "B")
                     continue  # ruling 14: draw again for the same space
                 self.display[i] = card
-                self.log(f"refill display.{i + 1}={card}")
+                self.log(f"refill display.{i + 1}={card}", say("{card} is laid out", card=words.card(card)))
         for i, bank in enumerate(BANKS):
             if self.market[i] is None:
                 if not self.bag:
                     self.game_end()  # §5.4: a slot cannot be refilled
                     return
                 self.market[i] = self.bag.pop(0)
-                self.log(f"refill market.{bank}={self.market[i]}")
+                self.log(
+                    f"refill market.{bank}={self.market[i]}",
+                    say(
+                        "The {bank} slot of the market gets a {tile}",
+                        bank=words.SLOT_WORDS[bank],
+                        tile=words.tile(str(self.market[i])),
+                    ),
+                )
         self.active = (self.active + 1) % self.seats
         self.turn += 1
         self.phase = "action"
@@ -233,9 +289,15 @@ class _Work:
         """§5.1-§5.3 on the current cities, then Dirk's draw after A and B (§7.2)."""
         snapshot = self.freeze()
         result = score_round(snapshot, round_id)
-        self.log(f"scoring {round_id}")
-        for line in score_lines(snapshot, result):
-            self.log(line)
+        self.log(f"scoring {round_id}", say("Time for {round}!", round=words.rounds(round_id)))
+        for line, said in zip(score_lines(snapshot, result), score_says(snapshot, result), strict=True):
+            self.log(line, said)
+        self.round_totals.append(
+            (
+                *(result.total(s) for s in range(self.seats)),
+                *((result.dirk_total(),) if self.st.two_player else ()),
+            )
+        )
         for s in range(self.seats):
             self.scores[s] += result.total(s)
         self.dirk_score += result.dirk_total()
@@ -245,16 +307,23 @@ class _Work:
             n = DIRK_DRAW_A if round_id == "A" else len(self.bag) // 3
             got, self.bag = self.bag[:n], self.bag[n:]
             self.dirk += got
-            self.log(f"dirk gets {_cards_text(got)}")
+            self.log(f"dirk gets {_cards_text(got)}", _dirk_gets(got))
         if round_id == "C":
             self.result = [*score_lines(snapshot, result)]
 
     def game_end(self) -> None:
         """§5.4: reveal hands, award leftover market tiles to the richest per bank, final placement."""
-        self.log("gameend")
+        self.log("gameend", say("A market slot cannot be refilled: the game ends"))
         for s in range(self.seats):
             shown = " ".join(f"{b}:{bank_total(self.hands[s], b)}" for b in BANKS)
-            self.log(f"reveal {seat_label(s)} {shown}")
+            totals = items(
+                say("{bank} {total}", bank=words.BANK_WORDS[b], total=bank_total(self.hands[s], b))
+                for b in BANKS
+            )
+            self.log(
+                f"reveal {seat_label(s)} {shown}",
+                say("{player} shows their money: {totals}", player=who(s), totals=totals),
+            )
         for i, bank in enumerate(BANKS):
             tile = self.market[i]
             if tile is None:
@@ -265,10 +334,25 @@ class _Work:
                 winner = totals.index(best)
                 self.pending[winner].append(tile)
                 self.market[i] = None
-                self.log(f"award slot={bank} {seat_label(winner)} {tile}")
+                self.log(
+                    f"award slot={bank} {seat_label(winner)} {tile}",
+                    say(
+                        "{player} holds the most {bank} money and gets the {tile}",
+                        player=who(winner),
+                        bank=words.BANK_WORDS[bank],
+                        tile=words.tile(tile),
+                    ),
+                )
             else:
                 # Ruling 13: a tie or nobody holding the bank leaves the tile out of the game.
-                self.log(f"award slot={bank} none")
+                self.log(
+                    f"award slot={bank} none",
+                    say(
+                        "Nobody holds the most {bank} money: the {tile} leaves the game",
+                        bank=words.BANK_WORDS[bank],
+                        tile=words.tile(tile),
+                    ),
+                )
         self.chain_open = False
         if any(self.pending):
             self.phase = "final"
@@ -283,7 +367,23 @@ class _Work:
         self.result.append("final " + " ".join(f"{seat_label(s)}={p}" for s, p in enumerate(self.scores)))
         if self.st.two_player:
             self.result[-1] += f" dirk={self.dirk_score}"
-        self.log(f"winner {','.join(winners)}")
+        best_seats = [s for s in range(self.seats) if self.scores[s] == best]
+        self.log(
+            f"winner {','.join(winners)}",
+            say_n(
+                "{players} wins with {count} point",
+                "{players} wins with {count} points",
+                best,
+                players=items(map(who, best_seats)),
+            )
+            if len(best_seats) == 1
+            else say_n(
+                "{players} share the win with {count} point",
+                "{players} share the win with {count} points",
+                best,
+                players=items(map(who, best_seats)),
+            ),
+        )
         self.phase = "over"
 
     def end_chain(self) -> None:
@@ -325,18 +425,34 @@ def _opening(seats: int, seed: int) -> tuple[HennState, list[Event]]:
     # §3.1 step 1: seats come shuffled from the host; the engine's own draws start with the bag.
     bag = rng.shuffled(TILE_IDS)  # step 2
     market, bag = bag[:4], bag[4:]  # step 3
-    events.append(public("market " + " ".join(f"{b}={t}" for b, t in zip(BANKS, market, strict=True))))
+    offer = items(
+        say("{bank}: {tile}", bank=words.BANK_WORDS[b], tile=words.tile(t))
+        for b, t in zip(BANKS, market, strict=True)
+    )
+    events.append(
+        public(
+            "market " + " ".join(f"{b}={t}" for b, t in zip(BANKS, market, strict=True)),
+            say("The market offers {tiles}", tiles=offer),
+        )
+    )
     dirk: list[str] = []
     if seats == 2:  # §3.2, ruling 21: Dirk's 6 tiles after the market is filled
         dirk, bag = bag[:DIRK_SETUP], bag[DIRK_SETUP:]
-        events.append(public(f"dirk gets {','.join(dirk)}"))
+        events.append(public(f"dirk gets {','.join(dirk)}", _dirk_gets(dirk)))
     deck = rng.shuffled(money_deck(seats))  # step 4 (§3.2: 72 cards for two)
     hands, deck = deal_starting_money(deck, seats)
-    events += [public(f"deal {seat_label(s)} {','.join(h)}") for s, h in enumerate(hands)]
+    events += [
+        public(
+            f"deal {seat_label(s)} {','.join(h)}",
+            say("{player} is dealt {cards}", player=who(s), cards=words.cards(sort_hand(h))),
+        )
+        for s, h in enumerate(hands)
+    ]
     first = first_player(hands)
-    events.append(public(f"first {seat_label(first)}"))
+    events.append(public(f"first {seat_label(first)}", say("{player} plays first", player=who(first))))
     display, deck = deck[:DISPLAY_SIZE], deck[DISPLAY_SIZE:]  # step 7
-    events.append(public(f"display {','.join(display)}"))
+    shown = words.cards(display, "comma")
+    events.append(public(f"display {','.join(display)}", say("Money on display: {cards}", cards=shown)))
     # Step 8 / ruling 16: five piles via divmod, larger piles on top; A in pile 2, B in pile 4.
     q, r = divmod(len(deck), 5)
     piles: list[list[str]] = []
@@ -444,7 +560,7 @@ def _cell(a: Action) -> tuple[int, int]:
 def _do_action_phase(st: HennState, seat: int, a: Action) -> _Work:
     """§4.2-§4.6: one action of the chain."""
     kind = a.kind
-    who = seat_label(seat)
+    label = seat_label(seat)
     if kind == "place":
         raise _illegal(st, seat, "place comes after your actions: finish them first (§4.8)")
     w = _Work(st)
@@ -460,7 +576,10 @@ def _do_action_phase(st: HennState, seat: int, a: Action) -> _Work:
         for card in a.cards:
             w.display[w.display.index(card)] = None
             w.hands[seat].append(card)
-        w.log(f"{who}: take {_cards_text(a.cards)}")
+        w.log(
+            f"{label}: take {_cards_text(a.cards)}",
+            say("{player} takes {cards}", player=who(seat), cards=words.cards(a.cards)),
+        )
         w.tell_hand(seat)
         w.end_chain()
         return w
@@ -485,7 +604,19 @@ def _do_action_phase(st: HennState, seat: int, a: Action) -> _Work:
         w.market[i] = None
         w.pending[seat].append(tile)
         exact = total == price
-        w.log(f"{who}: buy slot={slot} pay={_cards_text(a.cards)} {tile}" + (" exact" if exact else ""))
+        bought = say(
+            "{player} buys the {tile} from the {bank} slot, paying {cards}",
+            player=who(seat),
+            tile=words.tile(tile),
+            bank=words.SLOT_WORDS[slot],
+            cards=words.cards(a.cards),
+        )
+        if exact:
+            bought = say("{move}: exact payment, another action", move=bought)
+        w.log(
+            f"{label}: buy slot={slot} pay={_cards_text(a.cards)} {tile}" + (" exact" if exact else ""),
+            bought,
+        )
         w.tell_hand(seat)
         if exact:
             w.chain_open = True  # §4.2, ruling 7: an exact payment earns a further action
@@ -495,7 +626,7 @@ def _do_action_phase(st: HennState, seat: int, a: Action) -> _Work:
     if kind == "pass":
         if not can_pass(st, seat):
             raise _illegal(st, seat, "pass is allowed only when you can neither take money nor buy (§4.5)")
-        w.log(f"{who}: pass")
+        w.log(f"{label}: pass", say("{player} passes", player=who(seat)))
         w.end_chain()
         return w
     city = w.cities[seat]
@@ -507,13 +638,29 @@ def _do_action_phase(st: HennState, seat: int, a: Action) -> _Work:
             raise _illegal(st, seat, error)
         w.reserves[seat].remove(tile)
         city[at] = tile
-        w.log(f"{who}: redesign add tile={tile} at={at[0]},{at[1]}")
+        w.log(
+            f"{label}: redesign add tile={tile} at={at[0]},{at[1]}",
+            say(
+                "{player} builds the {tile} from their reserve at {where}",
+                player=who(seat),
+                tile=words.tile(tile),
+                where=words.position(*at),
+            ),
+        )
     elif kind == "remove":
         error = remove_error(city, at)
         if error:
             raise _illegal(st, seat, error)
         w.reserves[seat].append(city.pop(at))
-        w.log(f"{who}: redesign remove at={at[0]},{at[1]} ({w.reserves[seat][-1]})")
+        w.log(
+            f"{label}: redesign remove at={at[0]},{at[1]} ({w.reserves[seat][-1]})",
+            say(
+                "{player} moves the {tile} at {where} to their reserve",
+                player=who(seat),
+                tile=words.tile(w.reserves[seat][-1]),
+                where=words.position(*at),
+            ),
+        )
     else:
         tile = _check_reserve_tile(st, seat, a.tile)
         error = swap_error(city, tile, at)
@@ -522,7 +669,16 @@ def _do_action_phase(st: HennState, seat: int, a: Action) -> _Work:
         w.reserves[seat].remove(tile)
         w.reserves[seat].append(city[at])
         city[at] = tile
-        w.log(f"{who}: redesign swap tile={tile} at={at[0]},{at[1]} ({w.reserves[seat][-1]} to reserve)")
+        w.log(
+            f"{label}: redesign swap tile={tile} at={at[0]},{at[1]} ({w.reserves[seat][-1]} to reserve)",
+            say(
+                "{player} swaps the {old} at {where} for the {tile} from their reserve",
+                player=who(seat),
+                old=words.tile(w.reserves[seat][-1]),
+                tile=words.tile(tile),
+                where=words.position(*at),
+            ),
+        )
     w.end_chain()  # §4.6: a redesign ends the chain
     return w
 
@@ -540,7 +696,7 @@ def _do_place(st: HennState, seat: int, a: Action) -> _Work:
     if tile not in st.pending[seat]:
         raise _illegal(st, seat, f"tile {tile} is not pending")
     w = _Work(st)
-    who = seat_label(seat)
+    label = seat_label(seat)
     if a.to == "city":
         at = _cell(a)
         error = place_error(w.cities[seat], tile, at)
@@ -552,7 +708,7 @@ def _do_place(st: HennState, seat: int, a: Action) -> _Work:
     else:
         w.dirk.append(tile)
     w.pending[seat].remove(tile)
-    w.log(f"{who}: {notation(a)}")
+    w.log(f"{label}: {notation(a)}", _placed(seat, a))
     if st.phase == "placement":
         if not w.pending[seat]:
             w.upkeep()
@@ -652,6 +808,8 @@ class NyHennRules(RulesDefaults):
                     template="take {}",
                     items=tuple(shown),
                     max_items=max(1, most),
+                    title=say("Take one card, or several totalling at most 5"),
+                    item_labels=tuple(map(words.card, shown)),
                 )
             )
         hand = state.hands[seat]
@@ -673,6 +831,12 @@ class NyHennRules(RulesDefaults):
                     items=tuple(cards),
                     min_items=need,
                     max_items=len(cards),
+                    title=say(
+                        "Pay for the {tile} with any {bank} cards",
+                        tile=words.tile(tile),
+                        bank=words.SLOT_WORDS[bank],
+                    ),
+                    item_labels=tuple(map(words.card, cards)),
                 )
             )
         return out
@@ -686,7 +850,90 @@ class NyHennRules(RulesDefaults):
             places=places_of(state.scores),
             reason="the market could not be refilled",
             details=state.result,
+            reason_say=say("a market slot could not be refilled"),
+            breakdown=_breakdown(state),
         )
+
+    def describe(self, state: HennState, seat: int, action: Action) -> Say:
+        """The action in words, e.g. "Buy the Station $6 ↓← (yellow slot), paying yellow 6"."""
+        kind = action.kind
+        if kind == "take":
+            return say("Take {cards}", cards=words.cards(action.cards))
+        if kind == "buy":
+            slot = str(action.slot)
+            tile = state.market[BANKS.index(slot)]
+            return say(
+                "Buy the {tile} ({bank} slot), paying {cards}",
+                tile=words.tile(str(tile)),
+                bank=words.SLOT_WORDS[slot],
+                cards=words.cards(action.cards),
+            )
+        if kind == "pass":
+            return say("Pass")
+        if kind == "remove":
+            at = _cell(action)
+            tile = city_map(state, seat)[at]
+            return say(
+                "Move the {tile} at {where} to your reserve", tile=words.tile(tile), where=words.position(*at)
+            )
+        if kind == "add":
+            return say(
+                "Build the {tile} from your reserve at {where}",
+                tile=words.tile(str(action.tile)),
+                where=words.position(*_cell(action)),
+            )
+        if kind == "swap":
+            at = _cell(action)
+            return say(
+                "Swap the {old} at {where} for the {tile} from your reserve",
+                old=words.tile(city_map(state, seat)[at]),
+                tile=words.tile(str(action.tile)),
+                where=words.position(*at),
+            )
+        built = words.tile(str(action.tile))
+        if action.to == "city":
+            return say("Build the {tile} at {where}", tile=built, where=words.position(*_cell(action)))
+        if action.to == "reserve":
+            return say("Put the {tile} in your reserve", tile=built)
+        return say("Give the {tile} to Dirk", tile=built)
+
+    def menu_path(self, state: HennState, seat: int, action: Action) -> Sequence[Level]:
+        """Money, buildings by slot, redesigns by kind and tile, placements by tile; pass stands alone."""
+        kind = action.kind
+        if kind == "take":
+            return (Level(key="take", label=say("Take money")),)
+        if kind == "buy":
+            slot = str(action.slot)
+            tile = words.tile(str(state.market[BANKS.index(slot)]))
+            return (
+                Level(key="buy", label=say("Buy a building")),
+                Level(
+                    key=f"buy {slot}",
+                    label=say("Buy the {tile} ({bank} slot)", tile=tile, bank=words.SLOT_WORDS[slot]),
+                ),
+            )
+        redesign_level = Level(key="redesign", label=say("Redesign your city"))
+        if kind == "remove":
+            return (
+                redesign_level,
+                Level(key="redesign remove", label=say("Move a building to your reserve")),
+            )
+        if kind in ("add", "swap"):
+            tile = words.tile(str(action.tile))
+            label = (
+                say("Build the {tile} from your reserve", tile=tile)
+                if kind == "add"
+                else say("Swap in the {tile} from your reserve", tile=tile)
+            )
+            return (redesign_level, Level(key=f"redesign {kind} {action.tile}", label=label))
+        if kind == "place":
+            return (
+                Level(
+                    key=f"place {action.tile}",
+                    label=say("Place the {tile}", tile=words.tile(str(action.tile))),
+                ),
+            )
+        return ()
 
     def view(self, state: HennState, seat: int | None) -> BaseModel:
         """``PublicView`` for ``None``; ``PrivateView`` (hand, legal actions, targets) for a seat."""

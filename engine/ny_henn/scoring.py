@@ -4,9 +4,11 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from engine.core.say import Arg, Say, items, who
 from engine.ny_henn.cards import ALL_TILES, TYPE_CODES, paid_places
 from engine.ny_henn.city import street_value
 from engine.ny_henn.state import HennState, city_map
+from engine.ny_henn.words import DIRK, TYPE_WORDS, say
 
 
 def majority_points(counts: Sequence[int], paid: Sequence[int]) -> list[int]:
@@ -88,6 +90,43 @@ def score_lines(state: HennState, result: RoundResult) -> list[str]:
         parts = [f"{code}={pts}" for code, pts in result.dirk.items() if pts]
         lines.append(f"score dirk {' '.join([*parts, f'total={result.dirk_total()}'])}")
     return lines
+
+
+def score_says(state: HennState, result: RoundResult) -> list[Say]:
+    """The sentences of ``score_lines``: each player's street and building points, then Dirk's."""
+    lines = []
+    for s in range(state.seats):
+        lines.append(
+            say(
+                "{player} scores {total}: street {street}{buildings}",
+                player=who(s),
+                total=result.total(s),
+                street=result.street[s],
+                buildings=_building_points(result.by_type[s]),
+            )
+        )
+    if state.two_player:
+        lines.append(
+            say(
+                "{player} scores {total}{buildings}",
+                player=DIRK,
+                total=result.dirk_total(),
+                buildings=_building_points(result.dirk),
+            )
+        )
+    return lines
+
+
+def _building_points(by_type: dict[str, int]) -> Arg:
+    """ ", Museum 8, Park 5" for the types that scored (nothing when none did)."""
+    scored = [
+        say("{building} {points}", building=TYPE_WORDS[code], points=pts)
+        for code, pts in by_type.items()
+        if pts
+    ]
+    if not scored:
+        return ""
+    return say(", {points}", points=items(scored, "comma"))
 
 
 def places_of(scores: Sequence[int]) -> tuple[int, ...]:

@@ -39,6 +39,8 @@ class HennState(Frozen):
     scored: tuple[str, ...] = ()  # scoring rounds already played ("A", "B", "C")
     first: int = 0  # the start player (§3.1 step 6)
     result: tuple[str, ...] = ()  # final score breakdown lines
+    # Points of each scoring round played, per seat (then Dirk's in the 2-player game), in order.
+    round_totals: tuple[tuple[int, ...], ...] = ()
     last_move: str = ""  # the public log line of the last player action, for the board image
     changed: tuple[tuple[int, int, int], ...] = ()  # (seat, x, y) of city cells the last action changed
     rng: int
