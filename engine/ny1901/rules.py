@@ -11,7 +11,8 @@ from pydantic import BaseModel
 from engine.core.contract import Event, MultiSelect, Outcome, RulesDefaults, Step, public
 from engine.core.errors import IllegalAction, NotYourTurn
 from engine.core.rng import Rng
-from engine.ny1901 import views
+from engine.core.say import Level, Say, items, who
+from engine.ny1901 import views, words
 from engine.ny1901.actions import Action, act, notation, parse
 from engine.ny1901.cards import (
     ACTION_CARDS,
@@ -28,6 +29,7 @@ from engine.ny1901.cards import (
     LOT_INDEX,
     LOT_TYPE,
     NEIGHBOURS,
+    PLAYER_COLOURS,
     STREET_BY_ID,
     STREET_CARDS,
     STREET_OF_CARD,
@@ -42,6 +44,7 @@ from engine.ny1901.cards import (
 )
 from engine.ny1901.scoring import final_outcome
 from engine.ny1901.state import Building, NyState, Turn, free_workers, seat_name, thresholds, unlocked
+from engine.ny1901.words import say, say_n
 
 OPTIONS: Mapping[str, str] = {
     "intro": "§7.2 introductory game: no challenge card",
@@ -372,10 +375,12 @@ def _place(
     y: int,
     cells: tuple[int, ...],
     cover: dict[int, int],
+    said: list[Say],
 ) -> tuple[NyState, list[str], bool]:
     """§4.5/§4.6 effects of a placement: demolish, lift workers, place, refill emptied lots, score.
 
-    Returns the new state, effect texts and whether the 4-tiles-left trigger ends the turn.
+    Returns the new state, effect texts and whether the 4-tiles-left trigger ends the turn; the effects
+    as sentences go to ``said``.
     """
     info = TILE_BY_ID[tile]
     demolish = {cover[c] for c in cells if c in cover}
@@ -389,10 +394,13 @@ def _place(
     demolished_cells: list[int] = []
     if demolish:
         effects.append("demolished " + ",".join(state.buildings[i].tile for i in sorted(demolish)))
+        gone = items(words.TILE_WORDS[state.buildings[i].tile] for i in sorted(demolish))
+        said.append(say("demolishing {tiles}", tiles=gone))
         for i in sorted(demolish):
             demolished_cells.extend(state.buildings[i].cells)
     if empty:
         effects.append("worker to " + ",".join(LOT_IDS[i] for i in empty))
+        said.append(say("a worker goes to {lots}", lots=items(words.lot(LOT_IDS[i]) for i in empty)))
     kept = [b for i, b in enumerate(state.buildings) if i not in demolish]
     new = Building(tile=tile, owner=seat, cells=cells, rot=rot, x=x, y=y)
     buildings = (*kept, new)
@@ -417,14 +425,20 @@ def _place(
     prestige = list(state.prestige)
     prestige[seat] += bonus
     effects.append(f"+{gain}" + (f" (+{bonus} prestige)" if bonus else "") + f" ({scores[seat]})")
+    said.append(say_n("+{count} point", "+{count} points", gain))
+    if bonus:
+        said.append(say_n("+{count} prestige point", "+{count} prestige points", bonus))
+    said.append(say("{total} in all", total=scores[seat]))
     trigger = state.trigger
     reason = state.end_reason
     ends = not info.name and len(supply[seat]) == END_SUPPLY
     if ends:
         effects.append(f"{seat_name(state, seat)} has {END_SUPPLY} tiles left")
+        said.append(say_n("{count} tile left", "{count} tiles left", END_SUPPLY))
         if trigger is None:
             trigger, reason = seat, "tiles"
             effects.append("END TRIGGERED")
+            said.append(say("the end of the game is triggered"))
     new_state = state.model_copy(
         update={
             "workers": tuple(workers),
@@ -484,7 +498,12 @@ def _end_turn(state: NyState, events: list[Event]) -> NyState:
     trigger, reason = state.trigger, state.end_reason
     if not deck and sum(c is not None for c in market) < 4 and trigger is None:
         trigger, reason = seat, "market"
-        events.append(public(f"{seat_name(state, seat)} triggered the end: the market cannot be refilled"))
+        events.append(
+            public(
+                f"{seat_name(state, seat)} triggered the end: the market cannot be refilled",
+                say("{player} triggers the end: the market cannot be refilled", player=who(seat)),
+            )
+        )
     update: dict[str, object] = {
         "market": tuple(market),
         "deck": tuple(deck),
@@ -498,7 +517,11 @@ def _end_turn(state: NyState, events: list[Event]) -> NyState:
         update["final_left"] = left
         if not left:
             update["over"] = True
-            events.append(public("The final round is over: final scoring"))
+            events.append(
+                public(
+                    "The final round is over: final scoring", say("The final round is over: final scoring")
+                )
+            )
         else:
             update["active"] = left[0]
     elif trigger is not None:
@@ -506,7 +529,10 @@ def _end_turn(state: NyState, events: list[Event]) -> NyState:
         update["final_left"] = left
         update["active"] = left[0]
         events.append(
-            public("Final round: " + ", ".join(seat_name(state, s) for s in left) + " play once more")
+            public(
+                "Final round: " + ", ".join(seat_name(state, s) for s in left) + " play once more",
+                say("Final round: {players} play once more", players=items(map(who, left))),
+            )
         )
     else:
         update["active"] = (seat + 1) % state.seats
@@ -588,15 +614,34 @@ class Ny1901Rules(RulesDefaults):
         events = [
             public(
                 f"{seat_name(state, s)} is {CHARACTER_BY_ID[c].name} "
-                f"(start lot {CHARACTER_BY_ID[c].start_lot})"
+                f"(start lot {CHARACTER_BY_ID[c].start_lot})",
+                say(
+                    "{player} is {character}, starting on {lot}",
+                    player=who(s),
+                    character=CHARACTER_BY_ID[c].name,
+                    lot=words.lot(CHARACTER_BY_ID[c].start_lot),
+                ),
             )
             for s, c in enumerate(dealt)
         ]
-        events.append(public("Streets of New York: " + ", ".join(STREET_BY_ID[s].name for s in streets)))
+        street_names = [STREET_BY_ID[s].name for s in streets]
         events.append(
-            public(f"Challenge: {CHALLENGES[challenge]}" if challenge else "Introductory game: no challenge")
+            public(
+                "Streets of New York: " + ", ".join(street_names),
+                say("Streets of New York this game: {streets}", streets=items(street_names)),
+            )
         )
-        events.append(public(f"{seat_name(state, first)} plays first"))
+        events.append(
+            public(
+                f"Challenge: {CHALLENGES[challenge]}" if challenge else "Introductory game: no challenge",
+                say("Challenge card: {challenge}", challenge=words.CHALLENGE_WORDS[challenge])
+                if challenge
+                else say("Introductory game: no challenge card"),
+            )
+        )
+        events.append(
+            public(f"{seat_name(state, first)} plays first", say("{player} plays first", player=who(first)))
+        )
         return state, events
 
     def setup(self, seats: int, seed: int, options: frozenset[str]) -> NyState:
@@ -629,6 +674,8 @@ class Ny1901Rules(RulesDefaults):
         text = notation(action)
         events: list[Event] = []
         effects: list[str] = []
+        said: list[Say] = []
+        move = self._sentence(state, seat, action)
         t = state.turn
         end_now = False
         k = action.kind
@@ -646,6 +693,7 @@ class Ny1901Rules(RulesDefaults):
                 }
             )
             effects.append("market: " + " ".join(card_type(c) for c in market))
+            said.append(say("the market now offers {cards}", cards=items(map(words.lot_card, market))))
         elif k in ("take", "grab"):
             assert action.slot is not None and action.lot is not None
             card = state.market[action.slot - 1]
@@ -667,7 +715,7 @@ class Ny1901Rules(RulesDefaults):
             cells = footprint(TILE_BY_ID[action.tile].shape, action.rot, action.x, action.y)
             assert cells is not None
             state, effects, end_now = _place(
-                state, seat, action.tile, action.rot, action.x, action.y, cells, cover
+                state, seat, action.tile, action.rot, action.x, action.y, cells, cover, said
             )
             if k == "boom":
                 state = _discard_card(state, seat, "A-BOOM")
@@ -707,7 +755,9 @@ class Ny1901Rules(RulesDefaults):
         line = f"T{state.turn_no} {seat_name(state, seat)}: {text}"
         if effects:
             line += " → " + "; ".join(effects)
-        events.append(public(line))
+        if said:
+            move = say("{move}: {effects}", move=move, effects=items(said, "comma"))
+        events.append(public(line, move))
         state = state.model_copy(update={"last_move": text})
         if not end_now and k != "shift" and state.turn.main is not None:
             # §4.2: "end" is automatic when no optional extra is legal.
@@ -822,15 +872,111 @@ class Ny1901Rules(RulesDefaults):
     def notation(self, action: Action) -> str:
         return notation(action)
 
-    def menu_path(self, action: Action) -> Sequence[str]:
-        """Placements are chosen by tile, then by the lot under the anchor cell, then the exact placement
-        (the issue's shape -> lot -> position); other actions group by the words of their notation."""
+    def menu_path(self, state: NyState, seat: int, action: Action) -> Sequence[Level]:
+        """Placements are chosen by tile, then by the lot under the anchor cell, then the exact placement;
+        lot cards by market slot."""
+        if action.kind in ("take", "grab"):
+            slot = action.slot or 1
+            card = words.lot_card(str(state.market[slot - 1]))
+            key = f"{action.kind} {slot}"
+            label = (
+                say("Take the {card} (market slot {slot})", card=card, slot=slot)
+                if action.kind == "take"
+                else say("Land Grab: the {card} (market slot {slot})", card=card, slot=slot)
+            )
+            return (Level(key=key, label=label),)
         if action.tile is None or action.x is None or action.y is None:
             return ()
         first = f"{action.kind} {action.tile}"
+        verb = {
+            "build": say("Build {tile}", tile=words.tile(action.tile)),
+            "boom": say("Construction Boom: build {tile}", tile=words.tile(action.tile)),
+            "rebuild": say("Demolish and rebuild: {tile}", tile=words.tile(action.tile)),
+        }[action.kind]
         lot = CELL_LOT.get(action.y * WIDTH + action.x)
-        second = f"{first} on lot {LOT_IDS[lot]}" if lot is not None else f"{first} off the lots"
-        return (first, second, notation(action))
+        if lot is not None:
+            second = Level(
+                key=f"{first} on lot {LOT_IDS[lot]}",
+                label=say("{move}, starting on {lot}", move=verb, lot=words.lot(LOT_IDS[lot])),
+            )
+        else:
+            second = Level(key=f"{first} off the lots", label=say("{move}, starting off the lots", move=verb))
+        return (Level(key=first, label=verb), second)
+
+    def describe(self, state: NyState, seat: int, action: Action) -> Say:
+        """The action in words, e.g. "Build gold T of 5 (7 points) on green lot 7: column 2, row 3"."""
+        k = action.kind
+        if k in ("take", "grab"):
+            slot = action.slot or 1
+            card = words.lot_card(str(state.market[slot - 1]))
+            lot = words.lot(str(action.lot))
+            if k == "take":
+                return say("Take the {card} (slot {slot}) and claim {lot}", card=card, slot=slot, lot=lot)
+            return say("Land Grab: the {card} (slot {slot}), claiming {lot}", card=card, slot=slot, lot=lot)
+        if k in ("build", "boom", "rebuild"):
+            assert action.tile is not None and action.x is not None and action.y is not None
+            tile = words.TILE_WORDS[action.tile]
+            cells = footprint(TILE_BY_ID[action.tile].shape, action.rot, action.x, action.y) or ()
+            lots, place = words.lots(cells), words.where(action.x, action.y, action.rot)
+            if k == "build":
+                return say("Build {tile} on {lots} ({place})", tile=tile, lots=lots, place=place)
+            if k == "boom":
+                return say("Boom: {tile} on {lots} ({place})", tile=tile, lots=lots, place=place)
+            return say("Rebuild: {tile} on {lots} ({place})", tile=tile, lots=lots, place=place)
+        if k == "shift":
+            return say("Play Market Shift: four new lot cards")
+        if k == "giveback":
+            return say("Give back {lot} and its card", lot=words.lot(str(action.lot)))
+        if k == "end":
+            return say("End your turn")
+        return say("Pass")
+
+    def _sentence(self, state: NyState, seat: int, action: Action) -> Say:
+        """What the log says ``seat`` did with ``action`` (its effects follow)."""
+        k = action.kind
+        player = who(seat)
+        if k in ("take", "grab"):
+            card = words.lot_card(str(state.market[(action.slot or 1) - 1]))
+            lot = words.lot(str(action.lot))
+            if k == "take":
+                return say("{player} takes the {card} and claims {lot}", player=player, card=card, lot=lot)
+            return say(
+                "{player} plays Land Grab, takes the {card} and claims {lot}",
+                player=player,
+                card=card,
+                lot=lot,
+            )
+        if k in ("build", "boom", "rebuild"):
+            assert action.tile is not None and action.x is not None and action.y is not None
+            cells = footprint(TILE_BY_ID[action.tile].shape, action.rot, action.x, action.y) or ()
+            tile, lots = words.tile(action.tile), words.lots(cells)
+            if k == "build":
+                return say("{player} builds {tile} on {lots}", player=player, tile=tile, lots=lots)
+            if k == "boom":
+                return say(
+                    "{player} plays Construction Boom and builds {tile} on {lots}",
+                    player=player,
+                    tile=tile,
+                    lots=lots,
+                )
+            return say(
+                "{player} demolishes and rebuilds: {tile} on {lots}", player=player, tile=tile, lots=lots
+            )
+        if k == "shift":
+            return say("{player} plays Market Shift", player=player)
+        if k == "giveback":
+            return say(
+                "{player} gives back {lot}; its card goes under the deck",
+                player=player,
+                lot=words.lot(str(action.lot)),
+            )
+        if k == "end":
+            return say("{player} ends their turn", player=player)
+        return say("{player} passes", player=player)
+
+    def seat_colour(self, state: NyState, seat: int) -> str | None:
+        """The seat's piece colour (§2.1)."""
+        return PLAYER_COLOURS[seat].lower()
 
     def parse(self, text: str) -> Action:
         return parse(text)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from engine.core.contract import Outcome
+from engine.core.say import Say, items, who
 from engine.ny1901.cards import (
     ARCH_POINTS,
     BRONZE_BARON,
@@ -14,6 +15,7 @@ from engine.ny1901.cards import (
     TILE_BY_ID,
 )
 from engine.ny1901.state import NyState, seat_name
+from engine.ny1901.words import CHALLENGE_WORDS, say
 
 
 def street_counts(state: NyState, street: str) -> list[int]:
@@ -109,4 +111,50 @@ def final_outcome(state: NyState) -> Outcome:
     keys = [tiebreak_key(state, s, totals[s]) for s in range(state.seats)]
     places = tuple(1 + sum(1 for k in keys if k > keys[s]) for s in range(state.seats))
     reason = f"end triggered by {state.end_reason}" if state.end_reason else "game over"
-    return Outcome(scores=tuple(totals), places=places, reason=reason, details=tuple(lines))
+    reason_say = {
+        "tiles": say("a player had only 4 tiles left"),
+        "market": say("the market could not be refilled"),
+    }.get(state.end_reason, say("the game is over"))
+    return Outcome(
+        scores=tuple(totals),
+        places=places,
+        reason=reason,
+        details=tuple(lines),
+        reason_say=reason_say,
+        breakdown=tuple(final_says(state, totals)),
+    )
+
+
+def final_says(state: NyState, totals: list[int]) -> list[Say]:
+    """Per seat: points in play, street bonuses (naming the streets), challenge card and action cards."""
+    n = state.seats
+    won: list[list[str]] = [[] for _ in range(n)]
+    for street in state.streets:
+        leader = strict_leader(street_counts(state, street))
+        if leader is not None:
+            won[leader].append(STREET_BY_ID[street].name)
+    chal = challenge_points(state)
+    lines = []
+    for s in range(n):
+        streets = (
+            say("{points} for streets ({streets})", points=STREET_BONUS * len(won[s]), streets=items(won[s]))
+            if won[s]
+            else say("0 for streets")
+        )
+        challenge = (
+            say("{points} for {card}", points=chal[s], card=CHALLENGE_WORDS[state.challenge])
+            if state.challenge
+            else say("no challenge card")
+        )
+        lines.append(
+            say(
+                "{player}: {play} in play + {streets} + {challenge} + {cards} for action cards = {total}",
+                player=who(s),
+                play=state.scores[s],
+                streets=streets,
+                challenge=challenge,
+                cards=len(state.action_cards[s]),
+                total=totals[s],
+            )
+        )
+    return lines

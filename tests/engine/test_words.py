@@ -35,7 +35,9 @@ def name(seat: int) -> str:
     return NAMES[seat]
 
 
-def playout(slug: str, seats: int, options: frozenset[str], seed: int) -> Iterator[tuple[Any, int, list[Any]]]:
+def playout(
+    slug: str, seats: int, options: frozenset[str], seed: int
+) -> Iterator[tuple[Any, int, list[Any]]]:
     """Each decision of a greedy-and-random match: (state, seat, legal actions)."""
     rules = GAMES[slug]
     policies = [POLICIES[slug]["greedy"], POLICIES[slug]["random"]]
@@ -121,7 +123,9 @@ def test_menus_in_words_reach_every_legal_action(slug: str) -> None:
             MenuEntry(
                 notation=rules.notation(a),
                 label=render("it", rules.describe(state, seat, a), name),
-                path=tuple((level.key, render("it", level.label, name)) for level in rules.menu_path(state, seat, a)),
+                path=tuple(
+                    (level.key, render("it", level.label, name)) for level in rules.menu_path(state, seat, a)
+                ),
             )
             for a in legal
         ]
