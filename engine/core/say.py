@@ -77,6 +77,10 @@ Arg = Union[int, str, Annotated[Union[Say, Who, Items], Field(discriminator="kin
 Items.model_rebuild()
 Say.model_rebuild()
 
+# The sentence of an event that people need not read: the events after it tell the same in full (a
+# bid's notation line, say, followed by "Ann bids grey 5 (total 5)").
+SILENT = Say(domain="", text="")
+
 
 class Speaker:
     """Makes one game's sentences and words: ``say``, ``say_n``, ``word`` and the argument helpers."""

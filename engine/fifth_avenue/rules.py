@@ -12,7 +12,8 @@ from pydantic import BaseModel
 from engine.core.contract import Event, MultiSelect, Outcome, RulesDefaults, Step, private, public
 from engine.core.errors import IllegalAction, NotYourTurn
 from engine.core.rng import Rng
-from engine.fifth_avenue import views
+from engine.core.say import SILENT, Arg, Level, Say, items, who
+from engine.fifth_avenue import views, words
 from engine.fifth_avenue.actions import Action, act, notation, parse
 from engine.fifth_avenue.cards import (
     BLACK,
@@ -40,6 +41,7 @@ from engine.fifth_avenue.cards import (
 )
 from engine.fifth_avenue.scoring import cp_value, district_scores, ranking, types_at
 from engine.fifth_avenue.state import ASSO, Auction, FifthState, Lot
+from engine.fifth_avenue.words import say, say_n
 
 OPTIONS: Mapping[str, str] = {
     "six_lots": "§7.2: play on the 6-lot board side (an uncoloured sixth lot per district)"
@@ -326,6 +328,7 @@ class _Work:
         self.cp_revealed = st.cp_revealed
         self.end_reason = st.end_reason
         self.turns = st.turns
+        self.earned = list(st.earned)
         self.rng = Rng(st.rng)
         self.events: list[Event] = []
 
@@ -357,6 +360,7 @@ class _Work:
                 "cp_revealed": self.cp_revealed,
                 "end_reason": self.end_reason,
                 "turns": self.turns,
+                "earned": tuple(self.earned),
                 "rng": self.rng.state,
             }
         )
@@ -367,8 +371,12 @@ class _Work:
     def name(self, seat: int) -> str:
         return "asso" if seat == ASSO else self.st.colours[seat]
 
-    def log(self, text: str) -> None:
-        self.events.append(public(text))
+    @staticmethod
+    def _who(seat: int) -> Arg:
+        return words.ASSO if seat == ASSO else who(seat)
+
+    def log(self, text: str, said: Say) -> None:
+        self.events.append(public(text, said))
 
     # -- decks (§4.12)
 
@@ -377,7 +385,7 @@ class _Work:
         if self.black and self.black_up[0]:
             self.black = self.rng.shuffled(self.black)
             self.black_up = [False] * len(self.black)
-            self.log("black deck reshuffled")
+            self.log("black deck reshuffled", say("The black deck is reshuffled"))
 
     def pop_black(self) -> str | None:
         if not self.black:
@@ -390,9 +398,18 @@ class _Work:
     def draw_black(self, seat: int, n: int) -> None:
         got = [c for c in (self.pop_black() for _ in range(n)) if c is not None]
         self.hands[seat] += got
-        self.log(f"{self.name(seat)} drew {len(got)} black")
+        self.log(
+            f"{self.name(seat)} drew {len(got)} black",
+            say_n(
+                "{player} draws {count} black card",
+                "{player} draws {count} black cards",
+                len(got),
+                player=who(seat),
+            ),
+        )
         if got:
-            self.events.append(private(f"you drew {','.join(got)}", seat))
+            said = say("You drew {cards}", cards=words.cards(got))
+            self.events.append(private(f"you drew {','.join(got)}", seat, say=said))
 
     def discard(self, cards: Sequence[str]) -> None:
         """Winner's cards face up to the bottom of their decks, in the order played."""
@@ -406,32 +423,47 @@ class _Work:
 
     # -- scoring
 
-    def add_scores(self, gains: Sequence[int], label: str) -> None:
+    def add_scores(self, gains: Sequence[int], label: str, said: Say, source: str) -> None:
+        """Add ``gains`` per seat, logged under ``label`` / ``said`` and counted for ``source`` (a district,
+        "special" or Central Park) in the final breakdown."""
         for seat, gain in enumerate(gains):
             self.scores[seat] += gain
+        self.earned.append((source, tuple(gains)))
         parts = [f"{self.name(s)} +{g}" for s, g in enumerate(gains) if g]
-        self.log(f"{label}: " + (", ".join(parts) if parts else "nobody scores"))
+        scored = [say("{player} +{points}", player=who(s), points=g) for s, g in enumerate(gains) if g]
+        self.log(
+            f"{label}: " + (", ".join(parts) if parts else "nobody scores"),
+            say(
+                "{scoring}: {points}",
+                scoring=said,
+                points=items(scored, "comma") if scored else say("nobody scores"),
+            ),
+        )
 
-    def score_district(self, district: str, label: str) -> None:
-        self.add_scores(district_scores(self.lots, district, self.st.seats, self.st.six), label)
+    def score_district(self, district: str, label: str, said: Say) -> None:
+        gains = district_scores(self.lots, district, self.st.seats, self.st.six)
+        self.add_scores(gains, label, said, district)
 
     def finish(self, reason: str) -> None:
         """§5.5 final scoring, then the match is over."""
         for d in DISTRICTS:
             if d not in self.closed:
-                self.score_district(d, f"final {d}")
+                self.score_district(d, f"final {d}", say("Final scoring of {place}", place=words.PLACES[d]))
         pile = self.rng.shuffled(self.cp_pile)
         revealed = tuple(pile[:3])
         value = cp_value(revealed)
         self.cp_revealed = revealed
+        shops = items((words.SHOPS[t] for t in revealed), "comma") if revealed else say("no shops")
         self.add_scores(
             [n * value for n in self.cp_buildings],
             f"final CP: {','.join(revealed) or '-'} -> {value} per building",
+            say("Central Park ({shops}: {value} per building)", shops=shops, value=value),
+            CP,
         )
         self.phase = "over"
         self.auction = None
         self.end_reason = reason
-        self.log(f"game over: {reason}")
+        self.log(f"game over: {reason}", say("The game is over: {reason}", reason=_reason(reason)))
 
     # -- turn flow
 
@@ -468,7 +500,14 @@ class _Work:
         self.auction = Auction(
             pawn=pawn, sites=sites, order=order, resume="draw" if resume == "draw" else "end"
         )
-        self.log(f"auctions for {pawn}: {', '.join(sites)}")
+        self.log(
+            f"auctions for {pawn}: {', '.join(sites)}",
+            say(
+                "The {pawn} pawn is back from Central Park: auctions for {places}",
+                pawn=words.PAWNS[pawn],
+                places=words.places(sites),
+            ),
+        )
         self.begin_auction(0)
 
     def begin_auction(self, site: int) -> None:
@@ -523,7 +562,14 @@ class _Work:
             }
         )
         self.phase = "auction"
-        self.log(f"auction {where} opened by {self.name(self.active)}")
+        self.log(
+            f"auction {where} opened by {self.name(self.active)}",
+            say(
+                "Auction for {place}, opened by {player}",
+                place=words.PLACES[where],
+                player=self._who(self.active),
+            ),
+        )
 
     def advance(self) -> None:
         """§4.9 end check, else the turn goes clockwise to the next bidder still in."""
@@ -573,7 +619,15 @@ class _Work:
                 "passed": passed,
             }
         )
-        self.log(f"{self.name(seat)} bids {','.join(cards)} (total {total})")
+        self.log(
+            f"{self.name(seat)} bids {','.join(cards)} (total {total})",
+            say(
+                "{player} bids {cards} (total {total})",
+                player=who(seat),
+                cards=words.cards(cards),
+                total=total,
+            ),
+        )
         self.advance()
 
     def pass_(self, seat: int, auto: bool = False) -> None:
@@ -583,7 +637,12 @@ class _Work:
         piles = list(au.piles)
         piles[seat] = ()
         self.auction = au.model_copy(update={"piles": tuple(piles), "passed": (*au.passed, seat)})
-        self.log(f"{self.name(seat)} passes" + (" (no playable card)" if auto else ""))
+        self.log(
+            f"{self.name(seat)} passes" + (" (no playable card)" if auto else ""),
+            say("{player} passes (no playable card)", player=who(seat))
+            if auto
+            else say("{player} passes", player=who(seat)),
+        )
         self.advance()
 
     def asso_bid(self) -> None:
@@ -600,7 +659,10 @@ class _Work:
             if repeat:
                 break
         total = pile_total(drawn)
-        self.log(f"asso bid {','.join(drawn) or '-'}={total}")
+        self.log(
+            f"asso bid {','.join(drawn) or '-'}={total}",
+            say("Asso draws {cards} and bids {total}", cards=words.cards(drawn), total=total),
+        )
         update: dict[str, object] = {"asso_done": True, "asso_cards": tuple(drawn)}
         if total > au.high:
             update |= {"high": total, "high_bidder": ASSO}
@@ -619,11 +681,17 @@ class _Work:
             self.black_check()
             self.auction = au = au.model_copy(update={"asso_cards": ()})
         if winner is None:
-            self.log(f"auction {where}: no winner")
+            self.log(
+                f"auction {where}: no winner",
+                say("Auction for {place}: no winner", place=words.PLACES[where]),
+            )
             self.next_site()
             return
         if winner == ASSO:
-            self.log(f"auction {where}: asso wins")
+            self.log(
+                f"auction {where}: asso wins",
+                say("Auction for {place}: Asso wins", place=words.PLACES[where]),
+            )
             self.asso_wins(where)
             return
         pile = au.piles[winner]
@@ -642,7 +710,17 @@ class _Work:
             }
         )
         self.phase = "build"
-        self.log(f"auction {where}: {self.name(winner)} wins with {au.high}, up to {limit} buildings")
+        self.log(
+            f"auction {where}: {self.name(winner)} wins with {au.high}, up to {limit} buildings",
+            say_n(
+                "Auction for {place}: {player} wins with {high}, up to {count} building",
+                "Auction for {place}: {player} wins with {high}, up to {count} buildings",
+                limit,
+                place=words.PLACES[where],
+                player=who(winner),
+                high=au.high,
+            ),
+        )
 
     def asso_wins(self, where: str) -> None:
         """§7.1 steps 6-7: nothing at CP; build on the best empty lots, or close a full district."""
@@ -658,7 +736,7 @@ class _Work:
                 if values[lot] == best and self.asso_supply > 0:
                     self.asso_supply -= 1
                     self.lots[lot] = Lot(owner=ASSO, count=1)
-                    self.log(f"asso build {lot}")
+                    self.log(f"asso build {lot}", say("Asso builds on {lot}", lot=words.lot(lot)))
             self.next_site()
         elif is_full(st, where):
             self.close(where, ASSO)
@@ -672,13 +750,30 @@ class _Work:
         self.reserve[seat] -= k
         if where == CP:
             self.cp_buildings[seat] += k
-            self.log(f"{self.name(seat)} builds {k} in CP")
+            self.log(
+                f"{self.name(seat)} builds {k} in CP",
+                say_n(
+                    "{player} builds {count} building in Central Park",
+                    "{player} builds {count} buildings in Central Park",
+                    k,
+                    player=who(seat),
+                ),
+            )
         else:
             lot_id = f"{where}.{au.colour[seat]}"
             if k:
                 lot = self.lots[lot_id]
                 self.lots[lot_id] = Lot(owner=seat, count=lot.count + k)
-            self.log(f"{self.name(seat)} builds {k} on {lot_id}")
+            self.log(
+                f"{self.name(seat)} builds {k} on {lot_id}",
+                say_n(
+                    "{player} builds {count} building on {lot}",
+                    "{player} builds {count} buildings on {lot}",
+                    k,
+                    player=who(seat),
+                    lot=words.lot(lot_id),
+                ),
+            )
         self.next_site()
 
     def close(self, district: str, closer: int) -> None:
@@ -687,7 +782,12 @@ class _Work:
         total = sum(self.lots[lot].count for lot in lots)
         normal = district_scores(self.lots, district, self.st.seats, self.st.six)
         gains = [total if s == closer else normal[s] // 2 for s in range(self.st.seats)]
-        self.add_scores(gains, f"closure {district} by {self.name(closer)}")
+        self.add_scores(
+            gains,
+            f"closure {district} by {self.name(closer)}",
+            say("{player} closes {place}", player=self._who(closer), place=words.PLACES[district]),
+            district,
+        )
         for lot in lots:
             self.lots[lot] = Lot()
         self.closed.append(district)
@@ -728,7 +828,12 @@ def _setup(seats: int, seed: int, six: bool) -> tuple[FifthState, list[Event]]:
         cols = rng.shuffled([*COLOURS, *doubled])
     for k, d in enumerate(DISTRICTS):
         lots[f"{d}.{cols[k]}"] = Lot(shops=(tiles[k],))
-        events.append(public(f"shop {tiles[k]} on {d}.{cols[k]}"))
+        events.append(
+            public(
+                f"shop {tiles[k]} on {d}.{cols[k]}",
+                say("Shop on {lot}: {shop}", shop=words.SHOPS[tiles[k]], lot=words.lot(f"{d}.{cols[k]}")),
+            )
+        )
     row = tuple(tiles[7:27])
     decks = [rng.shuffled(coloured_deck(c)) for c in COLOURS]
     hands: list[list[str]] = [[] for _ in range(seats)]
@@ -739,14 +844,40 @@ def _setup(seats: int, seed: int, six: bool) -> tuple[FifthState, list[Event]]:
     for seat in range(seats):
         hands[seat] += black[:4]
         black = black[4:]
-        events.append(public(f"{colours[seat]} is dealt one card of each colour and 4 black"))
-        events.append(private(f"your cards: {','.join(sort_cards(hands[seat]))}", seat))
+        events.append(
+            public(
+                f"{colours[seat]} is dealt one card of each colour and 4 black",
+                say("{player} is dealt one card of each colour and 4 black cards", player=who(seat)),
+            )
+        )
+        mine = sort_cards(hands[seat])
+        events.append(
+            private(
+                f"your cards: {','.join(mine)}", seat, say=say("Your cards: {cards}", cards=words.cards(mine))
+            )
+        )
     asso_colour = None
     if seats == 2:
         asso_colour = rng.choice(sorted(set(PLAYER_COLOURS) - set(colours)))
-        events.append(public(f"asso plays {asso_colour}"))
+        events.append(
+            public(
+                f"asso plays {asso_colour}",
+                say(
+                    "Asso, the automatic third player, builds in {colour}",
+                    colour=words.PLAYER_COLOURS[asso_colour],
+                ),
+            )
+        )
     order = snake_order(seats)
-    events.append(public("starting buildings: " + ", ".join(colours[s] for s in order)))
+    events.append(
+        public(
+            "starting buildings: " + ", ".join(colours[s] for s in order),
+            say(
+                "Starting buildings are placed in this order: {players}",
+                players=items(map(who, order), "comma"),
+            ),
+        )
+    )
     state = FifthState(
         seats=seats,
         six=six,
@@ -830,6 +961,8 @@ class FifthAvenueRules(RulesDefaults):
                     items=tuple(items),
                     min_items=least,
                     max_items=len(items),
+                    title=say("Bid with {colour} and black cards", colour=words.CARD_COLOURS[colour]),
+                    item_labels=tuple(map(words.card, items)),
                 )
             )
         return out
@@ -854,7 +987,7 @@ class FifthAvenueRules(RulesDefaults):
             )
         w = _Work(state)
         w.last = f"{state.colours[seat]}: {notation(action)}"
-        w.log(w.last)
+        w.log(w.last, told(state, seat, action))
         _do(w, seat, action)
         _settle(w)
         return Step(w.freeze(), tuple(w.events))
@@ -877,7 +1010,43 @@ class FifthAvenueRules(RulesDefaults):
             return None
         details = [f"{c}: {s}" for c, s in zip(state.colours, state.scores, strict=True)]
         hands = [len(h) for h in state.hands]
-        return ranking(state.scores, hands, state.end_reason, details)
+        ranked = ranking(state.scores, hands, state.end_reason, details)
+        return ranked.model_copy(
+            update={"reason_say": _reason(state.end_reason), "breakdown": _breakdown(state)}
+        )
+
+    def describe(self, state: FifthState, seat: int, action: Action) -> Say:
+        return describe(state, seat, action)
+
+    def menu_path(self, state: FifthState, seat: int, action: Action) -> Sequence[Level]:
+        """The four actions first (A to D), shops by type, bids by colour."""
+        match action.kind:
+            case "B":
+                tile = str(state.row[SLOTS.index(str(action.slot))])
+                return (
+                    Level(key="B", label=say("B: put a shop on a lot")),
+                    Level(key=f"B {tile}", label=say("B: put a {shop} on a lot", shop=words.SHOPS[tile])),
+                )
+            case "C":
+                return (Level(key="C", label=say("C: a black card and a pawn move")),)
+            case "D":
+                return (Level(key="D", label=say("D: score a district")),)
+            case "bid":
+                colour = next((card_colour(c) for c in action.cards if card_colour(c) != BLACK), BLACK)
+                return (
+                    Level(key=f"bid {colour}", label=say("Bid {colour}", colour=words.CARD_COLOURS[colour])),
+                )
+            case "place":
+                district = str(action.lot).split(".")[0]
+                return (
+                    Level(
+                        key=f"place {district}", label=say("Start on {place}", place=words.PLACES[district])
+                    ),
+                )
+        return ()
+
+    def seat_colour(self, state: FifthState, seat: int) -> str | None:
+        return state.colours[seat]
 
     def view(self, state: FifthState, seat: int | None) -> BaseModel:
         legal = [notation(a) for a in self.legal_actions(state, seat)] if seat is not None else []
@@ -905,6 +1074,34 @@ class FifthAvenueRules(RulesDefaults):
         return state.model_copy(update={"hands": tuple(hands), "black": tuple(black)})
 
 
+def _breakdown(state: FifthState) -> tuple[Say, ...]:
+    """Each player's points per district (scorings and closures), special scorings and Central Park."""
+    sources = [*DISTRICTS, "special", CP]
+    lines = []
+    for seat in range(state.seats):
+        per = dict.fromkeys(sources, 0)
+        for source, gains in state.earned:
+            per[source] = per.get(source, 0) + gains[seat]
+        parts = [
+            say(
+                "{place} {points}",
+                place=words.PLACES[src] if src != "special" else say("special scorings"),
+                points=points,
+            )
+            for src, points in per.items()
+            if points
+        ]
+        lines.append(
+            say(
+                "{player}: {parts} = {total}",
+                player=who(seat),
+                parts=items(parts, "comma") if parts else say("no points"),
+                total=state.scores[seat],
+            )
+        )
+    return tuple(lines)
+
+
 def acting_seat(st: FifthState) -> int | None:
     """The seat that must decide now (Asso never does: he acts inside ``apply``)."""
     if st.phase == "over":
@@ -920,6 +1117,83 @@ def acting_seat(st: FifthState) -> int | None:
     return st.active
 
 
+def _reason(reason: str) -> Say:
+    return {
+        "second closure": say("a second district was closed"),
+        "the 12th shop was placed": say("the twelfth shop was placed"),
+    }.get(reason, say("the match ended"))
+
+
+def describe(st: FifthState, seat: int, a: Action) -> Say:
+    """``a`` in words as the acting seat reads it, e.g. "B: put a jeweller on Times Square, grey lot"."""
+    match a.kind:
+        case "place":
+            return say("Put your starting building on {lot}", lot=words.lot(str(a.lot)))
+        case "A":
+            return say("A: take up to 3 buildings from your supply")
+        case "B":
+            tile = st.row[SLOTS.index(str(a.slot))]
+            return say("B: put a {shop} on {lot}", shop=words.SHOPS[str(tile)], lot=words.lot(str(a.lot)))
+        case "C":
+            return say(
+                "C: a black card, then the {pawn} pawn to {place}",
+                pawn=words.PAWNS[str(a.pawn)],
+                place=words.PLACES[str(a.dest)],
+            )
+        case "D":
+            return say("D: score {place}", place=words.PLACES[str(a.district)])
+        case "draw":
+            tops = [st.decks[COLOURS.index(c)][0] for c in a.cols]
+            return say("Take {cards}", cards=words.cards(tops)) if tops else say("Take no cards")
+        case "move":
+            return say(
+                "Move the {pawn} pawn to {place}",
+                pawn=words.PAWNS[str(a.pawn)],
+                place=words.PLACES[str(a.dest)],
+            )
+        case "bid":
+            return say("Bid {cards} (total {total})", cards=words.cards(a.cards), total=pile_total(a.cards))
+        case "pass":
+            return say("Pass")
+        case "build":
+            return say_n("Build {count} building", "Build {count} buildings", a.k)
+        case "close":
+            return say("Close the district (building stop)")
+    raise AssertionError(a.kind)  # pragma: no cover
+
+
+def told(st: FifthState, seat: int, a: Action) -> Say:
+    """What the log tells of ``seat`` playing ``a``; SILENT when the lines that follow tell it in full
+    (bids, passes, cards taken, buildings built, a closure)."""
+    player = who(seat)
+    match a.kind:
+        case "place":
+            return say("{player} puts a starting building on {lot}", player=player, lot=words.lot(str(a.lot)))
+        case "A":
+            return say("{player} takes buildings from the supply (action A)", player=player)
+        case "B":
+            tile = st.row[SLOTS.index(str(a.slot))]
+            return say(
+                "{player} puts a {shop} on {lot} (action B)",
+                player=player,
+                shop=words.SHOPS[str(tile)],
+                lot=words.lot(str(a.lot)),
+            )
+        case "C" | "move":
+            moved = say(
+                "{player} moves the {pawn} pawn to {place}",
+                player=player,
+                pawn=words.PAWNS[str(a.pawn)],
+                place=words.PLACES[str(a.dest)],
+            )
+            return say("{move} (action C)", move=moved) if a.kind == "C" else moved
+        case "D":
+            return say(
+                "{player} scores {place} (action D)", player=player, place=words.PLACES[str(a.district)]
+            )
+    return SILENT
+
+
 def _do(w: _Work, seat: int, a: Action) -> None:
     """Carry out one validated action."""
     if a.kind == "place":
@@ -928,7 +1202,7 @@ def _do(w: _Work, seat: int, a: Action) -> None:
         w.setup_done += 1
         if w.setup_done == len(w.st.setup_order):
             w.phase = "action"
-            w.log(f"{w.name(0)} starts")
+            w.log(f"{w.name(0)} starts", say("{player} starts", player=who(0)))
     elif a.kind == "A":
         w.chosen = "A"
         take = min(3, w.supply[seat])
@@ -945,7 +1219,9 @@ def _do(w: _Work, seat: int, a: Action) -> None:
     elif a.kind == "D":
         assert a.district is not None
         w.chosen = "D"
-        w.score_district(a.district, f"score {a.district}")
+        w.score_district(
+            a.district, f"score {a.district}", say("Scoring of {place}", place=words.PLACES[a.district])
+        )
         w.draw_black(seat, 2)
         n = w.st.seats
         for k in range(n):  # §4.5 phase 2, clockwise from the active player (ruling 17)
@@ -957,7 +1233,10 @@ def _do(w: _Work, seat: int, a: Action) -> None:
         taken = [w.decks[COLOURS.index(colour)].pop(0) for colour in a.cols]
         w.hands[seat] += taken
         # §6: the decks are face up, so the values taken are public
-        w.log(f"{w.name(seat)} takes {','.join(taken) or 'nothing'}")
+        w.log(
+            f"{w.name(seat)} takes {','.join(taken) or 'nothing'}",
+            say("{player} takes {cards}", player=who(seat), cards=words.cards(taken)),
+        )
         w.phase = "move"
     elif a.kind == "move":
         assert a.pawn is not None and a.dest is not None
@@ -991,13 +1270,26 @@ def _place_shop(w: _Work, a: Action) -> None:
         assert rest is not None
         w.cp_pile.append(rest)
         w.row[left[0]] = None
-        w.log(f"shop {SLOTS[left[0]]} -> CP")
+        w.log(
+            f"shop {SLOTS[left[0]]} -> CP",
+            say("The last {shop} of the group goes to the Central Park pile", shop=words.SHOPS[rest]),
+        )
     w.placed += 1
     if w.placed in SPECIAL:
         need, vp = SPECIAL[w.placed]
         st = w.freeze()
         gains = [vp if buildings_districts(st, s) >= need else 0 for s in range(st.seats)]
-        w.add_scores(gains, f"special#{w.placed // 3}")
+        w.add_scores(
+            gains,
+            f"special#{w.placed // 3}",
+            say_n(
+                "Special scoring: {points} points for buildings in {count} district",
+                "Special scoring: {points} points for buildings in {count} districts",
+                need,
+                points=vp,
+            ),
+            "special",
+        )
     if w.placed == LAST_SHOP:
         w.finish("the 12th shop was placed")
         return
@@ -1040,7 +1332,10 @@ def _settle(w: _Work) -> None:
         if forced.kind == "pass":
             w.pass_(seat, auto=True)
         else:
-            w.log(f"{w.name(seat)}: {notation(forced)} (automatic)")
+            w.log(
+                f"{w.name(seat)}: {notation(forced)} (automatic)",
+                say("{player}: {move} (automatic)", player=who(seat), move=describe(st, seat, forced)),
+            )
             _do(w, seat, forced)
     raise AssertionError("automatic steps did not settle")  # pragma: no cover
 

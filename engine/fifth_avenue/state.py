@@ -81,6 +81,8 @@ class FifthState(Frozen):
     cp_revealed: tuple[str, ...] = ()
     end_reason: str = ""
     turns: int = 0
+    # Points scored so far by source (a district, "special" or "CP") and seat, for the final breakdown.
+    earned: tuple[tuple[str, tuple[int, ...]], ...] = ()
     rng: int
 
 

@@ -32,7 +32,7 @@ from engine.core.errors import (
 from engine.core.notation import quote
 from engine.core.replay import LoggedAction, replay
 from engine.core.rng import SEAT_STREAM, Rng, bot_rng
-from engine.core.say import Say, items, who
+from engine.core.say import SILENT, Say, items, who
 from engine.host.locks import MatchLocks
 from engine.host.menus import MenuEntry
 from engine.host.names import computer_name, seat_namer
@@ -77,6 +77,11 @@ STATUS_SAID = {
 def sentence(event: Event) -> Say:
     """What a person reads for ``event``: its sentence (an event without one reads as it is stored)."""
     return event.say or HOST.say(event.text)
+
+
+def told(events: Sequence[Event]) -> list[Event]:
+    """The events people read: all but those whose sentence is ``SILENT``."""
+    return [e for e in events if e.say != SILENT]
 
 
 def payload(notice: Notice) -> str:
@@ -297,7 +302,7 @@ class GameHost:
             lines = [e.text for e in said]
         else:
             name = seat_namer(match, rules, state)
-            lines = [render(locale, sentence(e), name) for e in said]
+            lines = [render(locale, sentence(e), name) for e in told(said)]
         return lines[-limit:] if limit else lines
 
     # ------------------------------------------------------------------ lobby
@@ -383,7 +388,7 @@ class GameHost:
                 headline=f"{rules.title} begins",
                 heading=HOST.say("{game} begins", game=HOST.say(rules.title)),
                 lines=lines,
-                says=(seating, *(sentence(e) for e in opening if e.is_public)),
+                says=(seating, *(sentence(e) for e in told(opening) if e.is_public)),
                 to_act=to_act,
                 everyone=True,
             )
@@ -397,7 +402,7 @@ class GameHost:
                     headline="your hand",
                     heading=HOST.say("Your hand"),
                     lines=tuple(e.text for e in own),
-                    says=tuple(map(sentence, own)),
+                    says=tuple(map(sentence, told(own))),
                     to_act=to_act,
                 )
                 notices.append(DeliveryDraft(seat=p.seat, payload=payload(hand)))
@@ -642,7 +647,7 @@ class GameHost:
             heading = HOST.say("Game over: {reason}", reason=reason) if reason else HOST.say("Game over")
         post = Notice(
             lines=tuple(public_lines),
-            says=tuple(sentence(e) for e in events if e.is_public),
+            says=tuple(sentence(e) for e in told(events) if e.is_public),
             headline=headline,
             heading=heading,
             to_act=to_act,
@@ -655,7 +660,7 @@ class GameHost:
             own = [e for e in events if e.audience is not None and target in e.audience]
             if own:
                 secret = Notice(
-                    lines=tuple(e.text for e in own), says=tuple(map(sentence, own)), to_act=to_act
+                    lines=tuple(e.text for e in own), says=tuple(map(sentence, told(own))), to_act=to_act
                 )
                 notices.append(DeliveryDraft(seat=target, payload=payload(secret)))
         status = MatchStatus.FINISHED if outcome is not None else MatchStatus.ACTIVE

@@ -12,7 +12,7 @@ from pydantic import BaseModel
 from engine.core.contract import Event, MultiSelect, Outcome, RulesDefaults, Step, private, public
 from engine.core.errors import IllegalAction, NotYourTurn
 from engine.core.rng import Rng
-from engine.core.say import Level, Say, items, who
+from engine.core.say import Arg, Level, Say, items, who
 from engine.ny_henn import views, words
 from engine.ny_henn.actions import PASS, Action, buy, notation, parse, place, redesign, take
 from engine.ny_henn.cards import (
@@ -66,7 +66,7 @@ def _dirk_gets(tiles: Sequence[str]) -> Say:
 
 def _breakdown(state: HennState) -> tuple[Say, ...]:
     """Each player's points per scoring round (A + B + C = total), then Dirk's in the 2-player game."""
-    rows = [(who(s), state.scores[s], s) for s in range(state.seats)]
+    rows: list[tuple[Arg, int, int]] = [(who(s), state.scores[s], s) for s in range(state.seats)]
     if state.two_player:
         rows.append((words.DIRK, state.dirk_score, state.seats))
     lines = []
@@ -316,13 +316,13 @@ class _Work:
         self.log("gameend", say("A market slot cannot be refilled: the game ends"))
         for s in range(self.seats):
             shown = " ".join(f"{b}:{bank_total(self.hands[s], b)}" for b in BANKS)
-            totals = items(
+            money = items(
                 say("{bank} {total}", bank=words.BANK_WORDS[b], total=bank_total(self.hands[s], b))
                 for b in BANKS
             )
             self.log(
                 f"reveal {seat_label(s)} {shown}",
-                say("{player} shows their money: {totals}", player=who(s), totals=totals),
+                say("{player} shows their money: {totals}", player=who(s), totals=money),
             )
         for i, bank in enumerate(BANKS):
             tile = self.market[i]

@@ -1,0 +1,78 @@
+"""The words of Fifth Avenue: bidding cards, shops, districts, lots and pawns as a player reads them
+(translated at the edge from the ``fifth_avenue`` catalogue)."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from engine.core.say import Arg, Say, Speaker, items
+from engine.fifth_avenue.cards import CP, START, card_colour, card_value
+
+SPEAKER = Speaker("fifth_avenue")
+say = SPEAKER.say
+say_n = SPEAKER.say_n
+word = SPEAKER.word
+
+CARD_COLOURS = {
+    "GY": word("grey", "card"),
+    "BR": word("brown", "card"),
+    "OR": word("orange", "card"),
+    "GN": word("green", "card"),
+    "VI": word("violet", "card"),
+    "BK": word("black", "card"),
+}
+LOT_COLOURS = {
+    "GY": word("grey", "lot"),
+    "BR": word("brown", "lot"),
+    "OR": word("orange", "lot"),
+    "GN": word("green", "lot"),
+    "VI": word("violet", "lot"),
+    "X": word("uncoloured", "lot"),
+}
+SHOPS = {
+    "F": word("fashion boutique", "shop"),
+    "J": word("jeweller", "shop"),
+    "A": word("art gallery", "shop"),
+    "P": word("perfumery", "shop"),
+}
+PLACES = {
+    START: word("City Hall", "place"),
+    "34W": word("34th Street West", "place"),
+    "34E": word("34th Street East", "place"),
+    "42W": word("42nd Street West", "place"),
+    "TS": word("Times Square", "place"),
+    "42E": word("42nd Street East", "place"),
+    "52W": word("52nd Street West", "place"),
+    "52E": word("52nd Street East", "place"),
+    CP: word("Central Park", "place"),
+}
+PAWNS = {"white": word("white", "pawn"), "beige": word("beige", "pawn")}
+PLAYER_COLOURS = {
+    "red": word("red", "player"),
+    "yellow": word("yellow", "player"),
+    "blue": word("blue", "player"),
+    "green": word("green", "player"),
+}
+ASSO = word("Asso", "player")
+
+
+def card(code: str) -> Say:
+    """A bidding card: "grey 5", "black 4"."""
+    return say("{colour} {value}", colour=CARD_COLOURS[card_colour(code)], value=card_value(code))
+
+
+def cards(codes: Sequence[str]) -> Arg:
+    """Cards joined with "+" ("grey 5 + black 4"), or "no cards"."""
+    if not codes:
+        return say("no cards")
+    return items(map(card, codes), "plus")
+
+
+def lot(lot_id: str) -> Say:
+    """A lot: "Times Square, grey lot"."""
+    district, colour = lot_id.split(".")
+    return say("{district}, {colour} lot", district=PLACES[district], colour=LOT_COLOURS[colour])
+
+
+def places(ids: Sequence[str]) -> Arg:
+    return items(PLACES[i] for i in ids)
