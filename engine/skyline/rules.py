@@ -10,7 +10,8 @@ from pydantic import BaseModel
 from engine.core.contract import Event, MultiSelect, Outcome, RulesDefaults, Step, private, public
 from engine.core.errors import IllegalAction, NotYourTurn
 from engine.core.rng import Rng
-from engine.skyline import views
+from engine.core.say import Level, Say, items, who
+from engine.skyline import views, words
 from engine.skyline.actions import (
     ENDBUILD,
     ENDTURN,
@@ -35,6 +36,8 @@ from engine.skyline.cards import (
     LEVEL,
     MAX_HEIGHT,
     MISSION_IDS,
+    MISSION_PP,
+    MISSIONS,
     NEUTRAL_COUNT,
     ORANGE,
     PENTHOUSES_TO_END,
@@ -52,6 +55,7 @@ from engine.skyline.cards import (
 )
 from engine.skyline.scoring import places, score, tiebreak_notes
 from engine.skyline.state import SkylineState, Stack, code, colour, income_groups, owner, topped_mask
+from engine.skyline.words import say, say_n
 
 LEVEL_NAMES = {
     "1": "a 1 M floor",
@@ -247,19 +251,19 @@ class _Work:
     def hidden(self) -> bool:
         return self.st.hidden
 
-    def log(self, text: str) -> None:
-        self.events.append(public(text))
+    def log(self, text: str, said: Say) -> None:
+        self.events.append(public(text, said))
 
-    def secret(self, text: str, *seats: int) -> None:
+    def secret(self, text: str, said: Say, *seats: int) -> None:
         """A line that only ``seats`` may read."""
-        self.events.append(private(text, *seats))
+        self.events.append(private(text, *seats, say=said))
 
-    def money_line(self, text: str, *seats: int) -> None:
+    def money_line(self, text: str, said: Say, *seats: int) -> None:
         """§6 hidden variant: money lines go only to the players concerned; public otherwise."""
         if self.hidden:
-            self.secret(text, *seats)
+            self.secret(text, said, *seats)
         else:
-            self.log(text)
+            self.log(text, said)
 
     def credit(self, seat: int, amount: int) -> None:
         """§2.4: every credit is capped at 30 M; the rest stays with the bank."""
@@ -269,9 +273,14 @@ class _Work:
         self.cash[payer] -= amount
         if to is not None:
             self.credit(to, amount)
-        who = colour(self.st, to) if to is not None else "bank"
+        who_gets = colour(self.st, to) if to is not None else "bank"
         seats = (payer,) if to is None else (payer, to)
-        self.money_line(f"pay {colour(self.st, payer)} {who} {amount}", *seats)
+        said = (
+            say("{player} pays {amount} M to {payee}", player=who(payer), amount=amount, payee=who(to))
+            if to is not None
+            else say("{player} pays {amount} M to the bank", player=who(payer), amount=amount)
+        )
+        self.money_line(f"pay {colour(self.st, payer)} {who_gets} {amount}", said, *seats)
 
     # -- §4.1 start of a turn ----------------------------------------------------------------
 
@@ -281,11 +290,23 @@ class _Work:
         self.credit(seat, amount)
         self.income[seat] = amount
         line = f"income {colour(self.st, seat)} {amount}" + (f" {_sites_text(sites)}" if sites else "")
+        said = (
+            say(
+                "{player} earns {amount} M from the buildings on {sites}",
+                player=who(seat),
+                amount=amount,
+                sites=words.sites(sites),
+            )
+            if sites
+            else say("{player} earns no income yet", player=who(seat))
+        )
         if self.hidden:
-            self.log(f"income {colour(self.st, seat)}")
-            self.secret(line, seat)
+            self.log(
+                f"income {colour(self.st, seat)}", say("{player} receives their income", player=who(seat))
+            )
+            self.secret(line, said, seat)
         else:
-            self.log(line)
+            self.log(line, said)
         self.upd.update(
             active=seat,
             phase="build",
@@ -307,7 +328,15 @@ class _Work:
         self.upd.update(seq=seq, built_any=True, last_build=k)
         if piece == "S":
             self.upd["built_skyline"] = True
-        self.log(f"{colour(self.st, seat)}: build {piece} {site_name(k)}")
+        self.log(
+            f"{colour(self.st, seat)}: build {piece} {site_name(k)}",
+            say(
+                "{player} builds a {piece} on {site}",
+                player=who(seat),
+                piece=words.piece(piece),
+                site=site_name(k),
+            ),
+        )
         if fee:
             self.pay(seat, to, fee)
         if piece == "PH":
@@ -323,8 +352,8 @@ class _Work:
                 break  # ruling 16: no reshuffle
             card = self.deck.pop(0)
             self.hands[other].append(card)
-            self.log(f"draw {colour(self.st, other)}")
-            self.secret(f"draw {card}", other)
+            self.log(f"draw {colour(self.st, other)}", say("{player} draws a bonus card", player=who(other)))
+            self.secret(f"draw {card}", say("You draw {card}", card=words.card(card)), other)
         count = len(self.ph_seq[seat])
         if count == 1:
             self.give_skyline(seat)
@@ -332,12 +361,20 @@ class _Work:
             self.give_skyline(seat)
             queue = tuple((seat + i) % n for i in range(1, n))
             self.upd.update(trigger=seat, final_queue=queue)
-            self.log(f"trigger {colour(self.st, seat)}")
+            self.log(
+                f"trigger {colour(self.st, seat)}",
+                say(
+                    "{player} has built a third penthouse: everyone else plays one last turn",
+                    player=who(seat),
+                ),
+            )
 
     def give_skyline(self, seat: int) -> None:
         self.skyline[seat] += 1
         self.stock[seat].append("S")
-        self.log(f"skyline {colour(self.st, seat)} +1")
+        self.log(
+            f"skyline {colour(self.st, seat)} +1", say("{player} receives a Skyline floor", player=who(seat))
+        )
 
     # -- §5 end of a turn and end of the game ------------------------------------------------
 
@@ -347,7 +384,7 @@ class _Work:
         trigger = self.get("trigger")
         queue: tuple[int, ...] = self.get("final_queue")  # type: ignore[assignment]
         if stall >= 2 * self.st.seats:
-            self.log("stall-end")
+            self.log("stall-end", say("No floor was built for two full rounds: the game ends"))
             self.finish("no floor was built for two full rounds")
             return
         if trigger is not None:
@@ -357,7 +394,7 @@ class _Work:
             nxt, rest = queue[0], queue[1:]
             self.upd["final_queue"] = rest
             self.upd["turn"] = self.st.turn + 1
-            self.log(f"final-turn {colour(self.st, nxt)}")
+            self.log(f"final-turn {colour(self.st, nxt)}", say("Last turn for {player}", player=who(nxt)))
             self.start_turn(nxt)
             return
         self.upd["turn"] = self.st.turn + 1
@@ -372,17 +409,26 @@ class _Work:
         for s in range(self.st.seats):
             m = final.missions[s]
             sc = score(final, s)
-            self.log(f"mission {colour(final, s)} {m} {'complete' if sc.mission else 'failed'}")
+            self.log(
+                f"mission {colour(final, s)} {m} {'complete' if sc.mission else 'failed'}",
+                say("{player}'s mission {mission}: complete", player=who(s), mission=words.MISSIONS[m])
+                if sc.mission
+                else say("{player}'s mission {mission}: failed", player=who(s), mission=words.MISSIONS[m]),
+            )
             lines.append(
                 f"score {colour(final, s)} ph={sc.penthouses} orange={sc.orange} "
                 f"mission={2 if sc.mission else 0} total={sc.total}"
             )
-        for line in lines:
-            self.log(line)
+        for s, line in enumerate(lines):
+            self.log(line, score_say(final, s))
         pl = places(final)
         winners = [colour(final, s) for s in range(self.st.seats) if pl[s] == 1]
         notes = tiebreak_notes(final)
-        self.log(f"winner {','.join(winners)}")
+        first = [s for s in range(self.st.seats) if pl[s] == 1]
+        self.log(
+            f"winner {','.join(winners)}",
+            say_n("Winner: {players}", "Winners: {players}", len(first), players=items(map(who, first))),
+        )
         self.upd["result"] = (*lines, *notes, f"winner {','.join(winners)}")
 
 
@@ -427,10 +473,31 @@ def _opening(seats: int, seed: int, options: frozenset[str]) -> tuple[SkylineSta
     )
     events: list[Event] = []
     for s in range(seats):
-        events.append(private(f"mission {missions[s]}", s))
-        events.append(private(f"hand {','.join(sorted(hands[s]))}", s))
-    events.append(public("deal " + " ".join(f"{colour(base, s)}=3" for s in range(seats))))
-    events.append(public(f"start {colour(base, start)}"))
+        mission = MISSIONS[missions[s]]
+        events.append(
+            private(
+                f"mission {missions[s]}",
+                s,
+                say=say(
+                    "Your secret mission: {mission}, topping {sites}",
+                    mission=words.MISSIONS[missions[s]],
+                    sites=", ".join(mission.sites),
+                ),
+            )
+        )
+        hand = sorted(hands[s])
+        events.append(
+            private(
+                f"hand {','.join(hand)}", s, say=say("Your bonus cards: {cards}", cards=words.cards(hand))
+            )
+        )
+    events.append(
+        public(
+            "deal " + " ".join(f"{colour(base, s)}=3" for s in range(seats)),
+            say("Everyone is dealt a secret mission and three bonus cards"),
+        )
+    )
+    events.append(public(f"start {colour(base, start)}", say("{player} starts", player=who(start))))
     w = _Work(base)
     w.start_turn(start)
     return w.freeze(), events + w.events
@@ -487,7 +554,7 @@ def _illegal(st: SkylineState, seat: int, message: str) -> IllegalAction:
 
 
 def _resolve(st: SkylineState, seat: int, a: Action) -> _Work:
-    who = colour(st, seat)
+    name = colour(st, seat)
     kind = a.kind
     if kind == "claim":
         return _claim(st, seat, a)
@@ -500,8 +567,17 @@ def _resolve(st: SkylineState, seat: int, a: Action) -> _Work:
             w.hands[seat].remove(c)
         w.exchanged[seat] += 1
         w.credit(seat, EXCHANGE_REWARD)
-        w.log(f"{who}: exchange 3 cards +{EXCHANGE_REWARD}")
-        w.secret(f"exchanged {','.join(a.cards)}", seat)
+        w.log(
+            f"{name}: exchange 3 cards +{EXCHANGE_REWARD}",
+            say(
+                "{player} exchanges three bonus cards for {amount} M",
+                player=who(seat),
+                amount=EXCHANGE_REWARD,
+            ),
+        )
+        w.secret(
+            f"exchanged {','.join(a.cards)}", say("You exchanged {cards}", cards=words.cards(a.cards)), seat
+        )
         return w
     if st.phase == "build":
         if kind == "build":
@@ -521,7 +597,7 @@ def _resolve(st: SkylineState, seat: int, a: Action) -> _Work:
                     )
             w = _Work(st)
             w.upd["phase"] = "invest"
-            w.log(f"{who}: endbuild")
+            w.log(f"{name}: endbuild", say("{player} stops building and invests", player=who(seat)))
             return w
         raise _illegal(st, seat, f"{kind} belongs to phase 3 (Invest); finish building with endbuild first")
     if kind in ("build", "endbuild"):
@@ -541,7 +617,14 @@ def _resolve(st: SkylineState, seat: int, a: Action) -> _Work:
                 w.supply[seat][COLOURED.index(p)] -= 1
             w.stock[seat].append(p)
         w.upd.update(bought_any=True, bought_neutral=bought_neutral)
-        _invest_line(w, seat, notation(a), f"-{sum(PRICE[p] for p in a.pieces)}")
+        spent = sum(PRICE[p] for p in a.pieces)
+        said = say(
+            "{player} buys {pieces} for {amount} M",
+            player=who(seat),
+            pieces=words.pieces(a.pieces),
+            amount=spent,
+        )
+        _invest_line(w, seat, notation(a), f"-{spent}", said)
         return w
     if kind == "sell":
         w = _Work(st)
@@ -556,7 +639,14 @@ def _resolve(st: SkylineState, seat: int, a: Action) -> _Work:
             else:
                 w.supply[seat][COLOURED.index(p)] += 1
             w.credit(seat, SELL[p])
-        _invest_line(w, seat, notation(a), f"+{sum(SELL[p] for p in a.pieces)}")
+        earned = sum(SELL[p] for p in a.pieces)
+        said = say(
+            "{player} sells {pieces} for {amount} M",
+            player=who(seat),
+            pieces=words.pieces(a.pieces),
+            amount=earned,
+        )
+        _invest_line(w, seat, notation(a), f"+{earned}", said)
         return w
     # endturn
     if not st.built_any and not st.bought_any:
@@ -566,19 +656,32 @@ def _resolve(st: SkylineState, seat: int, a: Action) -> _Work:
             what = "a neutral floor" if cheapest == "N" else f"a {price} M floor"
             raise _illegal(st, seat, f"you must buy a floor: you can afford {what}")
     w = _Work(st)
-    w.log(f"{who}: endturn")
+    w.log(f"{name}: endturn", say("{player} ends the turn", player=who(seat)))
     w.end_turn(seat)
     return w
 
 
-def _invest_line(w: _Work, seat: int, text: str, amount: str) -> None:
+def score_say(state: SkylineState, seat: int) -> Say:
+    """``seat``'s prestige: penthouses, orange sites, mission, total."""
+    sc = score(state, seat)
+    return say(
+        "{player}: {penthouses} for penthouses + {orange} for orange sites + {mission} for mission = {total}",
+        player=who(seat),
+        penthouses=sc.penthouses,
+        orange=sc.orange,
+        mission=MISSION_PP if sc.mission else 0,
+        total=sc.total,
+    )
+
+
+def _invest_line(w: _Work, seat: int, text: str, amount: str, said: Say) -> None:
     """§6: buys and sells of a player are public, except in the hidden variant ("Blue invested")."""
-    who = colour(w.st, seat)
+    name = colour(w.st, seat)
     if w.hidden:
-        w.log(f"{who} invested")
-        w.secret(f"{who}: {text} {amount}", seat)
+        w.log(f"{name} invested", say("{player} invests", player=who(seat)))
+        w.secret(f"{name}: {text} {amount}", said, seat)
     else:
-        w.log(f"{who}: {text} {amount}")
+        w.log(f"{name}: {text} {amount}", said)
 
 
 def _claim(st: SkylineState, seat: int, a: Action) -> _Work:
@@ -608,7 +711,16 @@ def _claim(st: SkylineState, seat: int, a: Action) -> _Work:
     w.claimed_at[seat].append(_sites_text(placement))
     w.credit(seat, reward)
     w.upd["claimed_this_turn"] = True
-    w.log(f"{colour(st, seat)}: claim {card} at={_sites_text(placement)} +{reward}")
+    w.log(
+        f"{colour(st, seat)}: claim {card} at={_sites_text(placement)} +{reward}",
+        say(
+            "{player} claims {card} with the buildings on {sites} and earns {amount} M",
+            player=who(seat),
+            card=words.CARDS[card],
+            sites=words.sites(placement),
+            amount=reward,
+        ),
+    )
     return w
 
 
@@ -683,6 +795,8 @@ class SkylineRules(RulesDefaults):
                     items=hand,
                     min_items=EXCHANGE_COUNT,
                     max_items=EXCHANGE_COUNT,
+                    title=say("Exchange three bonus cards for {amount} M", amount=EXCHANGE_REWARD),
+                    item_labels=tuple(map(words.card, hand)),
                 )
             )
         sellable = tuple(p for p in state.stock[seat] if p != "S")
@@ -693,6 +807,10 @@ class SkylineRules(RulesDefaults):
                     template="sell {}",
                     items=sellable,
                     max_items=len(sellable),
+                    title=say("Sell floors from your stock"),
+                    item_labels=tuple(
+                        say("{piece} for {amount} M", piece=words.piece(p), amount=SELL[p]) for p in sellable
+                    ),
                 )
             )
         return out
@@ -701,12 +819,64 @@ class SkylineRules(RulesDefaults):
         """Prestige points and places once over (§5.2, §5.3)."""
         if state.phase != "over":
             return None
+        trigger = state.trigger
         return Outcome(
             scores=tuple(score(state, s).total for s in range(state.seats)),
             places=places(state),
             reason=state.end_reason,
             details=state.result,
+            reason_say=say("{player} built a third penthouse", player=who(trigger))
+            if trigger is not None
+            else say("no floor was built for two full rounds"),
+            breakdown=tuple(score_say(state, s) for s in range(state.seats)),
         )
+
+    def describe(self, state: SkylineState, seat: int, action: Action) -> Say:
+        """The action in words, e.g. "Build a 2 M floor on C4, paying Bob 2 M"."""
+        kind = action.kind
+        if kind == "build":
+            assert action.piece is not None and action.site is not None
+            k = SITE_BY_NAME[action.site]
+            fee, to = fee_for(state.board, seat, action.piece, k)
+            built = say("Build a {piece} on {site}", piece=words.piece(action.piece), site=action.site)
+            if not fee:
+                return built
+            if to is None or to == seat:
+                return say("{move}, paying the bank {amount} M", move=built, amount=fee)
+            return say("{move}, paying {player} {amount} M", move=built, player=who(to), amount=fee)
+        if kind == "endbuild":
+            return say("Stop building and invest")
+        if kind == "buy":
+            spent = sum(PRICE[p] for p in action.pieces)
+            return say("Buy {pieces} for {amount} M", pieces=words.pieces(action.pieces), amount=spent)
+        if kind == "sell":
+            earned = sum(SELL[p] for p in action.pieces)
+            return say("Sell {pieces} for {amount} M", pieces=words.pieces(action.pieces), amount=earned)
+        if kind == "claim":
+            card = str(action.card)
+            return say("Claim {card}", card=words.card(card))
+        if kind == "exchange":
+            return say(
+                "Exchange {cards} for {amount} M", cards=words.cards(action.cards), amount=EXCHANGE_REWARD
+            )
+        return say("End your turn")
+
+    def menu_path(self, state: SkylineState, seat: int, action: Action) -> Sequence[Level]:
+        """Builds by piece (then the site), buys, sells and claims each under one heading."""
+        kind = action.kind
+        if kind == "build":
+            piece = str(action.piece)
+            return (Level(key=f"build {piece}", label=say("Build a {piece}", piece=words.piece(piece))),)
+        if kind == "buy":
+            return (Level(key="buy", label=say("Buy a floor")),)
+        if kind == "sell":
+            return (Level(key="sell", label=say("Sell a floor")),)
+        if kind == "claim":
+            return (Level(key="claim", label=say("Claim a bonus card")),)
+        return ()
+
+    def seat_colour(self, state: SkylineState, seat: int) -> str | None:
+        return colour(state, seat)
 
     def view(self, state: SkylineState, seat: int | None) -> BaseModel:
         """``PublicView`` for ``None``; ``PrivateView`` (mission, hand, own money, legal) for a seat."""
