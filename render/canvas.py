@@ -11,6 +11,9 @@ from importlib import resources
 
 from PIL import Image, ImageDraw, ImageFont
 
+from engine.registry import GAMES
+from lang import t
+
 Colour = str | tuple[int, int, int] | tuple[int, int, int, int]
 
 INK = "#222222"
@@ -107,3 +110,8 @@ def legend(
         text(draw, (x + size * 1.6, y), label, size, INK)
         y += size * 1.5
     return y
+
+
+def game_title(slug: str, locale: str) -> str:
+    """The title of game ``slug`` in ``locale`` (titles tell apart the two games called New York)."""
+    return t(locale, GAMES[slug].title)

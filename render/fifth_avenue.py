@@ -15,9 +15,7 @@ from PIL import ImageDraw
 import lang
 from engine.fifth_avenue.cards import BUILDINGS_FOR_VALUE, COLOURS, DISTRICTS, GROUPS
 from engine.fifth_avenue.views import LotView, PrivateView, PublicView
-from engine.registry import GAMES
-from lang import t
-from render.canvas import INK, MUTED, encode_png, fit_text, new_canvas, text
+from render.canvas import INK, MUTED, encode_png, fit_text, game_title, new_canvas, text
 
 WIDTH = 1000
 SMALL = 20  # = WIDTH / 50
@@ -124,7 +122,7 @@ def render_board(view: PublicView, names: Sequence[str] = (), locale: str = lang
     auction_lines = 3 if view.auction else 0
     height = 120 + ROW * len(DISTRICTS) + 100 + 40 + 70 * len(view.seats) + 32 * auction_lines + 60
     image, draw = new_canvas(WIDTH, height)
-    text(draw, (MARGIN, 14), t(locale, GAMES["fifth_avenue"].title), TITLE, INK, bold=True)
+    text(draw, (MARGIN, 14), game_title("fifth_avenue", locale), TITLE, INK, bold=True)
     status = "game over" if view.game_over else f"{view.phase} · to act: {view.to_act or '—'}"
     text(draw, (WIDTH - MARGIN, 20), fit_text(status, SMALL, 600), SMALL, INK, anchor="ra")
     if view.last:

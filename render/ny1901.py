@@ -14,9 +14,7 @@ from PIL import ImageDraw
 
 import lang
 from engine.ny1901.views import NyView, PlayerView
-from engine.registry import GAMES
-from lang import t
-from render.canvas import INK, MUTED, encode_png, fit_text, new_canvas, text
+from render.canvas import INK, MUTED, encode_png, fit_text, game_title, new_canvas, text
 
 WIDTH = 1000
 SMALL = 20  # = WIDTH / 50
@@ -95,7 +93,7 @@ def render_board(view: NyView, names: Sequence[str] = (), locale: str = lang.DEF
     """The public image: the grid, then market, streets, challenge and one block per player."""
     height = TOP + ROWS * CELL + 16 + 4 * 30 + 70 * len(view.players) + 30 + 20
     image, draw = new_canvas(WIDTH, height)
-    text(draw, (20, 14), t(locale, GAMES["ny1901"].title), TITLE, INK, bold=True)
+    text(draw, (20, 14), game_title("ny1901", locale), TITLE, INK, bold=True)
     status = "game over" if view.over else f"turn {view.turn_no}"
     if view.end_triggered_by is not None and not view.over:
         status += " · FINAL ROUND"

@@ -14,9 +14,7 @@ from PIL import ImageDraw
 import lang
 from engine.ny_henn.cards import BANK_HEX, BANK_NAMES, TYPE_BY_CODE, TYPE_CODES
 from engine.ny_henn.views import PlacedTile, PlayerPanel, PrivateView, PublicView, TileInfo
-from engine.registry import GAMES
-from lang import t
-from render.canvas import INK, MUTED, encode_png, fit_text, new_canvas, text
+from render.canvas import INK, MUTED, encode_png, fit_text, game_title, new_canvas, text
 
 WIDTH = 1000
 SMALL = 20  # = WIDTH / 50
@@ -154,7 +152,7 @@ def draw_panel(draw: ImageDraw.ImageDraw, top: float, panel: PlayerPanel, name: 
 
 
 def draw_header(draw: ImageDraw.ImageDraw, view: PublicView, names: Sequence[str], locale: str) -> float:
-    text(draw, (MARGIN, 14), t(locale, GAMES["ny_henn"].title), TITLE, INK, bold=True)
+    text(draw, (MARGIN, 14), game_title("ny_henn", locale), TITLE, INK, bold=True)
     who = ", ".join(names[s] if s < len(names) else f"P{s + 1}" for s in view.to_act) or "nobody"
     done = ", ".join(view.scoring_done) or "none"
     status = f"turn {view.turn} · {view.phase} · to act: {who} · scored: {done}"

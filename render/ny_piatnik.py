@@ -23,9 +23,7 @@ from engine.ny_piatnik.cards import (
     card_name,
 )
 from engine.ny_piatnik.views import PrivateView, PublicView
-from engine.registry import GAMES
-from lang import t
-from render.canvas import INK, MUTED, encode_png, fit_text, new_canvas, text
+from render.canvas import INK, MUTED, encode_png, fit_text, game_title, new_canvas, text
 
 WIDTH = 900
 SMALL = 18  # = WIDTH / 50, the smallest text on the image
@@ -189,7 +187,7 @@ def render_board(view: PublicView, names: Sequence[str] = (), locale: str = lang
     if view.scores:
         height = GRID_Y + CELL * SIZE + 16 + 40 + 36 * len(view.scores) + 16
     image, draw = new_canvas(WIDTH, height)
-    text(draw, (16, 14), t(locale, GAMES["ny_piatnik"].title), TITLE, INK, bold=True)
+    text(draw, (16, 14), game_title("ny_piatnik", locale), TITLE, INK, bold=True)
     status = view.status if view.status.upper().startswith(view.banner) else f"{view.banner} · {view.status}"
     text(draw, (WIDTH - 16, 14), fit_text(status, BODY, 620), BODY, INK, anchor="ra")
     y = draw_board(draw, view)

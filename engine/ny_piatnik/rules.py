@@ -12,7 +12,8 @@ from pydantic import BaseModel
 from engine.core.contract import Event, MultiSelect, Outcome, RulesDefaults, Step, private, public
 from engine.core.errors import IllegalAction, NotYourTurn
 from engine.core.rng import Rng
-from engine.ny_piatnik import views
+from engine.core.say import Arg, Level, Say, items, who
+from engine.ny_piatnik import views, words
 from engine.ny_piatnik.actions import Action, act, notation, parse
 from engine.ny_piatnik.cards import (
     AVENUES,
@@ -54,8 +55,9 @@ from engine.ny_piatnik.cards import (
     canonical_deck,
     sort_hand,
 )
-from engine.ny_piatnik.scoring import final_outcome, score_log_line
+from engine.ny_piatnik.scoring import final_outcome, score_log_line, score_say
 from engine.ny_piatnik.state import NyState, Pending, acting_seat, houses_of, partner_of, seat_label
+from engine.ny_piatnik.words import say, say_n
 
 OPTIONS: Mapping[str, str] = {
     "events": "V1: the 12 event cards (Sanierung, Ruin, Spekulation, Bauloewe, Statik) join the deck",
@@ -103,6 +105,17 @@ def _satisfied(hand: Sequence[str]) -> bool:
     """§4.6: at least 2 red-back and 2 blue-back cards."""
     red = sum(1 for c in hand if c in RED_BACK)
     return red >= 2 and len(hand) - red >= 2
+
+
+def _drew(seat: int, drawn: Sequence[str]) -> Say:
+    """What everyone may know of a draw: how many cards and their backs."""
+    return say_n(
+        "{player} draws {count} card ({backs})",
+        "{player} draws {count} cards ({backs})",
+        len(drawn),
+        player=who(seat),
+        backs=words.backs(drawn),
+    )
 
 
 def _backs(cards: Sequence[str]) -> str:
@@ -219,7 +232,7 @@ class _Work:
         self.board[idx] = None
         return owner
 
-    def draw(self, seat: int, head: str | None = None) -> bool:
+    def draw(self, seat: int, head: str | None = None, head_say: Say | None = None) -> bool:
         """§4.6/§4.7: draw until satisfied; lazy reshuffle; a Stop card ends the game at once.
 
         Logs ``<label>: draw n=.. backs=..`` (or ``<head> => draw ..``); returns whether a Stop was drawn.
@@ -237,7 +250,16 @@ class _Work:
                 self.discard = []
                 if self.get("stop_location") == "discard":
                     self.u["stop_location"] = "deck"
-                later.append(public(f"system: reshuffle n={len(self.deck)}"))
+                later.append(
+                    public(
+                        f"system: reshuffle n={len(self.deck)}",
+                        say_n(
+                            "The discard pile is shuffled into a new draw pile of {count} card",
+                            "The discard pile is shuffled into a new draw pile of {count} cards",
+                            len(self.deck),
+                        ),
+                    )
+                )
             card = self.deck.pop()
             if card == STOP:
                 stopped = True  # ruling 34: the Stop never enters a hand
@@ -245,20 +267,33 @@ class _Work:
             hand.append(card)
             drawn.append(card)
         line = f"draw n={len(drawn)} backs={_backs(drawn)}"
+        drew = _drew(seat, drawn)
         if head:  # a reset reveals first, so its reshuffle notes follow the reset line
-            self.events.append(public(f"{head} => {line}"))
+            said = say("{reset}, then draws: {drawn}", reset=head_say, drawn=drew) if head_say else drew
+            self.events.append(public(f"{head} => {line}", said))
             self.events.extend(later)
         else:
             self.events.extend(later)
             if drawn or stopped:
-                self.events.append(public(f"{label}: {line}"))
+                self.events.append(public(f"{label}: {line}", drew))
         if drawn:
-            self.events.append(private(f"{label}: drew {','.join(drawn)}", *self.observers(seat)))
+            self.events.append(
+                private(
+                    f"{label}: drew {','.join(drawn)}",
+                    *self.observers(seat),
+                    say=say("{player} draws {cards}", player=who(seat), cards=words.cards(drawn)),
+                )
+            )
         if stopped:
             self.u["phase"] = "over"
             self.u["ended_by"] = seat
             self.u["pending"] = None
-            self.events.append(public(f"system: end stop drawn by {label}"))
+            self.events.append(
+                public(
+                    f"system: end stop drawn by {label}",
+                    say("{player} draws a Stop card: the game ends at once", player=who(seat)),
+                )
+            )
         return stopped
 
     def final_check(self) -> None:
@@ -270,7 +305,16 @@ class _Work:
             self.discard += [STOP, STOP]
             self.u["final_phase"] = True
             self.u["stop_location"] = "discard"
-            self.events.append(public(f"system: stop-cards -> discard (unowned={empty})"))
+            self.events.append(
+                public(
+                    f"system: stop-cards -> discard (unowned={empty})",
+                    say_n(
+                        "Only {count} building is unowned: the two Stop cards go into the discard pile",
+                        "Only {count} buildings are unowned: the two Stop cards go into the discard pile",
+                        empty,
+                    ),
+                )
+            )
 
     def next_turn(self) -> None:
         self.u["active"] = (self.st.active + 1) % self.st.seats
@@ -629,7 +673,12 @@ def _do_colour(st: NyState, seat: int, a: Action) -> _Work:
     slots = (*st.prelim_slots, str(a.colour))
     w.controller[COLOUR_INDEX[str(a.colour)]] = seat  # §7.2: the chosen colour is final
     w.u["prelim_slots"] = slots
-    w.events.append(public(f"S{seat + 1}: colour {a.colour}"))
+    w.events.append(
+        public(
+            f"S{seat + 1}: colour {a.colour}",
+            say("{player} chooses {colour}", player=who(seat), colour=words.COLOURS[str(a.colour)]),
+        )
+    )
     if len(slots) == len(st.houses):
         # §7.3 with V2: the picks S1,S2,S1,S2 are the slots of the rotation S1,S2,S1,S2 as they stand.
         w.u["phase"] = "preliminary"
@@ -648,7 +697,17 @@ def _do_place(st: NyState, seat: int, a: Action) -> _Work:
     w.u["prelim_done"] = st.prelim_done + 1
     w.u["highlight"] = (idx,)
     w.u["highlight_line"] = None
-    w.events.append(public(f"prelim S{seat + 1} place at={a.at} ({colour})"))
+    w.events.append(
+        public(
+            f"prelim S{seat + 1} place at={a.at} ({colour})",
+            say(
+                "Preliminary round: {player} places a {colour} marker on {building}",
+                player=who(seat),
+                colour=words.COLOURS[colour],
+                building=words.building(str(a.at)),
+            ),
+        )
+    )
     if st.prelim_done + 1 == PARAMS[st.seats].prelim * len(st.houses):
         _allocate_and_deal(w)
     return w
@@ -670,7 +729,28 @@ def _allocate_and_deal(w: _Work) -> None:
     owners = " ".join(
         f"S{s + 1}=" + ",".join(c for c in st.houses if w.controller[COLOUR_INDEX[c]] == s) for s in range(n)
     )
-    w.events.append(public(f"colours {owners}"))
+    dealt = items(
+        (
+            say(
+                "{player} plays {colours}",
+                player=who(s),
+                colours=words.colours([c for c in st.houses if w.controller[COLOUR_INDEX[c]] == s]),
+            )
+            for s in range(n)
+        ),
+        "comma",
+    )
+    w.events.append(
+        public(
+            f"colours {owners}",
+            say(
+                "The preliminary round is over; the colours are dealt at random: {dealt}. Red plays first.",
+                dealt=dealt,
+            )
+            if not st.chosen_colours
+            else say("The preliminary round is over: {dealt}. Red plays first.", dealt=dealt),
+        )
+    )
     first = w.controller[COLOUR_INDEX["red"]]
     order = [(first + k) % n for k in range(n)]
     drawn: dict[int, list[str]] = {s: [] for s in order}
@@ -688,8 +768,16 @@ def _allocate_and_deal(w: _Work) -> None:
             break
     for s in order:
         label = seat_label(allocated, s)
-        w.events.append(public(f"draw {label} n={len(drawn[s])} backs={_backs(drawn[s])}"))
-        w.events.append(private(f"draw {label} cards={','.join(drawn[s])}", *w.observers(s)))
+        w.events.append(
+            public(f"draw {label} n={len(drawn[s])} backs={_backs(drawn[s])}", _drew(s, drawn[s]))
+        )
+        w.events.append(
+            private(
+                f"draw {label} cards={','.join(drawn[s])}",
+                *w.observers(s),
+                say=say("{player} draws {cards}", player=who(s), cards=words.cards(drawn[s])),
+            )
+        )
     # Ruling 7: the red player takes the first main turn.
     w.u["active"] = first
     w.u["turns"] = 1
@@ -706,6 +794,7 @@ def _do_play(st: NyState, seat: int, a: Action) -> _Work:
     w.u["last_play"] = (red, blue)
     w.u["highlight_line"] = None
     text = f"{label}: {notation(plan.canonical)} => "
+    played = items((words.card(red), words.card(blue)), "plus")
     idx = plan.idx
     if plan.effect == "statik":
         victim = str(plan.owner)
@@ -724,28 +813,82 @@ def _do_play(st: NyState, seat: int, a: Action) -> _Work:
             options=options,
             draw_after=True,
         )
-        w.events.append(public(text + f"statik line={plan.line} victim={victim}"))
+        w.events.append(
+            public(
+                text + f"statik line={plan.line} victim={victim}",
+                say(
+                    "{player} plays {cards}: Statik on {line}, where {victim} must give up a building",
+                    player=who(seat),
+                    cards=played,
+                    line=words.line(str(plan.line)),
+                    victim=who(victim_seat),
+                ),
+            )
+        )
         return w
     assert idx is not None
     bid = BUILDING_IDS[idx]
     w.u["highlight"] = (idx,)
     if plan.effect == "claim":
         w.gain_piece(idx, str(plan.gain))
-        w.events.append(public(text + f"claim {bid}"))
+        w.events.append(
+            public(
+                text + f"claim {bid}",
+                say(
+                    "{player} plays {cards} and claims {building}",
+                    player=who(seat),
+                    cards=played,
+                    building=words.building(bid),
+                ),
+            )
+        )
     elif plan.effect == "remove":
         w.return_piece(idx)
-        w.events.append(public(text + f"remove {bid}"))
+        w.events.append(
+            public(
+                text + f"remove {bid}",
+                say(
+                    "{player} plays {cards} and takes their marker off {building}",
+                    player=who(seat),
+                    cards=played,
+                    building=words.building(bid),
+                ),
+            )
+        )
     elif plan.effect == "buy":
         owner = w.return_piece(idx)
         w.money[seat] -= plan.price
         w.money[st.controller[COLOUR_INDEX[owner]]] += plan.price
         w.gain_piece(idx, str(plan.gain))
-        w.events.append(public(text + f"buy {bid} from {owner} pay={plan.price}"))
+        w.events.append(
+            public(
+                text + f"buy {bid} from {owner} pay={plan.price}",
+                say(
+                    "{player} plays {cards} and buys {building} from {owner} for ${price}",
+                    player=who(seat),
+                    cards=played,
+                    building=words.building(bid),
+                    owner=who(st.controller[COLOUR_INDEX[owner]]),
+                    price=plan.price,
+                ),
+            )
+        )
     else:  # take (Bauloewe)
         owner = w.return_piece(idx)
         w.gain_piece(idx, str(plan.gain))
         w.u["highlight_line"] = plan.line
-        w.events.append(public(text + f"take {bid} from {owner}"))
+        w.events.append(
+            public(
+                text + f"take {bid} from {owner}",
+                say(
+                    "{player} plays {cards} and takes {building} from {owner}",
+                    player=who(seat),
+                    cards=played,
+                    building=words.building(bid),
+                    owner=who(st.controller[COLOUR_INDEX[owner]]),
+                ),
+            )
+        )
     w.finish_play(seat, draw=True)
     return w
 
@@ -772,7 +915,17 @@ def _do_event(st: NyState, seat: int, a: Action) -> _Work:
             gain=plan.gain,
             options=tuple(i for i in range(CELLS) if st.board[i] == victim),
         )
-        w.events.append(public(text))
+        w.events.append(
+            public(
+                text,
+                say(
+                    "{player} plays Spekulation: {victim} must give up one of their {colour} buildings",
+                    player=who(seat),
+                    victim=who(st.controller[COLOUR_INDEX[victim]]),
+                    colour=words.COLOURS[victim],
+                ),
+            )
+        )
         return w
     spaces = INNER if plan.effect == "sanierung" else CORNERS
     returned: Counter[str] = Counter()
@@ -781,7 +934,34 @@ def _do_event(st: NyState, seat: int, a: Action) -> _Work:
             returned[w.return_piece(i)] += 1
     what = "inner city cleared" if plan.effect == "sanierung" else "corners cleared"
     back = ", ".join(f"{c} {returned[c]}" for c in COLOURS if returned[c]) or "none"
-    w.events.append(public(f"{text} => {what} (returned: {back})"))
+    back_said = (
+        items(
+            (
+                say("{colour} {count}", colour=words.COLOURS[c], count=returned[c])
+                for c in COLOURS
+                if returned[c]
+            ),
+            "comma",
+        )
+        if returned
+        else say("none")
+    )
+    w.events.append(
+        public(
+            f"{text} => {what} (returned: {back})",
+            say(
+                "{player} plays Sanierung: the inner city is cleared (markers back: {back})",
+                player=who(seat),
+                back=back_said,
+            )
+            if plan.effect == "sanierung"
+            else say(
+                "{player} plays Ruin: the corners are cleared (markers back: {back})",
+                player=who(seat),
+                back=back_said,
+            ),
+        )
+    )
     w.u["highlight"] = spaces
     _next_fill(w, seat, seat, spaces, inclusive=True, source=plan.effect)
     return w
@@ -815,7 +995,17 @@ def _do_fill(st: NyState, seat: int, a: Action) -> _Work:
     gain = _gain_house(st, seat, a.colour, "fill")
     w = _Work(st)
     w.gain_piece(idx, gain)
-    w.events.append(public(f"{w.label(seat)}: {notation(act('fill', at=a.at, colour=a.colour))}"))
+    w.events.append(
+        public(
+            f"{w.label(seat)}: {notation(act('fill', at=a.at, colour=a.colour))}",
+            say(
+                "{player} puts a {colour} marker on {building}",
+                player=who(seat),
+                colour=words.COLOURS[gain],
+                building=words.building(str(a.at)),
+            ),
+        )
+    )
     _next_fill(w, p.player, seat, p.options, inclusive=False, source=p.source)
     return w
 
@@ -831,7 +1021,17 @@ def _do_give(st: NyState, seat: int, a: Action) -> _Work:
     w.gain_piece(idx, p.gain)
     w.u["highlight"] = (*st.highlight, idx)
     w.u["pending"] = None
-    w.events.append(public(f"{w.label(seat)}: give at={a.at} => {a.at} to {p.gain}"))
+    w.events.append(
+        public(
+            f"{w.label(seat)}: give at={a.at} => {a.at} to {p.gain}",
+            say(
+                "{player} gives {building} to {receiver}",
+                player=who(seat),
+                building=words.building(str(a.at)),
+                receiver=who(p.player),
+            ),
+        )
+    )
     w.finish_play(p.player, draw=p.draw_after)
     return w
 
@@ -845,7 +1045,10 @@ def _do_reset(st: NyState, seat: int) -> _Work:
     # §4.5: the hand is revealed to everyone and discarded, then a new hand is drawn.
     w.discard += hand
     w.hands[seat] = []
-    if not w.draw(seat, head=f"{label}: reset reveal={','.join(hand)}"):
+    shown = say(
+        "{player} cannot play and shows their hand: {cards}", player=who(seat), cards=words.cards(hand)
+    )
+    if not w.draw(seat, head=f"{label}: reset reveal={','.join(hand)}", head_say=shown):
         w.next_turn()
     return w
 
@@ -864,8 +1067,31 @@ def _do_exchange(st: NyState, seat: int, a: Action) -> _Work:
     w.u["exchange_used"] = True
     w.u["pending"] = Pending(kind="return", source="exchange", seat=mate, player=seat, count=len(a.cards))
     # Ruling 29: the public sees count and backs; the faces go to the two partners only.
-    w.events.append(public(f"S{seat + 1}: exchange n={len(a.cards)} backs={_backs(a.cards)}"))
-    w.events.append(private(f"S{seat + 1}: exchange give={','.join(a.cards)}", seat, mate))
+    w.events.append(
+        public(
+            f"S{seat + 1}: exchange n={len(a.cards)} backs={_backs(a.cards)}",
+            say_n(
+                "{player} passes {count} card to their partner ({backs})",
+                "{player} passes {count} cards to their partner ({backs})",
+                len(a.cards),
+                player=who(seat),
+                backs=words.backs(a.cards),
+            ),
+        )
+    )
+    w.events.append(
+        private(
+            f"S{seat + 1}: exchange give={','.join(a.cards)}",
+            seat,
+            mate,
+            say=say(
+                "{player} passes {cards} to {partner}",
+                player=who(seat),
+                cards=words.cards(a.cards),
+                partner=who(mate),
+            ),
+        )
+    )
     return w
 
 
@@ -881,8 +1107,31 @@ def _do_return(st: NyState, seat: int, a: Action) -> _Work:
     _remove_cards(w.hands[seat], a.cards)
     w.hands[p.player] += a.cards
     w.u["pending"] = None
-    w.events.append(public(f"S{seat + 1}: return n={len(a.cards)} backs={_backs(a.cards)}"))
-    w.events.append(private(f"S{seat + 1}: return give={','.join(a.cards)}", seat, p.player))
+    w.events.append(
+        public(
+            f"S{seat + 1}: return n={len(a.cards)} backs={_backs(a.cards)}",
+            say_n(
+                "{player} gives {count} card back ({backs})",
+                "{player} gives {count} cards back ({backs})",
+                len(a.cards),
+                player=who(seat),
+                backs=words.backs(a.cards),
+            ),
+        )
+    )
+    w.events.append(
+        private(
+            f"S{seat + 1}: return give={','.join(a.cards)}",
+            seat,
+            p.player,
+            say=say(
+                "{player} gives {cards} back to {partner}",
+                player=who(seat),
+                cards=words.cards(a.cards),
+                partner=who(p.player),
+            ),
+        )
+    )
     return w
 
 
@@ -919,7 +1168,7 @@ def _resolve(st: NyState, seat: int, a: Action) -> tuple[NyState, list[Event]]:
         w = _do_exchange(st, seat, a)
     new = w.freeze()
     if new.phase == "over" and st.phase != "over":
-        w.events.append(public(score_log_line(new)))
+        w.events.append(public(score_log_line(new), score_say(new)))
     return new, w.events
 
 
@@ -1052,14 +1301,32 @@ class NyPiatnikRules(RulesDefaults):
         p = state.pending
         if p is not None and p.kind == "return" and p.seat == seat:
             label = f"Return {p.count} card(s) to your partner"
+            title = say_n(
+                "Give {count} card back to your partner", "Give {count} cards back to your partner", p.count
+            )
             return [
                 MultiSelect(
-                    label=label, template="return give={}", items=hand, min_items=p.count, max_items=p.count
+                    label=label,
+                    template="return give={}",
+                    items=hand,
+                    min_items=p.count,
+                    max_items=p.count,
+                    title=title,
+                    item_labels=tuple(_card_label(c) for c in hand),
                 )
             ]
         if p is None and state.phase == "main" and not state.exchange_used and hand:
             label = "Exchange cards with your partner"
-            return [MultiSelect(label=label, template="exchange give={}", items=hand, max_items=len(hand))]
+            return [
+                MultiSelect(
+                    label=label,
+                    template="exchange give={}",
+                    items=hand,
+                    max_items=len(hand),
+                    title=say("Pass cards to your partner"),
+                    item_labels=tuple(_card_label(c) for c in hand),
+                )
+            ]
         return []
 
     def outcome(self, state: NyState) -> Outcome | None:
@@ -1068,12 +1335,41 @@ class NyPiatnikRules(RulesDefaults):
             return None
         return final_outcome(state)
 
+    def describe(self, state: NyState, seat: int, action: Action) -> Say:
+        return action_say(state, seat, action)
+
+    def menu_path(self, state: NyState, seat: int, action: Action) -> Sequence[Level]:
+        """Plays by the pair of cards (then the building), events, preliminary spaces by avenue."""
+        if action.kind == "play":
+            red, blue = str(action.red), str(action.blue)
+            pair = items((words.card(red), words.card(blue)), "plus")
+            return (Level(key=f"play {red} {blue}", label=say("Play {cards}", cards=pair)),)
+        if action.kind == "event":
+            return (
+                Level(
+                    key=f"event {action.card}", label=say("Play {card}", card=words.card(str(action.card)))
+                ),
+            )
+        if action.kind in ("place", "fill", "give") and action.at is not None:
+            avenue = action.at.split("-")[0]
+            return (
+                Level(key=f"{action.kind} {avenue}", label=say("On {avenue}", avenue=words.AVENUES[avenue])),
+            )
+        if action.kind == "exchange":
+            return (Level(key="exchange", label=say("Pass one card to your partner")),)
+        return ()
+
+    def seat_colour(self, state: NyState, seat: int) -> str | None:
+        """The seat's first house once the colours are dealt."""
+        own = houses_of(state, seat)
+        return own[0] if own and state.phase in ("main", "over") else None
+
     def view(self, state: NyState, seat: int | None) -> BaseModel:
         """``PublicView`` for ``None``; ``PrivateView`` (hand, legal plays, decision) for a seat."""
         if seat is None:
             return views.public_view(state)
         legal = self.legal_actions(state, seat)
-        return views.private_view(state, seat, [(notation(a), describe(state, seat, a)) for a in legal])
+        return views.private_view(state, seat, [(notation(a), view_text(state, seat, a)) for a in legal])
 
     def notation(self, action: Action) -> str:
         """Canonical text of ``action`` (§8)."""
@@ -1111,8 +1407,98 @@ class NyPiatnikRules(RulesDefaults):
         return state.model_copy(update={"hands": tuple(hands), "deck": tuple(deck)})
 
 
-def describe(state: NyState, seat: int, a: Action) -> str:
-    """A short human description of a legal action (for the private view's list of plays)."""
+def _card_label(code: str) -> Say:
+    """A card in a select: its face, and the colour of its back for avenues and streets."""
+    if code in AVENUES:
+        return say("{card} (red back)", card=words.card(code))
+    if code in STREETS:
+        return say("{card} (blue back)", card=words.card(code))
+    return say("{card}", card=words.card(code))
+
+
+def _house(colour: str | None) -> Arg:
+    """ ", as yellow" when a player with two houses names the placing one (the two-player game)."""
+    return say(", as {colour}", colour=words.COLOURS[colour]) if colour else ""
+
+
+def action_say(state: NyState, seat: int, a: Action) -> Say:
+    """A legal action in words, e.g. "Park Ave + 42nd St: buy Park Ave & 42nd St from Bob for $3"."""
+    kind = a.kind
+    if kind == "play":
+        red, blue = str(a.red), str(a.blue)
+        pair = items((words.card(red), words.card(blue)), "plus")
+        if red == STAT_R or blue == STAT_B:
+            line = a.line or (blue if red == STAT_R else red)
+            victim = a.victim or statik_leaders(state.board, line, state.houses, houses_of(state, seat))[0]
+            return say(
+                "{cards}: Statik on {line}, {victim} gives up a building{house}",
+                cards=pair,
+                line=words.line(line),
+                victim=words.COLOURS[victim],
+                house=_house(a.colour),
+            )
+        idx = BUILDING_INDEX[a.at] if a.at is not None else ROW_OF[red] * SIZE + COL_OF[blue]
+        building = words.building(BUILDING_IDS[idx])
+        owner = state.board[idx]
+        if red == BAU_R or blue == BAU_B:
+            return say(
+                "{cards}: take {building} from {owner}{house}",
+                cards=pair,
+                building=building,
+                owner=words.COLOURS[str(owner)],
+                house=_house(a.colour),
+            )
+        if owner is None:
+            return say(
+                "{cards}: claim {building}{house}", cards=pair, building=building, house=_house(a.colour)
+            )
+        if owner in houses_of(state, seat):
+            return say("{cards}: take your marker off {building}", cards=pair, building=building)
+        return say(
+            "{cards}: buy {building} from {owner} for ${price}{house}",
+            cards=pair,
+            building=building,
+            owner=words.COLOURS[owner],
+            price=price_of(state.board, idx),
+            house=_house(a.colour),
+        )
+    if kind == "event":
+        card = str(a.card)
+        played = words.card(card)
+        if card.startswith("SAN"):
+            return say("{card}: clear and refill the inner city", card=played)
+        if card.startswith("RUIN"):
+            return say("{card}: clear and refill the corners", card=played)
+        return say(
+            "{card}: {target} gives up a building{house}",
+            card=played,
+            target=words.COLOURS[str(a.target)],
+            house=_house(a.colour),
+        )
+    if kind == "reset":
+        return say("Show your hand, discard it and draw a new one")
+    if kind == "exchange":
+        return say("Pass {cards} to your partner", cards=words.cards(a.cards))
+    if kind == "return":
+        return say("Give {cards} back to your partner", cards=words.cards(a.cards))
+    if kind == "give":
+        return say("Give up {building}", building=words.building(str(a.at)))
+    if kind == "fill":
+        return say(
+            "Put a marker on {building}{house}", building=words.building(str(a.at)), house=_house(a.colour)
+        )
+    if kind == "place":
+        _seat, colour = _prelim_turn(state)
+        return say(
+            "Place a {colour} marker on {building}",
+            colour=words.COLOURS[colour],
+            building=words.building(str(a.at)),
+        )
+    return say("Choose {colour}", colour=words.COLOURS[str(a.colour)])
+
+
+def view_text(state: NyState, seat: int, a: Action) -> str:
+    """A short description of a legal action for the private view's list of plays (the hand image)."""
     kind = a.kind
     if kind == "play":
         red, blue = str(a.red), str(a.blue)

@@ -5,8 +5,10 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from engine.core.contract import Frozen, Outcome
+from engine.core.say import Say, items, who
 from engine.ny_piatnik.cards import CELLS, COL_CELLS, SIZE
 from engine.ny_piatnik.state import NyState, houses_of, seat_label
+from engine.ny_piatnik.words import COLOURS, say
 
 _FULL = (1 << CELLS) - 1
 _COL0 = sum(1 << i for i in COL_CELLS[0])
@@ -162,7 +164,68 @@ def final_outcome(state: NyState) -> Outcome:
         places=tuple(s.place for s in ranked),
         reason=reason,
         details=tuple(details),
+        reason_say=say("{player} drew a Stop card", player=who(ender))
+        if ender is not None
+        else say("game over"),
+        breakdown=tuple(_breakdown_says(state, ranked)),
     )
+
+
+def _breakdown_says(state: NyState, ranked: list[SeatScore]) -> list[Say]:
+    """Per seat: the largest group (doubled), the other buildings and the money; then the teams."""
+    lines = []
+    for s in ranked:
+        if state.two_player:
+            groups = items(
+                (
+                    say("{colour} group {size}", colour=COLOURS[c], size=n)
+                    for c, n in zip(s.houses, s.largest, strict=True)
+                ),
+                "plus",
+            )
+            lines.append(
+                say(
+                    "{player}: {groups} + money {money} = {total}",
+                    player=who(s.seat),
+                    groups=groups,
+                    money=s.money,
+                    total=s.total,
+                )
+            )
+        else:
+            largest = sum(s.largest)
+            lines.append(
+                say(
+                    "{player}: largest group {largest} × 2 + others {others} + money {money} = {total}",
+                    player=who(s.seat),
+                    largest=largest,
+                    others=s.others,
+                    money=s.money,
+                    total=s.total,
+                )
+            )
+    if state.team:
+        for first in (0, 1):
+            a, b = ranked[first], ranked[first + 2]
+            lines.append(
+                say(
+                    "Team {one} + {two}: {a} + {b} = {total}",
+                    one=who(a.seat),
+                    two=who(b.seat),
+                    a=a.total,
+                    b=b.total,
+                    total=a.team_total or 0,
+                )
+            )
+    return lines
+
+
+def score_say(state: NyState) -> Say:
+    """The final scores in one line, best first, and who won."""
+    ranked = sorted(ranked_scores(state), key=lambda s: (s.place, s.seat))
+    scores = items((say("{player} {total}", player=who(s.seat), total=s.total) for s in ranked), "comma")
+    winners = items(who(s.seat) for s in ranked if s.place == 1)
+    return say("Final score: {scores}. Winning: {winners}", scores=scores, winners=winners)
 
 
 def score_log_line(state: NyState) -> str:

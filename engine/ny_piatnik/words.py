@@ -1,0 +1,90 @@
+"""The words of Piatnik's New York: avenues, streets, buildings, cards and colours as a player reads them
+(translated at the edge from the ``ny_piatnik`` catalogue). Avenues and streets keep their Manhattan names;
+a building is named by its corner, "Park Ave & 42nd St", as the board image labels its rows and columns."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from engine.core.say import Arg, Say, Speaker, items
+from engine.ny_piatnik.cards import BJ, RJ, STOP
+
+SPEAKER = Speaker("ny_piatnik")
+say = SPEAKER.say
+say_n = SPEAKER.say_n
+word = SPEAKER.word
+
+AVENUES = {
+    "8AV": "8th Ave",
+    "BWY": "Broadway",
+    "6AV": "6th Ave",
+    "5AV": "5th Ave",
+    "MAD": "Madison Ave",
+    "PARK": "Park Ave",
+    "LEX": "Lexington Ave",
+}
+STREETS = {
+    "34": "34th St",
+    "38": "38th St",
+    "42": "42nd St",
+    "45": "45th St",
+    "49": "49th St",
+    "53": "53rd St",
+    "57": "57th St",
+}
+COLOURS = {
+    "red": word("red", "house"),
+    "blue": word("blue", "house"),
+    "yellow": word("yellow", "house"),
+    "green": word("green", "house"),
+    "black": word("black", "house"),
+}
+EVENTS = {
+    "SAN": word("Sanierung", "event"),
+    "RUIN": word("Ruin", "event"),
+    "SPEC": word("Spekulation", "event"),
+    "BAU": word("Bauloewe", "event"),
+    "STAT": word("Statik", "event"),
+}
+BACKS = {"R": word("red", "back"), "B": word("blue", "back")}
+
+
+def building(building_id: str) -> str:
+    """A building by its corner: "Park Ave & 42nd St"."""
+    avenue, street = building_id.split("-")
+    return f"{AVENUES[avenue]} & {STREETS[street]}"
+
+
+def line(code: str) -> str:
+    """An avenue or a street by name."""
+    return AVENUES.get(code) or STREETS[code]
+
+
+def card(code: str) -> Arg:
+    """A card as its face reads: an avenue or street, a joker, an event card with the colour of its back."""
+    if code in AVENUES or code in STREETS:
+        return line(code)
+    if code == RJ:
+        return say("red joker")
+    if code == BJ:
+        return say("blue joker")
+    if code == STOP:
+        return say("Stop card")
+    kind, back = code.split("-")
+    return say("{event} ({back})", event=EVENTS[kind], back=BACKS[back])
+
+
+def cards(codes: Sequence[str]) -> Arg:
+    if not codes:
+        return say("no cards")
+    return items(map(card, codes), "comma")
+
+
+def backs(codes: Sequence[str]) -> Say:
+    """What everyone sees of some cards: how many red and blue backs."""
+    red = sum(1 for c in codes if c.endswith("-R") or c in AVENUES or c == RJ)
+    return say("{red} red-backed and {blue} blue-backed", red=red, blue=len(codes) - red)
+
+
+def colours(codes: Sequence[str]) -> Arg:
+    return items(COLOURS[c] for c in codes)
