@@ -14,10 +14,13 @@ import pytest
 from PIL import Image
 
 from cogs._client import BigApple
+from engine.core.contract import Event
 from engine.core.replay import replay
 from engine.core.rng import Rng
 from engine.host.ports import MatchStatus
+from engine.host.service import sentence
 from engine.registry import POLICIES
+from lang.says import render
 from tests.discord.fake import FakeDiscord
 from tests.discord.harness import running_bot
 from tests.discord.models import FakeChannel, FakeMessage, FakeUser
@@ -33,9 +36,11 @@ async def big_apple(fake: FakeDiscord, db: Path, retry_seconds: float = 0.05) ->
         yield bot
 
 
-async def new_match(fake: FakeDiscord, creator: FakeUser, **options: object) -> tuple[int, FakeChannel]:
-    """``/game new`` in #general; returns the match id and its thread."""
-    ix = await fake.slash("game new", {"game": "ny_piatnik", **options}, user=creator, channel=fake.general)
+async def new_match(
+    fake: FakeDiscord, creator: FakeUser, game: str = "ny_piatnik", **options: object
+) -> tuple[int, FakeChannel]:
+    """``/game new`` of ``game`` in #general; returns the match id and its thread."""
+    ix = await fake.slash("game new", {"game": game, **options}, user=creator, channel=fake.general)
     reply = await ix.response()
     assert reply.ephemeral
     found = re.search(r"Match #(\d+) is open", reply.content or "")
@@ -89,9 +94,12 @@ async def play_first_legal(fake: FakeDiscord, post: FakeMessage, user: FakeUser)
         assert menu.selects, menu.content
 
 
-async def started_match(fake: FakeDiscord, bot: BigApple) -> tuple[int, FakeChannel]:
-    """A 3-seat match of alice, bob and a computer, started; returns its id and thread."""
-    match_id, thread = await new_match(fake, fake.alice, players=3, computers=1)
+async def started_match(
+    fake: FakeDiscord, bot: BigApple, game: str = "ny_piatnik"
+) -> tuple[int, FakeChannel]:
+    """A 3-seat match of alice, bob and a computer, started; returns its id and thread. (Piatnik deals
+    no hands before its preliminary round: a test of opening DMs starts a game that does.)"""
+    match_id, thread = await new_match(fake, fake.alice, game, players=3, computers=1)
     lobby = await fake.wait_for_message(thread)
     joined = await (await fake.click(lobby, button(lobby, "ba:lobby:join:"), user=fake.bob)).response()
     await (await fake.click(joined, button(joined, "ba:lobby:start:"), user=fake.alice)).response()
@@ -284,7 +292,7 @@ async def test_closed_dms_fall_back_to_the_hand_button(fake_discord: FakeDiscord
     fake = fake_discord
     fake.close_dms(fake.bob)
     async with big_apple(fake, tmp_path / "db.sqlite") as bot:
-        match_id, thread = await started_match(fake, bot)
+        match_id, thread = await started_match(fake, bot, "fifth_avenue")
         notice = await fake.wait_for_message(
             thread, lambda m: "cannot send you direct messages" in (m.content or "")
         )
@@ -376,20 +384,27 @@ async def test_no_secret_reaches_a_public_post_or_a_log_line(
         await board_post(fake, thread, record.version)
         log = await bot.store.action_log(match_id)
         _, events = replay(bot.host.rules(record.game), record.seat_count, record.seed, record.options, log)
-    secrets = {e.text for e in events if not e.is_public}
+    name = bot.host.namer(record)
+
+    def said(event: Event) -> str:
+        return render("en", sentence(event), name)
+
+    secrets = {said(e) for e in events if not e.is_public}
     assert secrets, "the match produced no private events, so this test proves nothing"
     public_text = "\n".join(m.content or "" for m in thread.messages + fake.general.messages)
     logged = "\n".join(r.getMessage() for r in caplog.records)
-    for secret in secrets:
+    for secret in secrets | {e.text for e in events if not e.is_public}:
         assert secret not in public_text
         assert secret not in logged
     for user in (fake.alice, fake.bob):
         seat = record.seat_of(user.id)
-        own = {e.text for e in events if e.audience is not None and seat in e.audience}
+        own = {said(e) for e in events if e.audience is not None and seat in e.audience}
         others = secrets - own
-        dm_text = "\n".join(m.content or "" for m in fake.dm_messages(user))
-        assert any(line in dm_text for line in own)
-        assert not any(line in dm_text for line in others)
+        dm_lines = {
+            line.removeprefix("• ") for m in fake.dm_messages(user) for line in (m.content or "").split("\n")
+        }
+        assert own & dm_lines
+        assert not others & dm_lines
 
 
 async def test_several_cards_are_chosen_in_one_multi_select(
@@ -410,13 +425,13 @@ async def test_several_cards_are_chosen_in_one_multi_select(
             await play_one_move(fake, bot, match_id, thread)
         else:
             raise AssertionError("no exchange was ever offered")
-        assert "Exchange cards" in multi[0]["label"]
+        assert multi[0]["label"] == "Pass cards to your partner"
         picker = await (await fake.click(menu, multi[0]["custom_id"], user=fake.alice)).response()
         select = picker.selects[0]
         assert select["max_values"] == len(select["options"]) >= 2
         chosen = [select["options"][0]["value"], select["options"][1]["value"]]
         played = await (await fake.select(picker, select["custom_id"], chosen, user=fake.alice)).response()
-        assert "You played `exchange give=" in (played.content or "")
+        assert "You played: Pass " in (played.content or "") and "to your partner" in (played.content or "")
         lines = await bot.host.public_log(await bot.host.match(match_id), 0)
         assert any(": exchange n=2 backs=" in line for line in lines)
         assert any(": return n=2 backs=" in line for line in lines)  # the computer partner gave two back
@@ -446,7 +461,14 @@ async def test_move_autocomplete_offers_the_legal_notations(
         played = await (
             await fake.slash("move", {"notation": choices[0]["value"]}, user=user, channel=thread)
         ).response()
-        assert f"You played `{choices[0]['name']}`" in (played.content or "")
+        label = render(
+            "en",
+            bot.host.rules(record.game).describe(
+                bot.host.state_of(record), seat, bot.host.rules(record.game).parse(choices[0]["name"])
+            ),
+            bot.host.namer(record),
+        )
+        assert played.content == f"✅ You played: {label}.", played.content
         again = await (
             await fake.slash("move", {"notation": choices[0]["value"]}, user=user, channel=thread)
         ).response()
@@ -467,7 +489,7 @@ async def test_abandon_asks_first_and_only_for_the_creator_or_an_admin(
         done = await (await fake.click(ask, button(ask, "ba:abandon:"), user=fake.admin)).response()
         assert "abandoned" in (done.content or "")
         assert (await bot.host.match(match_id)).status is MatchStatus.ABANDONED
-        notice = await fake.wait_for_message(thread, lambda m: "match abandoned" in (m.content or ""))
+        notice = await fake.wait_for_message(thread, lambda m: "Match abandoned" in (m.content or ""))
         assert not notice.buttons
         late = await (
             await fake.slash("move", {"notation": "place at=8AV-34"}, user=fake.alice, channel=thread)
@@ -492,13 +514,21 @@ async def test_board_log_status_and_list_answer_privately(fake_discord: FakeDisc
     fake = fake_discord
     async with big_apple(fake, tmp_path / "db.sqlite") as bot:
         match_id, thread = await started_match(fake, bot)
+        mover, _, _ = await whose_turn(fake, bot, match_id)
         notation = await play_one_move(fake, bot, match_id, thread)
+        seat_played = (await bot.host.match(match_id)).seat_of(mover.id)
         user, _, _ = await whose_turn(fake, bot, match_id)
         board = await (await fake.slash("board", {}, user=fake.owner, channel=thread)).response()
         assert board.ephemeral and board.attachment("board.png").data.startswith(b"\x89PNG")
         assert (user.global_name or user.username).lower() in (board.content or "").lower()
         history = await (await fake.slash("log", {"lines": 5}, user=fake.bob, channel=thread)).response()
-        assert history.ephemeral and notation.split()[-1] in (history.content or "")
+        mover_name = (bot.host.namer(await bot.host.match(match_id)))(seat_played)
+        assert (
+            history.ephemeral
+            and mover_name in (history.content or "")
+            and "at=" not in (history.content or "")
+        )
+        assert notation.startswith("place at=") and "places a" in (history.content or "")
         status = await (await fake.slash("game status", {}, user=fake.alice, channel=thread)).response()
         assert status.ephemeral and "Waiting for" in (status.content or "")
         listing = await (await fake.slash("game list", {}, user=fake.bob, channel=fake.general)).response()
@@ -548,7 +578,7 @@ async def test_dirk_henns_new_york_is_played_through_menus_and_multi_selects(
         played = await (
             await fake.select(picker, select["custom_id"], [cheapest], user=fake.alice)
         ).response()
-        assert "You played `take " in (played.content or ""), played.content
+        assert (played.content or "").startswith("✅ You played: Take "), played.content
         hands = await fake.wait_until(lambda: fake.dm_messages(fake.alice) or None)
         assert hands[0].attachment("hand.png").data.startswith(b"\x89PNG")
         record = await bot.host.match(match_id)
@@ -599,13 +629,23 @@ async def test_a_whole_match_keeps_every_hand_with_its_owner(
         opening = bot.host.rules(game).setup_events(3, record.seed, record.options)
         _, events = replay(bot.host.rules(game), 3, record.seed, record.options, log)
         events = [*opening, *events]
+    name = bot.host.namer(record)
     for user in people.values():
         seat = record.seat_of(user.id)
-        own = {e.text for e in events if e.audience is not None and seat in e.audience}
-        others = {e.text for e in events if e.audience is not None and seat not in e.audience} - own
-        dm_text = "\n".join(m.content or "" for m in fake.dm_messages(user))
+        own = {
+            render("en", sentence(e), name) for e in events if e.audience is not None and seat in e.audience
+        }
+        others = {
+            render("en", sentence(e), name)
+            for e in events
+            if e.audience is not None and seat not in e.audience
+        } - own
+        dm_lines = {
+            line.removeprefix("• ") for m in fake.dm_messages(user) for line in (m.content or "").split("\n")
+        }
         if any(e.audience is not None for e in events):  # New York 1901 keeps no hand secret
-            assert own and any(line in dm_text for line in own)
-        assert not any(line in dm_text for line in others)
+            assert own and own & dm_lines
+        assert not others & dm_lines
     public_text = "\n".join(m.content or "" for m in thread.messages)
     assert not any(e.text in public_text for e in events if e.audience is not None)
+    assert not any(render("en", sentence(e), name) in public_text for e in events if e.audience is not None)

@@ -7,14 +7,22 @@ import logging
 import pytest
 
 from cogs.errors import error_text
-from engine.core.errors import IllegalAction, StaleVersion
+from engine.core.errors import IllegalAction, NotSeated, StaleVersion
+from engine.host.text import HOST
 
 
 def test_refusals_say_what_is_wrong_and_what_is_allowed() -> None:
     text = error_text(IllegalAction("building X is occupied", ["place at=8AV-34", "place at=8AV-38"]))
-    assert text == "⚠️ building X is occupied. Allowed: place at=8AV-34, place at=8AV-38"
+    assert text == "⚠️ Building X is occupied. Allowed: place at=8AV-34, place at=8AV-38"
     stale = error_text(StaleVersion("this board has moved on (it is at move 9)"))
-    assert stale == "⏳ this board has moved on (it is at move 9)"  # said once, not twice
+    assert stale == "⏳ This board has moved on (it is at move 9)"  # said once, not twice
+
+
+def test_a_refusal_made_of_a_sentence_is_said_in_the_readers_language() -> None:
+    refusal = NotSeated(HOST.say("you are not playing in match #{number}", number=4), ["join"])
+    assert refusal.message == "you are not playing in match #4"  # English for logs and the CLI
+    assert error_text(refusal) == "⚠️ You are not playing in match #4. Allowed: join"
+    assert error_text(refusal, "it") == "⚠️ Non stai giocando nella partita n. 4. Consentito: join"
 
 
 def test_a_surprise_is_logged_with_an_incident_id_the_user_also_sees(

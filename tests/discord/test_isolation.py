@@ -21,10 +21,16 @@ TIMEOUT = 8
 
 
 async def open_match(
-    fake: FakeDiscord, bot: BigApple, creator: FakeUser, channel: FakeChannel, computers: int = 2
+    fake: FakeDiscord,
+    bot: BigApple,
+    creator: FakeUser,
+    channel: FakeChannel,
+    computers: int = 2,
+    game: str = "ny_piatnik",
 ) -> tuple[int, FakeChannel]:
-    """A Piatnik match of ``creator`` and computers, started in a new thread of ``channel``."""
-    options = {"game": "ny_piatnik", "players": computers + 1, "computers": computers}
+    """A match of ``game`` (Piatnik unless said) of ``creator`` and computers, started in a new thread of
+    ``channel``."""
+    options = {"game": game, "players": computers + 1, "computers": computers}
     reply = await (await fake.slash("game new", options, user=creator, channel=channel)).response()
     match_id = int(re.search(r"Match #(\d+)", reply.content or "")[1])  # type: ignore[index]
     record = await bot.host.match(match_id)
@@ -130,8 +136,11 @@ async def test_a_dm_refused_with_any_403_falls_back_to_the_hand_button(
         "POST", "/channels/{channel_id}/messages", status=403, code=50001, times=100, channel_id=dm.id
     )
     async with big_apple(fake, tmp_path / "db.sqlite") as bot:
-        match_id, thread = await open_match(fake, bot, fake.alice, fake.general)
-        healthy, healthy_thread = await open_match(fake, bot, fake.bob, fake.general, computers=1)
+        # Fifth Avenue deals each player's cards at once, so a hand goes out by DM at the start.
+        match_id, thread = await open_match(fake, bot, fake.alice, fake.general, game="fifth_avenue")
+        healthy, healthy_thread = await open_match(
+            fake, bot, fake.bob, fake.general, computers=1, game="fifth_avenue"
+        )
         notice = await fake.wait_for_message(
             thread, lambda m: "cannot send you direct messages" in (m.content or ""), timeout=TIMEOUT
         )
@@ -150,7 +159,7 @@ async def test_the_closed_dm_notice_is_said_once_across_restarts(
     fake.close_dms(fake.alice)
     db = tmp_path / "db.sqlite"
     async with big_apple(fake, db) as bot:
-        match_id, thread = await open_match(fake, bot, fake.alice, fake.general)
+        match_id, thread = await open_match(fake, bot, fake.alice, fake.general, game="fifth_avenue")
         await fake.wait_for_message(thread, lambda m: "cannot send you direct messages" in (m.content or ""))
     async with big_apple(fake, db) as bot:
         for _ in range(2):

@@ -77,7 +77,7 @@ async def test_posts_speak_the_servers_language_and_dms_the_players_own(
     fake = fake_discord
     async with big_apple(fake, tmp_path / "db.sqlite"):
         await (await fake.slash("settings language", {"language": "it"}, user=fake.alice)).response()
-        match_id, thread = await new_match(fake, fake.bob, players=3, computers=1)
+        match_id, thread = await new_match(fake, fake.bob, "fifth_avenue", players=3, computers=1)
         lobby = await fake.wait_for_message(thread)
         assert "Join with the button" in (lobby.content or "")  # the server speaks English
         assert [b["label"] for b in lobby.buttons] == ["Join", "Leave", "Add computer", "Start"]
