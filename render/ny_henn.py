@@ -1,8 +1,10 @@
-"""Board and hand images for Dirk Henn's New York, drawn from its public and private views.
+"""Board and hand images for Dirk Henn's New York, drawn from its public and private views, in the reader's
+language.
 
-Spec §9 suggests the layout; here it is one column (phone first) and every text is at least 1/50 of the
-width. Cities grow without bound, so each city's cell size shrinks to fit the width, but never below the
-size at which a tile's type code stays legible: a very wide city makes its panel taller instead.
+Phone first: the image is 1000 px wide and every text is at least 1/50 of that. The money display and the
+market sit on top, with a legend of the building types; the cities follow two to a row, so that six
+players still fit in about 1.6 times the width. A city's axes count cells from Times Square in compass
+steps ("2 W", "1 N"), as the move menus name them. The hand image gives the reader's own city the room.
 """
 
 from __future__ import annotations
@@ -12,8 +14,11 @@ from collections.abc import Sequence
 from PIL import ImageDraw
 
 import lang
-from engine.ny_henn.cards import BANK_HEX, BANK_NAMES, TYPE_BY_CODE, TYPE_CODES
-from engine.ny_henn.views import PlacedTile, PlayerPanel, PrivateView, PublicView, TileInfo
+from engine.ny_henn import words
+from engine.ny_henn.cards import BANK_HEX, TYPE_BY_CODE, TYPE_CODES
+from engine.ny_henn.views import DirkPanel, PlacedTile, PlayerPanel, PrivateView, PublicView, TileInfo
+from lang import N_, t, tn
+from lang.says import render as said
 from render.canvas import INK, MUTED, encode_png, fit_text, game_title, new_canvas, text
 
 WIDTH = 1000
@@ -21,11 +26,14 @@ SMALL = 20  # = WIDTH / 50
 BODY = 22
 TITLE = 28
 MARGIN = 20
-MIN_CELL = 44  # a 2-letter code at SMALL fits
-MAX_CELL = 72
+COLUMN = (WIDTH - 3 * MARGIN) // 2  # two cities to a row
+MIN_CELL = 44  # a 2-letter abbreviation at SMALL fits
+MAX_CELL = 56
+HAND_CELL = 72
 STREET_INK = "#333333"
 CARD_BACK = "#1B2A41"
 HIGHLIGHT = "#FF6F00"
+ARROWS = dict(zip("NESW", words.ARROWS, strict=True))
 
 
 def ink_on(fill: str) -> str:
@@ -34,15 +42,32 @@ def ink_on(fill: str) -> str:
     return "#111111" if 0.299 * r + 0.587 * g + 0.114 * b > 150 else "#FFFFFF"
 
 
+def type_name(code: str, locale: str) -> str:
+    return said(locale, words.TYPE_WORDS[code])
+
+
+def abbreviation(code: str | None, locale: str) -> str:
+    """The two letters a tile shows: the start of its type's name in ``locale`` (the legend spells them)."""
+    return "TS" if code is None else type_name(code, locale)[:2]
+
+
+def tile_words(tile: TileInfo, locale: str) -> str:
+    """A tile as the menus name it: "Station $6 ↓←"."""
+    arrows = "".join(ARROWS[d] for d in "NESW" if d in tile.streets)
+    name = type_name(tile.type, locale) if tile.type else "Times Square"
+    return f"{name} ${tile.price} {arrows}".strip()
+
+
 def draw_tile(
     draw: ImageDraw.ImageDraw,
     left: float,
     top: float,
     size: float,
     tile: TileInfo,
+    locale: str,
     start_colour: str | None = None,
 ) -> None:
-    """A tile: type colour (or the owner's colour for a start tile), streets as dark bands, type code."""
+    """A tile: type colour (the owner's colour for a start tile), streets as dark bands, abbreviation."""
     fill = TYPE_BY_CODE[tile.type].colour if tile.type else (start_colour or "#CCCCCC")
     draw.rectangle((left, top, left + size, top + size), fill=fill, outline="#222222", width=1)
     band = max(3, round(size / 6))
@@ -55,57 +80,79 @@ def draw_tile(
     for edge, box in edges.items():
         if edge in tile.streets:
             draw.rectangle(box, fill=STREET_INK)
-    label = tile.type or "TS"
+    label = abbreviation(tile.type, locale)
     text(draw, (left + size / 2, top + size / 2), label, SMALL, ink_on(fill), bold=True, anchor="mm")
 
 
-def city_cell(width_cells: int, height_cells: int, room: int) -> int:
-    """Cell size for a city of the given extent in ``room`` pixels (one empty ring shown around it)."""
-    return max(MIN_CELL, min(MAX_CELL, room // (width_cells + 2), 480 // (height_cells + 2)))
+def axis_label(value: int, negative: str, positive: str, locale: str) -> str:
+    """Cells from Times Square in compass steps: "2 W", "0", "1 E"."""
+    if value == 0:
+        return "0"
+    letter = negative if value < 0 else positive
+    return t(locale, letter, count=abs(value))
+
+
+# Compass steps on the axes, as the move menus say them ("2 west" reads "2 W").
+AXIS_WORDS = {"N": N_("{count} N"), "S": N_("{count} S"), "E": N_("{count} E"), "W": N_("{count} W")}
 
 
 def city_extent(
     city: Sequence[PlacedTile], extra: Sequence[tuple[int, int]] = ()
 ) -> tuple[int, int, int, int]:
-    xs = [t.x for t in city] + [x for x, _ in extra] or [0]
-    ys = [t.y for t in city] + [y for _, y in extra] or [0]
+    xs = [p.x for p in city] + [x for x, _ in extra] or [0]
+    ys = [p.y for p in city] + [y for _, y in extra] or [0]
     return min(xs) - 1, min(ys) - 1, max(xs) + 1, max(ys) + 1
 
 
-def city_height(city: Sequence[PlacedTile], extra: Sequence[tuple[int, int]] = ()) -> int:
+def city_cell(
+    city: Sequence[PlacedTile], room: float, extra: Sequence[tuple[int, int]] = (), big: int = MAX_CELL
+) -> int:
     x0, y0, x1, y1 = city_extent(city, extra)
-    cell = city_cell(x1 - x0 - 1, y1 - y0 - 1, WIDTH - 2 * MARGIN - 40)
-    return 30 + (y1 - y0 + 1) * cell
+    # Wide cities shrink to the column; tall ones too, so that six cities still fit the image.
+    by_height = (big * 6) // (y1 - y0 + 1)
+    return int(max(MIN_CELL, min(big, (room - 50) // (x1 - x0 + 1), by_height)))
+
+
+def city_height(
+    city: Sequence[PlacedTile], room: float, extra: Sequence[tuple[int, int]] = (), big: int = MAX_CELL
+) -> int:
+    _, y0, _, y1 = city_extent(city, extra)
+    return 30 + (y1 - y0 + 1) * city_cell(city, room, extra, big)
 
 
 def draw_city(
     draw: ImageDraw.ImageDraw,
-    top: float,
+    origin: tuple[float, float],
+    room: float,
     city: Sequence[PlacedTile],
     start_colour: str,
+    locale: str,
     targets: Sequence[tuple[int, int]] = (),
     changed: Sequence[tuple[int, int]] = (),
+    big: int = MAX_CELL,
 ) -> float:
-    """The city with axis labels; ``targets`` (legal cells) are outlined, ``changed`` cells (the last
-    move) get a thick frame."""
+    """The city with compass axes; ``targets`` (legal cells) are outlined, ``changed`` cells (the last
+    move) get a thick frame. Returns the y below it."""
     x0, y0, x1, y1 = city_extent(city, targets)
-    cell = city_cell(x1 - x0 - 1, y1 - y0 - 1, WIDTH - 2 * MARGIN - 40)
-    left = MARGIN + 40
+    cell = city_cell(city, room, targets, big)
+    left, top = origin[0] + 50, origin[1]
     grid_top = top + 28
     for x in range(x0, x1 + 1):
-        text(draw, (left + (x - x0) * cell + cell / 2, top + 2), str(x), SMALL, MUTED, anchor="ma")
+        label = axis_label(x, AXIS_WORDS["W"], AXIS_WORDS["E"], locale)
+        text(draw, (left + (x - x0) * cell + cell / 2, top + 2), label, SMALL, MUTED, anchor="ma")
     for y in range(y0, y1 + 1):
-        text(draw, (left - 8, grid_top + (y - y0) * cell + cell / 2), str(y), SMALL, MUTED, anchor="rm")
+        label = axis_label(y, AXIS_WORDS["N"], AXIS_WORDS["S"], locale)
+        text(draw, (left - 6, grid_top + (y - y0) * cell + cell / 2), label, SMALL, MUTED, anchor="rm")
     for x in range(x0, x1 + 1):
         for y in range(y0, y1 + 1):
             cx, cy = left + (x - x0) * cell, grid_top + (y - y0) * cell
             draw.rectangle((cx, cy, cx + cell, cy + cell), outline="#DDD6C8", width=1)
     for placed in city:
         cx, cy = left + (placed.x - x0) * cell, grid_top + (placed.y - y0) * cell
-        draw_tile(draw, cx, cy, cell, placed.tile, start_colour)
+        draw_tile(draw, cx, cy, cell, placed.tile, locale, start_colour)
     for x, y in targets:
         cx, cy = left + (x - x0) * cell, grid_top + (y - y0) * cell
-        draw.rectangle((cx + 3, cy + 3, cx + cell - 3, cy + cell - 3), outline="#FF6F00", width=3)
+        draw.rectangle((cx + 3, cy + 3, cx + cell - 3, cy + cell - 3), outline=HIGHLIGHT, width=3)
     for x, y in changed:
         if x0 <= x <= x1 and y0 <= y <= y1:
             cx, cy = left + (x - x0) * cell, grid_top + (y - y0) * cell
@@ -113,160 +160,223 @@ def draw_city(
     return grid_top + (y1 - y0 + 1) * cell
 
 
-def draw_tile_row(draw: ImageDraw.ImageDraw, top: float, label: str, tiles: Sequence[TileInfo]) -> float:
-    text(draw, (MARGIN, top + 12), label, SMALL, MUTED, bold=True)
-    x = MARGIN + 130
+def tile_row_height(tiles: Sequence[TileInfo], room: float) -> int:
+    per_row = max(1, int((room - 130) // (MIN_CELL + 6)))
+    return (max(1, -(-len(tiles) // per_row))) * (MIN_CELL + 6) + 4
+
+
+def draw_tile_row(
+    draw: ImageDraw.ImageDraw,
+    origin: tuple[float, float],
+    room: float,
+    label: str,
+    tiles: Sequence[TileInfo],
+    locale: str,
+) -> float:
+    """A labelled row of small tiles (a reserve, tiles to place, Dirk's collection)."""
+    left, top = origin
+    text(draw, (left, top + 12), fit_text(label, SMALL, 120, bold=True), SMALL, MUTED, bold=True)
+    x = left + 130
     if not tiles:
         text(draw, (x, top + 12), "—", SMALL, MUTED)
     for tile in tiles:
-        if x + MIN_CELL > WIDTH - MARGIN:
+        if x + MIN_CELL > left + room:
             top += MIN_CELL + 6
-            x = MARGIN + 130
-        draw_tile(draw, x, top, MIN_CELL, tile)
+            x = left + 130
+        draw_tile(draw, x, top, MIN_CELL, tile, locale)
         x += MIN_CELL + 6
     return top + MIN_CELL + 10
 
 
+def counts_line(counts: dict[str, int], locale: str) -> str:
+    return "  ".join(f"{abbreviation(code, locale)} {counts.get(code, 0)}" for code in TYPE_CODES)
+
+
 def panel_height(panel: PlayerPanel) -> int:
-    rows = 1 + (len(panel.reserve) * (MIN_CELL + 6)) // (WIDTH - 200) if panel.reserve else 1
-    pending = 1 if panel.pending else 0
-    return 80 + city_height(panel.city) + (rows + pending) * (MIN_CELL + 10) + 16
+    rows = tile_row_height(panel.reserve, COLUMN) + (
+        tile_row_height(panel.pending, COLUMN) if panel.pending else 0
+    )
+    return 86 + city_height(panel.city, COLUMN) + rows + 12
 
 
-def draw_panel(draw: ImageDraw.ImageDraw, top: float, panel: PlayerPanel, name: str) -> float:
+def draw_panel(
+    draw: ImageDraw.ImageDraw, origin: tuple[float, float], panel: PlayerPanel, name: str, locale: str
+) -> None:
+    left, top = origin
     if panel.to_act:
-        draw.rectangle((6, top, WIDTH - 6, top + 36), fill=(255, 111, 0, 40))
-    draw.rectangle((MARGIN, top + 6, MARGIN + 24, top + 30), fill=panel.colour, outline=INK)
-    marker = "▶ " if panel.to_act else ""
-    header = f"{marker}{panel.label} {name}"
-    text(draw, (MARGIN + 34, top + 6), fit_text(header, BODY, 420, bold=True), BODY, INK, bold=True)
-    stats = f"score {panel.score} · cards {panel.hand_count} · street {panel.street}"
-    text(draw, (WIDTH - MARGIN, top + 8), stats, BODY, INK, anchor="ra")
-    counts = "  ".join(f"{code} {panel.type_counts.get(code, 0)}" for code in TYPE_CODES)
-    text(draw, (MARGIN, top + 42), counts, SMALL, MUTED)
-    y = draw_city(draw, top + 72, panel.city, panel.colour, changed=panel.changed)
-    y = draw_tile_row(draw, y + 8, "reserve", panel.reserve)
+        draw.rectangle((left - 6, top, left + COLUMN + 6, top + 34), fill=(255, 111, 0, 40))
+    draw.rectangle((left, top + 6, left + 22, top + 28), fill=panel.colour, outline=INK)
+    header = ("▶ " if panel.to_act else "") + name
+    text(draw, (left + 30, top + 5), fit_text(header, BODY, COLUMN - 40, bold=True), BODY, INK, bold=True)
+    stats = " · ".join(
+        (
+            tn(locale, "{count} point", "{count} points", panel.score),
+            tn(locale, "{count} card", "{count} cards", panel.hand_count),
+            t(locale, "street {length}", length=panel.street),
+        )
+    )
+    text(draw, (left, top + 38), fit_text(stats, SMALL, COLUMN), SMALL, INK)
+    text(
+        draw, (left, top + 62), fit_text(counts_line(panel.type_counts, locale), SMALL, COLUMN), SMALL, MUTED
+    )
+    y = draw_city(draw, (left, top + 90), COLUMN, panel.city, panel.colour, locale, changed=panel.changed)
+    y = draw_tile_row(draw, (left, y + 8), COLUMN, t(locale, "reserve"), panel.reserve, locale)
     if panel.pending:
-        y = draw_tile_row(draw, y, "to place", panel.pending)
-    return y + 8
+        draw_tile_row(draw, (left, y), COLUMN, t(locale, "to place"), panel.pending, locale)
+
+
+def dirk_height(dirk: DirkPanel) -> int:
+    return 70 + tile_row_height(dirk.tiles, COLUMN) + 10
+
+
+def draw_dirk(draw: ImageDraw.ImageDraw, origin: tuple[float, float], dirk: DirkPanel, locale: str) -> None:
+    left, top = origin
+    score = tn(locale, "{count} point", "{count} points", dirk.score)
+    text(draw, (left, top + 5), f"Dirk · {score}", BODY, INK, bold=True)
+    text(draw, (left, top + 38), fit_text(counts_line(dirk.type_counts, locale), SMALL, COLUMN), SMALL, MUTED)
+    draw_tile_row(draw, (left, top + 66), COLUMN, t(locale, "tiles"), dirk.tiles, locale)
+
+
+def draw_legend(draw: ImageDraw.ImageDraw, top: float, locale: str) -> float:
+    """The building types: swatch with its abbreviation, then the name; and what the dark bands mean."""
+    for i, code in enumerate(TYPE_CODES):
+        x = MARGIN + (i % 3) * 320
+        y = top + (i // 3) * 40
+        colour = TYPE_BY_CODE[code].colour
+        draw.rectangle((x, y, x + 44, y + 32), fill=colour, outline=INK)
+        text(
+            draw, (x + 22, y + 16), abbreviation(code, locale), SMALL, ink_on(colour), bold=True, anchor="mm"
+        )
+        text(draw, (x + 54, y + 5), fit_text(type_name(code, locale), SMALL, 250), SMALL, INK)
+    y = top + 84
+    draw.rectangle((MARGIN, y, MARGIN + 44, y + 10), fill=STREET_INK)
+    note = t(locale, "dark edge = street (↑ → ↓ ← in the menus) · ▶ = to act · orange frame = last move")
+    text(draw, (MARGIN + 54, y - 6), fit_text(note, SMALL, WIDTH - 2 * MARGIN - 54), SMALL, INK)
+    return y + 30
 
 
 def draw_header(draw: ImageDraw.ImageDraw, view: PublicView, names: Sequence[str], locale: str) -> float:
     text(draw, (MARGIN, 14), game_title("ny_henn", locale), TITLE, INK, bold=True)
-    who = ", ".join(names[s] if s < len(names) else f"P{s + 1}" for s in view.to_act) or "nobody"
-    done = ", ".join(view.scoring_done) or "none"
-    status = f"turn {view.turn} · {view.phase} · to act: {who} · scored: {done}"
-    text(draw, (WIDTH - MARGIN, 20), fit_text(status, SMALL, WIDTH - 200), SMALL, INK, anchor="ra")
-    y = 64
-    # Money display and the deck.
+    if view.phase == "over":
+        status = t(locale, "Game over: final scores below")
+    else:
+        who = ", ".join(names[s] if s < len(names) else f"#{s + 1}" for s in view.to_act)
+        status = t(locale, "Turn {turn} · {players} to act", turn=view.turn, players=who)
+    if view.scoring_done:
+        status += " · " + t(locale, "scored: {rounds}", rounds=", ".join(view.scoring_done))
+    text(draw, (MARGIN, 54), fit_text(status, BODY, WIDTH - 2 * MARGIN), BODY, INK)
+    y = 92
+    text(draw, (MARGIN, y), t(locale, "Money on display"), SMALL, MUTED, bold=True)
+    y += 30
     for i, card in enumerate(view.display):
-        x = MARGIN + i * 86
+        x = MARGIN + i * 96
         if card is None:
-            draw.rounded_rectangle((x, y, x + 74, y + 100), 8, outline=MUTED, width=2)
+            draw.rounded_rectangle((x, y, x + 84, y + 100), 8, outline=MUTED, width=2)
             continue
         bank, value = card[0], card[1:]
-        draw.rounded_rectangle((x, y, x + 74, y + 100), 8, fill=BANK_HEX[bank])
-        text(draw, (x + 37, y + 50), value, 40, "#FFFFFF", bold=True, anchor="mm")
-        text(draw, (x + 8, y + 6), bank, SMALL, "#FFFFFF", bold=True)
-    x = MARGIN + 4 * 86
-    draw.rounded_rectangle((x, y, x + 74, y + 100), 8, fill=CARD_BACK)
-    text(draw, (x + 37, y + 50), str(view.deck_size), BODY, "#FFFFFF", bold=True, anchor="mm")
-    left = ", ".join(view.scoring_cards_left) or "none"
-    text(
-        draw,
-        (MARGIN, y + 110),
-        f"deck {view.deck_size} · discard {view.discard_size} · scoring cards left: {left}",
-        SMALL,
-        INK,
+        draw.rounded_rectangle((x, y, x + 84, y + 100), 8, fill=BANK_HEX[bank])
+        text(draw, (x + 42, y + 50), value, 44, "#FFFFFF", bold=True, anchor="mm")
+    x = MARGIN + 4 * 96
+    draw.rounded_rectangle((x, y, x + 84, y + 100), 8, fill=CARD_BACK)
+    text(draw, (x + 42, y + 50), str(view.deck_size), BODY, "#FFFFFF", bold=True, anchor="mm")
+    left = ", ".join(view.scoring_cards_left) or "—"
+    info = (
+        t(locale, "deck {count}", count=view.deck_size),
+        t(locale, "discards {count}", count=view.discard_size),
+        t(locale, "scoring cards to come: {cards}", cards=left),
+        t(locale, "tiles in the bag {count}", count=view.bag_size),
     )
-    # Market.
+    for row, line in enumerate(info):
+        text(
+            draw,
+            (MARGIN + 500, y + row * 26),
+            fit_text(line, SMALL, WIDTH - MARGIN - 500 - MARGIN),
+            SMALL,
+            INK,
+        )
+    y += 120
+    text(draw, (MARGIN, y), t(locale, "Market: pay in the slot's colour"), SMALL, MUTED, bold=True)
+    y += 30
+    slot_width = (WIDTH - 2 * MARGIN - 3 * 12) // 4
     for i, slot in enumerate(view.market):
-        mx = 470 + i * 128
-        draw.rectangle((mx, y - 4, mx + 116, y + 112), outline=BANK_HEX[slot.bank], width=6)
-        text(
-            draw,
-            (mx + 58, y + 2),
-            BANK_NAMES[slot.bank].upper(),
-            SMALL,
-            BANK_HEX[slot.bank],
-            bold=True,
-            anchor="ma",
-        )
+        mx = MARGIN + i * (slot_width + 12)
+        colour = BANK_HEX[slot.bank]
+        draw.rectangle((mx, y, mx + slot_width, y + 150), outline=colour, width=6)
+        bank = said(locale, words.SLOT_WORDS[slot.bank]).upper()
+        text(draw, (mx + slot_width / 2, y + 10), bank, SMALL, colour, bold=True, anchor="ma")
         if slot.tile is None:
-            text(draw, (mx + 58, y + 64), "empty", SMALL, MUTED, anchor="mm")
+            text(draw, (mx + slot_width / 2, y + 80), t(locale, "empty"), SMALL, MUTED, anchor="mm")
             continue
-        draw_tile(draw, mx + 31, y + 30, 54, slot.tile)
-        text(
-            draw, (mx + 58, y + 90), f"{slot.tile.type} {slot.tile.price}", SMALL, INK, bold=True, anchor="ma"
-        )
-    text(draw, (WIDTH - MARGIN, y + 122), f"bag {view.bag_size}", SMALL, INK, anchor="ra")
-    if view.last_move:
-        text(
-            draw,
-            (MARGIN, y + 146),
-            fit_text(f"Last move: {view.last_move}", SMALL, WIDTH - 40),
-            SMALL,
-            HIGHLIGHT,
-            True,
-        )
-    return y + 180
+        draw_tile(draw, mx + slot_width / 2 - 30, y + 40, 60, slot.tile, locale)
+        label = fit_text(tile_words(slot.tile, locale), SMALL, slot_width - 12, bold=True)
+        text(draw, (mx + slot_width / 2, y + 112), label, SMALL, INK, bold=True, anchor="ma")
+    return y + 166
+
+
+def grid_height(heights: Sequence[int]) -> int:
+    """Height of panels laid out two to a row."""
+    return sum(max(heights[i : i + 2]) + 16 for i in range(0, len(heights), 2))
 
 
 def render_board(view: PublicView, names: Sequence[str] = (), locale: str = lang.DEFAULT) -> bytes:
-    """The public image: header (display, deck, market), one panel per player, Dirk, and the result."""
-    labels = [names[p.seat] if p.seat < len(names) else p.label for p in view.players]
-    height = 244 + sum(panel_height(p) for p in view.players)
-    if view.dirk is not None:
-        height += 110 + (len(view.dirk.tiles) * (MIN_CELL + 6)) // (WIDTH - 200) * (MIN_CELL + 10)
-    height += 30 * len(view.result) + 20
-    image, draw = new_canvas(WIDTH, height)
+    """The public image: display, market, legend, then the cities two to a row (and Dirk's tiles)."""
+    labels = [names[p.seat] if p.seat < len(names) else f"#{p.seat + 1}" for p in view.players]
+    heights = [panel_height(p) for p in view.players] + ([dirk_height(view.dirk)] if view.dirk else [])
+    image, draw = new_canvas(WIDTH, 470 + 124 + grid_height(heights) + 10)
     y = draw_header(draw, view, labels, locale)
-    for panel, label in zip(view.players, labels, strict=True):
-        draw.line((MARGIN, y, WIDTH - MARGIN, y), fill="#C9C0B0", width=2)
-        y = draw_panel(draw, y + 8, panel, label)
+    y = draw_legend(draw, y, locale)
+    cells: list[tuple[PlayerPanel | DirkPanel, str]] = [
+        (p, label) for p, label in zip(view.players, labels, strict=True)
+    ]
     if view.dirk is not None:
-        dirk = view.dirk
+        cells.append((view.dirk, "Dirk"))
+    for row in range(0, len(cells), 2):
         draw.line((MARGIN, y, WIDTH - MARGIN, y), fill="#C9C0B0", width=2)
-        text(draw, (MARGIN, y + 10), f"Dirk · score {dirk.score}", BODY, INK, bold=True)
-        counts = "  ".join(f"{code} {dirk.type_counts.get(code, 0)}" for code in TYPE_CODES)
-        text(draw, (MARGIN + 260, y + 12), counts, SMALL, MUTED)
-        y = draw_tile_row(draw, y + 46, "tiles", dirk.tiles)
-    for line in view.result:
-        text(draw, (MARGIN, y + 4), fit_text(line, SMALL, WIDTH - 2 * MARGIN), SMALL, INK, bold=True)
-        y += 30
+        for column, (panel, label) in enumerate(cells[row : row + 2]):
+            origin = (MARGIN + column * (COLUMN + MARGIN), y + 8)
+            if isinstance(panel, PlayerPanel):
+                draw_panel(draw, origin, panel, label, locale)
+            else:
+                draw_dirk(draw, origin, panel, locale)
+        y += max(heights[row : row + 2]) + 16
     return encode_png(image)
 
 
 def render_hand(view: PrivateView, names: Sequence[str] = (), locale: str = lang.DEFAULT) -> bytes:
-    """A player's image: money by bank with totals, and their city with the legal cells of a pending tile."""
+    """A player's image: money by bank with totals, the tiles to place, and their city with big cells,
+    the cells where a tile may go outlined."""
     panel = view.players[view.seat]
     targets = [cell for target in view.targets for cell in target.cells]
-    height = 230 + city_height(panel.city, targets) + 60 + (MIN_CELL + 10 if panel.pending else 0)
-    image, draw = new_canvas(WIDTH, height)
-    name = names[view.seat] if view.seat < len(names) else panel.label
-    text(
-        draw,
-        (MARGIN, 14),
-        fit_text(f"{panel.label} {name} · your money", TITLE, WIDTH - 40, bold=True),
-        TITLE,
-        INK,
-        bold=True,
-    )
-    y: float = 60
+    room = WIDTH - 2 * MARGIN
+    city = city_height(panel.city, room, targets, HAND_CELL)
+    pending = tile_row_height(panel.pending, room) + 40 if panel.pending else 0
+    image, draw = new_canvas(WIDTH, 250 + pending + city + 20)
+    name = names[view.seat] if view.seat < len(names) else f"#{view.seat + 1}"
+    title = t(locale, "{player} · your money", player=name)
+    text(draw, (MARGIN, 14), fit_text(title, TITLE, WIDTH - 40, bold=True), TITLE, INK, bold=True)
+    y: float = 64
     for row, bank in enumerate(BANK_HEX):
         cards = sorted(int(c[1:]) for c in view.hand if c[0] == bank)
         top = y + row * 40
         draw.rectangle((MARGIN, top, MARGIN + 28, top + 28), fill=BANK_HEX[bank])
         values = ", ".join(map(str, cards)) or "—"
         total = view.bank_totals.get(bank, 0)
-        text(draw, (MARGIN + 40, top + 2), f"{BANK_NAMES[bank]}: {values}  (total {total})", BODY, INK)
-    y += 170
+        line = t(
+            locale,
+            "{bank}: {values} (total {total})",
+            bank=said(locale, words.BANK_WORDS[bank]),
+            values=values,
+            total=total,
+        )
+        text(draw, (MARGIN + 40, top + 2), line, BODY, INK)
+    y += 176
     if panel.pending:
-        y = draw_tile_row(draw, y, "to place", panel.pending)
-        tiles = ", ".join(t.tile for t in view.targets)
-        text(draw, (MARGIN, y), f"Cells where {tiles} may go are outlined.", SMALL, INK)
-    y += 30
-    draw_city(draw, y, panel.city, panel.colour, targets)
+        y = draw_tile_row(draw, (MARGIN, y), room, t(locale, "to place"), panel.pending, locale)
+        tiles = ", ".join(tile_words(tile, locale) for tile in panel.pending)
+        note = t(locale, "Outlined: where {tiles} may go", tiles=tiles)
+        text(draw, (MARGIN, y), fit_text(note, SMALL, room), SMALL, INK)
+        y += 34
+    draw_city(draw, (MARGIN, y), room, panel.city, panel.colour, locale, targets, big=HAND_CELL)
     return encode_png(image)
 
 
