@@ -13,7 +13,11 @@ from collections.abc import Sequence
 from PIL import ImageDraw
 
 import lang
+from engine.ny1901 import words
+from engine.ny1901.cards import ACTION_NAMES
 from engine.ny1901.views import NyView, PlayerView
+from lang import N_, t, tn
+from lang.says import render as said
 from render.canvas import INK, MUTED, encode_png, fit_text, game_title, new_canvas, text
 
 WIDTH = 1000
@@ -23,10 +27,11 @@ TITLE = 28
 COLUMNS, ROWS = 16, 21
 CELL = 46
 LEFT = 44
-TOP = 96
+TOP = 116
 ROAD = "#8C8C8C"
 TECH = {0: "#616161", 1: "#B87333", 2: "#9E9E9E", 3: "#D4AF37"}
-LEVELS = {"B": "bronze", "S": "silver", "G": "gold"}
+ACTION_BY_NAME = {ACTION_NAMES[code]: said_word for code, said_word in words.ACTION_WORDS.items()}
+LEVELS = {"B": N_("bronze"), "S": N_("silver"), "G": N_("gold")}
 
 
 def ink_on(fill: str) -> str:
@@ -49,6 +54,21 @@ def draw_grid(draw: ImageDraw.ImageDraw, view: NyView) -> float:
         fill = lot.hex if lot.usable else "#BDBDBD"
         for x, y in lot.cells:
             draw.rectangle(cell_box(x, y), fill=fill, outline="#5F5F5F", width=1)
+    built = {cell for building in view.buildings for cell in building.cells}
+    for lot in view.lots:
+        # The lot's number, as the menus name it ("green 7"), where no building hides it.
+        free = [cell for cell in lot.cells if cell not in built]
+        if free and lot.usable:
+            x, y = free[0]
+            box = cell_box(x, y)
+            text(
+                draw,
+                ((box[0] + box[2]) / 2, (box[1] + box[3]) / 2),
+                str(int(lot.id[1:])),
+                SMALL,
+                MUTED,
+                anchor="mm",
+            )
     colours = {p.seat: p.hex for p in view.players}
     for building in view.buildings:
         owner = colours.get(building.owner, "#333333")
@@ -79,58 +99,81 @@ def draw_grid(draw: ImageDraw.ImageDraw, view: NyView) -> float:
     return TOP + ROWS * CELL + 16
 
 
-def player_line(player: PlayerView, name: str) -> tuple[str, str]:
-    head = f"{name} ({player.colour}) · {player.score} pts · {LEVELS.get(player.level, player.level)}"
-    cards = ", ".join(player.lot_cards) or "none"
-    legend = f" · legendary {player.legendary}" if player.legendary else ""
-    detail = (
-        f"workers {player.free_workers} · lot cards {cards} · action cards {len(player.action_cards)}{legend}"
-    )
-    return head, detail
+def short_card(card: str, locale: str) -> str:
+    """A lot card by district and size, as short as the market row needs: "green 2"."""
+    return f"{said(locale, words.DISTRICT_WORDS[card[0]])} {card[1:]}"
+
+
+def player_lines(player: PlayerView, name: str, score: int, locale: str) -> tuple[str, str]:
+    colour = said(locale, words.PLAYER_COLOURS[player.colour])
+    level = t(locale, LEVELS[player.level])
+    points = tn(locale, "{count} point", "{count} points", score)
+    head = f"{name} ({colour}) · {points} · {level}"
+    parts = [
+        t(locale, "free workers {count}", count=player.free_workers),
+        t(locale, "lot cards {count}", count=len(player.lot_cards)),
+        t(locale, "action cards {count}", count=len(player.action_cards)),
+    ]
+    if player.legendary:
+        parts.append(said(locale, words.TILE_WORDS[player.legendary]))
+    return head, " · ".join(parts)
 
 
 def render_board(view: NyView, names: Sequence[str] = (), locale: str = lang.DEFAULT) -> bytes:
-    """The public image: the grid, then market, streets, challenge and one block per player."""
-    height = TOP + ROWS * CELL + 16 + 4 * 30 + 70 * len(view.players) + 30 + 20
+    """The public image: the grid with lot numbers, then market, streets, challenge, one block per player
+    and a legend."""
+    height = TOP + ROWS * CELL + 16 + 5 * 30 + 70 * len(view.players) + 76
     image, draw = new_canvas(WIDTH, height)
     text(draw, (20, 14), game_title("ny1901", locale), TITLE, INK, bold=True)
-    status = "game over" if view.over else f"turn {view.turn_no}"
-    if view.end_triggered_by is not None and not view.over:
-        status += " · FINAL ROUND"
-    text(draw, (WIDTH - 20, 20), status, SMALL, INK, anchor="ra")
-    if view.last_move:
-        text(
-            draw,
-            (20, 54),
-            fit_text(f"Last move: {view.last_move}", SMALL, WIDTH - 40),
-            SMALL,
-            "#C2410C",
-            True,
-        )
+    if view.over:
+        status = t(locale, "Game over: final scores below")
+    elif view.end_triggered_by is not None:
+        status = t(locale, "Final round · turn {turn}", turn=view.turn_no)
+    else:
+        status = t(locale, "Turn {turn}", turn=view.turn_no)
+    text(draw, (20, 54), fit_text(status, BODY, WIDTH - 40), BODY, INK)
     y = draw_grid(draw, view)
-    market = " · ".join(card or "—" for card in view.market)
+    market = " · ".join(short_card(card, locale) if card else "—" for card in view.market)
     streets = " · ".join(
         f"{s.name}: {names[s.leader] if s.leader is not None and s.leader < len(names) else '—'}"
         for s in view.streets
     )
+    challenge = said(locale, words.CHALLENGE_WORDS[view.challenge]) if view.challenge else "—"
+    pool = ", ".join(said(locale, words.TILE_WORDS[tile]) for tile in view.legend_pool) or "—"
     lines = [
-        f"Market: {market} · deck {view.deck_size} · thresholds {view.thresholds[0]}/{view.thresholds[1]}",
-        f"Streets (leader): {streets}",
-        f"Challenge: {view.challenge_name or '—'} · legendary pool: {', '.join(view.legend_pool) or '—'}",
+        t(locale, "Market (lot cards): {cards} · deck {count}", cards=market, count=view.deck_size),
+        t(
+            locale,
+            "Silver from {silver} points, gold from {gold}",
+            silver=view.thresholds[0],
+            gold=view.thresholds[1],
+        ),
+        t(locale, "Streets (leader): {streets}", streets=streets),
+        t(locale, "Challenge: {card} · legendary left: {tiles}", card=challenge, tiles=pool),
     ]
     for line in lines:
         text(draw, (20, y), fit_text(line, SMALL, WIDTH - 40), SMALL, INK)
         y += 30
     y += 10
     for player in view.players:
-        name = names[player.seat] if player.seat < len(names) else player.colour
+        name = names[player.seat] if player.seat < len(names) else f"#{player.seat + 1}"
+        score = view.final_scores[player.seat] if view.final_scores else player.score
         if player.to_act:
             draw.rectangle((6, y - 4, WIDTH - 6, y + 62), fill=(255, 111, 0, 40))
         draw.rectangle((20, y + 2, 44, y + 26), fill=player.hex, outline=INK)
-        head, detail = player_line(player, ("▶ " if player.to_act else "") + name)
+        head, detail = player_lines(player, ("▶ " if player.to_act else "") + name, score, locale)
         text(draw, (54, y), fit_text(head, BODY, WIDTH - 74, True), BODY, INK, True)
         text(draw, (20, y + 34), fit_text(detail, SMALL, WIDTH - 40), SMALL, MUTED)
         y += 70
+    legend = t(
+        locale,
+        "Number on a building = its points · frame = bronze, silver or gold · disc = worker · "
+        "small number = lot",
+    )
+    parts = legend.split(" · ")
+    half = (len(parts) + 1) // 2
+    for row, line in enumerate((" · ".join(parts[:half]), " · ".join(parts[half:]))):
+        text(draw, (20, y + 4 + row * 28), fit_text(line, SMALL, WIDTH - 40), SMALL, MUTED)
     return encode_png(image)
 
 
@@ -152,22 +195,42 @@ def build_spots(legal: Sequence[str]) -> tuple[set[str], set[tuple[int, int]]]:
 
 def render_hand(view: NyView, names: Sequence[str] = (), locale: str = lang.DEFAULT) -> bytes:
     """A player's "my options" image: the board with their lots outlined and the cells where a legal build
-    can be anchored marked, then their tiles and cards. Nothing here is secret in this game."""
+    can start marked, then their tiles and cards by name. Nothing here is secret in this game."""
     assert view.seat is not None
     player = view.players[view.seat]
-    name = names[view.seat] if view.seat < len(names) else player.colour
+    name = names[view.seat] if view.seat < len(names) else f"#{view.seat + 1}"
     tiles, anchors = build_spots(view.legal)
+
+    def named(ids: Sequence[str]) -> str:
+        return ", ".join(said(locale, words.TILE_WORDS[tile]) for tile in ids) or "—"
+
     rows = [
-        f"Level: {LEVELS.get(player.level, player.level)} · score {player.score} · "
-        f"free workers {player.free_workers}",
-        f"You can build now: {', '.join(sorted(tiles)) or 'nothing'} (anchor cells are marked)",
-        f"Tiles to build: {', '.join(player.supply) or 'none'}",
-        f"Lot cards: {', '.join(player.lot_cards) or 'none'}",
-        f"Action cards: {', '.join(player.action_cards) or 'none'}",
+        t(
+            locale,
+            "Level: {level} · free workers {count}",
+            level=t(locale, LEVELS[player.level]),
+            count=player.free_workers,
+        ),
+        t(locale, "You can build now: {tiles}", tiles=named(sorted(tiles))),
+        t(locale, "Orange squares: where a building can start (column and row as in the menus)"),
+        t(locale, "Tiles left: {tiles}", tiles=named(player.supply)),
+        t(
+            locale,
+            "Lot cards: {cards}",
+            cards=", ".join(short_card(c, locale) for c in player.lot_cards) or "—",
+        ),
+        t(
+            locale,
+            "Action cards: {cards}",
+            cards=", ".join(said(locale, ACTION_BY_NAME[card]) for card in player.action_cards) or "—",
+        ),
     ]
     height = TOP + ROWS * CELL + 16 + 34 * len(rows) + 20
     image, draw = new_canvas(WIDTH, height)
-    title = fit_text(f"{name} ({player.colour}) · your options", TITLE, WIDTH - 40, True)
+    colour = said(locale, words.PLAYER_COLOURS[player.colour])
+    title = fit_text(
+        t(locale, "{player} ({colour}) · your options", player=name, colour=colour), TITLE, WIDTH - 40, True
+    )
     text(draw, (20, 14), title, TITLE, INK, True)
     y = draw_grid(draw, view)
     for lot in view.lots:

@@ -18,7 +18,7 @@ from engine.ny1901.cards import (
     WIDTH,
     card_type,
 )
-from engine.ny1901.scoring import street_counts, strict_leader
+from engine.ny1901.scoring import final_totals, street_counts, strict_leader
 from engine.ny1901.state import NyState, free_workers, thresholds, unlocked
 
 
@@ -103,6 +103,7 @@ class NyView(Frozen):
     demolished: tuple[tuple[int, int], ...]
     last_move: str
     legal: tuple[str, ...] = ()
+    final_scores: tuple[int, ...] = ()  # once over: the totals with the end bonuses, as the standings show
 
 
 def _xy(cells: tuple[int, ...]) -> tuple[tuple[int, int], ...]:
@@ -189,4 +190,5 @@ def make_view(state: NyState, seat: int | None, legal: tuple[str, ...]) -> NyVie
         demolished=_xy(state.demolished),
         last_move=state.last_move,
         legal=legal,
+        final_scores=tuple(final_totals(state)[0]) if state.over else (),
     )

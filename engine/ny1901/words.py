@@ -57,6 +57,12 @@ ACTION_WORDS = {
     "A-SHIFT": word("Market Shift", "action card"),
     "A-GRAB": word("Land Grab", "action card"),
 }
+PLAYER_COLOURS = {
+    "Brown": word("brown", "player"),
+    "Green": word("green", "player"),
+    "Yellow": word("yellow", "player"),
+    "Blue": word("blue", "player"),
+}
 # Turns of a tile, clockwise from the way the tile chart draws it.
 TURN_WORDS: dict[int, Arg] = {0: "", 90: ", 90°", 180: ", 180°", 270: ", 270°"}
 
