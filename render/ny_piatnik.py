@@ -12,17 +12,19 @@ from collections.abc import Sequence
 from PIL import ImageDraw
 
 import lang
+from engine.ny_piatnik import words
 from engine.ny_piatnik.cards import (
-    AVENUE_NAMES,
     AVENUES,
     BUILDING_INDEX,
     CORNERS,
     INNER,
     SIZE,
     STREETS,
-    card_name,
 )
 from engine.ny_piatnik.views import PrivateView, PublicView
+from lang import t
+from lang.says import argument
+from lang.says import render as said
 from render.canvas import INK, MUTED, encode_png, fit_text, game_title, new_canvas, text
 
 WIDTH = 900
@@ -33,7 +35,7 @@ TITLE = 26
 CELL = 104
 TILE = 80
 GRID_X = 170
-GRID_Y = 92
+GRID_Y = 116
 ROAD = "#8C8C8C"
 TILE_FILL = "#D8CFC0"
 TILE_EDGE = "#A89F91"
@@ -50,8 +52,8 @@ COLOUR_HEX = {
     "green": "#2E8B3D",
     "black": "#222222",
 }
-INITIAL = {"red": "R", "blue": "B", "yellow": "Y", "green": "G", "black": "K"}
-SHORT_AVENUE = {code: name.replace(" Avenue", " Ave") for code, name in AVENUE_NAMES.items()}
+# A symbol per house, so that colour is never the only cue and no letter has to be translated.
+SYMBOL = {"red": "✚", "blue": "●", "yellow": "▲", "green": "■", "black": "★"}
 STREET_LABEL = {
     "34": "34th",
     "38": "38th",
@@ -76,13 +78,13 @@ def centre(idx: int) -> tuple[int, int]:
 
 
 def draw_marker(draw: ImageDraw.ImageDraw, x: float, y: float, colour: str, radius: int = 28) -> None:
-    """A disc in the house colour with the colour's initial on it."""
+    """A disc in the house colour with the colour's symbol on it."""
     outline = "#FFFFFF" if colour == "black" else "#222222"
     draw.ellipse(
         (x - radius, y - radius, x + radius, y + radius), fill=COLOUR_HEX[colour], outline=outline, width=2
     )
     letter_ink = "#222222" if colour == "yellow" else "#FFFFFF"
-    text(draw, (x, y), INITIAL[colour], max(SMALL, radius - 6), letter_ink, bold=True, anchor="mm")
+    text(draw, (x, y), SYMBOL[colour], max(SMALL, radius - 6), letter_ink, bold=True, anchor="mm")
 
 
 def draw_board(draw: ImageDraw.ImageDraw, view: PublicView) -> int:
@@ -102,7 +104,7 @@ def draw_board(draw: ImageDraw.ImageDraw, view: PublicView) -> int:
         x, _ = centre(i)
         draw.line((left, y, right, y), fill=ROAD, width=16)
         draw.line((x, top, x, bottom), fill=ROAD, width=16)
-        text(draw, (GRID_X - 12, y), SHORT_AVENUE[AVENUES[i]], SMALL, AVENUE_INK, bold=True, anchor="rm")
+        text(draw, (GRID_X - 12, y), words.AVENUES[AVENUES[i]], SMALL, AVENUE_INK, bold=True, anchor="rm")
         text(draw, (x, GRID_Y - 14), STREET_LABEL[STREETS[i]], SMALL, STREET_INK, bold=True, anchor="ms")
     highlighted = {BUILDING_INDEX[b] for b in view.highlight}
     half = TILE // 2
@@ -122,44 +124,80 @@ def draw_board(draw: ImageDraw.ImageDraw, view: PublicView) -> int:
 
 
 def player_label(view: PublicView, seat: int, names: Sequence[str]) -> str:
-    return names[seat] if seat < len(names) and names[seat] else view.players[seat].label
+    return names[seat] if seat < len(names) and names[seat] else f"#{seat + 1}"
 
 
-def draw_panel(draw: ImageDraw.ImageDraw, view: PublicView, names: Sequence[str], y: int) -> int:
-    """One two-line row per seat, then deck, discard, Stop cards and the pending decision."""
+def colour_name(colour: str, locale: str) -> str:
+    return said(locale, words.COLOURS[colour])
+
+
+def status_line(view: PublicView, names: Sequence[str], locale: str) -> str:
+    """Where the match stands, from the view's fields, in ``locale``."""
+    if view.phase == "over":
+        return t(locale, "Game over: final scores below")
+    players = ", ".join(player_label(view, s, names) for s in view.to_act)
+    acting = t(locale, "{players} to act", players=players)
+    if view.phase == "colour_choice":
+        return t(locale, "Choosing colours") + " · " + acting
+    if view.phase == "preliminary":
+        return t(locale, "Preliminary round") + " · " + acting
+    if view.final_phase:
+        return t(locale, "Final phase: Stop cards in play") + " · " + acting
+    return acting
+
+
+def draw_panel(draw: ImageDraw.ImageDraw, view: PublicView, names: Sequence[str], y: int, locale: str) -> int:
+    """One two-line row per seat, then deck, discard, Stop cards, the last play and a legend."""
     for info in view.players:
         if info.to_act:
             draw.rectangle((8, y, WIDTH - 8, y + PANEL_ROW - 6), fill=(255, 111, 0, 40))
         marker = "▶ " if info.to_act else ""
-        who = fit_text(f"{marker}{info.label} {player_label(view, info.seat, names)}", BODY, 330, bold=True)
+        who = fit_text(f"{marker}{player_label(view, info.seat, names)}", BODY, 330, bold=True)
         text(draw, (16, y + 6), who, BODY, INK, bold=True)
         x = 360
         for colour in info.houses:
             draw_marker(draw, x + 14, y + 18, colour, radius=14)
             x += 34
-        team = f"  team {'AB'[info.team]}" if info.team is not None else ""
+        team = "  " + t(locale, "team {name}", name="AB"[info.team]) if info.team is not None else ""
         text(draw, (x + 6, y + 6), f"${info.money}{team}", BODY, INK, bold=True)
-        detail = (
-            f"on board {info.on_board} · supply {info.supply} · hand R×{info.hand_red} B×{info.hand_blue}"
+        detail = t(
+            locale,
+            "{board} on the board · {supply} in supply · hand: {red} red-backed, {blue} blue-backed",
+            board=info.on_board,
+            supply=info.supply,
+            red=info.hand_red,
+            blue=info.hand_blue,
         )
-        text(draw, (16, y + 34), detail, SMALL, MUTED)
+        text(draw, (16, y + 34), fit_text(detail, SMALL, WIDTH - 32), SMALL, MUTED)
         y += PANEL_ROW
-    last = " + ".join(card_name(c) for c in view.last_play) if view.last_play else "—"
+    last = " + ".join(card_words(c, locale) for c in view.last_play) if view.last_play else "—"
+    stop = {
+        "aside": t(locale, "Stop cards: set aside"),
+        "discard": t(locale, "Stop cards: in the discard pile"),
+        "deck": t(locale, "Stop cards: in the deck"),
+    }.get(view.stop_location, "")
     lines = [
-        f"Deck {view.deck_size} · Discard {view.discard_size} · Unowned {view.unowned} · Stop cards: "
-        f"{view.stop_location}",
-        f"Last play: {last}",
+        t(
+            locale,
+            "Deck {deck} · discards {discard} · unowned {unowned}",
+            deck=view.deck_size,
+            discard=view.discard_size,
+            unowned=view.unowned,
+        )
+        + (f" · {stop}" if stop else ""),
+        t(locale, "Last play: {cards}", cards=last),
+        "   ".join(f"{SYMBOL[c]} {colour_name(c, locale)}" for c in SYMBOL),
     ]
-    if view.pending:
-        lines.append(view.pending)
     for line in lines:
         text(draw, (16, y + 4), fit_text(line, SMALL, WIDTH - 32), SMALL, INK)
         y += 28
     return y + 8
 
 
-def draw_scores(draw: ImageDraw.ImageDraw, view: PublicView, names: Sequence[str], y: int) -> int:
-    text(draw, (16, y), "Final score", BODY, INK, bold=True)
+def draw_scores(
+    draw: ImageDraw.ImageDraw, view: PublicView, names: Sequence[str], y: int, locale: str
+) -> int:
+    text(draw, (16, y), t(locale, "Final standings:"), BODY, INK, bold=True)
     y += 32
     for score in sorted(view.scores, key=lambda s: (s.place, s.seat)):
         who = fit_text(f"{score.place}. {player_label(view, score.seat, names)}", BODY, 260, bold=True)
@@ -168,33 +206,45 @@ def draw_scores(draw: ImageDraw.ImageDraw, view: PublicView, names: Sequence[str
         for colour in score.houses:
             draw_marker(draw, x + 14, y + 12, colour, radius=13)
             x += 32
-        team = f" · team {score.team_total}" if score.team_total is not None else ""
+        team = (
+            " · " + t(locale, "team {total}", total=score.team_total) if score.team_total is not None else ""
+        )
         if "two_player" in view.variants:  # §7.3: the two largest groups count once, nothing else
             groups = "+".join(str(n) for n in score.largest)
-            summary = f"groups {groups} + ${score.money} = {score.total}{team}"
-        else:
-            summary = (
-                f"group {score.largest[0]}×2 + others {score.others} + ${score.money} = {score.total}{team}"
+            summary = t(
+                locale,
+                "groups {groups} + ${money} = {total}",
+                groups=groups,
+                money=score.money,
+                total=score.total,
             )
-        text(draw, (x + 6, y + 2), fit_text(summary, SMALL, WIDTH - x - 20), SMALL, INK)
+        else:
+            summary = t(
+                locale,
+                "group {largest}×2 + others {others} + ${money} = {total}",
+                largest=score.largest[0],
+                others=score.others,
+                money=score.money,
+                total=score.total,
+            )
+        text(draw, (x + 6, y + 2), fit_text(summary + team, SMALL, WIDTH - x - 20), SMALL, INK)
         y += 36
     return y + 8
 
 
 def render_board(view: PublicView, names: Sequence[str] = (), locale: str = lang.DEFAULT) -> bytes:
     """The public board image: grid, markers, last play, and the panel (or the final score)."""
-    height = GRID_Y + CELL * SIZE + 16 + PANEL_ROW * len(view.players) + 3 * 28 + 24
+    height = GRID_Y + CELL * SIZE + 16 + PANEL_ROW * len(view.players) + 4 * 28 + 24
     if view.scores:
         height = GRID_Y + CELL * SIZE + 16 + 40 + 36 * len(view.scores) + 16
     image, draw = new_canvas(WIDTH, height)
     text(draw, (16, 14), game_title("ny_piatnik", locale), TITLE, INK, bold=True)
-    status = view.status if view.status.upper().startswith(view.banner) else f"{view.banner} · {view.status}"
-    text(draw, (WIDTH - 16, 14), fit_text(status, BODY, 620), BODY, INK, anchor="ra")
+    text(draw, (16, 50), fit_text(status_line(view, names, locale), SMALL, WIDTH - 32), SMALL, INK)
     y = draw_board(draw, view)
     if view.scores:
-        draw_scores(draw, view, names, y)
+        draw_scores(draw, view, names, y, locale)
     else:
-        draw_panel(draw, view, names, y)
+        draw_panel(draw, view, names, y, locale)
     return encode_png(image)
 
 
@@ -205,35 +255,24 @@ def card_colour(code: str) -> str:
     return AVENUE_INK if code in AVENUES or code == "RJ" else STREET_INK
 
 
-def card_label(code: str) -> str:
-    if code in ("RJ", "BJ"):
-        return "★ Joker"
-    if code in AVENUES:
-        return SHORT_AVENUE[code]
-    if code in STREETS:
-        return f"{STREET_LABEL[code]} St"
-    return card_name(code)
+def card_words(code: str, locale: str) -> str:
+    """A card as the menus name it: "Park Ave", "42nd St", "red joker", "Ruin (red back)"."""
+    return argument(locale, words.card(code))
 
 
 def render_hand(view: PrivateView, names: Sequence[str] = (), locale: str = lang.DEFAULT) -> bytes:
     """One seat's private image: its houses, money and hand cards (and a V4 partner's hand)."""
-    rows = [("Your hand", view.hand)]
+    rows = [(t(locale, "Your hand"), view.hand)]
     if view.partner_hand is not None and view.partner is not None:
-        rows.append((f"Partner {player_label(view, view.partner, names)}", view.partner_hand))
+        partner = player_label(view, view.partner, names)
+        rows.append((t(locale, "Your partner {player}", player=partner), view.partner_hand))
     card_w, card_h, gap, per_row = 160, 84, 12, 5
     height = 80
     for _, cards in rows:
         height += 40 + ((max(1, len(cards)) + per_row - 1) // per_row) * (card_h + gap)
     image, draw = new_canvas(WIDTH, height + 16)
     seat_name = player_label(view, view.seat, names)
-    text(
-        draw,
-        (16, 14),
-        fit_text(f"{view.players[view.seat].label} {seat_name}", TITLE, 520),
-        TITLE,
-        INK,
-        bold=True,
-    )
+    text(draw, (16, 14), fit_text(seat_name, TITLE, 520), TITLE, INK, bold=True)
     x = 560
     for colour in view.my_houses:
         draw_marker(draw, x, 30, colour, radius=18)
@@ -243,22 +282,21 @@ def render_hand(view: PrivateView, names: Sequence[str] = (), locale: str = lang
     for title, cards in rows:
         text(draw, (16, y), title, BODY, INK, bold=True)
         y += 36
+        if not cards:
+            text(draw, (16, y + 10), t(locale, "no cards yet"), BODY, MUTED)
         for i, code in enumerate(cards):
             col, row = i % per_row, i // per_row
             left, top = 16 + col * (card_w + gap), y + row * (card_h + gap)
             draw.rounded_rectangle((left, top, left + card_w, top + card_h), 10, fill=card_colour(code))
             red_back = code in AVENUES or code == "RJ" or code.endswith("-R")
-            back = "red back" if red_back else "blue back"
+            back = t(locale, "red back") if red_back else t(locale, "blue back")
             if code in ("RJ", "BJ"):
-                back = "any avenue" if code == "RJ" else "any street"
-            text(
-                draw,
-                (left + 10, top + 10),
-                fit_text(card_label(code), BODY, card_w - 20),
-                BODY,
-                "#FFFFFF",
-                True,
-            )
-            text(draw, (left + 10, top + 50), back, SMALL, "#FFFFFF")
+                back = t(locale, "any avenue") if code == "RJ" else t(locale, "any street")
+            label = card_words(code, locale)
+            text(draw, (left + 10, top + 10), fit_text(label, BODY, card_w - 20), BODY, "#FFFFFF", True)
+            text(draw, (left + 10, top + 50), fit_text(back, SMALL, card_w - 20), SMALL, "#FFFFFF")
         y += ((max(1, len(cards)) + per_row - 1) // per_row) * (card_h + gap)
     return encode_png(image)
+
+
+__all__ = ["PrivateView", "PublicView", "render_board", "render_hand"]
