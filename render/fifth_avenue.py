@@ -13,9 +13,12 @@ from collections.abc import Sequence
 from PIL import ImageDraw
 
 import lang
+from engine.fifth_avenue import words
 from engine.fifth_avenue.cards import BUILDINGS_FOR_VALUE, COLOURS, DISTRICTS, GROUPS
 from engine.fifth_avenue.views import LotView, PrivateView, PublicView
-from render.canvas import INK, MUTED, encode_png, fit_text, game_title, new_canvas, text
+from lang import N_, t, tn
+from lang.says import render as said
+from render.canvas import INK, MUTED, encode_png, fit_text, game_title, new_canvas, text, text_width
 
 WIDTH = 1000
 SMALL = 20  # = WIDTH / 50
@@ -39,7 +42,18 @@ PLAYER_COLOURS = {
     "asso": "#555555",
 }
 SHOP_COLOURS = {"F": "#E91E63", "J": "#00ACC1", "A": "#5D4037", "P": "#AB47BC"}
+# A symbol per shop type, the same in every language (the legend names them).
+SHOP_SYMBOLS = {"F": "✂", "J": "◆", "A": "✎", "P": "✿"}
 ROW = 64
+LOTS_LEFT = 168
+PHASES = {
+    "setup": N_("starting buildings"),
+    "action": N_("choosing an action (A, B, C or D)"),
+    "draw": N_("taking coloured cards"),
+    "move": N_("moving a pawn"),
+    "auction": N_("auction"),
+    "build": N_("building after an auction"),
+}
 
 
 def ink_on(fill: str) -> str:
@@ -47,38 +61,52 @@ def ink_on(fill: str) -> str:
     return "#111111" if 0.299 * r + 0.587 * g + 0.114 * b > 150 else "#FFFFFF"
 
 
-def draw_lot(draw: ImageDraw.ImageDraw, left: float, top: float, lot: LotView, width: int) -> None:
+def draw_lot(
+    draw: ImageDraw.ImageDraw, left: float, top: float, lot: LotView, width: int, locale: str
+) -> None:
     colour = lot.id.split(".")[1]
     fill = LOT_COLOURS.get(colour, "#CCCCCC")
     draw.rectangle((left, top, left + width - 6, top + ROW - 8), fill=fill, outline="#444444")
-    text(draw, (left + 6, top + 4), colour, SMALL, ink_on(fill), bold=True)
+    name = fit_text(said(locale, words.LOT_COLOURS[colour]), SMALL, width - 14, bold=True)
+    text(draw, (left + 6, top + 4), name, SMALL, ink_on(fill), bold=True)
     x = left + 6
     for shop in lot.shops:
         draw.rectangle((x, top + 30, x + 24, top + 54), fill=SHOP_COLOURS[shop])
-        text(draw, (x + 12, top + 42), shop, SMALL, "#FFFFFF", bold=True, anchor="mm")
+        text(draw, (x + 12, top + 42), SHOP_SYMBOLS[shop], SMALL, "#FFFFFF", anchor="mm")
         x += 28
     if lot.owner is not None:
         owner_fill = PLAYER_COLOURS.get(lot.owner, "#333333")
         right = left + width - 12
         draw.rectangle((right - 46, top + 26, right, top + 54), fill=owner_fill, outline="#FFFFFF", width=2)
-        label = f"{lot.owner[0].upper()}{lot.count}"
+        label = f"⌂{lot.count}"
         text(draw, (right - 23, top + 40), label, SMALL, ink_on(owner_fill), bold=True, anchor="mm")
 
 
-def draw_districts(draw: ImageDraw.ImageDraw, top: float, view: PublicView) -> float:
+def draw_districts(draw: ImageDraw.ImageDraw, top: float, view: PublicView, locale: str) -> float:
     lots = {lot.id: lot for lot in view.lots}
     pawns: dict[str, list[str]] = {}
     for pawn, where in view.pawns:
         pawns.setdefault(where, []).append(pawn)
     tokens = {d: [p for p, places in view.tokens if d in places] for d in DISTRICTS}
     columns = [*COLOURS, "X"] if view.six_lots else list(COLOURS)
-    lot_width = min(128, (WIDTH - 140 - 170) // len(columns))  # leave room for the pawns and tokens
+    lot_width = min(128, (WIDTH - LOTS_LEFT - 150) // len(columns))  # leave room for the pawns and tokens
     for district in DISTRICTS:
         closed = district in view.closed
-        label = district + (" ✕" if closed else "")
-        text(draw, (MARGIN, top + 6), label, BODY, MUTED if closed else INK, bold=True)
-        marks = [f"{p} pawn" for p in pawns.get(district, [])] + [f"{p} token" for p in tokens[district]]
-        marks_left = 140 + len(columns) * lot_width + 4
+        name = said(locale, words.PLACES[district])
+        first, _, second = name.rpartition(" ") if " " in name else (name, "", "")
+        ink = MUTED if closed else INK
+        text(
+            draw,
+            (MARGIN, top + 4),
+            fit_text(first or second, SMALL, LOTS_LEFT - MARGIN - 6),
+            SMALL,
+            ink,
+        )
+        if first:
+            text(draw, (MARGIN, top + 28), second + (" ✕" if closed else ""), SMALL, ink, bold=True)
+        marks = [t(locale, "{pawn} pawn", pawn=said(locale, words.PAWNS[p])) for p in pawns.get(district, [])]
+        marks += [t(locale, "{pawn} survey", pawn=said(locale, words.PAWNS[p])) for p in tokens[district]]
+        marks_left = LOTS_LEFT + len(columns) * lot_width + 4
         for line, mark in enumerate(marks[:2]):
             text(
                 draw,
@@ -90,15 +118,16 @@ def draw_districts(draw: ImageDraw.ImageDraw, top: float, view: PublicView) -> f
         for index, colour in enumerate(columns):
             lot = lots.get(f"{district}.{colour}")
             if lot is not None:
-                draw_lot(draw, 140 + index * lot_width, top, lot, lot_width)
+                draw_lot(draw, LOTS_LEFT + index * lot_width, top, lot, lot_width, locale)
         if closed:
-            draw.rectangle((130, top - 2, WIDTH - 10, top + ROW - 6), fill=(120, 120, 120, 90))
+            draw.rectangle((LOTS_LEFT - 10, top - 2, WIDTH - 10, top + ROW - 6), fill=(120, 120, 120, 90))
         top += ROW
     return top
 
 
-def draw_supply(draw: ImageDraw.ImageDraw, top: float, view: PublicView) -> float:
-    text(draw, (MARGIN, top), f"Shops placed {view.placed} · supply row:", SMALL, INK, bold=True)
+def draw_supply(draw: ImageDraw.ImageDraw, top: float, view: PublicView, locale: str) -> float:
+    heading = t(locale, "Shops placed: {count} of 12 · the framed group is on offer", count=view.placed)
+    text(draw, (MARGIN, top), fit_text(heading, SMALL, WIDTH - 2 * MARGIN, True), SMALL, INK, bold=True)
     top += 30
     x = MARGIN
     for number, group in enumerate(GROUPS):
@@ -111,67 +140,106 @@ def draw_supply(draw: ImageDraw.ImageDraw, top: float, view: PublicView) -> floa
             fill = SHOP_COLOURS[shop] if shop else "#E0DAD0"
             draw.rectangle((x, top, x + 34, top + 40), fill=fill, outline="#888888")
             if shop:
-                text(draw, (x + 17, top + 20), shop, SMALL, "#FFFFFF", bold=True, anchor="mm")
+                text(draw, (x + 17, top + 20), SHOP_SYMBOLS[shop], SMALL, "#FFFFFF", anchor="mm")
             x += 40
         x += 14
     return top + 60
 
 
+def draw_legend(draw: ImageDraw.ImageDraw, top: float, locale: str) -> float:
+    """The shop symbols by name, and the building mark."""
+    x = MARGIN
+    for shop, symbol in SHOP_SYMBOLS.items():
+        name = said(locale, words.SHOPS[shop])
+        draw.rectangle((x, top, x + 24, top + 24), fill=SHOP_COLOURS[shop])
+        text(draw, (x + 12, top + 12), symbol, SMALL, "#FFFFFF", anchor="mm")
+        text(draw, (x + 30, top + 1), name, SMALL, INK)
+        x += 40 + int(text_width(name, SMALL))
+    text(draw, (MARGIN, top + 32), t(locale, "⌂2 = two buildings of the player in that colour"), SMALL, MUTED)
+    return top + 64
+
+
 def render_board(view: PublicView, names: Sequence[str] = (), locale: str = lang.DEFAULT) -> bytes:
-    """The public image: districts and lots, shop supply, decks, players, a running auction."""
+    """The public image: districts and lots, shop supply, legend, decks, players, a running auction."""
+    seat_of = {seat.colour: index for index, seat in enumerate(view.seats)}
+
+    def name_of(colour: str | None) -> str:
+        if colour is None:
+            return "—"
+        if colour == "asso":
+            return "Asso"
+        index = seat_of.get(colour)
+        return names[index] if index is not None and index < len(names) else colour
+
     auction_lines = 3 if view.auction else 0
-    height = 120 + ROW * len(DISTRICTS) + 100 + 40 + 70 * len(view.seats) + 32 * auction_lines + 60
+    height = 120 + ROW * len(DISTRICTS) + 100 + 64 + 68 + 70 * len(view.seats) + 32 * auction_lines + 60
     image, draw = new_canvas(WIDTH, height)
     text(draw, (MARGIN, 14), game_title("fifth_avenue", locale), TITLE, INK, bold=True)
-    status = "game over" if view.game_over else f"{view.phase} · to act: {view.to_act or '—'}"
-    text(draw, (WIDTH - MARGIN, 20), fit_text(status, SMALL, 600), SMALL, INK, anchor="ra")
-    if view.last:
-        text(
-            draw, (MARGIN, 54), fit_text(f"Last move: {view.last}", SMALL, WIDTH - 40), SMALL, "#C2410C", True
-        )
-    y = draw_districts(draw, 90, view)
-    y = draw_supply(draw, y + 10, view)
-    decks = " · ".join(f"{colour} {top or '—'} ({count})" for colour, top, count in view.deck_tops)
-    text(
-        draw,
-        (MARGIN, y),
-        fit_text(f"Decks: {decks} · black {view.black_count}", SMALL, WIDTH - 40),
-        SMALL,
-        INK,
-    )
-    y += 40
+    if view.game_over:
+        status = t(locale, "Game over: final scores below")
+    else:
+        phase = t(locale, PHASES.get(view.phase, view.phase))
+        status = t(locale, "{players} to act", players=name_of(view.to_act)) + f" · {phase}"
+    text(draw, (MARGIN, 54), fit_text(status[:1].upper() + status[1:], SMALL, WIDTH - 2 * MARGIN), SMALL, INK)
+    y = draw_districts(draw, 90, view, locale)
+    y = draw_supply(draw, y + 10, view, locale)
+    y = draw_legend(draw, y, locale)
+    tops = [
+        f"{said(locale, words.CARD_COLOURS[colour])} {top[2:] if top else '—'} ({count})"
+        for colour, top, count in view.deck_tops
+    ]
+    decks = t(locale, "Top cards (cards left): {decks}", decks=" · ".join(tops[:3]))
+    rest = " · ".join([*tops[3:], t(locale, "black ({count})", count=view.black_count)])
+    for line in (decks, rest):
+        text(draw, (MARGIN, y), fit_text(line, SMALL, WIDTH - 40), SMALL, INK)
+        y += 28
+    y += 12
     for index, seat in enumerate(view.seats):
         name = names[index] if index < len(names) else seat.colour
-        if seat.active:
+        acting = seat.active and not view.game_over
+        if acting:
             draw.rectangle((6, y - 4, WIDTH - 6, y + 62), fill=(255, 111, 0, 40))
         draw.rectangle((MARGIN, y + 2, MARGIN + 24, y + 26), fill=PLAYER_COLOURS[seat.colour], outline=INK)
-        marker = "▶ " if seat.active else ""
-        text(
-            draw,
-            (MARGIN + 34, y),
-            fit_text(f"{marker}{name} ({seat.colour})", BODY, 420, True),
-            BODY,
-            INK,
-            True,
+        marker = "▶ " if acting else ""
+        colour = said(locale, words.PLAYER_COLOURS[seat.colour])
+        text(draw, (MARGIN + 34, y), fit_text(f"{marker}{name} ({colour})", BODY, 420, True), BODY, INK, True)
+        stats = t(
+            locale,
+            "{points} · reserve {reserve} · supply {supply} · Central Park {park}",
+            points=tn(locale, "{count} point", "{count} points", seat.score),
+            reserve=seat.reserve,
+            supply=seat.supply,
+            park=seat.cp_buildings,
         )
-        stats = f"{seat.score} VP · reserve {seat.reserve} · supply {seat.supply} · park {seat.cp_buildings}"
         text(draw, (WIDTH - MARGIN, y + 2), fit_text(stats, SMALL, 520), SMALL, INK, anchor="ra")
-        hand = " ".join(f"{colour}×{n}" for colour, n in seat.hand_colours if n)
-        text(
-            draw,
-            (MARGIN, y + 34),
-            fit_text(f"hand {seat.hand_size}: {hand}", SMALL, WIDTH - 40),
-            SMALL,
-            MUTED,
+        hand = ", ".join(f"{said(locale, words.CARD_COLOURS[c])} {n}" for c, n in seat.hand_colours if n)
+        line = tn(
+            locale,
+            "{count} card in hand: {cards}",
+            "{count} cards in hand: {cards}",
+            seat.hand_size,
+            cards=hand or "—",
         )
+        text(draw, (MARGIN, y + 34), fit_text(line, SMALL, WIDTH - 40), SMALL, MUTED)
         y += 70
     if view.auction is not None:
         a = view.auction
-        leader = a.high_bidder or "nobody"
+        place = said(locale, words.PLACES[a.site])
         lines = [
-            f"Auction at {a.site} (pawn {a.pawn}): high bid {a.high} by {leader}; to bid: {a.turn or '—'}",
-            "Bids: " + " · ".join(f"{colour} {total}" for colour, _cards, total in a.piles),
-            f"Passed: {', '.join(a.passed) or 'nobody'}",
+            t(
+                locale,
+                "Auction for {place}: high bid {high} by {player}; next to bid: {next}",
+                place=place,
+                high=a.high,
+                player=name_of(a.high_bidder),
+                next=name_of(a.turn),
+            ),
+            t(
+                locale,
+                "Bids: {bids}",
+                bids=" · ".join(f"{name_of(c)} {total}" for c, _cards, total in a.piles),
+            ),
+            t(locale, "Passed: {players}", players=", ".join(name_of(c) for c in a.passed) or "—"),
         ]
         for line in lines:
             text(draw, (MARGIN, y), fit_text(line, SMALL, WIDTH - 40), SMALL, INK)
@@ -187,22 +255,24 @@ def render_hand(view: PrivateView, names: Sequence[str] = (), locale: str = lang
     image, draw = new_canvas(WIDTH, height)
     seat = view.seats[view.seat]
     name = names[view.seat] if view.seat < len(names) else seat.colour
+    colour_word = said(locale, words.PLAYER_COLOURS[seat.colour])
+    title = t(locale, "{player} ({colour}) · your cards", player=name, colour=colour_word)
+    text(draw, (MARGIN, 14), fit_text(title, TITLE, WIDTH - 40, True), TITLE, INK, True)
+    eligible = ", ".join(said(locale, words.CARD_COLOURS[c]) for c in view.eligible) or t(locale, "none now")
     text(
         draw,
-        (MARGIN, 14),
-        fit_text(f"{name} ({seat.colour}) · your cards", TITLE, WIDTH - 40, True),
-        TITLE,
-        INK,
-        True,
+        (MARGIN, 58),
+        fit_text(t(locale, "May bid with: {colours}", colours=eligible), SMALL, WIDTH - 40),
+        SMALL,
+        MUTED,
     )
-    eligible = ", ".join(view.eligible) or "none now"
-    text(draw, (MARGIN, 58), fit_text(f"May bid with: {eligible}", SMALL, WIDTH - 40), SMALL, MUTED)
     y = 100
     for colour in rows:
         cards = sorted((c for c in view.hand if c.startswith(colour)), key=lambda c: int(c[2:]))
         total = sum(int(c[2:]) for c in cards)
-        text(draw, (MARGIN, y + 20), f"{colour} ({total})", BODY, INK, bold=True)
-        x = 150
+        label = fit_text(f"{said(locale, words.CARD_COLOURS[colour])} ({total})", BODY, 130, bold=True)
+        text(draw, (MARGIN, y + 20), label, BODY, INK, bold=True)
+        x = 160
         for card in cards:
             fill = CARD_COLOURS[colour]
             draw.rounded_rectangle((x, y, x + 56, y + 66), 8, fill=fill, outline="#333333")
@@ -212,6 +282,7 @@ def render_hand(view: PrivateView, names: Sequence[str] = (), locale: str = lang
             text(draw, (x + 28, y + 52), houses, SMALL, ink_on(fill), anchor="mm")
             x += 64
         y += 76
+    text(draw, (MARGIN, y + 10), t(locale, "⌂ on a card = buildings it allows if the bid wins"), SMALL, MUTED)
     return encode_png(image)
 
 
