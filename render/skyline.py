@@ -12,8 +12,12 @@ from collections.abc import Sequence
 from PIL import ImageDraw
 
 import lang
+from engine.skyline import words
+from engine.skyline.cards import ICONS
 from engine.skyline.views import PieceView, PlayerPanel, PrivateView, PublicView, SiteView
-from render.canvas import INK, MUTED, encode_png, fit_text, new_canvas, text
+from lang import t
+from lang.says import render as said
+from render.canvas import INK, MUTED, encode_png, fit_text, game_title, new_canvas, text
 
 WIDTH = 1000
 SMALL = 20  # = WIDTH / 50
@@ -106,61 +110,82 @@ def draw_board(draw: ImageDraw.ImageDraw, view: PublicView) -> float:
     return ORIGIN_Y + 6 * (CELL + GAP) + 10
 
 
-def money(value: int | None) -> str:
-    return "hidden" if value is None else f"{value} M"
+def money(value: int | None, locale: str) -> str:
+    return t(locale, "hidden") if value is None else f"{value} M"
 
 
-def stock_text(stock: dict[str, int] | None) -> str:
+def stock_text(stock: dict[str, int] | None, locale: str) -> str:
     if stock is None:
-        return "stock hidden"
+        return t(locale, "stock hidden")
     held = [f"{code}×{n}" for code, n in stock.items() if n]
-    return "stock " + (" ".join(held) or "empty")
+    return t(locale, "stock: {pieces}", pieces=" ".join(held) or "—")
 
 
-def draw_player(draw: ImageDraw.ImageDraw, top: float, panel: PlayerPanel, name: str, acting: bool) -> float:
+def draw_player(
+    draw: ImageDraw.ImageDraw, top: float, panel: PlayerPanel, name: str, acting: bool, locale: str
+) -> float:
     if acting:
         draw.rectangle((6, top, WIDTH - 6, top + PANEL_ROW - 6), fill=(255, 111, 0, 40))
     draw.rectangle((20, top + 6, 44, top + 30), fill=panel.hex, outline=INK)
     marker = "▶ " if acting else ""
-    text(
-        draw,
-        (54, top + 6),
-        fit_text(f"{marker}{name} ({panel.colour})", BODY, 430, bold=True),
-        BODY,
-        INK,
-        True,
-    )
-    summary = (
-        f"cash {money(panel.cash)} · prestige {panel.prestige_preview} · income {panel.income_preview} M"
+    colour = said(locale, words.COLOURS[panel.colour])
+    text(draw, (54, top + 6), fit_text(f"{marker}{name} ({colour})", BODY, 430, bold=True), BODY, INK, True)
+    summary = t(
+        locale,
+        "cash {cash} · prestige {prestige} · income {income} M",
+        cash=money(panel.cash, locale),
+        prestige=panel.prestige_preview,
+        income=panel.income_preview,
     )
     text(draw, (WIDTH - 20, top + 8), fit_text(summary, SMALL, 500), SMALL, INK, anchor="ra")
-    details = (
-        f"{stock_text(panel.stock)} · hand {panel.hand_count} · penthouses {panel.penthouses}/3 · "
-        f"Skyline floors {panel.skyline_received} · cards claimed {len(panel.claimed)}"
+    details = t(
+        locale,
+        "{stock} · {cards} in hand · penthouses {penthouses}/3 · Skyline floors {floors} · claimed {claimed}",
+        stock=stock_text(panel.stock, locale),
+        cards=panel.hand_count,
+        penthouses=panel.penthouses,
+        floors=panel.skyline_received,
+        claimed=len(panel.claimed),
     )
     text(draw, (20, top + 38), fit_text(details, SMALL, WIDTH - 40), SMALL, MUTED)
     return top + PANEL_ROW
 
 
+def legend_lines(locale: str) -> list[str]:
+    """What the piece codes and the icon badges on the sites stand for."""
+    pieces = t(
+        locale,
+        "1 2 4 6 = floor of that value · PH penthouse · N neutral · S Skyline floor · orange: prestige",
+    )
+    icons = [f"{icon.badge} {said(locale, words.ICONS[key])}" for key, icon in ICONS.items()]
+    return [pieces, " · ".join(icons[:3]), " · ".join(icons[3:])]
+
+
 def render_board(view: PublicView, names: Sequence[str] = (), locale: str = lang.DEFAULT) -> bytes:
-    """The public image: the board, one row per player, supplies, the last move and the result."""
-    footer = 3 + len(view.result)
-    height = int(ORIGIN_Y + 6 * (CELL + GAP) + 20 + PANEL_ROW * len(view.players) + 30 * footer + 20)
+    """The public image: the board, one row per player, supplies and a legend."""
+    height = int(ORIGIN_Y + 6 * (CELL + GAP) + 20 + PANEL_ROW * len(view.players) + 30 * 5 + 20)
     image, draw = new_canvas(WIDTH, height)
-    text(draw, (20, 16), "Skyline of the World", TITLE, INK, bold=True)
-    banner = "FINAL TURNS" if view.final_round else view.phase
-    status = f"turn {view.turn} · {banner}"
-    text(draw, (WIDTH - 20, 22), status, SMALL, INK, anchor="ra")
+    text(draw, (20, 16), game_title("skyline", locale), TITLE, INK, bold=True)
+    if view.phase == "over":
+        status = t(locale, "Game over: final prestige below")
+    else:
+        phase = t(locale, "building") if view.phase == "build" else t(locale, "investing")
+        status = t(locale, "Turn {turn}", turn=view.turn) + f" · {phase}"
+        if view.final_round:
+            status += " · " + t(locale, "last turns")
+    text(draw, (WIDTH - 20, 22), fit_text(status, SMALL, 560), SMALL, INK, anchor="ra")
     y = draw_board(draw, view)
     for panel in view.players:
-        name = names[panel.seat] if panel.seat < len(names) else f"P{panel.seat + 1}"
+        name = names[panel.seat] if panel.seat < len(names) else f"#{panel.seat + 1}"
         acting = panel.active and view.phase != "over"
-        y = draw_player(draw, y, panel, name, acting)
-    lines = [f"neutral floors {view.neutral_supply} · bonus deck {view.deck_size}"]
-    if view.last_move:
-        lines.append(f"Last move: {view.last_move}")
-    lines.extend(view.result)
-    for line in lines:
+        y = draw_player(draw, y, panel, name, acting, locale)
+    supplies = t(
+        locale,
+        "neutral floors left {neutral} · bonus cards in the deck {deck}",
+        neutral=view.neutral_supply,
+        deck=view.deck_size,
+    )
+    for line in (supplies, *legend_lines(locale)):
         text(draw, (20, y + 4), fit_text(line, SMALL, WIDTH - 40), SMALL, INK)
         y += 30
     return encode_png(image)
@@ -179,54 +204,66 @@ def draw_shape(draw: ImageDraw.ImageDraw, left: float, top: float, picture: Sequ
 
 
 def render_hand(view: PrivateView, names: Sequence[str] = (), locale: str = lang.DEFAULT) -> bytes:
-    """One player's image: their secret mission on a mini-map and their bonus cards."""
+    """One player's image: their secret mission on a labelled mini-map and their bonus cards."""
     mini = 60
     rows = (len(view.hand) + 2) // 3
-    height = 120 + 6 * mini + 40 + rows * 150 + 40
+    height = 120 + 6 * mini + 60 + rows * 150 + 40
     image, draw = new_canvas(WIDTH, height)
     panel = view.players[view.seat]
-    name = names[view.seat] if view.seat < len(names) else f"P{view.seat + 1}"
-    text(
-        draw,
-        (20, 16),
-        fit_text(f"{name} ({panel.colour}) · cash {view.own_cash} M", TITLE, WIDTH - 40, True),
-        TITLE,
-        INK,
-        True,
-    )
+    name = names[view.seat] if view.seat < len(names) else f"#{view.seat + 1}"
+    colour = said(locale, words.COLOURS[panel.colour])
+    title = t(locale, "{player} ({colour}) · cash {cash} M", player=name, colour=colour, cash=view.own_cash)
+    text(draw, (20, 16), fit_text(title, TITLE, WIDTH - 40, True), TITLE, INK, True)
     mission = view.mission
-    caption = (
-        "No mission"
-        if mission is None
-        else f"Mission: {mission.name}" + (" (complete)" if mission.complete else "")
-    )
+    if mission is None:
+        caption = t(locale, "No mission")
+    else:
+        named = said(locale, words.MISSIONS[mission.id])
+        caption = t(locale, "Mission: {mission}", mission=named)
+        if mission.complete:
+            caption += " · " + t(locale, "complete")
     text(draw, (20, 64), fit_text(caption, BODY, WIDTH - 40), BODY, INK, bold=True)
     wanted = set(mission.sites) if mission else set()
-    top = 110
+    top = 130
+    left0 = 60
+    for column, letter in enumerate("ABCDEF"):
+        text(draw, (left0 + column * mini + mini / 2 - 2, top - 6), letter, SMALL, MUTED, True, "ms")
+    for row in range(6):
+        text(draw, (left0 - 10, top + row * mini + mini / 2 - 2), str(row + 1), SMALL, MUTED, True, "rm")
     for site in view.sites:
-        left, cell_top = 40 + site.x * mini, top + site.y * mini
+        left, cell_top = left0 + site.x * mini, top + site.y * mini
         fill = ORANGE if site.orange else PLAIN
         draw.rectangle((left, cell_top, left + mini - 4, cell_top + mini - 4), fill=fill, outline="#B9B2A3")
         if site.stack:
             tops = {p.colour: p.hex for p in view.players}
-            colour = colour_of(site.stack[-1], tops)
-            draw.rectangle((left + 12, cell_top + 12, left + mini - 16, cell_top + mini - 16), fill=colour)
+            piece = colour_of(site.stack[-1], tops)
+            draw.rectangle((left + 12, cell_top + 12, left + mini - 16, cell_top + mini - 16), fill=piece)
         if site.id in wanted:
             draw.rectangle(
                 (left - 2, cell_top - 2, left + mini - 2, cell_top + mini - 2), outline="#2563EB", width=4
             )
-    text(draw, (40 + 6 * mini + 20, top), "Your mission's sites are outlined in blue.", SMALL, MUTED)
+    note_left = left0 + 6 * mini + 20
+    notes = [
+        t(locale, "Blue frames: your mission's sites"),
+        t(locale, "({sites})", sites=", ".join(mission.sites)) if mission else "",
+        t(locale, "Top them all by the end: 2 prestige"),
+    ]
+    for row, note in enumerate(notes):
+        text(draw, (note_left, top + row * 30), fit_text(note, SMALL, WIDTH - note_left - 20), SMALL, MUTED)
     y = top + 6 * mini + 20
-    text(draw, (20, y), f"Bonus cards ({len(view.hand)})", BODY, INK, bold=True)
+    text(draw, (20, y), t(locale, "Bonus cards ({count})", count=len(view.hand)), BODY, INK, bold=True)
     y += 36
     for index, card in enumerate(view.hand):
         left = 20 + (index % 3) * 320
         card_top = y + (index // 3) * 150
         draw.rounded_rectangle((left, card_top, left + 300, card_top + 136), 10, outline="#888888", width=2)
-        text(draw, (left + 10, card_top + 8), fit_text(card.name, SMALL, 280, True), SMALL, INK, True)
-        text(draw, (left + 10, card_top + 36), f"{card.icon} · {card.reward} M", SMALL, MUTED)
+        card_name = said(locale, words.CARDS[card.id])
+        text(draw, (left + 10, card_top + 8), fit_text(card_name, SMALL, 280, True), SMALL, INK, True)
+        icon = fit_text(said(locale, words.ICONS[card.icon]), SMALL, 180)
+        text(draw, (left + 10, card_top + 36), icon, SMALL, MUTED)
+        text(draw, (left + 10, card_top + 64), f"{card.reward} M", SMALL, MUTED)
         if card.claimable:
-            text(draw, (left + 10, card_top + 100), "claimable now", SMALL, "#15803D", True)
+            text(draw, (left + 10, card_top + 100), t(locale, "claimable now"), SMALL, "#15803D", True)
         draw_shape(draw, left + 200, card_top + 40, card.picture, 28)
     return encode_png(image)
 

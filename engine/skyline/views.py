@@ -173,7 +173,8 @@ def _panel(st: SkylineState, s: int, viewer: int | None) -> PlayerPanel:
         exchanges=st.exchanged[s],
         income_preview=income,
         income_sites=tuple(SITES[k].id for k in sites),
-        prestige_preview=penthouses(st.board, s) + orange_tops(st.board, s),
+        # The mission counts once the end reveals it, so the final image agrees with the standings.
+        prestige_preview=score(st, s).total if over else penthouses(st.board, s) + orange_tops(st.board, s),
         last_income=st.last_income[s] if show else None,
         mission=st.missions[s] if over else None,
         mission_complete=mission_done(st, s) if over else None,

@@ -23,6 +23,12 @@ PIECES = {
     "N": word("neutral floor", "piece"),
     "S": word("Skyline floor", "piece"),
 }
+COLOURS = {
+    "red": word("red", "player"),
+    "blue": word("blue", "player"),
+    "green": word("green", "player"),
+    "purple": word("purple", "player"),
+}
 # Bonus cards by the skyscraper they show (the card images print the same names).
 CARDS = {
     "B01": word("US Bank Tower", "card"),
