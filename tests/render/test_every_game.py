@@ -23,12 +23,15 @@ def test_boards_and_hands_render_from_start_to_finish(slug: str) -> None:
     assert result.outcome is not None
     sample = [states[0], states[len(states) // 2], result.state]
     names = [f"Player {n}" for n in range(seats)]
-    for state in sample:
+    for state, locale in zip(sample, ("en", "it", "it"), strict=True):
         for seat in (None, *range(seats)):
-            png = render_view(slug, rules.view(state, seat), names)
+            png = render_view(slug, rules.view(state, seat), names, locale)
             assert png is not None and len(png) < 1_000_000
             with Image.open(io.BytesIO(png)) as image:
                 assert image.format == "PNG" and image.width >= 400
+                # Legible on a phone: not much taller than 1.6 times the width (a long game's cities
+                # may stretch it a little).
+                assert image.height <= 1.8 * image.width, (slug, seat, image.size)
 
 
 def test_every_game_has_a_renderer() -> None:
