@@ -25,6 +25,7 @@ from engine.host.ports import MatchStatus, Player
 from engine.host.text import HOST, standings_lines, winners_line
 from engine.registry import GAMES
 from lang import join, t, tn
+from lang.says import render
 
 if TYPE_CHECKING:
     from cogs._client import BigApple
@@ -52,9 +53,15 @@ async def options_autocomplete(
         return []
     done, _, last = current.rpartition(",")
     head = f"{done}," if done else ""
+    locale = await reader_locale(interaction)
+
+    def about(option: str) -> str:
+        said = rules.option_says.get(option)
+        return render(locale, said) if said else rules.options[option]
+
     return [
-        app_commands.Choice(name=f"{head}{option} — {about}"[:100], value=f"{head}{option}"[:100])
-        for option, about in rules.options.items()
+        app_commands.Choice(name=f"{head}{option} — {about(option)}"[:100], value=f"{head}{option}"[:100])
+        for option in rules.options
         if option.startswith(last.strip().lower())
     ][:25]
 

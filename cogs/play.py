@@ -13,9 +13,11 @@ from discord.ext import commands
 from cogs._lang import reader_locale
 from cogs._ui import match_view, play_notation, scope_of, send_move_menu
 from cogs.lobby import GAME_CHOICES, thread_id_of
+from engine.core.contract import GameRules
 from engine.host.ports import MatchStatus
 from engine.registry import get_game
 from lang import join, t, tn
+from lang.says import render
 
 if TYPE_CHECKING:
     from cogs._client import BigApple
@@ -152,17 +154,29 @@ class Play(commands.Cog):
                 scope_of(interaction), None, thread_id_of(interaction), list(MatchStatus)
             )
             game, in_play = record.game, record.options
-        rules = get_game(game)
         locale = await reader_locale(interaction)
-        players = t(locale, "{low}-{high} players", low=min(rules.seat_counts), high=max(rules.seat_counts))
-        lines = [f"**{t(locale, rules.title)}** (`{rules.name}`), {players}"]
-        lines.append(rules.summary)
-        if rules.options:
-            lines.append(t(locale, "Options:"))
-            for option, about in rules.options.items():
-                mark = " ✅ " + t(locale, "in play") if option in in_play else ""
-                lines.append(f"• `{option}`: {about}{mark}")
-        await interaction.response.send_message("\n".join(lines)[:2000], ephemeral=True)
+        await interaction.response.send_message(rules_text(get_game(game), locale, in_play), ephemeral=True)
+
+
+def rules_text(rules: GameRules[Any, Any], locale: str, in_play: frozenset[str] = frozenset()) -> str:
+    """/rules in ``locale``: the game's title, how to play, what its board and menus show, and its
+    options (those of the match marked), within one message."""
+    players = t(locale, "{low}-{high} players", low=min(rules.seat_counts), high=max(rules.seat_counts))
+    lines = [f"**{t(locale, rules.title)}** (`{rules.name}`), {players}"]
+    lines.extend(render(locale, sentence) for sentence in rules.how_to)
+    if rules.glossary:
+        lines.append("**" + t(locale, "On the board and in the menus") + "**")
+        lines.extend("• " + render(locale, sentence) for sentence in rules.glossary)
+    if rules.options:
+        lines.append("**" + t(locale, "Options") + "**")
+        for option, about in rules.options.items():
+            said = rules.option_says.get(option)
+            mark = " ✅ " + t(locale, "in play") if option in in_play else ""
+            lines.append(f"• `{option}`: {render(locale, said) if said else about}{mark}")
+    lines.append(
+        t(locale, "Play with the Play button under the board; `/move` takes a move typed in notation.")
+    )
+    return "\n".join(lines)[:2000]
 
 
 async def setup(bot: BigApple) -> None:

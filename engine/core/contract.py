@@ -103,6 +103,10 @@ class GameRules(Protocol[S, A]):
     seat_counts: ClassVar[range]
     options: ClassVar[Mapping[str, str]]  # option id -> one-line description
     state_model: ClassVar[type[BaseModel]]
+    # For /rules, in the reader's language: how to play, what the board and menus show, each option.
+    how_to: ClassVar[Sequence[Say]]
+    glossary: ClassVar[Sequence[Say]]
+    option_says: ClassVar[Mapping[str, Say]]
 
     def validate_setup(self, seats: int, options: frozenset[str]) -> None:
         """Raises ``SetupError`` naming the valid choices when the seat count or options do not fit."""
@@ -203,6 +207,9 @@ class RulesDefaults:
     seat_counts: ClassVar[range]
     options: ClassVar[Mapping[str, str]]
     seats_for_option: ClassVar[Mapping[str, Iterable[int]] | None] = None
+    how_to: ClassVar[Sequence[Say]] = ()
+    glossary: ClassVar[Sequence[Say]] = ()
+    option_says: ClassVar[Mapping[str, Say]] = {}
 
     def validate_setup(self, seats: int, options: frozenset[str]) -> None:
         """Raises ``SetupError`` naming the valid seat counts or options."""

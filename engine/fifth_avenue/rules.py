@@ -919,6 +919,9 @@ class FifthAvenueRules(RulesDefaults):
     seat_counts: ClassVar[range] = range(2, 5)
     options: ClassVar[Mapping[str, str]] = OPTIONS
     state_model: ClassVar[type[BaseModel]] = FifthState
+    how_to: ClassVar[Sequence[Say]] = words.HOW_TO
+    glossary: ClassVar[Sequence[Say]] = words.GLOSSARY
+    option_says: ClassVar[Mapping[str, Say]] = words.OPTIONS
 
     def setup(self, seats: int, seed: int, options: frozenset[str]) -> FifthState:
         self.validate_setup(seats, options)

@@ -76,3 +76,26 @@ def lot(lot_id: str) -> Say:
 
 def places(ids: Sequence[str]) -> Arg:
     return items(PLACES[i] for i in ids)
+
+
+# /rules: how to play, and what the board and menus show.
+HOW_TO = (
+    say("Build skyscrapers along Fifth Avenue next to as many different kinds of shop as possible."),
+    say(
+        "On your turn choose one action: A take buildings from your supply, B put a shop on a lot, C draw a "
+        "black card and move a pawn, or D score a district. Then take coloured cards and move a pawn."
+    ),
+    say(
+        "A pawn back from Central Park opens auctions in the districts it surveyed: bid with one colour and "
+        "black cards; the winner builds there."
+    ),
+    say(
+        "A building scores more the more different shops stand next to it. The game ends at the twelfth shop "
+        "or the second closed district. With two players the automatic bidder Asso joins in."
+    ),
+)
+GLOSSARY = (
+    say("Lots are named by district and colour (Times Square, grey lot)."),
+    say("Shops on the board: ✂ fashion boutique, ◆ jeweller, ✎ art gallery, ✿ perfumery."),
+)
+OPTIONS = {"six_lots": say("The six-lot side of the board: an uncoloured sixth lot in every district")}

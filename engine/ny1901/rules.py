@@ -557,6 +557,9 @@ class Ny1901Rules(RulesDefaults):
     seat_counts: ClassVar[range] = range(2, 5)
     options: ClassVar[Mapping[str, str]] = OPTIONS
     state_model: ClassVar[type[BaseModel]] = NyState
+    how_to: ClassVar[Sequence[Say]] = words.HOW_TO
+    glossary: ClassVar[Sequence[Say]] = words.GLOSSARY
+    option_says: ClassVar[Mapping[str, Say]] = words.OPTIONS
 
     def _deal(self, seats: int, seed: int, options: frozenset[str]) -> tuple[NyState, list[Event]]:
         self.validate_setup(seats, options)

@@ -108,3 +108,34 @@ def tile(tile_id: str) -> Say:
 def where(x: int, y: int, rot: int) -> Say:
     """A tile's anchor cell and clockwise turn: "column 11, row 3, 90°" (the map labels both)."""
     return say("column {x}, row {y}{turn}", x=x, y=y, turn=TURN_WORDS[rot])
+
+
+# /rules: how to play, and what the board and menus show.
+HOW_TO = (
+    say("Build skyscrapers on the lots of Lower Manhattan in 1901 and score the most points."),
+    say(
+        "On your turn take a lot card from the market and put a worker on a free lot of that colour and "
+        "size, then you may build a tile on your lots; or demolish your own lower buildings to rebuild "
+        "higher."
+    ),
+    say("Points unlock better tiles: silver at 6 points, gold at 18 (10 and 25 in the expert game)."),
+    say(
+        "The game ends when someone has only 4 tiles left or the market cannot be refilled; street "
+        "majorities, the challenge card and unused action cards score at the end."
+    ),
+)
+GLOSSARY = (
+    say("Lots are named by district colour and number (green 7), as printed on the map."),
+    say(
+        "Tiles go by metal and shape (a bronze square, a gold T of 5); the number on a building is its "
+        "points."
+    ),
+    say(
+        "A placement gives the column and row of the tile's first cell and its clockwise turn (90°, 180°, "
+        "270°)."
+    ),
+)
+OPTIONS = {
+    "intro": say("Introductory game: no challenge card"),
+    "expert": say("Expert rules: no starting properties, silver at 10 and gold at 25 points"),
+}

@@ -736,6 +736,9 @@ class NyHennRules(RulesDefaults):
     seat_counts: ClassVar[range] = range(2, 7)
     options: ClassVar[Mapping[str, str]] = {}
     state_model: ClassVar[type[BaseModel]] = HennState
+    how_to: ClassVar[Sequence[Say]] = words.HOW_TO
+    glossary: ClassVar[Sequence[Say]] = words.GLOSSARY
+    option_says: ClassVar[Mapping[str, Say]] = words.OPTIONS
 
     def setup(self, seats: int, seed: int, options: frozenset[str]) -> HennState:
         """The opening state after §3 (the first player to act)."""

@@ -84,3 +84,34 @@ def position(x: int, y: int) -> Arg:
 
 def rounds(round_id: str) -> Say:
     return {"A": say("scoring A"), "B": say("scoring B"), "C": say("the final scoring C")}[round_id]
+
+
+# /rules: how to play, and what the board and menus show.
+HOW_TO = (
+    say(
+        "Build your own New York around Times Square: the most buildings of each type and your longest outer "
+        "street score points."
+    ),
+    say(
+        "On your turn take money from the display (one card, or several worth at most 5 together) or buy the "
+        "building in a market slot, paying with that slot's colour only; an exact payment earns another "
+        "action."
+    ),
+    say(
+        "Put each building you bought next to your city, streets meeting streets, every tile reachable on "
+        "foot and no empty space enclosed; or keep it in your reserve."
+    ),
+    say(
+        "Scorings A and B turn up in the money deck and the final scoring C comes when the market runs out "
+        "of tiles; each pays more than the one before. With two players the collector Dirk competes too."
+    ),
+)
+GLOSSARY = (
+    say("Money cards are named by colour and value (yellow 7)."),
+    say(
+        "A building shows its type, price and streets: arrows in the menus (Station $6 ↓←), dark edges on "
+        "the board."
+    ),
+    say("A place in your city counts steps from Times Square: 2 east, 1 north (2 E, 1 N on the board)."),
+)
+OPTIONS: dict[str, Say] = {}

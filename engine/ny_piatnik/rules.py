@@ -1260,6 +1260,9 @@ class NyPiatnikRules(RulesDefaults):
     options: ClassVar[Mapping[str, str]] = OPTIONS
     seats_for_option: ClassVar[Mapping[str, Iterable[int]] | None] = _SEATS_FOR_OPTION
     state_model: ClassVar[type[BaseModel]] = NyState
+    how_to: ClassVar[Sequence[Say]] = words.HOW_TO
+    glossary: ClassVar[Sequence[Say]] = words.GLOSSARY
+    option_says: ClassVar[Mapping[str, Say]] = words.OPTIONS
 
     def setup(self, seats: int, seed: int, options: frozenset[str]) -> NyState:
         """The opening state: deck shuffled, V2 colour choice or the preliminary round due."""

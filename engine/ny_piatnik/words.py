@@ -88,3 +88,27 @@ def backs(codes: Sequence[str]) -> Say:
 
 def colours(codes: Sequence[str]) -> Arg:
     return items(COLOURS[c] for c in codes)
+
+
+# /rules: how to play, and what the board and menus show.
+HOW_TO = (
+    say("Own the largest connected group of buildings in Midtown Manhattan."),
+    say(
+        "On your turn play a red-backed card (an avenue) and a blue-backed card (a street): claim the "
+        "building where they cross, buy it from its owner, or take your own marker off it. Then draw back up."
+    ),
+    say("A building costs the smaller of its owner's counts on that avenue and that street."),
+    say(
+        "When only 4 buildings are unowned the two Stop cards go into the discard pile, and whoever draws "
+        "one ends the game. The largest group scores 2 per building, other buildings 1 and each dollar 1."
+    ),
+)
+GLOSSARY = (
+    say("A building is named by its corner: Park Ave & 42nd St."),
+    say("A red joker stands for any avenue, a blue joker for any street; each colour has its own symbol."),
+)
+OPTIONS = {
+    "events": say("Event cards join the deck: Sanierung, Ruin, Spekulation, Bauloewe and Statik"),
+    "chosen_colours": say("Players choose their colours before the preliminary round"),
+    "team": say("Team game for 4 (first and third player against second and fourth), with card exchanges"),
+}

@@ -746,6 +746,9 @@ class SkylineRules(RulesDefaults):
         "tournament": "tournament tie-break: a winner is always named (first third penthouse, ...)",
     }
     state_model: ClassVar[type[BaseModel]] = SkylineState
+    how_to: ClassVar[Sequence[Say]] = words.HOW_TO
+    glossary: ClassVar[Sequence[Say]] = words.GLOSSARY
+    option_says: ClassVar[Mapping[str, Say]] = words.OPTIONS
 
     def setup(self, seats: int, seed: int, options: frozenset[str]) -> SkylineState:
         """The opening state after §3, with the start player's (empty) income resolved."""

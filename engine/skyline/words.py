@@ -119,3 +119,29 @@ def sites(ks: Sequence[int]) -> str:
 
 def price(code: str) -> int:
     return PRICE[code]
+
+
+# /rules: how to play, and what the board and menus show.
+HOW_TO = (
+    say("Build skyscrapers floor by floor on a 6 × 6 city and earn the most prestige."),
+    say(
+        "A 1 M floor starts a building; each higher floor pays its value to the owner of the floor below. "
+        "Then buy new floors for your stock."
+    ),
+    say(
+        "Your largest group of topped buildings pays income every turn; bonus cards pay for patterns of "
+        "buildings you top."
+    ),
+    say(
+        "Penthouses, orange sites and your secret mission give prestige. A third penthouse ends the game "
+        "after one more turn for everyone else."
+    ),
+)
+GLOSSARY = (
+    say("Sites are named by the board's column letter and row number (C4)."),
+    say("Pieces: floors of 1, 2, 4 and 6 M, penthouses (PH), neutral floors (N) and Skyline floors (S)."),
+)
+OPTIONS = {
+    "hidden": say("Advanced game: cash and floor stock are hidden from the other players"),
+    "tournament": say("Tournament tie-break: a winner is always named"),
+}
