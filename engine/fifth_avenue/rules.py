@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from collections import Counter
 from collections.abc import Iterator, Mapping, Sequence
 from itertools import combinations
@@ -143,6 +144,34 @@ def can_play_any(st: FifthState, seat: int) -> bool:
     if au.piles[seat]:
         return any(card_colour(c) in colours or card_colour(c) == BLACK for c in hand)
     return any(card_colour(c) in colours for c in hand)
+
+
+def bid_say(message: str) -> Say:
+    """A message of ``bid_error`` as a sentence (cards and colours by name)."""
+    colours = [words.CARD_COLOURS[c] for c in re.findall(r"\b(GY|BR|OR|GN|VI)\b", message)]
+    numbers = re.findall(r"\d+", message)
+    if "you do not hold" in message:
+        held = re.search(r"hold (\w+)$", message)
+        return say("you do not hold {card}", card=words.card(held[1]) if held else "?")
+    if "adds at least one card" in message:
+        return say("a bid adds at least one card")
+    if "must share one colour" in message:
+        return say("the coloured cards of a bid must all be of one colour")
+    if "first bid needs a coloured card" in message:
+        return say("your first bid needs a coloured card")
+    if "is not your auction colour" in message and len(colours) == 2:
+        return say("you bid in {colour} in this auction, not {other}", colour=colours[1], other=colours[0])
+    if "does not follow the Central Park colour" in message and len(colours) == 2:
+        return say(
+            "the Central Park auction is in {colour}, not {other}", colour=colours[1], other=colours[0]
+        )
+    if "not eligible" in message and colours:
+        return say("you cannot bid {colour} for this district", colour=colours[0])
+    if "does not exceed" in message and len(numbers) == 2:
+        return say(
+            "a total of {total} does not beat the high bid of {high}", total=numbers[0], high=numbers[1]
+        )
+    return say("that bid is not possible now")
 
 
 def bid_error(st: FifthState, seat: int, cards: Sequence[str]) -> str | None:
@@ -972,21 +1001,24 @@ class FifthAvenueRules(RulesDefaults):
 
     def apply(self, state: FifthState, seat: int, action: Action) -> Step[FifthState]:
         if state.phase == "over":
-            raise IllegalAction("the match is over")
+            raise IllegalAction("the match is over", say=say("the match is over"))
         if acting_seat(state) != seat:
             raise NotYourTurn(
-                f"it is {state.colours[acting_seat(state) or 0]}'s turn, not {state.colours[seat]}'s"
+                f"it is {state.colours[acting_seat(state) or 0]}'s turn, not {state.colours[seat]}'s",
+                say=say("it is {player}'s turn", player=who(acting_seat(state) or 0)),
             )
         legal = _legal(state)
         if action.kind == "bid" and state.phase == "auction":
             err = bid_error(state, seat, action.cards)
             if err is not None:
-                raise IllegalAction(err, [notation(a) for a in legal])
+                raise IllegalAction(err, [notation(a) for a in legal], bid_say(err))
         elif action.kind == "B" and state.phase == "action":
             self._check_shop(state, action, legal)
         elif action not in legal:
             raise IllegalAction(
-                f"illegal: {notation(action)} is not allowed now", [notation(a) for a in legal]
+                f"illegal: {notation(action)} is not allowed now",
+                [notation(a) for a in legal],
+                say("that move is not possible now"),
             )
         w = _Work(state)
         w.last = f"{state.colours[seat]}: {notation(action)}"
@@ -1002,10 +1034,19 @@ class FifthAvenueRules(RulesDefaults):
         assert action.slot is not None and action.lot is not None
         slot = SLOTS.index(action.slot)
         if group is None or slot not in group or state.row[slot] is None:
-            raise IllegalAction(f"illegal: {action.slot} is not a tile of the active group", allowed)
+            raise IllegalAction(
+                f"illegal: {action.slot} is not a tile of the active group",
+                allowed,
+                say("only the shops of the framed group are on offer"),
+            )
         if action.lot not in shop_targets(state):
             raise IllegalAction(
-                f"illegal: {action.lot} cannot take a shop (buildings, 2 shops or closed)", allowed
+                f"illegal: {action.lot} cannot take a shop (buildings, 2 shops or closed)",
+                allowed,
+                say(
+                    "{lot} cannot take a shop: it has buildings or two shops, or its district is closed",
+                    lot=words.lot(action.lot),
+                ),
             )
 
     def outcome(self, state: FifthState) -> Outcome | None:

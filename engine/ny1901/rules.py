@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterator, Mapping, Sequence
 from functools import cache, lru_cache
 from typing import ClassVar
@@ -487,6 +488,113 @@ def _discard_card(state: NyState, seat: int, card: str) -> NyState:
     return state.model_copy(update={"action_cards": tuple(cards)})
 
 
+_ERROR_SAYS = {
+    "shift: Market Shift may only be the very first action of the turn": say(
+        "Market Shift may only be the very first action of your turn"
+    ),
+    "shift: you have already used Market Shift": say("you have already used Market Shift"),
+    "pass: you have already acted this turn; use end": say(
+        "you have already acted this turn: end it instead"
+    ),
+    "R12: you may not pass outside the final round": say("you may not pass before the final round"),
+    "end: choose your main action first": say("choose your main action first"),
+    "§4.4: give-back is only allowed with 0 free workers and no legal build or rebuild": say(
+        "you may give back a lot only with no free worker and nothing to build"
+    ),
+    "§4.4: you have no free worker and nothing to build: give back a lot": say(
+        "you have no free worker and nothing to build: give back a lot"
+    ),
+    "take: land is acquired only as the first main action": say("land is taken only as the first action"),
+    "take: you have no free worker": say("you have no free worker"),
+    "grab: Land Grab needs a take first this turn": say("Land Grab comes after taking a lot card this turn"),
+    "grab: you have already used Land Grab": say("you have already used Land Grab"),
+    "grab: only one Land Grab per turn": say("only one Land Grab per turn"),
+    "grab: Land Grab forbids 3-cell lots this turn": say("Land Grab cannot take a lot of 3 cells"),
+    "grab: you have no free worker": say("you have no free worker"),
+    "grab: Land Grab is not usable when the deck is empty": say(
+        "Land Grab cannot be used when the deck is empty"
+    ),
+    "build: with a free worker and cards in the market, option 1 starts with take": say(
+        "with a free worker and cards in the market, your turn starts by taking a lot card"
+    ),
+    "build: only one build per turn (after take); use boom for a second": say(
+        "only one building per turn; Construction Boom allows a second"
+    ),
+    "rebuild: option 2 must be the turn's main action": say(
+        "demolish and rebuild must be your turn's action"
+    ),
+    "boom: you have already used Construction Boom": say("you have already used Construction Boom"),
+    "boom: Construction Boom needs a first build this turn (R11)": say(
+        "Construction Boom comes after a first building this turn"
+    ),
+    "P1: the starting property is never built": say("the starting property is never built"),
+    "P1: each player may build only one legendary skyscraper": say(
+        "each player may build one legendary skyscraper"
+    ),
+    "P6: the tile would leave the board": say("the tile would leave the board"),
+    "P4: a rebuild must cover at least one of your buildings": say(
+        "a rebuild must cover one of your buildings"
+    ),
+    "P5: the building must face a street or a park": say("the building must face a street or a park"),
+}
+
+
+def error_say(message: str) -> Say:
+    """A refusal of ``_error`` or ``placement_error`` as a sentence: lots, tiles and cells by name."""
+    if message in _ERROR_SAYS:
+        return _ERROR_SAYS[message]
+    numbers = re.findall(r"\d+", message)
+    lot = re.search(r"\b([GBYRP]\d\d)\b", message)
+    tile = next(
+        (t for t in re.findall(r"\b([A-Z]{2}\d?|[A-Z]{3})\b", message) if t in words.TILE_WORDS), None
+    )
+    cell = re.search(r"(\d+),(\d+)", message)
+    if "Market Shift needs 4 cards" in message:
+        return say_n(
+            "Market Shift needs 4 cards in the deck; there is {count}",
+            "Market Shift needs 4 cards in the deck; there are {count}",
+            int(numbers[0]),
+        )
+    if "does not carry your worker" in message and lot:
+        return say("{lot} does not carry your worker", lot=words.lot(lot[1]))
+    if "is already owned" in message and lot:
+        return say("{lot} already has an owner", lot=words.lot(lot[1]))
+    if "market slot" in message and message.endswith("is empty"):
+        return say("market slot {slot} is empty", slot=numbers[0])
+    if "which does not match" in message and lot:
+        return say("that lot card does not match {lot}", lot=words.lot(lot[1]))
+    if "Construction Boom may not leave fewer than" in message:
+        return say("Construction Boom may not leave you fewer than {count} tiles", count=numbers[0])
+    if message.startswith("P1:") and tile and "already been built" in message:
+        return say("{tile} has already been built", tile=words.TILE_WORDS[tile])
+    if message.startswith("P1:") and tile:
+        return say("{tile} is not among your tiles", tile=words.TILE_WORDS[tile])
+    if message.startswith("P2:"):
+        return say(
+            "that tile needs {points} points (you have {score})", points=numbers[-2], score=numbers[-1]
+        )
+    if message.startswith("P3:") and cell and "not a lot cell" in message:
+        return say("column {x}, row {y} is not on a lot", x=cell[1], y=cell[2])
+    if message.startswith("P3:") and cell and lot:
+        return say(
+            "column {x}, row {y} is on {lot}, which is not yours", x=cell[1], y=cell[2], lot=words.lot(lot[1])
+        )
+    if message.startswith("P4:") and cell:
+        return say("column {x}, row {y} is already built on", x=cell[1], y=cell[2])
+    if message.startswith("P4:") and "belongs to" in message:
+        return say("that building belongs to another player")
+    if message.startswith("P4:"):
+        return say("a building may only replace one of lower technology")
+    if message.startswith("P7:"):
+        return say_n(
+            "{count} lot would be left empty, more than your free workers ({workers})",
+            "{count} lots would be left empty, more than your free workers ({workers})",
+            int(numbers[1]),
+            workers=numbers[-1],
+        )
+    return say("that move is not possible now")
+
+
 def _end_turn(state: NyState, events: list[Event]) -> NyState:
     """§4.9: refill, deck trigger, final round bookkeeping, next player."""
     seat = state.active
@@ -668,12 +776,17 @@ class Ny1901Rules(RulesDefaults):
     def apply(self, state: NyState, seat: int, action: Action) -> Step[NyState]:
         """Play ``action`` (pure); ends the turn automatically when only ``end`` would remain."""
         if state.over or seat != state.active:
-            who = "nobody: the game is over" if state.over else seat_name(state, state.active)
-            raise NotYourTurn(f"it is not your turn (waiting for {who})")
+            waiting = "nobody: the game is over" if state.over else seat_name(state, state.active)
+            turn = (
+                say("the game is over")
+                if state.over
+                else say("it is {player}'s turn", player=who(state.active))
+            )
+            raise NotYourTurn(f"it is not your turn (waiting for {waiting})", say=turn)
         cover = cover_map(state)
         error = self._error(state, seat, action, cover)
         if error is not None:
-            raise IllegalAction(error, [notation(a) for a in legal(state, seat)])
+            raise IllegalAction(error, [notation(a) for a in legal(state, seat)], error_say(error))
         text = notation(action)
         events: list[Event] = []
         effects: list[str] = []

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from collections import Counter
 from collections.abc import Iterator, Mapping, Sequence
 from itertools import combinations
@@ -539,16 +540,52 @@ def _legal(st: HennState, seat: int) -> list[Action]:
 # Checking and resolving one action
 
 
-def _illegal(st: HennState, seat: int, message: str) -> IllegalAction:
-    return IllegalAction(message, [notation(a) for a in _legal(st, seat)])
+def _illegal(st: HennState, seat: int, message: str, said: Say | None = None) -> IllegalAction:
+    """A refusal listing the legal notations; ``said`` is the message as a sentence to translate."""
+    return IllegalAction(message, [notation(a) for a in _legal(st, seat)], said or city_say(message))
+
+
+_CITY_SAYS = {
+    "touches the city only at a corner": say("the tile would touch your city only at a corner"),
+    "not adjacent to the city": say("the tile would not touch your city"),
+    "not reachable without crossing a street": say(
+        "a tile would not be reachable on foot without crossing a street"
+    ),
+    "the start tile can never be removed or exchanged": say("Times Square can never be moved or exchanged"),
+}
+
+
+def city_say(message: str) -> Say:
+    """A building-rule refusal of ``engine.ny_henn.city`` as a sentence (cells named by compass steps)."""
+    found = re.search(r"\((-?\d+),(-?\d+)\)", message)
+    where = words.position(int(found[1]), int(found[2])) if found else ""
+    if message.startswith("edge mismatch"):
+        return say("the streets would not match the tile at {where}", where=where)
+    if message.startswith("cell ") and message.endswith("occupied"):
+        return say("there is already a building at {where}", where=where)
+    if message.startswith("creates an enclosed"):
+        return say("it would enclose an empty space at {where}", where=where)
+    if message.startswith("no tile at"):
+        return say("there is no building at {where}", where=where)
+    return _CITY_SAYS.get(message, say("that breaks a building rule"))
 
 
 def _check_reserve_tile(st: HennState, seat: int, tile: str | None) -> str:
     assert tile is not None
     if tile not in st.reserves[seat]:
         if tile in st.pending[seat]:
-            raise _illegal(st, seat, f"tile {tile} is pending, not in reserve")  # §4.6, ruling 8
-        raise _illegal(st, seat, f"tile {tile} is not in your reserve")
+            raise _illegal(  # §4.6, ruling 8
+                st,
+                seat,
+                f"tile {tile} is pending, not in reserve",
+                say("the {tile} is waiting to be placed, not in your reserve", tile=words.tile(tile)),
+            )
+        raise _illegal(
+            st,
+            seat,
+            f"tile {tile} is not in your reserve",
+            say("the {tile} is not in your reserve", tile=words.tile(tile)),
+        )
     return tile
 
 
@@ -562,17 +599,36 @@ def _do_action_phase(st: HennState, seat: int, a: Action) -> _Work:
     kind = a.kind
     label = seat_label(seat)
     if kind == "place":
-        raise _illegal(st, seat, "place comes after your actions: finish them first (§4.8)")
+        raise _illegal(
+            st,
+            seat,
+            "place comes after your actions: finish them first (§4.8)",
+            say("placing comes after your actions: finish them first"),
+        )
     w = _Work(st)
     if kind == "take":
         if all(c is None for c in st.display):
-            raise _illegal(st, seat, "the display is empty")
+            raise _illegal(st, seat, "the display is empty", say("there is no money on display"))
         missing = _missing([c for c in st.display if c is not None], a.cards)
         if missing is not None:
-            raise _illegal(st, seat, f"{missing} is not on the display")
+            raise _illegal(
+                st,
+                seat,
+                f"{missing} is not on the display",
+                say("{card} is not on display", card=words.card(missing)),
+            )
         total = sum(card_value(c) for c in a.cards)
         if len(a.cards) > 1 and total > TAKE_LIMIT:
-            raise _illegal(st, seat, f"several cards total {total} > {TAKE_LIMIT}")
+            raise _illegal(
+                st,
+                seat,
+                f"several cards total {total} > {TAKE_LIMIT}",
+                say(
+                    "several cards may be worth at most {limit} together, these are worth {total}",
+                    limit=TAKE_LIMIT,
+                    total=total,
+                ),
+            )
         for card in a.cards:
             w.display[w.display.index(card)] = None
             w.hands[seat].append(card)
@@ -588,16 +644,40 @@ def _do_action_phase(st: HennState, seat: int, a: Action) -> _Work:
         i = BANKS.index(slot)
         tile = st.market[i]
         if tile is None:
-            raise _illegal(st, seat, f"market slot {slot} is empty")
+            raise _illegal(
+                st,
+                seat,
+                f"market slot {slot} is empty",
+                say("the {bank} slot of the market is empty", bank=words.SLOT_WORDS[slot]),
+            )
         if any(card_bank(c) != slot for c in a.cards):
-            raise _illegal(st, seat, f"payment must use bank {slot} only")
+            raise _illegal(
+                st,
+                seat,
+                f"payment must use bank {slot} only",
+                say(
+                    "you pay the {bank} slot with {colour} money only",
+                    bank=words.SLOT_WORDS[slot],
+                    colour=words.BANK_WORDS[slot],
+                ),
+            )
         missing = _missing(st.hands[seat], a.cards)
         if missing is not None:
-            raise _illegal(st, seat, f"you do not hold {missing}")
+            raise _illegal(
+                st,
+                seat,
+                f"you do not hold {missing}",
+                say("you do not hold {card}", card=words.card(missing)),
+            )
         price = BUILDING_TILES[tile].price
         total = sum(card_value(c) for c in a.cards)
         if total < price:
-            raise _illegal(st, seat, f"payment {total} < price {price}")
+            raise _illegal(
+                st,
+                seat,
+                f"payment {total} < price {price}",
+                say("you pay {total}, but the price is {price}", total=total, price=price),
+            )
         for card in a.cards:
             w.hands[seat].remove(card)
             w.discard.append(card)
@@ -625,7 +705,12 @@ def _do_action_phase(st: HennState, seat: int, a: Action) -> _Work:
         return w
     if kind == "pass":
         if not can_pass(st, seat):
-            raise _illegal(st, seat, "pass is allowed only when you can neither take money nor buy (§4.5)")
+            raise _illegal(
+                st,
+                seat,
+                "pass is allowed only when you can neither take money nor buy (§4.5)",
+                say("you may pass only when you can neither take money nor buy"),
+            )
         w.log(f"{label}: pass", say("{player} passes", player=who(seat)))
         w.end_chain()
         return w
@@ -687,14 +772,34 @@ def _do_place(st: HennState, seat: int, a: Action) -> _Work:
     """§4.8 / §5.4 step 2: put one pending tile into the city, the reserve or (2p, bought) to Dirk."""
     if a.kind != "place":
         step = "final placement" if st.phase == "final" else "placement"
-        raise _illegal(st, seat, f"only place is possible in the {step} step")
+        raise _illegal(
+            st,
+            seat,
+            f"only place is possible in the {step} step",
+            say("now you can only place the buildings you bought"),
+        )
     tile = str(a.tile)
     if a.to == "dirk" and (not st.two_player or st.phase != "placement" or tile not in st.pending[seat]):
         if not st.two_player:
-            raise _illegal(st, seat, "Dirk takes part only in the 2-player game")
-        raise _illegal(st, seat, "only tiles bought this turn can be given to Dirk")  # ruling 21
+            raise _illegal(
+                st,
+                seat,
+                "Dirk takes part only in the 2-player game",
+                say("Dirk plays only in the 2-player game"),
+            )
+        raise _illegal(  # ruling 21
+            st,
+            seat,
+            "only tiles bought this turn can be given to Dirk",
+            say("only buildings bought this turn can go to Dirk"),
+        )
     if tile not in st.pending[seat]:
-        raise _illegal(st, seat, f"tile {tile} is not pending")
+        raise _illegal(
+            st,
+            seat,
+            f"tile {tile} is not pending",
+            say("the {tile} is not waiting to be placed", tile=words.tile(tile)),
+        )
     w = _Work(st)
     label = seat_label(seat)
     if a.to == "city":
@@ -767,9 +872,9 @@ class NyHennRules(RulesDefaults):
         Raises ``NotYourTurn`` or ``IllegalAction`` (naming the failed rule, listing legal notations).
         """
         if state.phase == "over":
-            raise IllegalAction("the game is over")
+            raise IllegalAction("the game is over", say=say("the game is over"))
         if seat not in acting_seats(state):
-            raise NotYourTurn("not your turn")
+            raise NotYourTurn("not your turn", say=say("it is not your turn"))
         if state.phase == "action":
             w = _do_action_phase(state, seat, action)
         else:

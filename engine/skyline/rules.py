@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping, Sequence
 from typing import ClassVar
 
@@ -549,8 +550,60 @@ def _legal(st: SkylineState, seat: int) -> list[Action]:
 # Checking and resolving one action
 
 
-def _illegal(st: SkylineState, seat: int, message: str) -> IllegalAction:
-    return IllegalAction(message, [notation(a) for a in _legal(st, seat)])
+def _illegal(st: SkylineState, seat: int, message: str, said: Say | None = None) -> IllegalAction:
+    """A refusal listing the legal notations; ``said`` is the message as a sentence to translate (a
+    building or buying rule's message is turned into one by ``rule_say``)."""
+    return IllegalAction(message, [notation(a) for a in _legal(st, seat)], said or rule_say(message))
+
+
+def _piece_in(message: str, pattern: str) -> Say | None:
+    found = re.search(pattern, message)
+    return words.piece(found[1]) if found and found[1] in words.PIECES else None
+
+
+def rule_say(message: str) -> Say:
+    """A message of ``build_error`` or ``buy_error`` as a sentence (pieces by name, sites as printed)."""
+    numbers = re.findall(r"\d+", message)
+    site = re.search(r"\b([A-F][1-6])\b", message)
+    if message.startswith("you have no "):
+        return say("you have no {piece} in stock", piece=_piece_in(message, r"you have no (\S+)") or "?")
+    if message.endswith("is complete (5 floors)") and site:
+        return say("the building on {site} is complete (5 floors)", site=site[1])
+    if message.startswith("a 1 M floor starts") and site:
+        return say("a 1 M floor starts a building, and {site} already has one", site=site[1])
+    if "belongs on level" in message and site:
+        return say_n(
+            "that floor goes on level {level}, but the building on {site} has {count} floor",
+            "that floor goes on level {level}, but the building on {site} has {count} floors",
+            int(numbers[-1]),
+            level=numbers[-3] if len(numbers) >= 3 else "?",
+            site=site[1],
+        )
+    if message.startswith("you cannot pay the"):
+        return say("you cannot pay the {fee} M fee (you have {cash} M)", fee=numbers[0], cash=numbers[1])
+    if message.startswith("your supply has no"):
+        return say("your supply has no {piece} left", piece=_piece_in(message, r"no (\S+) left") or "?")
+    if message.startswith("a ") and " costs " in message:
+        return say("that floor costs {price} M and you have {cash} M", price=numbers[-2], cash=numbers[-1])
+    return _RULE_SAYS.get(message, say("that breaks a building rule"))
+
+
+_RULE_SAYS = {
+    "cannot build on your own floor": say("you cannot build on your own floor"),
+    "cannot build on another player's Skyline floor": say(
+        "you cannot build on another player's Skyline floor"
+    ),
+    "penthouse needs one of your floors lower in this building": say(
+        "a penthouse needs one of your floors lower in the same building"
+    ),
+    "neutral floors may not go on Skyline floors": say("a neutral floor cannot go on a Skyline floor"),
+    "Skyline floors may not go on Skyline floors": say("a Skyline floor cannot go on another Skyline floor"),
+    "Skyline floors may not go on orange sites": say("Skyline floors cannot go on orange sites"),
+    "only one Skyline floor per turn": say("only one Skyline floor per turn"),
+    "Skyline floors cannot be bought": say("Skyline floors cannot be bought"),
+    "only one neutral floor may be bought per turn": say("only one neutral floor may be bought per turn"),
+    "the neutral supply is empty": say("there are no neutral floors left"),
+}
 
 
 def _resolve(st: SkylineState, seat: int, a: Action) -> _Work:
@@ -561,7 +614,15 @@ def _resolve(st: SkylineState, seat: int, a: Action) -> _Work:
     if kind == "exchange":
         missing = [c for c in a.cards if c not in st.hands[seat]]
         if missing:
-            raise _illegal(st, seat, f"{missing[0]} is not in your hand")
+            raise _illegal(
+                st,
+                seat,
+                f"{missing[0]} is not in your hand",
+                say(
+                    "{card} is not in your hand",
+                    card=words.card(missing[0]) if missing[0] in words.CARDS else missing[0],
+                ),
+            )
         w = _Work(st)
         for c in a.cards:
             w.hands[seat].remove(c)
@@ -593,15 +654,31 @@ def _resolve(st: SkylineState, seat: int, a: Action) -> _Work:
                 example = first_build(st, seat)
                 if example is not None:
                     raise _illegal(
-                        st, seat, f"you must build at least one floor: e.g. {notation(example)} is possible"
+                        st,
+                        seat,
+                        f"you must build at least one floor: e.g. {notation(example)} is possible",
+                        say(
+                            "you must build at least one floor first, for example: {move}",
+                            move=SkylineRules().describe(st, seat, example),
+                        ),
                     )
             w = _Work(st)
             w.upd["phase"] = "invest"
             w.log(f"{name}: endbuild", say("{player} stops building and invests", player=who(seat)))
             return w
-        raise _illegal(st, seat, f"{kind} belongs to phase 3 (Invest); finish building with endbuild first")
+        raise _illegal(
+            st,
+            seat,
+            f"{kind} belongs to phase 3 (Invest); finish building with endbuild first",
+            say("buying and selling come after building: stop building first"),
+        )
     if kind in ("build", "endbuild"):
-        raise _illegal(st, seat, "building is over for this turn (phase 3: buy, sell, endturn)")
+        raise _illegal(
+            st,
+            seat,
+            "building is over for this turn (phase 3: buy, sell, endturn)",
+            say("building is over for this turn: buy, sell or end your turn"),
+        )
     if kind == "buy":
         w = _Work(st)
         bought_neutral = st.bought_neutral
@@ -630,9 +707,19 @@ def _resolve(st: SkylineState, seat: int, a: Action) -> _Work:
         w = _Work(st)
         for p in a.pieces:
             if p == "S":
-                raise _illegal(st, seat, "Skyline floors cannot be sold")
+                raise _illegal(
+                    st, seat, "Skyline floors cannot be sold", say("Skyline floors cannot be sold")
+                )
             if p not in w.stock[seat]:
-                raise _illegal(st, seat, f"you have no {p} in stock to sell")
+                raise _illegal(
+                    st,
+                    seat,
+                    f"you have no {p} in stock to sell",
+                    say(
+                        "you have no {piece} in stock to sell",
+                        piece=words.piece(p) if p in words.PIECES else p,
+                    ),
+                )
             w.stock[seat].remove(p)
             if p == "N":
                 w.neutral += 1
@@ -654,7 +741,15 @@ def _resolve(st: SkylineState, seat: int, a: Action) -> _Work:
         if cheapest is not None:
             price = PRICE[cheapest]
             what = "a neutral floor" if cheapest == "N" else f"a {price} M floor"
-            raise _illegal(st, seat, f"you must buy a floor: you can afford {what}")
+            raise _illegal(
+                st,
+                seat,
+                f"you must buy a floor: you can afford {what}",
+                say(
+                    "you must buy a floor before ending your turn: you can afford a {piece}",
+                    piece=words.piece(cheapest),
+                ),
+            )
     w = _Work(st)
     w.log(f"{name}: endturn", say("{player} ends the turn", player=who(seat)))
     w.end_turn(seat)
@@ -688,21 +783,48 @@ def _claim(st: SkylineState, seat: int, a: Action) -> _Work:
     """§4.7: one claim per turn, card in hand and satisfied now; the reward is capped."""
     card = str(a.card)
     if card not in st.hands[seat]:
-        raise _illegal(st, seat, f"{card} is not in your hand")
+        raise _illegal(
+            st,
+            seat,
+            f"{card} is not in your hand",
+            say("{card} is not in your hand", card=words.card(card) if card in words.CARDS else card),
+        )
     if st.claimed_this_turn:
-        raise _illegal(st, seat, "only one bonus card may be claimed per turn")
+        raise _illegal(
+            st,
+            seat,
+            "only one bonus card may be claimed per turn",
+            say("only one bonus card may be claimed per turn"),
+        )
     if a.at:
         sites = tuple(SITE_BY_NAME[s] for s in a.at)
         if sites not in {p for _m, p in PLACEMENT_MASKS[card]}:
-            raise _illegal(st, seat, f"{','.join(a.at)} is not a placement of {card}")
+            raise _illegal(
+                st,
+                seat,
+                f"{','.join(a.at)} is not a placement of {card}",
+                say("{sites} is not a shape of {card}", sites=", ".join(a.at), card=words.CARDS[card]),
+            )
         mask = topped_mask(st.board, seat)
         if any(not mask >> k & 1 for k in sites):
-            raise _illegal(st, seat, f"{card} is not satisfied at {','.join(a.at)}")
+            raise _illegal(
+                st,
+                seat,
+                f"{card} is not satisfied at {','.join(a.at)}",
+                say(
+                    "you do not top all of {sites} for {card}", sites=", ".join(a.at), card=words.CARDS[card]
+                ),
+            )
         placement: tuple[int, ...] | None = sites
     else:
         placement = satisfied_placement(st, seat, card)
         if placement is None:
-            raise _illegal(st, seat, f"{card} is not satisfied")
+            raise _illegal(
+                st,
+                seat,
+                f"{card} is not satisfied",
+                say("you do not top the buildings {card} asks for", card=words.CARDS[card]),
+            )
     assert placement is not None
     w = _Work(st)
     reward = BONUS_CARDS[card].reward
@@ -775,9 +897,12 @@ class SkylineRules(RulesDefaults):
     def apply(self, state: SkylineState, seat: int, action: Action) -> Step[SkylineState]:
         """Resolve ``action`` and every automatic step after it (income, final turns, scoring)."""
         if state.phase == "over":
-            raise IllegalAction("the game is over")
+            raise IllegalAction("the game is over", say=say("the game is over"))
         if seat != state.active:
-            raise NotYourTurn(f"it is {colour(state, state.active)}'s turn")
+            raise NotYourTurn(
+                f"it is {colour(state, state.active)}'s turn",
+                say=say("it is {player}'s turn", player=who(state.active)),
+            )
         w = _resolve(state, seat, action)
         after = w.freeze()
         prefix = f"{colour(state, seat)}"

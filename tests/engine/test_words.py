@@ -10,6 +10,7 @@ from typing import Any
 import pytest
 
 from engine.core.contract import GameRules
+from engine.core.errors import EngineError
 from engine.core.rng import bot_rng
 from engine.core.say import SILENT, Say
 from engine.host.menus import MAX_OPTIONS, MenuEntry, build_menu, parse_value
@@ -161,3 +162,31 @@ def test_multi_selects_name_their_question_and_items(slug: str) -> None:
                 for locale in LOCALES:
                     assert len(readable(locale, choice.title)) <= 150
                     assert all(len(readable(locale, item)) <= 100 for item in choice.item_labels)
+
+
+# Games whose every refusal of a typed move is a sentence (the others still refuse in English notation).
+REFUSALS_IN_WORDS = ("ny_henn", "skyline", "fifth_avenue", "ny1901")
+
+
+@pytest.mark.parametrize("slug", REFUSALS_IN_WORDS)
+def test_a_refused_move_says_why_in_both_languages(slug: str) -> None:
+    rules: GameRules[Any, Any] = GAMES[slug]
+    seats, options = SETUPS[slug][0]
+    seen: list[Any] = []
+    refused = 0
+    for number, (state, seat, legal) in enumerate(playout(slug, seats, options, seed=11)):
+        # Moves that were legal earlier (or for another decision) are mostly illegal now: typed by mistake.
+        for action in seen[-40:]:
+            if action in legal:
+                continue
+            try:
+                rules.apply(state, seat, action)
+            except EngineError as error:
+                refused += 1
+                assert error.say is not None, error.message
+                for locale in LOCALES:
+                    readable(locale, error.say)
+        seen.extend(legal[:: max(1, len(legal) // 5)])
+        if number > 120:
+            break
+    assert refused > 50
