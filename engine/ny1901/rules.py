@@ -777,12 +777,12 @@ class Ny1901Rules(RulesDefaults):
         """Play ``action`` (pure); ends the turn automatically when only ``end`` would remain."""
         if state.over or seat != state.active:
             waiting = "nobody: the game is over" if state.over else seat_name(state, state.active)
-            turn = (
+            refusal = (
                 say("the game is over")
                 if state.over
                 else say("it is {player}'s turn", player=who(state.active))
             )
-            raise NotYourTurn(f"it is not your turn (waiting for {waiting})", say=turn)
+            raise NotYourTurn(f"it is not your turn (waiting for {waiting})", say=refusal)
         cover = cover_map(state)
         error = self._error(state, seat, action, cover)
         if error is not None:
