@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from collections import Counter
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from functools import lru_cache
@@ -16,6 +17,7 @@ from engine.core.say import Arg, Level, Say, items, who
 from engine.ny_piatnik import views, words
 from engine.ny_piatnik.actions import Action, act, notation, parse
 from engine.ny_piatnik.cards import (
+    ALL_CARDS,
     AVENUES,
     BACK,
     BAU_B,
@@ -494,7 +496,82 @@ def _legal(st: NyState, seat: int) -> list[Action]:
 def _illegal(st: NyState, seat: int, message: str, prefix: str = "") -> IllegalAction:
     legal = [notation(a) for a in _legal(st, seat)]
     fitting = [t for t in legal if prefix and t.startswith(prefix)]
-    return IllegalAction(message, fitting or legal)
+    return IllegalAction(message, fitting or legal, refusal_say(message))
+
+
+_REFUSAL_SAYS = {
+    "colour= is required here": say("name the colour that places the marker (colour=)"),
+    "colour= is not allowed here": say("no colour is named here (leave out colour=)"),
+    "no pieces left in supply": say("none of your markers are left in the supply"),
+    "at= is required when a joker is played": say("with a joker, name the building (at=)"),
+    "a pair needs one red-back and one blue-back card": say(
+        "a pair is one red-backed and one blue-backed card"
+    ),
+    "single event cards are played alone": say("this event card is played on its own"),
+    "two event cards cannot be paired": say("two event cards cannot be played together"),
+    "target= is only used with Spekulation": say("only Spekulation names a target (target=)"),
+    "line= is only used when Statik is paired with a joker": say(
+        "only Statik with a joker names a line (line=)"
+    ),
+    "victim= is only used with Statik": say("only Statik names a victim (victim=)"),
+    "Bauloewe must target an opponent's building": say("Bauloewe takes a building of another player"),
+    "you cannot displace your own marker": say("you cannot displace your own marker"),
+    "at= is not used with Statik (it names a line)": say("Statik names a line, not a building"),
+    "line= is required when Statik is paired with a joker": say("with a joker, Statik needs a line (line=)"),
+    "colour= is not allowed here (name it with each fill)": say("name the colour with each marker you place"),
+    "target= is required": say("name the player whose buildings are the target (target=)"),
+    "Spekulation: target must be an opponent house": say("Spekulation targets another player's colour"),
+    "Spekulation: target must have more than 8 buildings": say(
+        "Spekulation needs a colour with more than 8 buildings"
+    ),
+    "a legal play exists; reset is not allowed": say(
+        "you have a possible play, so you may not show your hand"
+    ),
+    "exchange already used this turn": say("you have already exchanged cards this turn"),
+    "choose your colour first (colour COL)": say("choose your colour first"),
+    "the preliminary round is on: place at=BLD": say("it is the preliminary round: place a marker"),
+    "card exchanges exist only in the team game": say("cards are exchanged only in the team game"),
+}
+
+
+def refusal_say(message: str) -> Say:
+    """A refusal of the rules as a sentence: cards, buildings and lines by name."""
+    if message in _REFUSAL_SAYS:
+        return _REFUSAL_SAYS[message]
+    building = re.search(r"\b((?:8AV|BWY|6AV|5AV|MAD|PARK|LEX)-(?:34|38|42|45|49|53|57))\b", message)
+    numbers = re.findall(r"\d+", message)
+    if message.startswith("card not in your hand: "):
+        card = message.removeprefix("card not in your hand: ")
+        return say("{card} is not in your hand", card=words.card(card) if card in ALL_CARDS else card)
+    if message.startswith("not enough money"):
+        return say(
+            "not enough money: it costs ${price} and you have ${money}", price=numbers[0], money=numbers[1]
+        )
+    if message.startswith("pay=") and numbers:
+        return say("the price is ${price}", price=numbers[-1])
+    if "is not on the lines named by your cards" in message and building:
+        return say("{building} is not where your cards cross", building=words.building(building[1]))
+    if "is occupied" in message and building:
+        return say("{building} already has a marker", building=words.building(building[1]))
+    if "is next to your own colour" in message and building:
+        return say("{building} is next to a marker of the same colour", building=words.building(building[1]))
+    if message.startswith("fill:") and building:
+        return say("{building} is not one of the spaces to fill", building=words.building(building[1]))
+    if message.startswith("give:") and building:
+        return say(
+            "{building} is not one of the buildings you may give up", building=words.building(building[1])
+        )
+    if message.startswith("return exactly"):
+        return say_n("give back exactly {count} card", "give back exactly {count} cards", int(numbers[0]))
+    if message.startswith("colour=") or message.startswith("colour "):
+        return say("that colour is not yours to play")
+    if message.startswith("line="):
+        return say("that is not the line your cards name")
+    if "Statik" in message or "victim=" in message:
+        return say("Statik must hit a player who leads that line (name them with victim= on a tie)")
+    if message.startswith("a decision is pending"):
+        return say("a decision is pending; wait for it")
+    return say("that move is not possible now")
 
 
 def _gain_house(st: NyState, seat: int, colour: str | None, prefix: str) -> str:
@@ -668,7 +745,11 @@ def _has_play(st: NyState, seat: int) -> bool:
 def _do_colour(st: NyState, seat: int, a: Action) -> _Work:
     choices = _colour_choices(st)
     if a.colour not in choices:
-        raise IllegalAction(f"colour {a.colour} is not available", [f"colour {c}" for c in choices])
+        raise IllegalAction(
+            f"colour {a.colour} is not available",
+            [f"colour {c}" for c in choices],
+            say("{colour} is not available", colour=words.COLOURS.get(str(a.colour)) or str(a.colour)),
+        )
     w = _Work(st)
     slots = (*st.prelim_slots, str(a.colour))
     w.controller[COLOUR_INDEX[str(a.colour)]] = seat  # §7.2: the chosen colour is final
@@ -1289,9 +1370,9 @@ class NyPiatnikRules(RulesDefaults):
         Raises ``NotYourTurn`` or ``IllegalAction`` (with the legal notations) and changes nothing.
         """
         if state.phase == "over":
-            raise IllegalAction("the game is over")
+            raise IllegalAction("the game is over", say=say("the game is over"))
         if acting_seat(state) != seat:
-            raise NotYourTurn("not your turn")
+            raise NotYourTurn("not your turn", say=say("it is not your turn"))
         new, events = _resolve(state, seat, action)
         new = _settle(new, events)
         return Step(new, tuple(events))

@@ -164,11 +164,7 @@ def test_multi_selects_name_their_question_and_items(slug: str) -> None:
                     assert all(len(readable(locale, item)) <= 100 for item in choice.item_labels)
 
 
-# Games whose every refusal of a typed move is a sentence (the others still refuse in English notation).
-REFUSALS_IN_WORDS = ("ny_henn", "skyline", "fifth_avenue", "ny1901")
-
-
-@pytest.mark.parametrize("slug", REFUSALS_IN_WORDS)
+@pytest.mark.parametrize("slug", sorted(GAMES))
 def test_a_refused_move_says_why_in_both_languages(slug: str) -> None:
     rules: GameRules[Any, Any] = GAMES[slug]
     seats, options = SETUPS[slug][0]
