@@ -156,7 +156,11 @@ def draw_legend(draw: ImageDraw.ImageDraw, top: float, locale: str) -> float:
         text(draw, (x + 30, top + 1), name, SMALL, INK)
         x += 40 + int(text_width(name, SMALL))
     text(draw, (MARGIN, top + 32), t(locale, "⌂2 = two buildings of the player in that colour"), SMALL, MUTED)
-    return top + 64
+    actions = t(
+        locale, "Actions: A take buildings · B place a shop · C black card and pawn · D score a district"
+    )
+    text(draw, (MARGIN, top + 60), fit_text(actions, SMALL, WIDTH - 2 * MARGIN), SMALL, MUTED)
+    return top + 92
 
 
 def render_board(view: PublicView, names: Sequence[str] = (), locale: str = lang.DEFAULT) -> bytes:
@@ -172,7 +176,7 @@ def render_board(view: PublicView, names: Sequence[str] = (), locale: str = lang
         return names[index] if index is not None and index < len(names) else colour
 
     auction_lines = 3 if view.auction else 0
-    height = 120 + ROW * len(DISTRICTS) + 100 + 64 + 68 + 70 * len(view.seats) + 32 * auction_lines + 60
+    height = 120 + ROW * len(DISTRICTS) + 100 + 92 + 68 + 70 * len(view.seats) + 32 * auction_lines + 60
     image, draw = new_canvas(WIDTH, height)
     text(draw, (MARGIN, 14), game_title("fifth_avenue", locale), TITLE, INK, bold=True)
     if view.game_over:

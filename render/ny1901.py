@@ -14,7 +14,7 @@ from PIL import ImageDraw
 
 import lang
 from engine.ny1901 import words
-from engine.ny1901.cards import ACTION_NAMES
+from engine.ny1901.cards import ACTION_NAMES, TILE_BY_ID, oriented
 from engine.ny1901.views import NyView, PlayerView
 from lang import N_, t, tn
 from lang.says import render as said
@@ -225,7 +225,9 @@ def render_hand(view: NyView, names: Sequence[str] = (), locale: str = lang.DEFA
             cards=", ".join(said(locale, ACTION_BY_NAME[card]) for card in player.action_cards) or "—",
         ),
     ]
-    height = TOP + ROWS * CELL + 16 + 34 * len(rows) + 20
+    buildable = sorted(tiles)
+    shape_rows = -(-len(buildable) // SHAPES_PER_ROW)
+    height = TOP + ROWS * CELL + 16 + 34 * len(rows) + SHAPE_ROW * shape_rows + 20
     image, draw = new_canvas(WIDTH, height)
     colour = said(locale, words.PLAYER_COLOURS[player.colour])
     title = fit_text(
@@ -243,7 +245,28 @@ def render_hand(view: NyView, names: Sequence[str] = (), locale: str = lang.DEFA
     for row in rows:
         text(draw, (20, y), fit_text(row, SMALL, WIDTH - 40), SMALL, INK)
         y += 34
+    draw_shapes(draw, y, buildable, player.hex, locale)
     return encode_png(image)
+
+
+SHAPES_PER_ROW = 3
+SHAPE_ROW = 140
+SHAPE_CELL = 24
+
+
+def draw_shapes(draw: ImageDraw.ImageDraw, top: float, tiles: Sequence[str], fill: str, locale: str) -> None:
+    """Each tile that can be built now, drawn unturned (as 0° in the menus) with its name and points."""
+    width = (WIDTH - 40) // SHAPES_PER_ROW
+    for index, tile in enumerate(tiles):
+        left = 20 + (index % SHAPES_PER_ROW) * width
+        row_top = top + (index // SHAPES_PER_ROW) * SHAPE_ROW
+        cells = oriented(TILE_BY_ID[tile].shape, 0)
+        for dx, dy in cells:
+            x, y = left + dx * SHAPE_CELL, row_top + dy * SHAPE_CELL
+            draw.rectangle((x, y, x + SHAPE_CELL - 2, y + SHAPE_CELL - 2), fill=fill, outline=INK)
+        below = row_top + (max(dy for _, dy in cells) + 1) * SHAPE_CELL + 6
+        name = said(locale, words.tile(tile))
+        text(draw, (left, below), fit_text(name, SMALL, width - 10), SMALL, INK)
 
 
 __all__ = ["NyView", "render_board", "render_hand"]
