@@ -239,7 +239,8 @@ def render_board(view: PublicView, names: Sequence[str] = (), locale: str = lang
         height = GRID_Y + CELL * SIZE + 16 + 40 + 36 * len(view.scores) + 16
     image, draw = new_canvas(WIDTH, height)
     text(draw, (16, 14), game_title("ny_piatnik", locale), TITLE, INK, bold=True)
-    text(draw, (16, 50), fit_text(status_line(view, names, locale), SMALL, WIDTH - 32), SMALL, INK)
+    status = status_line(view, names, locale)
+    text(draw, (16, 50), fit_text(status[:1].upper() + status[1:], SMALL, WIDTH - 32), SMALL, INK)
     y = draw_board(draw, view)
     if view.scores:
         draw_scores(draw, view, names, y, locale)
