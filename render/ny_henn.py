@@ -26,8 +26,19 @@ SMALL = 20  # = WIDTH / 50
 BODY = 22
 TITLE = 28
 MARGIN = 20
-COLUMN = (WIDTH - 3 * MARGIN) // 2  # two cities to a row
 MIN_CELL = 44  # a 2-letter abbreviation at SMALL fits
+NARROW_CELL = 36  # the same, tight: for three cities to a row
+
+
+def columns_for(panels: int) -> int:
+    """Cities to a row: two, or three when five or more players would make the image too tall."""
+    return 3 if panels >= 5 else 2
+
+
+def column_width(columns: int) -> int:
+    return (WIDTH - (columns + 1) * MARGIN) // columns
+
+
 MAX_CELL = 56
 HAND_CELL = 72
 STREET_INK = "#333333"
@@ -110,7 +121,8 @@ def city_cell(
     x0, y0, x1, y1 = city_extent(city, extra)
     # Wide cities shrink to the column; tall ones too, so that six cities still fit the image.
     by_height = (big * 6) // (y1 - y0 + 1)
-    return int(max(MIN_CELL, min(big, (room - 50) // (x1 - x0 + 1), by_height)))
+    smallest = MIN_CELL if room > 400 else NARROW_CELL
+    return int(max(smallest, min(big, (room - 50) // (x1 - x0 + 1), by_height)))
 
 
 def city_height(
@@ -139,6 +151,8 @@ def draw_city(
     grid_top = top + 28
     for x in range(x0, x1 + 1):
         label = axis_label(x, AXIS_WORDS["W"], AXIS_WORDS["E"], locale)
+        if cell < MIN_CELL:  # narrow cells: "2O" rather than "2 O"
+            label = label.replace(" ", "")
         text(draw, (left + (x - x0) * cell + cell / 2, top + 2), label, SMALL, MUTED, anchor="ma")
     for y in range(y0, y1 + 1):
         label = axis_label(y, AXIS_WORDS["N"], AXIS_WORDS["S"], locale)
@@ -189,25 +203,30 @@ def draw_tile_row(
 
 
 def counts_line(counts: dict[str, int], locale: str) -> str:
-    return "  ".join(f"{abbreviation(code, locale)} {counts.get(code, 0)}" for code in TYPE_CODES)
+    return " ".join(f"{abbreviation(code, locale)} {counts.get(code, 0)}" for code in TYPE_CODES)
 
 
-def panel_height(panel: PlayerPanel) -> int:
-    rows = tile_row_height(panel.reserve, COLUMN) + (
-        tile_row_height(panel.pending, COLUMN) if panel.pending else 0
+def panel_height(panel: PlayerPanel, column: int) -> int:
+    rows = tile_row_height(panel.reserve, column) + (
+        tile_row_height(panel.pending, column) if panel.pending else 0
     )
-    return 86 + city_height(panel.city, COLUMN) + rows + 12
+    return 86 + city_height(panel.city, column) + rows + 12
 
 
 def draw_panel(
-    draw: ImageDraw.ImageDraw, origin: tuple[float, float], panel: PlayerPanel, name: str, locale: str
+    draw: ImageDraw.ImageDraw,
+    origin: tuple[float, float],
+    panel: PlayerPanel,
+    name: str,
+    locale: str,
+    column: int,
 ) -> None:
     left, top = origin
     if panel.to_act:
-        draw.rectangle((left - 6, top, left + COLUMN + 6, top + 34), fill=(255, 111, 0, 40))
+        draw.rectangle((left - 6, top, left + column + 6, top + 34), fill=(255, 111, 0, 40))
     draw.rectangle((left, top + 6, left + 22, top + 28), fill=panel.colour, outline=INK)
     header = ("▶ " if panel.to_act else "") + name
-    text(draw, (left + 30, top + 5), fit_text(header, BODY, COLUMN - 40, bold=True), BODY, INK, bold=True)
+    text(draw, (left + 30, top + 5), fit_text(header, BODY, column - 40, bold=True), BODY, INK, bold=True)
     stats = " · ".join(
         (
             tn(locale, "{count} point", "{count} points", panel.score),
@@ -215,26 +234,28 @@ def draw_panel(
             t(locale, "street {length}", length=panel.street),
         )
     )
-    text(draw, (left, top + 38), fit_text(stats, SMALL, COLUMN), SMALL, INK)
+    text(draw, (left, top + 38), fit_text(stats, SMALL, column), SMALL, INK)
     text(
-        draw, (left, top + 62), fit_text(counts_line(panel.type_counts, locale), SMALL, COLUMN), SMALL, MUTED
+        draw, (left, top + 62), fit_text(counts_line(panel.type_counts, locale), SMALL, column), SMALL, MUTED
     )
-    y = draw_city(draw, (left, top + 90), COLUMN, panel.city, panel.colour, locale, changed=panel.changed)
-    y = draw_tile_row(draw, (left, y + 8), COLUMN, t(locale, "reserve"), panel.reserve, locale)
+    y = draw_city(draw, (left, top + 90), column, panel.city, panel.colour, locale, changed=panel.changed)
+    y = draw_tile_row(draw, (left, y + 8), column, t(locale, "reserve"), panel.reserve, locale)
     if panel.pending:
-        draw_tile_row(draw, (left, y), COLUMN, t(locale, "to place"), panel.pending, locale)
+        draw_tile_row(draw, (left, y), column, t(locale, "to place"), panel.pending, locale)
 
 
-def dirk_height(dirk: DirkPanel) -> int:
-    return 70 + tile_row_height(dirk.tiles, COLUMN) + 10
+def dirk_height(dirk: DirkPanel, column: int) -> int:
+    return 70 + tile_row_height(dirk.tiles, column) + 10
 
 
-def draw_dirk(draw: ImageDraw.ImageDraw, origin: tuple[float, float], dirk: DirkPanel, locale: str) -> None:
+def draw_dirk(
+    draw: ImageDraw.ImageDraw, origin: tuple[float, float], dirk: DirkPanel, locale: str, column: int
+) -> None:
     left, top = origin
     score = tn(locale, "{count} point", "{count} points", dirk.score)
     text(draw, (left, top + 5), f"Dirk · {score}", BODY, INK, bold=True)
-    text(draw, (left, top + 38), fit_text(counts_line(dirk.type_counts, locale), SMALL, COLUMN), SMALL, MUTED)
-    draw_tile_row(draw, (left, top + 66), COLUMN, t(locale, "tiles"), dirk.tiles, locale)
+    text(draw, (left, top + 38), fit_text(counts_line(dirk.type_counts, locale), SMALL, column), SMALL, MUTED)
+    draw_tile_row(draw, (left, top + 66), column, t(locale, "tiles"), dirk.tiles, locale)
 
 
 def draw_legend(draw: ImageDraw.ImageDraw, top: float, locale: str) -> float:
@@ -313,16 +334,20 @@ def draw_header(draw: ImageDraw.ImageDraw, view: PublicView, names: Sequence[str
     return y + 166
 
 
-def grid_height(heights: Sequence[int]) -> int:
-    """Height of panels laid out two to a row."""
-    return sum(max(heights[i : i + 2]) + 16 for i in range(0, len(heights), 2))
+def grid_height(heights: Sequence[int], columns: int) -> int:
+    """Height of panels laid out ``columns`` to a row."""
+    return sum(max(heights[i : i + columns]) + 16 for i in range(0, len(heights), columns))
 
 
 def render_board(view: PublicView, names: Sequence[str] = (), locale: str = lang.DEFAULT) -> bytes:
-    """The public image: display, market, legend, then the cities two to a row (and Dirk's tiles)."""
+    """The public image: display, market, legend, then the cities two (or three) to a row, and Dirk."""
     labels = [names[p.seat] if p.seat < len(names) else f"#{p.seat + 1}" for p in view.players]
-    heights = [panel_height(p) for p in view.players] + ([dirk_height(view.dirk)] if view.dirk else [])
-    image, draw = new_canvas(WIDTH, 470 + 124 + grid_height(heights) + 10)
+    columns = columns_for(len(view.players) + (1 if view.dirk else 0))
+    width = column_width(columns)
+    heights = [panel_height(p, width) for p in view.players]
+    if view.dirk is not None:
+        heights.append(dirk_height(view.dirk, width))
+    image, draw = new_canvas(WIDTH, 470 + 124 + grid_height(heights, columns) + 10)
     y = draw_header(draw, view, labels, locale)
     y = draw_legend(draw, y, locale)
     cells: list[tuple[PlayerPanel | DirkPanel, str]] = [
@@ -330,15 +355,15 @@ def render_board(view: PublicView, names: Sequence[str] = (), locale: str = lang
     ]
     if view.dirk is not None:
         cells.append((view.dirk, "Dirk"))
-    for row in range(0, len(cells), 2):
+    for row in range(0, len(cells), columns):
         draw.line((MARGIN, y, WIDTH - MARGIN, y), fill="#C9C0B0", width=2)
-        for column, (panel, label) in enumerate(cells[row : row + 2]):
-            origin = (MARGIN + column * (COLUMN + MARGIN), y + 8)
+        for index, (panel, label) in enumerate(cells[row : row + columns]):
+            origin = (MARGIN + index * (width + MARGIN), y + 8)
             if isinstance(panel, PlayerPanel):
-                draw_panel(draw, origin, panel, label, locale)
+                draw_panel(draw, origin, panel, label, locale, width)
             else:
-                draw_dirk(draw, origin, panel, locale)
-        y += max(heights[row : row + 2]) + 16
+                draw_dirk(draw, origin, panel, locale, width)
+        y += max(heights[row : row + columns]) + 16
     return encode_png(image)
 
 
