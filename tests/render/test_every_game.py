@@ -42,3 +42,13 @@ def test_every_game_has_a_renderer() -> None:
 def test_the_smallest_text_is_a_fiftieth_of_the_width(slug: str) -> None:
     module = importlib.import_module(f"render.{slug}")
     assert module.SMALL * 50 >= module.WIDTH
+
+
+def test_six_cities_of_dirk_henns_new_york_still_fit_a_phone() -> None:
+    rules = GAMES["ny_henn"]
+    result = play_match(rules, 6, 3, frozenset(), [POLICIES["ny_henn"]["greedy"]])
+    assert result.outcome is not None
+    png = render_view("ny_henn", rules.view(result.state, None), [f"Player {n}" for n in range(6)], "it")
+    assert png is not None
+    with Image.open(io.BytesIO(png)) as image:
+        assert image.height <= 1.8 * image.width, image.size
