@@ -9,6 +9,7 @@ from pathlib import Path
 import pytest
 from babel.messages.extract import extract_from_dir
 from babel.messages.frontend import parse_mapping_cfg
+from babel.messages.catalog import Message
 from babel.messages.pofile import read_po
 
 import lang
@@ -53,17 +54,23 @@ def test_every_message_the_code_says_is_in_the_catalogue(locale: str) -> None:
     assert not missing, f"run the update of docs/translating.md and translate: {missing}"
 
 
+def assert_translated(message: Message) -> None:
+    """``message`` has every Italian form, with the placeholders of its English (a singular may leave out
+    ``{count}``)."""
+    ids = message.id if isinstance(message.id, tuple) else (message.id,)
+    texts = message.string if isinstance(message.string, tuple) else (message.string,)
+    assert all(texts), f"no Italian for {message.id!r}"
+    wanted = set(PLACEHOLDER.findall(ids[-1]))
+    for text in texts:
+        assert set(PLACEHOLDER.findall(text)) <= wanted | {"count"}, (message.id, text)
+        assert wanted - {"count"} <= set(PLACEHOLDER.findall(text)), (message.id, text)
+
+
 def test_every_italian_message_is_translated_with_the_same_placeholders() -> None:
     for message in catalogue("it"):
         if not message.id:
             continue
-        ids = message.id if isinstance(message.id, tuple) else (message.id,)
-        texts = message.string if isinstance(message.string, tuple) else (message.string,)
-        assert all(texts), f"no Italian for {message.id!r}"
-        wanted = set(PLACEHOLDER.findall(ids[-1]))
-        for text in texts:
-            assert set(PLACEHOLDER.findall(text)) <= wanted | {"count"}, (message.id, text)
-            assert wanted - {"count"} <= set(PLACEHOLDER.findall(text)), (message.id, text)
+        assert_translated(message)
 
 
 def test_the_reader_gets_their_language_and_plural_forms() -> None:
@@ -100,10 +107,4 @@ def test_every_sentence_of_every_game_is_in_italian(slug: str) -> None:
     assert not missing, f"run the game update of docs/translating.md and translate: {missing[:10]}"
     for key in said:
         message = known[key]
-        ids = message.id if isinstance(message.id, tuple) else (message.id,)
-        texts = message.string if isinstance(message.string, tuple) else (message.string,)
-        assert all(texts), f"no Italian for {message.id!r}"
-        wanted = set(PLACEHOLDER.findall(ids[-1]))
-        for text in texts:
-            assert set(PLACEHOLDER.findall(text)) <= wanted | {"count"}, (message.id, text)
-            assert wanted - {"count"} <= set(PLACEHOLDER.findall(text)), (message.id, text)
+        assert_translated(message)
