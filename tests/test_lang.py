@@ -7,9 +7,9 @@ import re
 from pathlib import Path
 
 import pytest
+from babel.messages.catalog import Message
 from babel.messages.extract import extract_from_dir
 from babel.messages.frontend import parse_mapping_cfg
-from babel.messages.catalog import Message
 from babel.messages.pofile import read_po
 
 import lang
