@@ -17,7 +17,7 @@ import lang
 from cogs._lang import recipient_locale
 from cogs._ui import HandButton, match_view
 from engine.host.outbox import DestinationGone
-from engine.host.ports import Delivery, MatchRecord, Notice
+from engine.host.ports import Delivery, LivePost, MatchRecord, Notice
 from engine.host.text import clip_lines, notice_heading, notice_lines, standings_lines, winners_line
 from lang import t
 from lang.says import Namer
@@ -199,35 +199,64 @@ class DiscordNotifier:
         return lambda seat: discord.utils.escape_markdown(name(seat))
 
     async def _post_public(self, match: MatchRecord, delivery: Delivery, notice: Notice) -> None:
+        """The board post of a notice. While the same players keep acting, the turn's post is edited in
+        place (its image and the lines of the turn so far); a new turn gets a new post, with one mention,
+        and the previous post loses its buttons, so only the latest post has controls."""
         locale = await recipient_locale(self.bot, None, match.guild_id)
         name = self.namer(match)
         outcome = self.bot.host.outcome(await self.bot.host.match(match.id)) if notice.finished else None
-        parts = [winners_line(locale, outcome, name)] if outcome is not None else []
-        parts.append(self.heading(match, locale))
+        everyone = notice.everyone or outcome is not None
+        body: list[str] = []  # what the post says between its title and its call to act
         heading = notice_heading(locale, notice, name)
         if heading:
-            parts.append(f"**{heading}**")
-        lines = notice_lines(locale, notice, name)
-        if lines:
-            parts.extend(f"• {line}" for line in clip_lines(lines, 1200, locale))
+            body.append(f"**{heading}**")
+        body.extend(f"• {line}" for line in notice_lines(locale, notice, name))
         if outcome is not None:
-            parts.append("\n".join(standings_lines(locale, match, outcome, name)))
-        elif notice.to_act and not notice.finished:
-            parts.append("▶ " + t(locale, "{players} to act", players=mention_list(match, notice.to_act)))
-        everyone = notice.everyone or outcome is not None
+            body.append("\n".join(standings_lines(locale, match, outcome, name)))
         if everyone:
             players = mention_list(match, tuple(range(match.seat_count)))
-            parts.append(t(locale, "Players: {players}", players=players))
+            body.append(t(locale, "Players: {players}", players=players))
+        live = await self.bot.store.live_post(match.id)
+        continuing = (
+            live is not None
+            and outcome is None
+            and not notice.finished
+            and not notice.everyone
+            and bool(notice.to_act)
+            and live.to_act == notice.to_act
+        )
+        if live is not None and continuing:
+            # A retry after a crash finds its lines already shown: they are not added twice.
+            body = list(live.lines) if live.version >= delivery.version else [*live.lines, *body]
+        parts = [winners_line(locale, outcome, name)] if outcome is not None else []
+        parts.append(self.heading(match, locale))
+        parts.extend(clip_lines(body, 1400, locale))
+        if notice.to_act and not notice.finished:
+            parts.append("▶ " + t(locale, "{players} to act", players=mention_list(match, notice.to_act)))
         content = "\n".join(parts)[:CONTENT_LIMIT]
+        png = await self.png(match, delivery.version, None, locale)
+        view = None if notice.finished else match_view(match.id, delivery.version, locale)
+        shown = LivePost(
+            match_id=match.id,
+            channel_id=0,
+            message_id=0,
+            to_act=() if notice.finished else notice.to_act,
+            lines=tuple(body),
+            version=delivery.version,
+        )
+        if live is not None and continuing and await self._edit_live(live, content, png, view):
+            await self.bot.store.save_live_post(
+                shown.model_copy(update={"channel_id": live.channel_id, "message_id": live.message_id})
+            )
+            return
         pinged = range(match.seat_count) if everyone else notice.to_act
         mentioned = [
             discord.Object(id=p.user_id)
             for s in pinged
             if (p := match.player_at(s)) is not None and p.user_id and not p.bot
         ]
-        png = await self.png(match, delivery.version, None, locale)
 
-        async def post(channel: discord.abc.Messageable) -> None:
+        async def post(channel: discord.abc.Messageable) -> discord.Message:
             kwargs: dict[str, object] = {
                 "content": content,
                 "allowed_mentions": discord.AllowedMentions(users=mentioned, roles=False, everyone=False),
@@ -235,17 +264,47 @@ class DiscordNotifier:
             }
             if png is not None:
                 kwargs["file"] = discord.File(io.BytesIO(png), filename="board.png")
-            if not notice.finished:
-                kwargs["view"] = match_view(match.id, delivery.version, locale)
-            await channel.send(**kwargs)  # type: ignore[call-overload]
+            if view is not None:
+                kwargs["view"] = view
+            return await channel.send(**kwargs)  # type: ignore[call-overload,no-any-return]
 
         try:
             channel = await self.thread_of(match)
             if channel is None:
                 return
-            await post(channel)
+            message = await post(channel)
         except (discord.NotFound, discord.Forbidden) as exc:
-            await post(await self._move_match(match, exc))
+            message = await post(await self._move_match(match, exc))
+        if live is not None and live.message_id != message.id:
+            await self._strip_controls(live)
+        await self.bot.store.save_live_post(
+            shown.model_copy(update={"channel_id": message.channel.id, "message_id": message.id})
+        )
+
+    async def _edit_live(
+        self, live: LivePost, content: str, png: bytes | None, view: discord.ui.View | None
+    ) -> bool:
+        """Show the turn so far on its post; False if that post is gone (a new post takes over)."""
+        message = self.bot.get_partial_messageable(live.channel_id).get_partial_message(live.message_id)
+        files = [discord.File(io.BytesIO(png), filename="board.png")] if png is not None else []
+        try:
+            await message.edit(
+                content=content, attachments=files, view=view, allowed_mentions=discord.AllowedMentions.none()
+            )
+        except (discord.NotFound, discord.Forbidden):
+            return False
+        return True
+
+    async def _strip_controls(self, live: LivePost) -> None:
+        """Take the buttons off a post that no longer shows the current turn (best effort: a failure
+        leaves stale buttons, which answer that the board has moved on)."""
+        message = self.bot.get_partial_messageable(live.channel_id).get_partial_message(live.message_id)
+        try:
+            await message.edit(view=None)
+        except discord.HTTPException as exc:
+            log.info(
+                "match %s: could not take the buttons off post %s: %s", live.match_id, live.message_id, exc
+            )
 
     async def _send_private(self, match: MatchRecord, delivery: Delivery, notice: Notice) -> None:
         assert delivery.seat is not None

@@ -19,6 +19,8 @@ from dataclasses import dataclass, field
 from types import TracebackType
 from typing import Any, Self, TypeVar
 
+from pydantic import ValidationError
+
 from data import db as dbmod
 from engine.core.errors import (
     CorruptRecord,
@@ -32,6 +34,7 @@ from engine.core.replay import LoggedAction
 from engine.host.ports import (
     Delivery,
     DeliveryDraft,
+    LivePost,
     MatchRecord,
     MatchStatus,
     MatchSummary,
@@ -764,6 +767,52 @@ class SqliteMatchStore:
             return inserted.rowcount == 1
 
         return await self._db.write(body)
+
+    async def live_post(self, match_id: int) -> LivePost | None:
+        """The post showing ``match_id``'s current turn, if one was made (``None`` if it cannot be read)."""
+
+        def body(raw: sqlite3.Connection) -> LivePost | None:
+            row = raw.execute(
+                "SELECT channel_id, message_id, to_act, lines, version FROM live_posts WHERE match_id = ?",
+                (match_id,),
+            ).fetchone()
+            if row is None:
+                return None
+            try:
+                return LivePost(
+                    match_id=match_id,
+                    channel_id=row[0],
+                    message_id=row[1],
+                    to_act=tuple(json.loads(row[2])),
+                    lines=tuple(json.loads(row[3])),
+                    version=row[4],
+                )
+            except (ValueError, TypeError, ValidationError):
+                log.warning("the live post of match %s cannot be read; a new post will replace it", match_id)
+                return None
+
+        return await self._db.read(body)
+
+    async def save_live_post(self, post: LivePost) -> None:
+        """Remember ``post`` as the one showing its match's current turn (replacing the previous one)."""
+
+        def body(raw: sqlite3.Connection) -> None:
+            raw.execute(
+                "INSERT INTO live_posts (match_id, channel_id, message_id, to_act, lines, version) "
+                "VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT (match_id) DO UPDATE SET "
+                "channel_id = excluded.channel_id, message_id = excluded.message_id, "
+                "to_act = excluded.to_act, lines = excluded.lines, version = excluded.version",
+                (
+                    post.match_id,
+                    post.channel_id,
+                    post.message_id,
+                    json.dumps(list(post.to_act)),
+                    json.dumps(list(post.lines)),
+                    post.version,
+                ),
+            )
+
+        await self._db.write(body)
 
     async def mark_failed(self, delivery_id: int, error: str) -> None:
         """Count a failed send of a pending delivery and keep ``error``; after ``max_attempts`` failures

@@ -77,6 +77,17 @@ class MatchRecord(Frozen):
         return [p.name if (p := self.player_at(s)) else f"S{s + 1}" for s in range(self.seat_count)]
 
 
+class LivePost(Frozen):
+    """The thread post showing a match's current turn: edited in place while ``to_act`` keeps acting."""
+
+    match_id: int
+    channel_id: int
+    message_id: int
+    to_act: tuple[int, ...]  # empty once no later notice may continue the post (a start or a final post)
+    lines: tuple[str, ...]  # the body lines shown so far
+    version: int
+
+
 class MatchSummary(Frozen):
     """Who a match belongs to, readable even when the rest of its row is not (see ``MatchStore``)."""
 

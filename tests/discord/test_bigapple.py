@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import copy
 import io
 import logging
 import re
@@ -23,7 +24,7 @@ from engine.registry import POLICIES
 from lang.says import render
 from tests.discord.fake import FakeDiscord
 from tests.discord.harness import running_bot
-from tests.discord.models import FakeChannel, FakeMessage, FakeUser
+from tests.discord.models import BUTTON, MESSAGE_COMPONENT, FakeChannel, FakeMessage, FakeUser
 
 PLAY_BUTTON = re.compile(r"ba:play:(?P<m>\d+):(?P<v>\d+)")
 
@@ -209,10 +210,18 @@ async def test_a_stale_button_is_refused(fake_discord: FakeDiscord, tmp_path: Pa
         match_id, thread = await started_match(fake, bot)
         first, _, version = await whose_turn(fake, bot, match_id)
         old_post = await board_post(fake, thread, version)
+        old_button = button(old_post, "ba:play:")
+        as_seen = copy.deepcopy(old_post)  # what a client that has not caught up still shows
         played = await fake.slash("move", {"notation": "place at=8AV-34"}, user=first, channel=thread)
         assert "You played" in ((await played.response()).content or "")
         after = (await bot.host.match(match_id)).version
-        stale = await (await fake.click(old_post, button(old_post, "ba:play:"), user=first)).response()
+        await board_post(fake, thread, after)
+        # The turn passed: the old post lost its buttons. A client that still shows them may click anyway.
+        await fake.wait_until(lambda: not old_post.buttons or None)
+        click = {"custom_id": old_button, "component_type": BUTTON}
+        stale = await (
+            await fake.inject_interaction(MESSAGE_COMPONENT, first, thread, click, as_seen)
+        ).response()
         assert stale.ephemeral and "moved on" in (stale.content or "")
         assert (await bot.host.match(match_id)).version == after
 

@@ -1,0 +1,74 @@
+"""A turn is one post and one mention: while the same player keeps acting, the turn's post is edited in
+place; a new post, with one mention, comes only when someone else is to act, and older posts lose their
+buttons so that only the latest one has controls."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from engine.core.rng import Rng
+from engine.host.ports import MatchStatus
+from engine.registry import POLICIES
+from tests.discord.fake import FakeDiscord
+from tests.discord.models import FakeChannel, FakeMessage
+from tests.discord.test_bigapple import big_apple, board_post, button
+
+BOARD = "board.png"
+
+
+def board_posts(thread: FakeChannel) -> list[FakeMessage]:
+    return [m for m in thread.messages if any(a.filename == BOARD for a in m.attachments)]
+
+
+async def test_a_multi_step_turn_is_one_post_with_one_mention(
+    fake_discord: FakeDiscord, tmp_path: Path
+) -> None:
+    fake = fake_discord
+    cy = fake.add_user("cy")
+    people = {u.id: u for u in (fake.alice, fake.bob, cy)}
+    greedy = POLICIES["skyline"]["greedy"]
+    async with big_apple(fake, tmp_path / "db.sqlite") as bot:
+        choice = {"game": "skyline", "players": 3}
+        await (await fake.slash("game new", choice, user=fake.alice, channel=fake.general)).response()
+        thread = await fake.wait_for_thread(fake.general)
+        lobby = await fake.wait_for_message(thread)
+        for joiner in (fake.bob, cy):
+            lobby = await (await fake.click(lobby, button(lobby, "ba:lobby:join:"), user=joiner)).response()
+        await (await fake.click(lobby, button(lobby, "ba:lobby:start:"), user=fake.alice)).response()
+        match_id = (await bot.store.list_matches(limit=1))[0].id
+        turns, steps, previous = 1, 0, None
+        while steps < 40:
+            record = await bot.host.match(match_id)
+            await board_post(fake, thread, record.version)
+            if record.status is not MatchStatus.ACTIVE:
+                break
+            rules, state = bot.host.rules(record.game), bot.host.state_of(record)
+            seat = min(rules.to_act(state))
+            turns += previous is not None and seat != previous
+            previous = seat
+            player = record.player_at(seat)
+            assert player is not None and player.user_id is not None
+            action = greedy.choose(rules, state, seat, rules.legal_actions(state, seat), Rng.from_seed(steps))
+            move = {"notation": rules.notation(action)}
+            reply = await (
+                await fake.slash("move", move, user=people[player.user_id], channel=thread)
+            ).response()
+            assert "You played" in (reply.content or ""), reply.content
+            steps += 1
+        await board_post(fake, thread, (await bot.host.match(match_id)).version)
+        posts = board_posts(thread)
+        assert steps > turns + 5, "the match made no multi-step turns, so this test proves nothing"
+        # One post per turn (the last move may have passed the turn: its post is there too).
+        assert len(posts) in (turns, turns + 1), (len(posts), turns, steps)
+        # One mention per post: edits never ping.
+        sent = [
+            r
+            for r in fake.requests_to("POST", "/channels/{channel_id}/messages")
+            if r.param("channel_id") == thread.id
+        ]
+        pings = [r for r in sent if (r.json or {}).get("allowed_mentions", {}).get("users")]
+        assert len(pings) == len(posts)
+        edits = fake.requests_to("PATCH", "/channels/{channel_id}/messages/{message_id}")
+        assert len(edits) >= steps - turns
+        # Only the latest post has controls.
+        assert all(not m.buttons for m in posts[:-1]) and posts[-1].buttons
