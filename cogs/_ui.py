@@ -17,8 +17,9 @@ from engine.core.contract import MultiSelect
 from engine.core.errors import EngineError, LobbyError, NotSeated, NotYourTurn, StaleVersion
 from engine.host.menus import build_menu, clip, parse_value
 from engine.host.ports import MatchRecord, MatchStatus, Player, Scope
+from engine.host.service import GameHost
 from engine.host.text import HOST
-from lang import N_, t, tn
+from lang import N_, join, t, tn
 from lang.says import render
 
 if TYPE_CHECKING:
@@ -131,6 +132,19 @@ async def send_move_menu(
     if version is not None and version != match.version:
         raise StaleVersion(MOVED_ON)
     seat = seat_to_act(match, interaction.user.id, host.rules(match.game).to_act(host.state_of(match)))
+    text, view = move_menu(host, match, seat, locale, prefix, page)
+    if interaction.response.is_done():
+        await interaction.followup.send(text, view=view, ephemeral=True)
+    elif prefix or page:
+        await interaction.response.edit_message(content=text, view=view)
+    else:
+        await interaction.response.send_message(text, view=view, ephemeral=True)
+
+
+def move_menu(
+    host: GameHost, match: MatchRecord, seat: int, locale: str, prefix: str = "", page: int = 0
+) -> tuple[str, discord.ui.View]:
+    """The text and controls of ``seat``'s move menu at the ``prefix`` level (the top when empty)."""
     entries = host.legal_menu(match, seat, locale)
     options = build_menu(entries, prefix, page, locale)
     select = MoveSelect(match.id, match.version, locale)
@@ -154,12 +168,7 @@ async def send_move_menu(
     if prefix:
         group = next((label for e in entries for key, label in e.path if key == prefix), prefix)
         text = t(locale, "{group}: pick one.", group=group)
-    if interaction.response.is_done():
-        await interaction.followup.send(text, view=view, ephemeral=True)
-    elif prefix or page:
-        await interaction.response.edit_message(content=text, view=view)
-    else:
-        await interaction.response.send_message(text, view=view, ephemeral=True)
+    return text, view
 
 
 def seat_to_act(match: MatchRecord, user_id: int, to_act: frozenset[int]) -> int:
@@ -241,10 +250,33 @@ async def play_notation(
     )
     bot.kick_outbox()
     summary = "✅ " + t(locale, "You played: {move}.", move=result.label or result.notation)
-    if edit:
-        await interaction.edit_original_response(content=summary, view=None)
-    else:
+    if not edit:
         await interaction.followup.send(summary, ephemeral=True)
+        return
+    # The menu carries on through a multi-step turn: the same private message offers the next decision,
+    # until the turn passes to someone else.
+    match = result.match
+    seat = match.seat_of(interaction.user.id)
+    acting = (
+        bot.host.rules(match.game).to_act(bot.host.state_of(match))
+        if match.status is MatchStatus.ACTIVE
+        else ()
+    )
+    if seat is not None and seat in acting:
+        text, view = move_menu(bot.host, match, seat, locale)
+        await interaction.edit_original_response(content=f"{summary}\n{text}", view=view)
+        return
+    waiting = await whose_turn_text(bot, match, locale)
+    await interaction.edit_original_response(content=f"{summary}\n{waiting}", view=None)
+
+
+async def whose_turn_text(bot: BigApple, match: MatchRecord, locale: str) -> str:
+    """Who plays next in ``match`` (or that it is over), for a private message."""
+    if match.status is not MatchStatus.ACTIVE:
+        return t(locale, "Match #{number} is over.", number=match.id)
+    name = bot.host.namer(match)
+    acting = sorted(bot.host.rules(match.game).to_act(bot.host.state_of(match)))
+    return t(locale, "Waiting for {players}.", players=join(locale, [name(s) for s in acting]))
 
 
 class MultiButton(

@@ -72,3 +72,43 @@ async def test_a_multi_step_turn_is_one_post_with_one_mention(
         assert len(edits) >= steps - turns
         # Only the latest post has controls.
         assert all(not m.buttons for m in posts[:-1]) and posts[-1].buttons
+
+
+async def test_the_private_menu_carries_on_through_a_multi_step_turn(
+    fake_discord: FakeDiscord, tmp_path: Path
+) -> None:
+    fake = fake_discord
+    cy = fake.add_user("cy")
+    people = {u.id: u for u in (fake.alice, fake.bob, cy)}
+    async with big_apple(fake, tmp_path / "db.sqlite") as bot:
+        choice = {"game": "skyline", "players": 3}
+        await (await fake.slash("game new", choice, user=fake.alice, channel=fake.general)).response()
+        thread = await fake.wait_for_thread(fake.general)
+        lobby = await fake.wait_for_message(thread)
+        for joiner in (fake.bob, cy):
+            lobby = await (await fake.click(lobby, button(lobby, "ba:lobby:join:"), user=joiner)).response()
+        await (await fake.click(lobby, button(lobby, "ba:lobby:start:"), user=fake.alice)).response()
+        record = (await bot.store.list_matches(limit=1))[0]
+        record = await bot.host.match(record.id)
+        seat = min(bot.host.rules(record.game).to_act(bot.host.state_of(record)))
+        player = record.player_at(seat)
+        assert player is not None and player.user_id is not None
+        user = people[player.user_id]
+        post = await board_post(fake, thread, record.version)
+        menu = await (await fake.click(post, button(post, "ba:play:"), user=user)).response()
+        played = 0
+        for _ in range(40):  # open groups and play their first option, all in the same private message
+            select = menu.selects[0]
+            value = select["options"][0]["value"]
+            menu = await (await fake.select(menu, select["custom_id"], [value], user=user)).response()
+            played += value.startswith("=")
+            if "Waiting for" in (menu.content or ""):
+                break
+        else:
+            raise AssertionError("the turn never passed")
+        assert played >= 3, "a Skyline turn takes several steps: the menu carried on through them"
+        assert menu.ephemeral and not menu.selects
+        after = await bot.host.match(record.id)
+        assert min(bot.host.rules(after.game).to_act(bot.host.state_of(after))) != seat
+        log = await bot.store.action_log(record.id)
+        assert [entry.seat for entry in log] == [seat] * played
