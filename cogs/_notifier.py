@@ -314,12 +314,15 @@ class DiscordNotifier:
         locale = await recipient_locale(self.bot, player.user_id, match.guild_id)
         content = self.private_text(match, delivery.seat, notice, locale)
         file = await self.image(match, delivery.version, delivery.seat, locale)
+        kwargs: dict[str, object] = {"nonce": nonce_of(delivery)}
+        if file is not None:
+            kwargs["file"] = file
+        if delivery.seat in notice.to_act:
+            # The same controls as the thread's post: a player can take the whole turn from here.
+            kwargs["view"] = match_view(match.id, delivery.version, locale)
         try:
             user = self.bot.get_user(player.user_id) or await self.bot.fetch_user(player.user_id)
-            if file is not None:
-                await user.send(content, file=file, nonce=nonce_of(delivery))
-            else:
-                await user.send(content, nonce=nonce_of(delivery))
+            await user.send(content, **kwargs)  # type: ignore[call-overload]
         except (discord.Forbidden, discord.NotFound) as exc:
             # Closed DMs (50007), a user who blocked the bot or shares no server with it any more: every
             # such refusal lasts, so the hand stays behind the "My hand" button instead.
@@ -347,7 +350,7 @@ class DiscordNotifier:
                 "▶ "
                 + t(
                     locale,
-                    "It is your turn: press **Play** under the latest board in the thread, or use `/move`.",
+                    "It is your turn: press **Play** below, or use `/move` in the thread.",
                 )
             )
         return "\n".join(parts)[:CONTENT_LIMIT]

@@ -112,3 +112,50 @@ async def test_the_private_menu_carries_on_through_a_multi_step_turn(
         assert min(bot.host.rules(after.game).to_act(bot.host.state_of(after))) != seat
         log = await bot.store.action_log(record.id)
         assert [entry.seat for entry in log] == [seat] * played
+
+
+async def test_a_player_takes_their_turn_from_the_direct_message(
+    fake_discord: FakeDiscord, tmp_path: Path
+) -> None:
+    fake = fake_discord
+    cy = fake.add_user("cy")
+    people = {u.id: u for u in (fake.alice, fake.bob, cy)}
+    async with big_apple(fake, tmp_path / "db.sqlite") as bot:
+        # Fifth Avenue deals everyone's cards at the start: the first player's hand comes with the turn.
+        choice = {"game": "fifth_avenue", "players": 3}
+        await (await fake.slash("game new", choice, user=fake.alice, channel=fake.general)).response()
+        thread = await fake.wait_for_thread(fake.general)
+        lobby = await fake.wait_for_message(thread)
+        for joiner in (fake.bob, cy):
+            lobby = await (await fake.click(lobby, button(lobby, "ba:lobby:join:"), user=joiner)).response()
+        await (await fake.click(lobby, button(lobby, "ba:lobby:start:"), user=fake.alice)).response()
+        record = await bot.host.match((await bot.store.list_matches(limit=1))[0].id)
+        player = record.player_at(min(bot.host.rules(record.game).to_act(bot.host.state_of(record))))
+        assert player is not None and player.user_id is not None
+        user = people[player.user_id]
+
+        def turn_dms() -> list[FakeMessage] | None:
+            with_play = [
+                m
+                for m in fake.dm_messages(user)
+                if any(b["custom_id"].startswith("ba:play:") for b in m.buttons)
+            ]
+            return with_play or None
+
+        turn = (await fake.wait_until(turn_dms))[-1]
+        assert "below" in (turn.content or "") and any(
+            b["custom_id"].startswith("ba:hand:") for b in turn.buttons
+        )
+        others = [u for u in people.values() if u is not user]
+        await fake.wait_until(lambda: all(fake.dm_messages(u) for u in others) or None)
+        assert not any(m.buttons for u in others for m in fake.dm_messages(u))  # only the player to act
+        menu = await (await fake.click(turn, button(turn, "ba:play:"), user=user)).response()
+        select = menu.selects[0]
+        value = select["options"][0]["value"]
+        while value.startswith("?"):
+            menu = await (await fake.select(menu, select["custom_id"], [value], user=user)).response()
+            select = menu.selects[0]
+            value = select["options"][0]["value"]
+        played = await (await fake.select(menu, select["custom_id"], [value], user=user)).response()
+        assert "You played" in (played.content or "")
+        assert [entry.notation for entry in await bot.store.action_log(record.id)][-1] == value[1:]
