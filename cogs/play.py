@@ -51,11 +51,25 @@ class Play(commands.Cog):
         """The user's legal notations containing what they typed so far (at most 25), each carrying
         the version of the board it was offered for."""
         host = self.bot.host
+        number = getattr(interaction.namespace, "match", None)
         try:
-            match = await host.find_match(scope_of(interaction), None, thread_id_of(interaction))
+            match = await host.find_match(
+                scope_of(interaction), number if isinstance(number, int) else None, thread_id_of(interaction)
+            )
             seat = match.seat_of(interaction.user.id)
             if seat is None or match.status is not MatchStatus.ACTIVE:
                 return []
+            acting = host.rules(match.game).to_act(host.state_of(match))
+            if seat not in acting:
+                # One entry that says why there is nothing to offer (choosing it gets the same answer).
+                locale = await reader_locale(interaction)
+                name = host.namer(match)
+                waiting = t(
+                    locale,
+                    "Not your turn: waiting for {players}",
+                    players=join(locale, [name(s) for s in sorted(acting)]),
+                )
+                return [app_commands.Choice(name=waiting[:CHOICE_LIMIT], value="wait")]
             notations = host.legal_notations(match, seat)
         except Exception:
             return []

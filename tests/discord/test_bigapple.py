@@ -461,10 +461,21 @@ async def test_move_autocomplete_offers_the_legal_notations(
             await fake.autocomplete("move", "notation", "8AV-3", user=user, channel=thread)
         ).choices()
         assert [c["name"] for c in choices] == [n for n in legal if "8av-3" in n.lower()][:25]
+        waiting = await (
+            await fake.autocomplete("move", "notation", "", user=other, channel=thread)
+        ).choices()
+        name = (user.global_name or user.username).lower()
         assert (
-            await (await fake.autocomplete("move", "notation", "", user=other, channel=thread)).choices()
-            == []
+            len(waiting) == 1 and "Not your turn" in waiting[0]["name"] and name in waiting[0]["name"].lower()
         )
+        # Outside the thread, with a second match open, the match option says which match is meant.
+        await new_match(fake, user, players=2)
+        elsewhere = await (
+            await fake.autocomplete(
+                "move", "notation", "8AV-3", {"match": record.id}, user=user, channel=fake.general
+            )
+        ).choices()
+        assert [c["name"] for c in elsewhere] == [c["name"] for c in choices]
         # Each value carries the board it was offered for, so a repeated command cannot play twice.
         assert choices and all(c["value"] == f"{c['name']} @{record.version}" for c in choices)
         played = await (
