@@ -17,7 +17,7 @@ from engine.core.contract import MultiSelect
 from engine.core.errors import EngineError, LobbyError, NotSeated, NotYourTurn, StaleVersion
 from engine.host.menus import build_menu, clip, parse_value
 from engine.host.ports import MatchRecord, MatchStatus, Player, Scope
-from engine.host.service import GameHost
+from engine.host.service import STATUS_SAID, GameHost
 from engine.host.text import HOST
 from lang import N_, join, t, tn
 from lang.says import render
@@ -129,9 +129,14 @@ async def send_move_menu(
     host = bot_of(interaction).host
     locale = await reader_locale(interaction)
     match = await host.match(match_id, scope_of(interaction))
-    if version is not None and version != match.version:
+    if match.status is not MatchStatus.ACTIVE:
+        seat_to_act(match, interaction.user.id, frozenset())  # says the match is over (or not started)
+    acting = host.rules(match.game).to_act(host.state_of(match))
+    if version is not None and version != match.version and match.seat_of(interaction.user.id) not in acting:
         raise StaleVersion(MOVED_ON)
-    seat = seat_to_act(match, interaction.user.id, host.rules(match.game).to_act(host.state_of(match)))
+    # A Play button of an older post still opens the current menu for the player to act: the menu is
+    # made for the board as it is now.
+    seat = seat_to_act(match, interaction.user.id, acting)
     text, view = move_menu(host, match, seat, locale, prefix, page)
     if interaction.response.is_done():
         await interaction.followup.send(text, view=view, ephemeral=True)
@@ -178,7 +183,7 @@ def seat_to_act(match: MatchRecord, user_id: int, to_act: frozenset[int]) -> int
             HOST.say(
                 "match #{number} is {status}: there is nothing to play",
                 number=match.id,
-                status=STATUS_WORDS[match.status],
+                status=STATUS_SAID[match.status],
             )
         )
     seat = match.seat_of(user_id)

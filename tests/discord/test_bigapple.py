@@ -501,6 +501,8 @@ async def test_abandon_asks_first_and_only_for_the_creator_or_an_admin(
     fake = fake_discord
     async with big_apple(fake, tmp_path / "db.sqlite") as bot:
         match_id, thread = await started_match(fake, bot)
+        first, _, version = await whose_turn(fake, bot, match_id)
+        as_seen = copy.deepcopy(await board_post(fake, thread, version))
         refused = await (await fake.slash("game abandon", {}, user=fake.bob, channel=thread)).response()
         assert refused.ephemeral and "creator or a server admin" in (refused.content or "")
         ask = await (await fake.slash("game abandon", {}, user=fake.admin, channel=thread)).response()
@@ -515,6 +517,12 @@ async def test_abandon_asks_first_and_only_for_the_creator_or_an_admin(
             await fake.slash("move", {"notation": "place at=8AV-34"}, user=fake.alice, channel=thread)
         ).response()
         assert late.ephemeral and "abandoned" in (late.content or "")
+        # A client still showing the last post's Play button hears that the match is over, not stale news.
+        click = {"custom_id": button(as_seen, "ba:play:"), "component_type": BUTTON}
+        ended = await (
+            await fake.inject_interaction(MESSAGE_COMPONENT, first, thread, click, as_seen)
+        ).response()
+        assert "abandoned: there is nothing to play" in (ended.content or ""), ended.content
 
 
 async def test_rules_summarise_the_game_and_mark_the_options_in_play(
