@@ -241,15 +241,24 @@ async def play_notation(
         else:
             await interaction.response.defer(ephemeral=True, thinking=True)
     locale = await reader_locale(interaction)
-    result = await bot.host.act(
-        match_id,
-        interaction.user.id,
-        notation,
-        expected_version=version,
-        scope=scope_of(interaction),
-        seen_version=seen_version,
-        locale=locale,
-    )
+    try:
+        result = await bot.host.act(
+            match_id,
+            interaction.user.id,
+            notation,
+            expected_version=version,
+            scope=scope_of(interaction),
+            seen_version=seen_version,
+            locale=locale,
+        )
+    except StaleVersion:
+        if version is not None and await played_already(
+            bot, match_id, interaction.user.id, notation, version
+        ):
+            # A second click of the choice just played: the deferral acknowledged it; nothing to say.
+            log.info("user %s clicked again a move already played in match %s", interaction.user.id, match_id)
+            return
+        raise
     log.info(
         "user %s moved in match %s (now at version %s)", interaction.user.id, match_id, result.match.version
     )
@@ -273,6 +282,13 @@ async def play_notation(
         return
     waiting = await whose_turn_text(bot, match, locale)
     await interaction.edit_original_response(content=f"{summary}\n{waiting}", view=None)
+
+
+async def played_already(bot: BigApple, match_id: int, user_id: int, notation: str, version: int) -> bool:
+    """Whether the move the user chose on the board at ``version`` is the very move that user made there."""
+    match = await bot.host.match(match_id)
+    made = await bot.store.action_at(match_id, version + 1)
+    return made is not None and made.seat == match.seat_of(user_id) and made.notation == notation
 
 
 async def whose_turn_text(bot: BigApple, match: MatchRecord, locale: str) -> str:

@@ -323,6 +323,17 @@ class SqliteMatchStore:
 
         return await self._db.read(body)
 
+    async def action_at(self, match_id: int, version: int) -> LoggedAction | None:
+        """The action that made ``version`` of the match, if an action did."""
+
+        def body(raw: sqlite3.Connection) -> LoggedAction | None:
+            row = raw.execute(
+                "SELECT seat, notation FROM actions WHERE match_id = ? AND version = ?", (match_id, version)
+            ).fetchone()
+            return None if row is None else LoggedAction(seat=row[0], notation=row[1])
+
+        return await self._db.read(body)
+
     async def snapshot(self, match_id: int, version: int) -> str:
         """The state JSON of the match as it stood at ``version``: the latest snapshot stored at or
         before it (versions that changed no state, such as ``close_match``, keep the previous one).
