@@ -195,7 +195,8 @@ async def test_garbage_controls_get_the_normal_stale_answer(
         v = (await bot.host.match(match_id)).version
         clicks = {
             f"ba:play:{2**63}:{v}": "no match",
-            f"ba:play:{match_id}:{2**64 + 5}": "moved on",
+            # The player to act gets the current menu (a Play button only opens a menu); the other, stale news.
+            f"ba:play:{match_id}:{2**64 + 5}": "moved on|your move",
             f"ba:multi:{match_id}:{v}:{10**19}": "",
             "ba:play:\u0663:1": "out of date",
             "ba:nothing-like-this": "out of date",
@@ -226,5 +227,5 @@ async def test_garbage_controls_get_the_normal_stale_answer(
             reply = await ix.response()
             text = reply.content or ""
             assert reply.ephemeral and "went wrong" not in text, (what, text)
-            assert expected.lower() in text.lower(), (what, text)
+            assert any(e.lower() in text.lower() for e in expected.split("|")), (what, text)
         assert (await bot.host.match(match_id)).version == v
