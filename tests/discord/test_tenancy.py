@@ -195,7 +195,7 @@ async def test_garbage_controls_get_the_normal_stale_answer(
         v = (await bot.host.match(match_id)).version
         clicks = {
             f"ba:play:{2**63}:{v}": "no match",
-            # The player to act gets the current menu (a Play button only opens a menu); the other, stale news.
+            # The player to act gets the current menu (Play only opens a menu); the other, stale news.
             f"ba:play:{match_id}:{2**64 + 5}": "moved on|your move",
             f"ba:multi:{match_id}:{v}:{10**19}": "",
             "ba:play:\u0663:1": "out of date",
