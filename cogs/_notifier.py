@@ -9,6 +9,7 @@ from __future__ import annotations
 import asyncio
 import io
 import logging
+from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 import discord
@@ -17,7 +18,7 @@ import lang
 from cogs._lang import recipient_locale
 from cogs._ui import HandButton, match_view
 from engine.host.outbox import DestinationGone
-from engine.host.ports import Delivery, LivePost, MatchRecord, Notice
+from engine.host.ports import Delivery, LivePost, MatchRecord, Notice, TurnLines
 from engine.host.text import clip_lines, notice_heading, notice_lines, standings_lines, winners_line
 from lang import t
 from lang.says import Namer
@@ -46,6 +47,28 @@ def nonce_of(delivery: Delivery) -> str:
     """The nonce of a delivery's message: the same on every try, so Discord keeps one message even when
     a post went through but the bot died before marking it sent."""
     return f"ba-{delivery.id}"
+
+
+# Earlier turns kept for the recap of a player's next turn.
+HISTORY = 12
+
+
+def recap(history: Sequence[TurnLines], to_act: Sequence[int], body: list[str], locale: str) -> list[str]:
+    """The lines a player to act reads on their new post: what the others did since that player's own
+    last turn (the turns after it in ``history``), then ``body``."""
+    since = len(history)
+    while since > 0 and not set(history[since - 1].seats) & set(to_act):
+        since -= 1
+    earlier = [line for turn in history[since:] for line in turn.lines if line.startswith("• ")]
+    shown = set(body)
+    earlier = [line for line in earlier if line not in shown]
+    if not earlier:
+        return body
+    return ["**" + t(locale, "Since your last turn:") + "**", *earlier[-RECAP_LINES:], *body]
+
+
+# At most this many lines of earlier turns in a recap (the latest).
+RECAP_LINES = 8
 
 
 def humans(match: MatchRecord) -> list[int]:
@@ -225,9 +248,14 @@ class DiscordNotifier:
             and bool(notice.to_act)
             and live.to_act == notice.to_act
         )
+        history: tuple[TurnLines, ...] = live.history if live is not None else ()
         if live is not None and continuing:
             # A retry after a crash finds its lines already shown: they are not added twice.
             body = list(live.lines) if live.version >= delivery.version else [*live.lines, *body]
+        elif live is not None and live.version < delivery.version:
+            history = (*live.history, TurnLines(seats=live.to_act, lines=live.lines))[-HISTORY:]
+            if notice.to_act and not notice.finished and not notice.everyone:
+                body = recap(history, notice.to_act, body, locale)
         parts = [winners_line(locale, outcome, name)] if outcome is not None else []
         parts.append(self.heading(match, locale))
         parts.extend(clip_lines(body, 1400, locale))
@@ -243,6 +271,7 @@ class DiscordNotifier:
             to_act=() if notice.finished else notice.to_act,
             lines=tuple(body),
             version=delivery.version,
+            history=history,
         )
         if live is not None and continuing and await self._edit_live(live, content, png, view):
             await self.bot.store.save_live_post(

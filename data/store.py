@@ -40,6 +40,7 @@ from engine.host.ports import (
     MatchSummary,
     NewMatch,
     Player,
+    TurnLines,
 )
 
 T = TypeVar("T")
@@ -784,7 +785,8 @@ class SqliteMatchStore:
 
         def body(raw: sqlite3.Connection) -> LivePost | None:
             row = raw.execute(
-                "SELECT channel_id, message_id, to_act, lines, version FROM live_posts WHERE match_id = ?",
+                "SELECT channel_id, message_id, to_act, lines, version, history FROM live_posts "
+                "WHERE match_id = ?",
                 (match_id,),
             ).fetchone()
             if row is None:
@@ -797,6 +799,7 @@ class SqliteMatchStore:
                     to_act=tuple(json.loads(row[2])),
                     lines=tuple(json.loads(row[3])),
                     version=row[4],
+                    history=tuple(TurnLines.model_validate(turn) for turn in json.loads(row[5])),
                 )
             except (ValueError, TypeError, ValidationError):
                 log.warning("the live post of match %s cannot be read; a new post will replace it", match_id)
@@ -809,10 +812,11 @@ class SqliteMatchStore:
 
         def body(raw: sqlite3.Connection) -> None:
             raw.execute(
-                "INSERT INTO live_posts (match_id, channel_id, message_id, to_act, lines, version) "
-                "VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT (match_id) DO UPDATE SET "
+                "INSERT INTO live_posts (match_id, channel_id, message_id, to_act, lines, version, history) "
+                "VALUES (?, ?, ?, ?, ?, ?, ?) ON CONFLICT (match_id) DO UPDATE SET "
                 "channel_id = excluded.channel_id, message_id = excluded.message_id, "
-                "to_act = excluded.to_act, lines = excluded.lines, version = excluded.version",
+                "to_act = excluded.to_act, lines = excluded.lines, version = excluded.version, "
+                "history = excluded.history",
                 (
                     post.match_id,
                     post.channel_id,
@@ -820,6 +824,7 @@ class SqliteMatchStore:
                     json.dumps(list(post.to_act)),
                     json.dumps(list(post.lines)),
                     post.version,
+                    json.dumps([turn.model_dump(mode="json") for turn in post.history]),
                 ),
             )
 

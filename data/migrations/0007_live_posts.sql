@@ -8,5 +8,6 @@ CREATE TABLE live_posts (
     message_id INTEGER NOT NULL,
     to_act     TEXT    NOT NULL,  -- JSON list of the seats the post calls to act; [] once none may continue it
     lines      TEXT    NOT NULL,  -- JSON list of the post's body lines so far, as shown
-    version    INTEGER NOT NULL   -- the match version the post shows
+    version    INTEGER NOT NULL,  -- the match version the post shows
+    history    TEXT    NOT NULL DEFAULT '[]'  -- JSON list of the latest earlier turns: {"seats": [...], "lines": [...]}
 );

@@ -77,6 +77,13 @@ class MatchRecord(Frozen):
         return [p.name if (p := self.player_at(s)) else f"S{s + 1}" for s in range(self.seat_count)]
 
 
+class TurnLines(Frozen):
+    """One earlier turn's post: the seats it called to act and its lines."""
+
+    seats: tuple[int, ...]
+    lines: tuple[str, ...]
+
+
 class LivePost(Frozen):
     """The thread post showing a match's current turn: edited in place while ``to_act`` keeps acting."""
 
@@ -86,6 +93,9 @@ class LivePost(Frozen):
     to_act: tuple[int, ...]  # empty once no later notice may continue the post (a start or a final post)
     lines: tuple[str, ...]  # the body lines shown so far
     version: int
+    # The latest earlier turns, oldest first: who was to act and what their post said; for the recap a
+    # player gets of the moves made since their own last turn.
+    history: tuple[TurnLines, ...] = ()
 
 
 class MatchSummary(Frozen):

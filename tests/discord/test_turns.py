@@ -72,6 +72,13 @@ async def test_a_multi_step_turn_is_one_post_with_one_mention(
         assert len(edits) >= steps - turns
         # Only the latest post has controls.
         assert all(not m.buttons for m in posts[:-1]) and posts[-1].buttons
+        # A new turn's post recaps the others' moves since the player's own last turn, by name.
+        names = {u.global_name or u.username for u in people.values()}
+        recaps = [m.content or "" for m in posts if "Since your last turn:" in (m.content or "")]
+        assert recaps
+        assert any(
+            len({n for n in names if n in text.split("Since your last turn:")[1]}) >= 2 for text in recaps
+        )
 
 
 async def test_the_private_menu_carries_on_through_a_multi_step_turn(
