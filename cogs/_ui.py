@@ -156,11 +156,16 @@ def move_menu(
     for option in options:
         select.item.add_option(label=option.label, value=option.value[:100])
     view = discord.ui.View(timeout=None)
+    choices = host.multi_selects(match, seat)
+    if len(entries) == 1 and not choices:
+        # One legal move: one tap plays it.
+        view.add_item(OneMoveButton(match.id, match.version, entries[0].label))
+        return t(locale, "Your only move in match #{number}:", number=match.id), view
     if options:
         view.add_item(select)
     if not prefix:
         name = host.namer(match)
-        for index, choice in enumerate(host.multi_selects(match, seat)):
+        for index, choice in enumerate(choices):
             label = render(locale, choice.title, name) if choice.title else choice.label
             view.add_item(MultiButton(match.id, match.version, index, label))
     text = tn(
@@ -298,6 +303,41 @@ async def whose_turn_text(bot: BigApple, match: MatchRecord, locale: str) -> str
     name = bot.host.namer(match)
     acting = sorted(bot.host.rules(match.game).to_act(bot.host.state_of(match)))
     return t(locale, "Waiting for {players}.", players=join(locale, [name(s) for s in acting]))
+
+
+class OneMoveButton(
+    Guarded,
+    discord.ui.DynamicItem[discord.ui.Button[Any]],
+    template=r"ba:one:(?P<match_id>[0-9]{1,20}):(?P<version>[0-9]{1,20})",
+):
+    """Plays the seat's only legal move on the board it was made for."""
+
+    def __init__(self, match_id: int, version: int, label: str = N_("Play")) -> None:
+        super().__init__(
+            discord.ui.Button(
+                label=clip(label)[:80],
+                emoji="▶️",
+                style=discord.ButtonStyle.success,
+                custom_id=f"ba:one:{match_id}:{version}",
+            )
+        )
+        self.match_id, self.version = match_id, version
+
+    async def run(self, interaction: discord.Interaction[Any]) -> None:
+        bot = bot_of(interaction)
+        host = bot.host
+        match = await host.match(self.match_id, scope_of(interaction))
+        if self.version != match.version:
+            made = await bot.store.action_at(self.match_id, self.version + 1)
+            if made is None or made.seat != match.seat_of(interaction.user.id):
+                raise StaleVersion(MOVED_ON)
+            await interaction.response.defer()  # a second tap of the move just made: nothing to say
+            return
+        seat = seat_to_act(match, interaction.user.id, host.rules(match.game).to_act(host.state_of(match)))
+        legal = host.legal_notations(match, seat)
+        if len(legal) != 1:
+            raise StaleVersion(STALE_CHOICE)
+        await play_notation(interaction, self.match_id, legal[0], self.version, edit=True)
 
 
 class MultiButton(
@@ -581,6 +621,7 @@ class AbandonButton(
 DYNAMIC_ITEMS: tuple[type[discord.ui.DynamicItem[Any]], ...] = (
     PlayButton,
     MoveSelect,
+    OneMoveButton,
     MultiButton,
     PicksSelect,
     HandButton,

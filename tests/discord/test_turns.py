@@ -9,11 +9,24 @@ from pathlib import Path
 from engine.core.rng import Rng
 from engine.host.ports import MatchStatus
 from engine.registry import POLICIES
+from lang.says import render
 from tests.discord.fake import FakeDiscord
-from tests.discord.models import FakeChannel, FakeMessage
+from tests.discord.models import FakeChannel, FakeMessage, FakeUser
 from tests.discord.test_bigapple import big_apple, board_post, button
 
 BOARD = "board.png"
+
+
+async def choose_first(fake: FakeDiscord, menu: FakeMessage, user: FakeUser) -> tuple[FakeMessage, int]:
+    """Tap the first choice of a private move menu: the one-move button, or the select's first option
+    (a group opens, a move plays). Returns the menu as it stands after and whether a move was played."""
+    one = [b["custom_id"] for b in menu.buttons if b["custom_id"].startswith("ba:one:")]
+    if one:
+        return await (await fake.click(menu, one[0], user=user)).response(), 1
+    select = menu.selects[0]
+    value = select["options"][0]["value"]
+    after = await (await fake.select(menu, select["custom_id"], [value], user=user)).response()
+    return after, int(value.startswith("="))
 
 
 def board_posts(thread: FakeChannel) -> list[FakeMessage]:
@@ -105,10 +118,8 @@ async def test_the_private_menu_carries_on_through_a_multi_step_turn(
         menu = await (await fake.click(post, button(post, "ba:play:"), user=user)).response()
         played = 0
         for _ in range(40):  # open groups and play their first option, all in the same private message
-            select = menu.selects[0]
-            value = select["options"][0]["value"]
-            menu = await (await fake.select(menu, select["custom_id"], [value], user=user)).response()
-            played += value.startswith("=")
+            menu, step = await choose_first(fake, menu, user)
+            played += step
             if "Waiting for" in (menu.content or ""):
                 break
         else:
@@ -166,3 +177,40 @@ async def test_a_player_takes_their_turn_from_the_direct_message(
         played = await (await fake.select(menu, select["custom_id"], [value], user=user)).response()
         assert "You played" in (played.content or "")
         assert [entry.notation for entry in await bot.store.action_log(record.id)][-1] == value[1:]
+
+
+async def test_a_single_legal_move_is_one_tap(fake_discord: FakeDiscord, tmp_path: Path) -> None:
+    fake = fake_discord
+    cy = fake.add_user("cy")
+    people = {u.id: u for u in (fake.alice, fake.bob, cy)}
+    async with big_apple(fake, tmp_path / "db.sqlite") as bot:
+        choice = {"game": "skyline", "players": 3}
+        await (await fake.slash("game new", choice, user=fake.alice, channel=fake.general)).response()
+        thread = await fake.wait_for_thread(fake.general)
+        lobby = await fake.wait_for_message(thread)
+        for joiner in (fake.bob, cy):
+            lobby = await (await fake.click(lobby, button(lobby, "ba:lobby:join:"), user=joiner)).response()
+        await (await fake.click(lobby, button(lobby, "ba:lobby:start:"), user=fake.alice)).response()
+        match_id = (await bot.store.list_matches(limit=1))[0].id
+        for _ in range(200):
+            record = await bot.host.match(match_id)
+            rules, state = bot.host.rules(record.game), bot.host.state_of(record)
+            seat = min(rules.to_act(state))
+            player = record.player_at(seat)
+            assert player is not None and player.user_id is not None
+            user = people[player.user_id]
+            post = await board_post(fake, thread, record.version)
+            menu = await (await fake.click(post, button(post, "ba:play:"), user=user)).response()
+            one = [b for b in menu.buttons if b["custom_id"].startswith("ba:one:")]
+            if one:
+                [only] = rules.legal_actions(state, seat)
+                label = render("en", rules.describe(state, seat, only), bot.host.namer(record))
+                assert one[0]["label"] == label[:80] and not menu.selects
+                played = await (await fake.click(menu, one[0]["custom_id"], user=user)).response()
+                assert played.content and played.content.startswith("✅ You played: ")
+                assert (await bot.store.action_log(match_id))[-1].notation == rules.notation(only)
+                return
+            played = 0
+            while not played:  # open groups until a move is played
+                menu, played = await choose_first(fake, menu, user)
+        raise AssertionError("no decision with a single legal move came up")
