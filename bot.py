@@ -218,6 +218,11 @@ def cmd_bench(args: argparse.Namespace) -> int:
     from tests.discord.e2e_bench import measure_e2e
 
     e2e = asyncio.run(measure_e2e(moves=args.e2e_moves))
+    if args.full:
+        from tests.discord.turns_bench import measure_turns
+
+        for slug in slugs:
+            games[slug]["turns"] = asyncio.run(measure_turns(slug, max_moves=args.turn_moves))
     report = {"games": games, "store": store, "e2e_ms": e2e}
     if args.json:
         print(json.dumps(report))
@@ -322,6 +327,14 @@ def build_parser() -> argparse.ArgumentParser:
     bench.add_argument("--e2e-moves", type=int, default=40, help="moves timed through the fake Discord")
     bench.add_argument(
         "--winrate", type=int, default=0, metavar="N", help="also play N 3-player matches, one greedy seat"
+    )
+    bench.add_argument(
+        "--full",
+        action="store_true",
+        help="also what a turn costs: posts, mentions, requests, bytes and taps",
+    )
+    bench.add_argument(
+        "--turn-moves", type=int, default=150, help="moves played by menus per game with --full"
     )
     return parser
 

@@ -124,6 +124,29 @@ def test_bench_json_has_the_contract_keys(capsys: pytest.CaptureFixture[str]) ->
     assert 0 < report["e2e_ms"]["p50"] <= report["e2e_ms"]["p95"] and 0 < report["e2e_ms"]["render_share"] < 1
 
 
+def test_bench_full_reports_what_a_turn_costs(capsys: pytest.CaptureFixture[str]) -> None:
+    args = ["bench", "--game", "skyline", "--json", "--seconds", "1", "--store-actions", "20"]
+    code = bot.main([*args, "--e2e-moves", "2", "--full", "--turn-moves", "30"])
+    report = json.loads(capsys.readouterr().out)
+    assert code == 0
+    turns = report["games"]["skyline"]["turns"]
+    assert set(turns) >= {
+        "posts_per_turn",
+        "mentions_per_turn",
+        "requests_per_move",
+        "bytes_uploaded_per_move",
+        "taps_per_step_p50",
+        "taps_per_turn_p50",
+    }
+    # A multi-step game: one post and one mention per turn however many steps it takes.
+    assert (
+        turns["moves"] > turns["turns"]
+        and turns["posts_per_turn"] <= 1.2
+        and turns["mentions_per_turn"] <= 1.2
+    )
+    assert turns["taps_per_step_p50"] >= 1 and turns["bytes_uploaded_per_move"] > 0
+
+
 @pytest.mark.parametrize(
     ("players", "fmt", "extra"),
     [(13, "swiss", ["--rounds", "3"]), (13, "elimination", []), (6, "roundrobin", [])],

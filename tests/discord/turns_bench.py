@@ -1,0 +1,155 @@
+"""What a turn costs, for ``python bot.py bench --full``: three people play a match through the fake
+Discord using only the menus (the Play button, the move selects, the one-move button), choosing what the
+greedy computer player would. Counted: board posts and mentions per turn, REST requests and uploaded bytes
+per move, and taps (a button is 1, a select 2) per move and per turn."""
+
+from __future__ import annotations
+
+import statistics
+import tempfile
+from pathlib import Path
+from typing import Any
+
+from cogs._client import BigApple
+from engine.core.rng import Rng
+from engine.host.menus import parse_value
+from engine.host.ports import MatchStatus
+from engine.registry import POLICIES
+from tests.discord.fake import FakeDiscord
+from tests.discord.harness import running_bot
+from tests.discord.models import FakeChannel, FakeMessage, FakeUser
+
+BUTTON_TAPS = 1
+SELECT_TAPS = 2
+
+
+def _button(message: FakeMessage, prefix: str) -> str | None:
+    return next((b["custom_id"] for b in message.buttons if b["custom_id"].startswith(prefix)), None)
+
+
+async def _latest_post(fake: FakeDiscord, thread: FakeChannel, version: int) -> FakeMessage:
+    def found() -> FakeMessage | None:
+        for message in reversed(thread.messages):
+            custom_id = _button(message, "ba:play:")
+            if custom_id and custom_id.endswith(f":{version}"):
+                return message
+        return None
+
+    return await fake.wait_until(found, timeout=10)
+
+
+async def _reach(
+    fake: FakeDiscord, menu: FakeMessage, user: FakeUser, notation: str, keys: list[str]
+) -> tuple[FakeMessage, int]:
+    """Play ``notation`` from ``menu`` through its groups (``keys``, coarsest first) and pages; returns
+    the message after the move and the taps it took."""
+    taps = 0
+    for _ in range(20):
+        one = _button(menu, "ba:one:")
+        if one is not None:
+            return await (await fake.click(menu, one, user=user)).response(), taps + BUTTON_TAPS
+        select = menu.selects[0]
+        values = [o["value"] for o in select["options"]]
+        wanted = "=" + notation
+        if wanted not in values:
+            opens = [v for v in values if v.startswith("?") and parse_value(v)[1] in keys]
+            pages = [v for v in values if v.startswith("?") and parse_value(v)[1] not in keys]
+            wanted = opens[0] if opens else pages[-1]
+        menu = await (await fake.select(menu, select["custom_id"], [wanted], user=user)).response()
+        taps += SELECT_TAPS
+        if wanted.startswith("="):
+            return menu, taps
+    raise AssertionError(f"{notation} could not be reached through the menus")
+
+
+async def measure_turns(game: str, max_moves: int = 150, seed: int = 1) -> dict[str, Any]:
+    """The per-turn figures of ``bench --full`` for ``game``."""
+    fake = FakeDiscord()
+    await fake.start()
+    cy = fake.add_user("cy")
+    people = {u.id: u for u in (fake.alice, fake.bob, cy)}
+    greedy = POLICIES[game]["greedy"]
+    step_taps: list[int] = []
+    turn_taps: list[int] = []
+    moves = turns = 0
+    try:
+        with tempfile.TemporaryDirectory() as tmp:
+            bot = BigApple(Path(tmp) / "bench.db", dev_guild=fake.guild.id, seed_source=lambda: seed)
+            async with running_bot(bot, fake):
+                choice = {"game": game, "players": 3}
+                await (await fake.slash("game new", choice, user=fake.alice, channel=fake.general)).response()
+                thread = await fake.wait_for_thread(fake.general)
+                lobby = await fake.wait_for_message(thread)
+                for joiner in (fake.bob, cy):
+                    join = _button(lobby, "ba:lobby:join:")
+                    assert join is not None
+                    lobby = await (await fake.click(lobby, join, user=joiner)).response()
+                start = _button(lobby, "ba:lobby:start:")
+                assert start is not None
+                await (await fake.click(lobby, start, user=fake.alice)).response()
+                match_id = (await bot.store.list_matches(limit=1))[0].id
+                first_request = len(fake.requests)
+                menu: FakeMessage | None = None
+                previous: int | None = None
+                while moves < max_moves:
+                    record = await bot.host.match(match_id)
+                    if record.status is not MatchStatus.ACTIVE:
+                        break
+                    rules, state = bot.host.rules(record.game), bot.host.state_of(record)
+                    seat = min(rules.to_act(state))
+                    player = record.player_at(seat)
+                    assert player is not None and player.user_id is not None
+                    user = people[player.user_id]
+                    action = greedy.choose(
+                        rules, state, seat, rules.legal_actions(state, seat), Rng.from_seed(moves)
+                    )
+                    taps = 0
+                    if seat != previous:
+                        turns += 1
+                        turn_taps.append(0)
+                    carries_on = (
+                        seat == previous
+                        and menu is not None
+                        and (menu.selects or _button(menu, "ba:one:") is not None)
+                    )
+                    if not carries_on:
+                        post = await _latest_post(fake, thread, record.version)
+                        play = _button(post, "ba:play:")
+                        assert play is not None
+                        menu = await (await fake.click(post, play, user=user)).response()
+                        taps += BUTTON_TAPS
+                    assert menu is not None
+                    keys = [level.key for level in rules.menu_path(state, seat, action)]
+                    menu, more = await _reach(fake, menu, user, rules.notation(action), keys)
+                    taps += more
+                    step_taps.append(taps)
+                    turn_taps[-1] += taps
+                    previous = seat
+                    moves += 1
+                final = await bot.host.match(match_id)
+                if final.status is MatchStatus.ACTIVE:
+                    await _latest_post(fake, thread, final.version)  # the last move's post is counted too
+                requests = fake.requests[first_request:]
+    finally:
+        await fake.stop()
+    thread_posts = [
+        r
+        for r in requests
+        if r.method == "POST"
+        and r.route == "/channels/{channel_id}/messages"
+        and r.param("channel_id") == thread.id
+        and r.files
+    ]
+    mentions = [r for r in thread_posts if ((r.json or {}).get("allowed_mentions") or {}).get("users")]
+    uploaded = sum(len(upload.data) for r in requests for upload in r.files)
+    return {
+        "posts_per_turn": round(len(thread_posts) / max(1, turns), 2),
+        "mentions_per_turn": round(len(mentions) / max(1, turns), 2),
+        "requests_per_move": round(len(requests) / max(1, moves), 2),
+        "bytes_uploaded_per_move": round(uploaded / max(1, moves)),
+        "taps_per_step_p50": statistics.median(step_taps) if step_taps else 0,
+        "taps_per_turn_p50": statistics.median(turn_taps) if turn_taps else 0,
+        "taps_per_turn_max": max(turn_taps, default=0),
+        "moves": moves,
+        "turns": turns,
+    }
