@@ -7,10 +7,11 @@ any of the hand, and the player reads it through the "My hand" button or ``/hand
 from __future__ import annotations
 
 import asyncio
+import hashlib
 import io
 import logging
 from collections.abc import Sequence
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 import discord
 
@@ -30,6 +31,12 @@ if TYPE_CHECKING:
 log = logging.getLogger(__name__)
 
 CONTENT_LIMIT = 2000
+# The seat under which the live post's board image is remembered (``sent_images``).
+BOARD_SEAT = -1
+
+
+def digest(png: bytes) -> str:
+    return hashlib.sha256(png).hexdigest()
 
 
 def mention_list(match: MatchRecord, seats: tuple[int, ...]) -> str:
@@ -188,8 +195,7 @@ class DiscordNotifier:
                 )
             )
             try:
-                user = self.bot.get_user(user_id) or await self.bot.fetch_user(user_id)
-                await user.send(text)
+                await (await self.bot.create_dm(discord.Object(id=user_id))).send(text)
             except discord.HTTPException as exc:
                 log.info("match %s: could not tell user %s by DM either: %s", match.id, user_id, exc)
 
@@ -274,6 +280,8 @@ class DiscordNotifier:
             history=history,
         )
         if live is not None and continuing and await self._edit_live(live, content, png, view):
+            if png is not None:
+                await self.bot.store.remember_sent_image(match.id, BOARD_SEAT, digest(png))
             await self.bot.store.save_live_post(
                 shown.model_copy(update={"channel_id": live.channel_id, "message_id": live.message_id})
             )
@@ -306,6 +314,8 @@ class DiscordNotifier:
             message = await post(await self._move_match(match, exc))
         if live is not None and live.message_id != message.id:
             await self._strip_controls(live)
+        if png is not None:
+            await self.bot.store.remember_sent_image(match.id, BOARD_SEAT, digest(png))
         await self.bot.store.save_live_post(
             shown.model_copy(update={"channel_id": message.channel.id, "message_id": message.id})
         )
@@ -315,10 +325,13 @@ class DiscordNotifier:
     ) -> bool:
         """Show the turn so far on its post; False if that post is gone (a new post takes over)."""
         message = self.bot.get_partial_messageable(live.channel_id).get_partial_message(live.message_id)
-        files = [discord.File(io.BytesIO(png), filename="board.png")] if png is not None else []
+        kwargs: dict[str, Any] = {}
+        if png is not None and digest(png) != await self.bot.store.sent_image(live.match_id, BOARD_SEAT):
+            # Only a board that changed is uploaded again; otherwise the post keeps its image.
+            kwargs["attachments"] = [discord.File(io.BytesIO(png), filename="board.png")]
         try:
             await message.edit(
-                content=content, attachments=files, view=view, allowed_mentions=discord.AllowedMentions.none()
+                content=content, view=view, allowed_mentions=discord.AllowedMentions.none(), **kwargs
             )
         except (discord.NotFound, discord.Forbidden):
             return False
@@ -342,21 +355,26 @@ class DiscordNotifier:
             return  # nobody reads a computer player's hand
         locale = await recipient_locale(self.bot, player.user_id, match.guild_id)
         content = self.private_text(match, delivery.seat, notice, locale)
-        file = await self.image(match, delivery.version, delivery.seat, locale)
+        png = await self.png(match, delivery.version, delivery.seat, locale)
         kwargs: dict[str, object] = {"nonce": nonce_of(delivery)}
-        if file is not None:
-            kwargs["file"] = file
+        # The hand image goes only with a hand that changed since the last one this player received.
+        fresh = png is not None and digest(png) != await self.bot.store.sent_image(match.id, delivery.seat)
+        if png is not None and fresh:
+            kwargs["file"] = discord.File(io.BytesIO(png), filename="hand.png")
         if delivery.seat in notice.to_act:
             # The same controls as the thread's post: a player can take the whole turn from here.
             kwargs["view"] = match_view(match.id, delivery.version, locale)
         try:
-            user = self.bot.get_user(player.user_id) or await self.bot.fetch_user(player.user_id)
-            await user.send(content, **kwargs)  # type: ignore[call-overload]
+            channel = await self.bot.create_dm(discord.Object(id=player.user_id))
+            await channel.send(content, **kwargs)  # type: ignore[call-overload]
         except (discord.Forbidden, discord.NotFound) as exc:
             # Closed DMs (50007), a user who blocked the bot or shares no server with it any more: every
             # such refusal lasts, so the hand stays behind the "My hand" button instead.
             log.info("match %s: DMs to user %s refused (%s)", match.id, player.user_id, exc)
             await self._tell_dm_closed(match, player.user_id)
+            return
+        if png is not None and fresh:
+            await self.bot.store.remember_sent_image(match.id, delivery.seat, digest(png))
 
     def private_text(self, match: MatchRecord, seat: int, notice: Notice, locale: str = lang.DEFAULT) -> str:
         """A DM: which server and match it is about, a link to the thread, the private lines, and

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import logging
 import re
+from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any, ClassVar, Self
 
 import discord
@@ -15,7 +16,7 @@ from cogs._lang import reader_locale, recipient_locale
 from cogs.errors import respond_error
 from engine.core.contract import MultiSelect
 from engine.core.errors import EngineError, LobbyError, NotSeated, NotYourTurn, StaleVersion
-from engine.host.menus import build_menu, clip, parse_value
+from engine.host.menus import PLAY, MenuOption, build_menu, clip, parse_value
 from engine.host.ports import MatchRecord, MatchStatus, Player, Scope
 from engine.host.service import STATUS_SAID, GameHost
 from engine.host.text import HOST
@@ -152,22 +153,45 @@ def move_menu(
     """The text and controls of ``seat``'s move menu at the ``prefix`` level (the top when empty)."""
     entries = host.legal_menu(match, seat, locale)
     options = build_menu(entries, prefix, page, locale)
-    select = MoveSelect(match.id, match.version, locale)
-    for option in options:
-        select.item.add_option(label=option.label, value=option.value[:100])
     view = discord.ui.View(timeout=None)
-    choices = host.multi_selects(match, seat)
+    choices = host.multi_selects(match, seat) if not prefix else []
     if len(entries) == 1 and not choices:
         # One legal move: one tap plays it.
         view.add_item(OneMoveButton(match.id, match.version, entries[0].label))
         return t(locale, "Your only move in match #{number}:", number=match.id), view
+    rows = MAX_ROWS - (1 if choices else 0)
+    laid_out = (
+        button_rows(options, rows)
+        if all(ChoiceButton.fits(match.id, match.version, o) for o in options)
+        else None
+    )
+    if laid_out is not None:
+        # A few choices are a button each: one tap instead of opening a list and picking from it.
+        for row, option in laid_out:
+            view.add_item(ChoiceButton.of(match.id, match.version, option, row))
+        options = []
+    elif not prefix and not page:
+        # Moves that stand on their own (end the phase, pass) are buttons beside the list of the rest.
+        alone = {PLAY + e.notation for e in entries if not e.path}
+        buttons = [o for o in options if o.value in alone and ChoiceButton.fits(match.id, match.version, o)]
+        if len(buttons) >= rows:
+            buttons = []  # too many to stand out: they stay in the list
+        for row, option in enumerate(buttons, start=1):
+            view.add_item(ChoiceButton.of(match.id, match.version, option, row))
+        options = [o for o in options if o not in buttons]
     if options:
+        select = MoveSelect(match.id, match.version, locale)
+        select.item.row = 0
+        for option in options:
+            select.item.add_option(label=option.label, value=option.value[:100])
         view.add_item(select)
-    if not prefix:
+    if choices:
         name = host.namer(match)
         for index, choice in enumerate(choices):
             label = render(locale, choice.title, name) if choice.title else choice.label
-            view.add_item(MultiButton(match.id, match.version, index, label))
+            item = MultiButton(match.id, match.version, index, label)
+            item.item.row = MAX_ROWS - 1
+            view.add_item(item)
     text = tn(
         locale,
         "Your move in match #{number}: {count} possible move. Pick it:",
@@ -217,14 +241,89 @@ class MoveSelect(
         self.match_id, self.version = match_id, version
 
     async def run(self, interaction: discord.Interaction[Any]) -> None:
-        try:
-            kind, value, page = parse_value(self.item.values[0])
-        except ValueError:
-            raise StaleVersion(STALE_CHOICE) from None
-        if kind == "open":
-            await send_move_menu(interaction, self.match_id, self.version, value, page)
-            return
-        await play_notation(interaction, self.match_id, value, self.version, edit=True)
+        await choose(interaction, self.match_id, self.version, self.item.values[0])
+
+
+async def choose(interaction: discord.Interaction[Any], match_id: int, version: int, value: str) -> None:
+    """Act on a menu value: play its notation, or narrow the menu to its group."""
+    try:
+        kind, chosen, page = parse_value(value)
+    except ValueError:
+        raise StaleVersion(STALE_CHOICE) from None
+    if kind == "open":
+        await send_move_menu(interaction, match_id, version, chosen, page)
+        return
+    await play_notation(interaction, match_id, chosen, version, edit=True)
+
+
+# Discord's limits: five rows of components in a message, 80 characters in a button's label and 100 in a
+# custom id.
+MAX_ROWS = 5
+BUTTONS_PER_ROW = 5
+BUTTON_LABEL_LIMIT = 80
+CUSTOM_ID_LIMIT = 100
+
+
+# Buttons share a row while their labels together stay short enough to read side by side on a phone.
+ROW_WIDTH = 48
+MAX_BUTTON_CHOICES = 10
+
+
+def button_rows(options: Sequence[MenuOption], rows: int) -> list[tuple[int, MenuOption]] | None:
+    """``options`` laid out as buttons in at most ``rows`` rows, in order: (row, option) pairs; None when
+    they do not fit (then they belong in a select)."""
+    if len(options) > MAX_BUTTON_CHOICES:
+        return None
+    laid_out: list[tuple[int, MenuOption]] = []
+    row = width = count = 0
+    for option in options:
+        wide = len(option.label) + 4  # a button's padding
+        if count and (width + wide > ROW_WIDTH or count == BUTTONS_PER_ROW):
+            row, width, count = row + 1, 0, 0
+        laid_out.append((row, option))
+        width, count = width + wide, count + 1
+    return laid_out if row < rows else None
+
+
+class ChoiceButton(
+    Guarded,
+    discord.ui.DynamicItem[discord.ui.Button[Any]],
+    template=r"ba:pick:(?P<match_id>[0-9]{1,20}):(?P<version>[0-9]{1,20}):(?P<value>[=?].{1,90})",
+):
+    """One choice of a short move menu: plays its move or opens its group, like the select's option."""
+
+    def __init__(
+        self, match_id: int, version: int, value: str, label: str = "…", row: int | None = None
+    ) -> None:
+        playing = value.startswith(PLAY)
+        super().__init__(
+            discord.ui.Button(
+                label=label,
+                style=discord.ButtonStyle.primary if playing else discord.ButtonStyle.secondary,
+                custom_id=self.custom_id_of(match_id, version, value),
+                row=row,
+            )
+        )
+        self.match_id, self.version, self.value = match_id, version, value
+
+    @staticmethod
+    def custom_id_of(match_id: int, version: int, value: str) -> str:
+        return f"ba:pick:{match_id}:{version}:{value}"
+
+    @classmethod
+    def fits(cls, match_id: int, version: int, option: MenuOption) -> bool:
+        """Whether ``option`` can be a button: its label and value within Discord's limits."""
+        return (
+            len(option.label) <= BUTTON_LABEL_LIMIT
+            and len(cls.custom_id_of(match_id, version, option.value)) <= CUSTOM_ID_LIMIT
+        )
+
+    @classmethod
+    def of(cls, match_id: int, version: int, option: MenuOption, row: int) -> ChoiceButton:
+        return cls(match_id, version, option.value, option.label, row)
+
+    async def run(self, interaction: discord.Interaction[Any]) -> None:
+        await choose(interaction, self.match_id, self.version, self.value)
 
 
 async def play_notation(
@@ -621,6 +720,7 @@ class AbandonButton(
 DYNAMIC_ITEMS: tuple[type[discord.ui.DynamicItem[Any]], ...] = (
     PlayButton,
     MoveSelect,
+    ChoiceButton,
     OneMoveButton,
     MultiButton,
     PicksSelect,

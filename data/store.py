@@ -830,6 +830,29 @@ class SqliteMatchStore:
 
         await self._db.write(body)
 
+    async def sent_image(self, match_id: int, seat: int) -> str | None:
+        """The digest of the last image of ``match_id`` sent to ``seat`` (-1: the live post's board)."""
+
+        def body(raw: sqlite3.Connection) -> str | None:
+            row = raw.execute(
+                "SELECT digest FROM sent_images WHERE match_id = ? AND seat = ?", (match_id, seat)
+            ).fetchone()
+            return None if row is None else str(row[0])
+
+        return await self._db.read(body)
+
+    async def remember_sent_image(self, match_id: int, seat: int, digest: str) -> None:
+        """Record ``digest`` as the last image of ``match_id`` that ``seat`` (-1: the board) received."""
+
+        def body(raw: sqlite3.Connection) -> None:
+            raw.execute(
+                "INSERT INTO sent_images (match_id, seat, digest) VALUES (?, ?, ?) "
+                "ON CONFLICT (match_id, seat) DO UPDATE SET digest = excluded.digest",
+                (match_id, seat, digest),
+            )
+
+        await self._db.write(body)
+
     async def mark_failed(self, delivery_id: int, error: str) -> None:
         """Count a failed send of a pending delivery and keep ``error``; after ``max_attempts`` failures
         it becomes ``failed`` and is no longer offered. Deliveries already sent or failed are left alone.

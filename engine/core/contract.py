@@ -140,6 +140,11 @@ class GameRules(Protocol[S, A]):
         """Choices of several items that ``legal_actions`` does not spell out one subset at a time."""
         ...
 
+    def automatic(self, state: S, seat: int) -> A | None:
+        """A move the host makes for ``seat`` without asking: the rules allow it because it is the
+        seat's only choice (e.g. ending a phase with nothing else to do). ``None``: the seat decides."""
+        ...
+
     def outcome(self, state: S) -> Outcome | None:
         """Scores and places once the match is over, else ``None``."""
         ...
@@ -225,6 +230,10 @@ class RulesDefaults:
 
     def seat_colour(self, state: Any, seat: int) -> str | None:
         """The game has no seat colours."""
+        return None
+
+    def automatic(self, state: Any, seat: int) -> Any:
+        """The seat makes every decision itself, even a forced one (offered as a single button)."""
         return None
 
     def observers(self, state: Any, seat: int) -> frozenset[int]:

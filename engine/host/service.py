@@ -605,20 +605,25 @@ class GameHost:
     # -------------------------------------------------------------- internals
 
     async def _run_computers(self, match: MatchRecord, state: BaseModel, lines: list[str]) -> MatchRecord:
-        """Let computer seats act until a human must decide or the match ends."""
+        """Let computer seats act, and make the moves the rules make for a person (``automatic``), until
+        a person must decide or the match ends."""
         rules = self.rules(match.game)
         computers = {p.seat: p.bot for p in match.players if p.bot is not None and p.seat is not None}
         for _ in range(MAX_AUTOMATED_ACTIONS):
             if match.status is not MatchStatus.ACTIVE:
                 return match
-            due = sorted(s for s in rules.to_act(state) if s in computers)
-            if not due:
-                return match
-            seat = due[0]
-            policy = self.policy(match.game, computers[seat] or "random")
-            legal = rules.legal_actions(state, seat)
-            rng = bot_rng(match.seed, match.version)
-            action = policy.choose(rules, state, seat, legal, rng)
+            to_act = sorted(rules.to_act(state))
+            due = [s for s in to_act if s in computers]
+            if due:
+                seat = due[0]
+                policy = self.policy(match.game, computers[seat] or "random")
+                legal = rules.legal_actions(state, seat)
+                action = policy.choose(rules, state, seat, legal, bot_rng(match.seed, match.version))
+            else:
+                forced = [(s, a) for s in to_act if (a := rules.automatic(state, s)) is not None]
+                if not forced:
+                    return match
+                seat, action = forced[0]
             step = rules.apply(state, seat, action)
             match, new_lines = await self._commit(match, rules, seat, action, state, step.state, step.events)
             lines.extend(new_lines)

@@ -909,6 +909,17 @@ class SkylineRules(RulesDefaults):
         line = next((e.text for e in w.events if e.is_public and e.text.startswith(prefix)), "")
         return Step(after.model_copy(update={"last_move": line}), tuple(w.events))
 
+    def automatic(self, state: SkylineState, seat: int) -> Action | None:
+        """``endbuild`` or ``endturn`` when ending is the seat's only choice: nothing to build, buy or
+        sell, no claim, fewer than three bonus cards (§4.4 lets the host send it for the player)."""
+        if state.phase == "over" or seat != state.active:
+            return None
+        legal = self.legal_actions(state, seat)
+        ending = len(legal) == 1 and legal[0].kind in ("endbuild", "endturn")
+        if ending and not self.multi_selects(state, seat):
+            return legal[0]
+        return None
+
     def multi_selects(self, state: SkylineState, seat: int) -> Sequence[MultiSelect]:
         """Exchange any three bonus cards (§4.8), and in phase 3 sell several pieces at once (§4.3)."""
         if state.phase == "over" or seat != state.active:

@@ -24,7 +24,15 @@ from engine.registry import POLICIES
 from lang.says import render
 from tests.discord.fake import FakeDiscord
 from tests.discord.harness import running_bot
-from tests.discord.models import BUTTON, MESSAGE_COMPONENT, FakeChannel, FakeMessage, FakeUser
+from tests.discord.models import (
+    BUTTON,
+    MESSAGE_COMPONENT,
+    FakeChannel,
+    FakeInteraction,
+    FakeMessage,
+    FakeUser,
+)
+from tests.discord.turns_bench import menu_choices
 
 PLAY_BUTTON = re.compile(r"ba:play:(?P<m>\d+):(?P<v>\d+)")
 
@@ -80,19 +88,34 @@ async def board_post(fake: FakeDiscord, thread: FakeChannel, version: int) -> Fa
     return await fake.wait_until(check, timeout=5)
 
 
+async def tap_first(fake: FakeDiscord, menu: FakeMessage, user: FakeUser) -> tuple[FakeMessage, bool]:
+    """Take the first choice of a private move menu: the one-move button, else the list's first option,
+    else the first choice button (a group opens, a move plays). Returns the menu as it stands after and
+    whether a move was played."""
+    one = [b["custom_id"] for b in menu.buttons if b["custom_id"].startswith("ba:one:")]
+    if one:
+        return await (await fake.click(menu, one[0], user=user)).response(), True
+    if menu.selects:
+        select = menu.selects[0]
+        value = select["options"][0]["value"]
+        after = await (await fake.select(menu, select["custom_id"], [value], user=user)).response()
+        return after, value.startswith("=")
+    picks = [b["custom_id"] for b in menu.buttons if b["custom_id"].startswith("ba:pick:")]
+    assert picks, menu.content
+    after = await (await fake.click(menu, picks[0], user=user)).response()
+    return after, picks[0].split(":", 4)[4].startswith("=")
+
+
 async def play_first_legal(fake: FakeDiscord, post: FakeMessage, user: FakeUser) -> str:
     """Click Play on ``post`` and keep choosing the first option until a move is played."""
     ix = await fake.click(post, button(post, "ba:play:"), user=user)
     menu = await ix.response()
     assert menu.ephemeral, menu.content
     while True:
-        select = menu.selects[0]
-        value = select["options"][0]["value"]
-        ix = await fake.select(menu, select["custom_id"], [value], user=user)
-        menu = await ix.response()
-        if "You played" in (menu.content or ""):
+        menu, played = await tap_first(fake, menu, user)
+        if played:
+            assert "You played" in (menu.content or ""), menu.content
             return menu.content or ""
-        assert menu.selects, menu.content
 
 
 async def started_match(
@@ -236,17 +259,18 @@ async def test_a_double_click_applies_once(
         first, _, version = await whose_turn(fake, bot, match_id)
         post = await board_post(fake, thread, version)
         menu = await (await fake.click(post, button(post, "ba:play:"), user=first)).response()
-        select = menu.selects[0]
-        menu = await (
-            await fake.select(menu, select["custom_id"], [select["options"][0]["value"]], user=first)
-        ).response()
-        select = menu.selects[0]
-        leaf = select["options"][0]["value"]
-        assert leaf.startswith("=")
-        clicks = await asyncio.gather(
-            fake.select(menu, select["custom_id"], [leaf], user=first),
-            fake.select(menu, select["custom_id"], [leaf], user=first),
-        )
+        offered = menu_choices(menu)
+        while not any(value.startswith("=") for value in offered):
+            menu, _ = await tap_first(fake, menu, first)
+            offered = menu_choices(menu)
+        leaf, (select, custom_id) = next((v, c) for v, c in offered.items() if v.startswith("="))
+
+        async def choose() -> FakeInteraction:
+            if select is None:
+                return await fake.click(menu, custom_id, user=first)
+            return await fake.select(menu, select, [leaf], user=first)
+
+        clicks = await asyncio.gather(choose(), choose())
         for click in clicks:
             await click.response()
         # Both clicks are answered on the same menu message; the second, a repeat of the move just made,

@@ -11,22 +11,10 @@ from engine.host.ports import MatchStatus
 from engine.registry import POLICIES
 from lang.says import render
 from tests.discord.fake import FakeDiscord
-from tests.discord.models import FakeChannel, FakeMessage, FakeUser
-from tests.discord.test_bigapple import big_apple, board_post, button
+from tests.discord.models import FakeChannel, FakeMessage
+from tests.discord.test_bigapple import big_apple, board_post, button, tap_first
 
 BOARD = "board.png"
-
-
-async def choose_first(fake: FakeDiscord, menu: FakeMessage, user: FakeUser) -> tuple[FakeMessage, int]:
-    """Tap the first choice of a private move menu: the one-move button, or the select's first option
-    (a group opens, a move plays). Returns the menu as it stands after and whether a move was played."""
-    one = [b["custom_id"] for b in menu.buttons if b["custom_id"].startswith("ba:one:")]
-    if one:
-        return await (await fake.click(menu, one[0], user=user)).response(), 1
-    select = menu.selects[0]
-    value = select["options"][0]["value"]
-    after = await (await fake.select(menu, select["custom_id"], [value], user=user)).response()
-    return after, int(value.startswith("="))
 
 
 def board_posts(thread: FakeChannel) -> list[FakeMessage]:
@@ -118,7 +106,7 @@ async def test_the_private_menu_carries_on_through_a_multi_step_turn(
         menu = await (await fake.click(post, button(post, "ba:play:"), user=user)).response()
         played = 0
         for _ in range(40):  # open groups and play their first option, all in the same private message
-            menu, step = await choose_first(fake, menu, user)
+            menu, step = await tap_first(fake, menu, user)
             played += step
             if "Waiting for" in (menu.content or ""):
                 break
@@ -129,7 +117,8 @@ async def test_the_private_menu_carries_on_through_a_multi_step_turn(
         after = await bot.host.match(record.id)
         assert min(bot.host.rules(after.game).to_act(bot.host.state_of(after))) != seat
         log = await bot.store.action_log(record.id)
-        assert [entry.seat for entry in log] == [seat] * played
+        # Besides the moves played, only the endings the rules make for the player when forced.
+        assert {entry.seat for entry in log} == {seat} and len(log) >= played
 
 
 async def test_a_player_takes_their_turn_from_the_direct_message(
@@ -168,15 +157,11 @@ async def test_a_player_takes_their_turn_from_the_direct_message(
         await fake.wait_until(lambda: all(fake.dm_messages(u) for u in others) or None)
         assert not any(m.buttons for u in others for m in fake.dm_messages(u))  # only the player to act
         menu = await (await fake.click(turn, button(turn, "ba:play:"), user=user)).response()
-        select = menu.selects[0]
-        value = select["options"][0]["value"]
-        while value.startswith("?"):
-            menu = await (await fake.select(menu, select["custom_id"], [value], user=user)).response()
-            select = menu.selects[0]
-            value = select["options"][0]["value"]
-        played = await (await fake.select(menu, select["custom_id"], [value], user=user)).response()
-        assert "You played" in (played.content or "")
-        assert [entry.notation for entry in await bot.store.action_log(record.id)][-1] == value[1:]
+        played = False
+        while not played:
+            menu, played = await tap_first(fake, menu, user)
+        assert "You played" in (menu.content or "")
+        assert len(await bot.store.action_log(record.id)) == 1
 
 
 async def test_a_single_legal_move_is_one_tap(fake_discord: FakeDiscord, tmp_path: Path) -> None:
@@ -184,7 +169,7 @@ async def test_a_single_legal_move_is_one_tap(fake_discord: FakeDiscord, tmp_pat
     cy = fake.add_user("cy")
     people = {u.id: u for u in (fake.alice, fake.bob, cy)}
     async with big_apple(fake, tmp_path / "db.sqlite") as bot:
-        choice = {"game": "skyline", "players": 3}
+        choice = {"game": "fifth_avenue", "players": 3}
         await (await fake.slash("game new", choice, user=fake.alice, channel=fake.general)).response()
         thread = await fake.wait_for_thread(fake.general)
         lobby = await fake.wait_for_message(thread)
@@ -212,5 +197,5 @@ async def test_a_single_legal_move_is_one_tap(fake_discord: FakeDiscord, tmp_pat
                 return
             played = 0
             while not played:  # open groups until a move is played
-                menu, played = await choose_first(fake, menu, user)
+                menu, played = await tap_first(fake, menu, user)
         raise AssertionError("no decision with a single legal move came up")

@@ -1,7 +1,9 @@
 """What a turn costs, for ``python bot.py bench --full``: three people play a match through the fake
 Discord using only the menus (the Play button, the move selects, the one-move button), choosing what the
 greedy computer player would. Counted: board posts and mentions per turn, REST requests and uploaded bytes
-per move, and taps (a button is 1, a select 2) per move and per turn."""
+per move, and taps (a button is 1, a select 2) per step and per turn: a step counts the taps from the
+decision shown to the move played; the Play that opens the menu counts once per turn, in the turn's taps,
+as the menu then carries on through the turn."""
 
 from __future__ import annotations
 
@@ -38,6 +40,19 @@ async def _latest_post(fake: FakeDiscord, thread: FakeChannel, version: int) -> 
     return await fake.wait_until(found, timeout=10)
 
 
+def menu_choices(menu: FakeMessage) -> dict[str, tuple[str | None, str]]:
+    """The values a private move menu offers: value -> (the select's custom id, or None for a button;
+    the custom id to use)."""
+    offered: dict[str, tuple[str | None, str]] = {}
+    for select in menu.selects:
+        for option in select["options"]:
+            offered[option["value"]] = (select["custom_id"], select["custom_id"])
+    for button in menu.buttons:
+        if button["custom_id"].startswith("ba:pick:"):
+            offered[button["custom_id"].split(":", 4)[4]] = (None, button["custom_id"])
+    return offered
+
+
 async def _reach(
     fake: FakeDiscord, menu: FakeMessage, user: FakeUser, notation: str, keys: list[str]
 ) -> tuple[FakeMessage, int]:
@@ -48,15 +63,19 @@ async def _reach(
         one = _button(menu, "ba:one:")
         if one is not None:
             return await (await fake.click(menu, one, user=user)).response(), taps + BUTTON_TAPS
-        select = menu.selects[0]
-        values = [o["value"] for o in select["options"]]
+        offered = menu_choices(menu)
         wanted = "=" + notation
-        if wanted not in values:
-            opens = [v for v in values if v.startswith("?") and parse_value(v)[1] in keys]
-            pages = [v for v in values if v.startswith("?") and parse_value(v)[1] not in keys]
+        if wanted not in offered:
+            opens = [v for v in offered if v.startswith("?") and parse_value(v)[1] in keys]
+            pages = [v for v in offered if v.startswith("?") and parse_value(v)[1] not in keys]
             wanted = opens[0] if opens else pages[-1]
-        menu = await (await fake.select(menu, select["custom_id"], [wanted], user=user)).response()
-        taps += SELECT_TAPS
+        select, custom_id = offered[wanted]
+        if select is None:
+            menu = await (await fake.click(menu, custom_id, user=user)).response()
+            taps += BUTTON_TAPS
+        else:
+            menu = await (await fake.select(menu, select, [wanted], user=user)).response()
+            taps += SELECT_TAPS
         if wanted.startswith("="):
             return menu, taps
     raise AssertionError(f"{notation} could not be reached through the menus")
@@ -103,25 +122,23 @@ async def measure_turns(game: str, max_moves: int = 150, seed: int = 1) -> dict[
                     action = greedy.choose(
                         rules, state, seat, rules.legal_actions(state, seat), Rng.from_seed(moves)
                     )
-                    taps = 0
                     if seat != previous:
                         turns += 1
                         turn_taps.append(0)
                     carries_on = (
                         seat == previous
                         and menu is not None
-                        and (menu.selects or _button(menu, "ba:one:") is not None)
+                        and bool(menu.selects or _button(menu, "ba:one:") or _button(menu, "ba:pick:"))
                     )
                     if not carries_on:
                         post = await _latest_post(fake, thread, record.version)
                         play = _button(post, "ba:play:")
                         assert play is not None
                         menu = await (await fake.click(post, play, user=user)).response()
-                        taps += BUTTON_TAPS
+                        turn_taps[-1] += BUTTON_TAPS  # opening the menu is the turn's, not a step's
                     assert menu is not None
                     keys = [level.key for level in rules.menu_path(state, seat, action)]
-                    menu, more = await _reach(fake, menu, user, rules.notation(action), keys)
-                    taps += more
+                    menu, taps = await _reach(fake, menu, user, rules.notation(action), keys)
                     step_taps.append(taps)
                     turn_taps[-1] += taps
                     previous = seat
@@ -142,14 +159,29 @@ async def measure_turns(game: str, max_moves: int = 150, seed: int = 1) -> dict[
     ]
     mentions = [r for r in thread_posts if ((r.json or {}).get("allowed_mentions") or {}).get("users")]
     uploaded = sum(len(upload.data) for r in requests for upload in r.files)
+    # Interaction responses and follow-ups answer a person's tap and are outside the bot's global rate
+    # limit; the bot's own requests (posts, edits, DMs) are what its budget is about.
+    answers = [r for r in requests if r.route.startswith(("/interactions/", "/webhooks/"))]
     return {
         "posts_per_turn": round(len(thread_posts) / max(1, turns), 2),
         "mentions_per_turn": round(len(mentions) / max(1, turns), 2),
-        "requests_per_move": round(len(requests) / max(1, moves), 2),
+        "requests_per_move": round((len(requests) - len(answers)) / max(1, moves), 2),
+        "interaction_requests_per_move": round(len(answers) / max(1, moves), 2),
+        "uploads_per_move": round(sum(len(r.files) for r in requests) / max(1, moves), 2),
         "bytes_uploaded_per_move": round(uploaded / max(1, moves)),
         "taps_per_step_p50": statistics.median(step_taps) if step_taps else 0,
+        "taps_per_step_p90": percentile(step_taps, 0.9),
         "taps_per_turn_p50": statistics.median(turn_taps) if turn_taps else 0,
+        "taps_per_turn_p90": percentile(turn_taps, 0.9),
         "taps_per_turn_max": max(turn_taps, default=0),
         "moves": moves,
         "turns": turns,
     }
+
+
+def percentile(values: list[int], fraction: float) -> int:
+    """The value below which ``fraction`` of ``values`` lie (nearest rank); 0 when empty."""
+    if not values:
+        return 0
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, int(fraction * len(ordered)))]
