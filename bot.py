@@ -222,7 +222,9 @@ def cmd_bench(args: argparse.Namespace) -> int:
         from tests.discord.turns_bench import measure_turns
 
         for slug in slugs:
-            games[slug]["turns"] = asyncio.run(measure_turns(slug, max_moves=args.turn_moves))
+            turns = asyncio.run(measure_turns(slug, max_moves=args.turn_moves))
+            turns.pop("checks")
+            games[slug]["turns"] = turns
     report = {"games": games, "store": store, "e2e_ms": e2e}
     if args.json:
         print(json.dumps(report))

@@ -7,6 +7,7 @@ as the menu then carries on through the turn."""
 
 from __future__ import annotations
 
+import asyncio
 import statistics
 import tempfile
 from pathlib import Path
@@ -21,6 +22,7 @@ from tests.discord.fake import FakeDiscord
 from tests.discord.harness import running_bot
 from tests.discord.models import FakeChannel, FakeMessage, FakeUser
 
+RECAP = "Since your last turn:"
 BUTTON_TAPS = 1
 SELECT_TAPS = 2
 
@@ -81,8 +83,32 @@ async def _reach(
     raise AssertionError(f"{notation} could not be reached through the menus")
 
 
-async def measure_turns(game: str, max_moves: int = 150, seed: int = 1) -> dict[str, Any]:
-    """The per-turn figures of ``bench --full`` for ``game``."""
+def _turn_dm(fake: FakeDiscord, user: FakeUser, version: int) -> tuple[FakeMessage, str] | None:
+    """The DM that tells ``user`` it is their turn at ``version``, with its Play button, if one came."""
+    for message in reversed(fake.dm_messages(user)):
+        play = _button(message, "ba:play:")
+        if play is not None and play.endswith(f":{version}"):
+            return message, play
+    return None
+
+
+async def _outbox_settled(bot: BigApple) -> None:
+    """Wait until the bot has sent every notice it has (the DMs of a turn come after its post)."""
+    for _ in range(2000):
+        if not await bot.store.pending_deliveries(limit=1):
+            return
+        await asyncio.sleep(0.005)
+    raise AssertionError("the outbox never emptied")
+
+
+async def measure_turns(
+    game: str, max_moves: int = 150, seed: int = 1, dm_seat: int | None = None
+) -> dict[str, Any]:
+    """The per-turn figures of ``bench --full`` for ``game``. The player at ``dm_seat`` starts each of
+    their turns from the turn DM when one came (else from the thread), as a player on a phone might.
+    Besides the figures, the result's ``checks`` say what a test looks at: ``stale_controls`` (older posts that still
+    have buttons), ``recaps`` (posts that recap the moves since a player's last turn, with the names
+    they mention), ``carried_steps`` (moves played on a menu that carried on) and ``dm_turns``."""
     fake = FakeDiscord()
     await fake.start()
     cy = fake.add_user("cy")
@@ -90,7 +116,7 @@ async def measure_turns(game: str, max_moves: int = 150, seed: int = 1) -> dict[
     greedy = POLICIES[game]["greedy"]
     step_taps: list[int] = []
     turn_taps: list[int] = []
-    moves = turns = 0
+    moves = turns = carried_steps = dm_turns = 0
     try:
         with tempfile.TemporaryDirectory() as tmp:
             bot = BigApple(Path(tmp) / "bench.db", dev_guild=fake.guild.id, seed_source=lambda: seed)
@@ -133,9 +159,18 @@ async def measure_turns(game: str, max_moves: int = 150, seed: int = 1) -> dict[
                     if not carries_on:
                         post = await _latest_post(fake, thread, record.version)
                         play = _button(post, "ba:play:")
+                        dm = None
+                        if seat == dm_seat:
+                            await _outbox_settled(bot)
+                            dm = _turn_dm(fake, user, record.version)
+                        if dm is not None:
+                            post, play = dm
+                            dm_turns += 1
                         assert play is not None
                         menu = await (await fake.click(post, play, user=user)).response()
                         turn_taps[-1] += BUTTON_TAPS  # opening the menu is the turn's, not a step's
+                    else:
+                        carried_steps += 1
                     assert menu is not None
                     keys = [level.key for level in rules.menu_path(state, seat, action)]
                     menu, taps = await _reach(fake, menu, user, rules.notation(action), keys)
@@ -147,6 +182,15 @@ async def measure_turns(game: str, max_moves: int = 150, seed: int = 1) -> dict[
                 if final.status is MatchStatus.ACTIVE:
                     await _latest_post(fake, thread, final.version)  # the last move's post is counted too
                 requests = fake.requests[first_request:]
+                posts = [m for m in thread.messages if any(a.filename == "board.png" for a in m.attachments)]
+                stale_controls = sum(1 for m in posts[:-1] if m.buttons)
+                names = [u.global_name or u.username for u in people.values()]
+                recaps = [
+                    [n for n in names if n in (m.content or "").split(RECAP)[1]]
+                    for m in posts
+                    if RECAP in (m.content or "")
+                ]
+                finished = final.status is MatchStatus.FINISHED
     finally:
         await fake.stop()
     thread_posts = [
@@ -176,6 +220,15 @@ async def measure_turns(game: str, max_moves: int = 150, seed: int = 1) -> dict[
         "taps_per_turn_max": max(turn_taps, default=0),
         "moves": moves,
         "turns": turns,
+        "checks": {
+            "finished": finished,
+            "thread_posts": len(thread_posts),
+            "mentions": len(mentions),
+            "stale_controls": stale_controls,
+            "recaps": recaps,
+            "carried_steps": carried_steps,
+            "dm_turns": dm_turns,
+        },
     }
 
 

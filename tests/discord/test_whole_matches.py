@@ -1,0 +1,31 @@
+"""A whole three-person match of every game, played through the menus only, as the table sees it: one
+post and one mention per turn, controls only on the latest post, menus that carry on through a turn,
+turns started from the direct message, and recaps that name the moves since a player's last turn."""
+
+from __future__ import annotations
+
+import pytest
+
+from engine.registry import GAMES
+from tests.discord.turns_bench import measure_turns
+
+# Each seat moves more than once per turn somewhere in every game, and more than a full match never
+# takes this many moves.
+MAX_MOVES = 2000
+
+
+@pytest.mark.parametrize("game", sorted(GAMES))
+async def test_a_whole_match_through_the_menus(game: str) -> None:
+    played = await measure_turns(game, max_moves=MAX_MOVES, dm_seat=1)
+    checks = played["checks"]
+    assert checks["finished"], "the match did not reach its end"
+    # A post per turn: only simultaneous decisions may add one; every post mentions once.
+    assert played["turns"] <= checks["thread_posts"] <= 1.2 * played["turns"] + 1
+    assert checks["mentions"] == checks["thread_posts"]
+    assert checks["stale_controls"] == 0
+    assert checks["carried_steps"] > 0, "no turn had a second step on the same menu"
+    assert checks["recaps"] and all(len(names) >= 1 for names in checks["recaps"])
+    assert any(len(names) >= 2 for names in checks["recaps"]), "no recap named both other players"
+    # The bot's own requests stay within Discord's budget; every menu choice is one or two taps.
+    assert played["requests_per_move"] <= 3
+    assert played["taps_per_step_p50"] <= 2
