@@ -78,6 +78,13 @@ def recap(history: Sequence[TurnLines], to_act: Sequence[int], body: list[str], 
 RECAP_LINES = 8
 
 
+def continues_turn(shown: Sequence[int], to_act: Sequence[int]) -> bool:
+    """Whether a notice that calls ``to_act`` continues the post that called ``shown``: the same player
+    still acting, or some of several who decide at once still deciding (their post mentioned them all
+    once already)."""
+    return bool(to_act) and set(to_act) <= set(shown)
+
+
 def humans(match: MatchRecord) -> list[int]:
     """The user ids of the people (not computers) playing ``match``."""
     return [p.user_id for p in match.players if p.user_id is not None and p.bot is None]
@@ -251,8 +258,7 @@ class DiscordNotifier:
             and outcome is None
             and not notice.finished
             and not notice.everyone
-            and bool(notice.to_act)
-            and live.to_act == notice.to_act
+            and continues_turn(live.to_act, notice.to_act)
         )
         history: tuple[TurnLines, ...] = live.history if live is not None else ()
         if live is not None and continuing:

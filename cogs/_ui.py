@@ -265,7 +265,7 @@ CUSTOM_ID_LIMIT = 100
 
 
 # Buttons share a row while their labels together stay short enough to read side by side on a phone.
-ROW_WIDTH = 48
+ROW_WIDTH = 60
 MAX_BUTTON_CHOICES = 10
 
 

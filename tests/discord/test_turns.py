@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from cogs._notifier import continues_turn
 from engine.core.rng import Rng
 from engine.host.ports import MatchStatus
 from engine.registry import POLICIES
@@ -199,3 +200,11 @@ async def test_a_single_legal_move_is_one_tap(fake_discord: FakeDiscord, tmp_pat
             while not played:  # open groups until a move is played
                 menu, played = await tap_first(fake, menu, user)
         raise AssertionError("no decision with a single legal move came up")
+
+
+def test_a_post_continues_while_its_players_are_still_deciding() -> None:
+    assert continues_turn((2,), (2,))  # the same player's next step
+    assert continues_turn((0, 1, 3), (1, 3))  # some of those deciding at once are still deciding
+    assert not continues_turn((2,), (0,))  # the turn passed
+    assert not continues_turn((1,), (1, 3))  # a new decision for several: a new post mentions them
+    assert not continues_turn((2,), ())  # nobody to act: the final post
