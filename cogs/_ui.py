@@ -4,9 +4,9 @@ version it was made for), so it keeps working after a restart and a stale click 
 
 from __future__ import annotations
 
+import functools
 import logging
 import re
-from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any, ClassVar, Self
 
 import discord
@@ -16,7 +16,7 @@ from cogs._lang import reader_locale, recipient_locale
 from cogs.errors import respond_error
 from engine.core.contract import MultiSelect
 from engine.core.errors import EngineError, LobbyError, NotSeated, NotYourTurn, StaleVersion
-from engine.host.menus import PLAY, MenuOption, build_menu, clip, parse_value
+from engine.host.menus import MAX_ROWS, PLAY, MenuOption, clip, lay_out, parse_value
 from engine.host.ports import MatchRecord, MatchStatus, Player, Scope
 from engine.host.service import STATUS_SAID, GameHost
 from engine.host.text import HOST
@@ -80,6 +80,7 @@ class Guarded:
         fields = {
             name: int(value) if value.isascii() and value.isdigit() else value
             for name, value in match.groupdict().items()
+            if value is not None  # an optional part the custom id leaves out
         }
         return cls(**fields)
 
@@ -152,7 +153,6 @@ def move_menu(
 ) -> tuple[str, discord.ui.View]:
     """The text and controls of ``seat``'s move menu at the ``prefix`` level (the top when empty)."""
     entries = host.legal_menu(match, seat, locale)
-    options = build_menu(entries, prefix, page, locale)
     view = discord.ui.View(timeout=None)
     choices = host.multi_selects(match, seat) if not prefix else []
     if len(entries) == 1 and not choices:
@@ -160,29 +160,16 @@ def move_menu(
         view.add_item(OneMoveButton(match.id, match.version, entries[0].label))
         return t(locale, "Your only move in match #{number}:", number=match.id), view
     rows = MAX_ROWS - (1 if choices else 0)
-    laid_out = (
-        button_rows(options, rows)
-        if all(ChoiceButton.fits(match.id, match.version, o) for o in options)
-        else None
-    )
-    if laid_out is not None:
-        # A few choices are a button each: one tap instead of opening a list and picking from it.
-        for row, option in laid_out:
-            view.add_item(ChoiceButton.of(match.id, match.version, option, row))
-        options = []
-    elif not prefix and not page:
-        # Moves that stand on their own (end the phase, pass) are buttons beside the list of the rest.
-        alone = {PLAY + e.notation for e in entries if not e.path}
-        buttons = [o for o in options if o.value in alone and ChoiceButton.fits(match.id, match.version, o)]
-        if len(buttons) >= rows:
-            buttons = []  # too many to stand out: they stay in the list
-        for row, option in enumerate(buttons, start=1):
-            view.add_item(ChoiceButton.of(match.id, match.version, option, row))
-        options = [o for o in options if o not in buttons]
-    if options:
-        select = MoveSelect(match.id, match.version, locale)
-        select.item.row = 0
-        for option in options:
+    fits = functools.partial(ChoiceButton.fits, match.id, match.version)
+    for slot, control in enumerate(lay_out(entries, prefix, page, locale, rows, fits)):
+        if control.kind == "button":
+            view.add_item(ChoiceButton.of(match.id, match.version, control.options[0], control.row))
+            continue
+        select = MoveSelect(match.id, match.version, locale, slot)
+        select.item.row = control.row
+        if control.placeholder:
+            select.item.placeholder = control.placeholder[:PLACEHOLDER_LIMIT]
+        for option in control.options:
             select.item.add_option(label=option.label, value=option.value[:100])
         view.add_item(select)
     if choices:
@@ -226,15 +213,16 @@ def seat_to_act(match: MatchRecord, user_id: int, to_act: frozenset[int]) -> int
 class MoveSelect(
     Guarded,
     discord.ui.DynamicItem[discord.ui.Select[Any]],
-    template=r"ba:move:(?P<match_id>[0-9]{1,20}):(?P<version>[0-9]{1,20})",
+    template=r"ba:move:(?P<match_id>[0-9]{1,20}):(?P<version>[0-9]{1,20})(?::(?P<slot>[0-9]))?",
 ):
-    """Plays the chosen notation, or narrows the menu to the chosen group."""
+    """Plays the chosen notation, or narrows the menu to the chosen group. A menu may hold several (one
+    per group), told apart by ``slot``."""
 
-    def __init__(self, match_id: int, version: int, locale: str = lang.DEFAULT) -> None:
+    def __init__(self, match_id: int, version: int, locale: str = lang.DEFAULT, slot: int = 0) -> None:
         super().__init__(
             discord.ui.Select(
                 placeholder=t(locale, "Choose a move…"),
-                custom_id=f"ba:move:{match_id}:{version}",
+                custom_id=f"ba:move:{match_id}:{version}" + (f":{slot}" if slot else ""),
                 min_values=1,
             )
         )
@@ -256,33 +244,10 @@ async def choose(interaction: discord.Interaction[Any], match_id: int, version: 
     await play_notation(interaction, match_id, chosen, version, edit=True)
 
 
-# Discord's limits: five rows of components in a message, 80 characters in a button's label and 100 in a
-# custom id.
-MAX_ROWS = 5
-BUTTONS_PER_ROW = 5
+# Discord's limits: 150 characters in a select's placeholder, 80 in a button's label, 100 in a custom id.
+PLACEHOLDER_LIMIT = 150
 BUTTON_LABEL_LIMIT = 80
 CUSTOM_ID_LIMIT = 100
-
-
-# Buttons share a row while their labels together stay short enough to read side by side on a phone.
-ROW_WIDTH = 60
-MAX_BUTTON_CHOICES = 10
-
-
-def button_rows(options: Sequence[MenuOption], rows: int) -> list[tuple[int, MenuOption]] | None:
-    """``options`` laid out as buttons in at most ``rows`` rows, in order: (row, option) pairs; None when
-    they do not fit (then they belong in a select)."""
-    if len(options) > MAX_BUTTON_CHOICES:
-        return None
-    laid_out: list[tuple[int, MenuOption]] = []
-    row = width = count = 0
-    for option in options:
-        wide = len(option.label) + 4  # a button's padding
-        if count and (width + wide > ROW_WIDTH or count == BUTTONS_PER_ROW):
-            row, width, count = row + 1, 0, 0
-        laid_out.append((row, option))
-        width, count = width + wide, count + 1
-    return laid_out if row < rows else None
 
 
 class ChoiceButton(

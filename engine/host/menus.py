@@ -8,13 +8,19 @@ reader sees, its value the notation or the level's key.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from typing import Literal
 
 from lang import DEFAULT, t, tn
 
 MAX_OPTIONS = 25
 LABEL_LIMIT = 100  # a select option's label
+MAX_ROWS = 5  # rows of controls in a message
+BUTTONS_PER_ROW = 5
+# Buttons share a row while their labels together stay short enough to read side by side on a phone.
+ROW_WIDTH = 60
+MAX_BUTTON_CHOICES = 10
 PLAY = "="
 OPEN = "?"
 
@@ -104,3 +110,89 @@ def build_menu(
         forward = t(locale, "next ▶ (page {page} of {pages})", page=page + 2, pages=pages)
         shown.append(MenuOption(label=forward, value=open_value(prefix, page + 1)))
     return shown
+
+
+@dataclass(frozen=True, slots=True)
+class Control:
+    """One control of a move menu on its row: a button for one option, or a select of several (with
+    ``placeholder`` naming its group; empty for the menu's main list)."""
+
+    kind: Literal["button", "select"]
+    row: int
+    options: tuple[MenuOption, ...]
+    placeholder: str = ""
+
+
+def button_rows(options: Sequence[MenuOption], rows: int) -> list[tuple[int, MenuOption]] | None:
+    """``options`` laid out as buttons in at most ``rows`` rows, in order: (row, option) pairs; None when
+    they do not fit (then they belong in a select)."""
+    if len(options) > MAX_BUTTON_CHOICES:
+        return None
+    laid_out: list[tuple[int, MenuOption]] = []
+    row = width = count = 0
+    for option in options:
+        wide = len(option.label) + 4  # a button's padding
+        if count and (width + wide > ROW_WIDTH or count == BUTTONS_PER_ROW):
+            row, width, count = row + 1, 0, 0
+        laid_out.append((row, option))
+        width, count = width + wide, count + 1
+    return laid_out if row < rows else None
+
+
+def lay_out(
+    entries: Sequence[MenuEntry],
+    prefix: str = "",
+    page: int = 0,
+    locale: str = DEFAULT,
+    rows: int = MAX_ROWS,
+    fits: Callable[[MenuOption], bool] = lambda option: True,
+) -> list[Control]:
+    """The controls that offer the moves under ``prefix`` in ``rows`` rows, so that a move takes as few
+    taps as can be: a button is one tap, a select two (open it, pick). ``fits`` says whether an option
+    can be a button. At the top of the menu, each group of at most 25 moves is a select of its own (no
+    tap to open the group), the other choices are buttons and what cannot be a button goes in one more
+    select. Otherwise a few choices are buttons, and many are one select."""
+    options = build_menu(entries, prefix, page, locale)
+    top = not prefix and not page
+    if top and not any(o.value.startswith(OPEN) and parse_value(o.value)[1] == "" for o in options):
+        grouped = _by_group(entries, options, locale, rows, fits)
+        if grouped is not None and any(c.placeholder for c in grouped):
+            return grouped
+    else:
+        grouped = None
+    laid = button_rows(options, rows) if all(map(fits, options)) else None
+    if laid is not None:
+        return [Control("button", row, (option,)) for row, option in laid]
+    return grouped or [Control("select", 0, tuple(options))]
+
+
+def _by_group(
+    entries: Sequence[MenuEntry],
+    options: Sequence[MenuOption],
+    locale: str,
+    rows: int,
+    fits: Callable[[MenuOption], bool],
+) -> list[Control] | None:
+    """The top level with each group of at most 25 moves as its own select, the other choices as
+    buttons and the rest in one more select; None when that takes more than ``rows`` rows or has no
+    button."""
+    own: list[tuple[MenuOption, tuple[MenuOption, ...]]] = []
+    buttons: list[MenuOption] = []
+    rest: list[MenuOption] = []
+    for option in options:
+        if option.value.startswith(OPEN):
+            members = tuple(build_menu(entries, parse_value(option.value)[1], 0, locale))
+            if all(member.value.startswith(PLAY) for member in members):
+                own.append((option, members))
+                continue
+        (buttons if fits(option) else rest).append(option)
+    selects = len(own) + (1 if rest else 0)
+    laid = button_rows(buttons, rows - selects) if selects < rows else None
+    if laid is None or (not own and not buttons):
+        return None
+    controls = [
+        Control("select", row, members, placeholder=group.label) for row, (group, members) in enumerate(own)
+    ]
+    if rest:
+        controls.append(Control("select", len(own), tuple(rest)))
+    return controls + [Control("button", selects + row, (option,)) for row, option in laid]
