@@ -16,7 +16,7 @@ from cogs._lang import reader_locale, recipient_locale
 from cogs.errors import respond_error
 from engine.core.contract import MultiSelect
 from engine.core.errors import EngineError, LobbyError, NotSeated, NotYourTurn, StaleVersion
-from engine.host.menus import MAX_ROWS, PLAY, MenuOption, clip, lay_out, parse_value
+from engine.host.menus import BUTTON_LABEL_LIMIT, MAX_ROWS, PLAY, MenuOption, clip, lay_out, parse_value
 from engine.host.ports import MatchRecord, MatchStatus, Player, Scope
 from engine.host.service import STATUS_SAID, GameHost
 from engine.host.text import HOST
@@ -246,7 +246,6 @@ async def choose(interaction: discord.Interaction[Any], match_id: int, version: 
 
 # Discord's limits: 150 characters in a select's placeholder, 80 in a button's label, 100 in a custom id.
 PLACEHOLDER_LIMIT = 150
-BUTTON_LABEL_LIMIT = 80
 CUSTOM_ID_LIMIT = 100
 
 

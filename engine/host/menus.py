@@ -41,6 +41,15 @@ class MenuOption:
     label: str
     value: str
     count: int = 1  # notations behind this option
+    full: str = ""  # the whole label when ``label`` is cut to fit a button
+
+    @property
+    def whole_label(self) -> str:
+        return self.full or self.label
+
+    @property
+    def fits_button(self) -> bool:
+        return len(self.label) <= BUTTON_LABEL_LIMIT
 
 
 def open_value(prefix: str, page: int = 0) -> str:
@@ -123,20 +132,46 @@ class Control:
     placeholder: str = ""
 
 
+BUTTON_LABEL_LIMIT = 80
+
+
+def as_buttons(options: Sequence[MenuOption]) -> list[MenuOption]:
+    """``options`` with labels cut to a button's 80 characters where that keeps them apart; a label
+    that would then read like another's stays whole (and its option in a select)."""
+    cut = [
+        o.label if len(o.label) <= BUTTON_LABEL_LIMIT else o.label[: BUTTON_LABEL_LIMIT - 1] + "…"
+        for o in options
+    ]
+    return [
+        MenuOption(label=short, value=o.value, count=o.count, full=o.label)
+        if short != o.label and cut.count(short) == 1
+        else o
+        for o, short in zip(options, cut, strict=True)
+    ]
+
+
 def button_rows(options: Sequence[MenuOption], rows: int) -> list[tuple[int, MenuOption]] | None:
-    """``options`` laid out as buttons in at most ``rows`` rows, in order: (row, option) pairs; None when
+    """``options`` laid out as buttons in at most ``rows`` rows: (row, option) pairs, each option on the
+    first row with room for it (so the order holds unless a long label would waste a row); None when
     they do not fit (then they belong in a select)."""
     if len(options) > MAX_BUTTON_CHOICES:
         return None
+    widths: list[int] = []
+    counts: list[int] = []
     laid_out: list[tuple[int, MenuOption]] = []
-    row = width = count = 0
     for option in options:
         wide = len(option.label) + 4  # a button's padding
-        if count and (width + wide > ROW_WIDTH or count == BUTTONS_PER_ROW):
-            row, width, count = row + 1, 0, 0
+        row = next(
+            (n for n in range(len(widths)) if widths[n] + wide <= ROW_WIDTH and counts[n] < BUTTONS_PER_ROW),
+            len(widths),
+        )
+        if row == len(widths):
+            widths.append(0)
+            counts.append(0)
+        widths[row] += wide
+        counts[row] += 1
         laid_out.append((row, option))
-        width, count = width + wide, count + 1
-    return laid_out if row < rows else None
+    return sorted(laid_out, key=lambda pair: pair[0]) if len(widths) <= rows else None
 
 
 def lay_out(
@@ -152,7 +187,7 @@ def lay_out(
     can be a button. At the top of the menu, each group of at most 25 moves is a select of its own (no
     tap to open the group), the other choices are buttons and what cannot be a button goes in one more
     select. Otherwise a few choices are buttons, and many are one select."""
-    options = build_menu(entries, prefix, page, locale)
+    options = as_buttons(build_menu(entries, prefix, page, locale))
     top = not prefix and not page
     if top and not any(o.value.startswith(OPEN) and parse_value(o.value)[1] == "" for o in options):
         grouped = _by_group(entries, options, locale, rows, fits)
@@ -160,10 +195,15 @@ def lay_out(
             return grouped
     else:
         grouped = None
-    laid = button_rows(options, rows) if all(map(fits, options)) else None
+    laid = button_rows(options, rows) if all(o.fits_button and fits(o) for o in options) else None
     if laid is not None:
         return [Control("button", row, (option,)) for row, option in laid]
-    return grouped or [Control("select", 0, tuple(options))]
+    return grouped or [Control("select", 0, whole(options))]
+
+
+def whole(options: Sequence[MenuOption]) -> tuple[MenuOption, ...]:
+    """``options`` as a select shows them: with their whole labels."""
+    return tuple(MenuOption(label=o.whole_label, value=o.value, count=o.count) for o in options)
 
 
 def _by_group(
@@ -185,14 +225,15 @@ def _by_group(
             if all(member.value.startswith(PLAY) for member in members):
                 own.append((option, members))
                 continue
-        (buttons if fits(option) else rest).append(option)
+        (buttons if option.fits_button and fits(option) else rest).append(option)
     selects = len(own) + (1 if rest else 0)
     laid = button_rows(buttons, rows - selects) if selects < rows else None
     if laid is None or (not own and not buttons):
         return None
     controls = [
-        Control("select", row, members, placeholder=group.label) for row, (group, members) in enumerate(own)
+        Control("select", row, members, placeholder=group.whole_label)
+        for row, (group, members) in enumerate(own)
     ]
     if rest:
-        controls.append(Control("select", len(own), tuple(rest)))
+        controls.append(Control("select", len(own), whole(rest)))
     return controls + [Control("button", selects + row, (option,)) for row, option in laid]

@@ -86,6 +86,8 @@ def reachable_by_controls(entries: list[MenuEntry], rows: int) -> set[str]:
             assert len(on_row) <= 5
         values = [o.value for c in controls for o in c.options]
         assert len(values) == len(set(values))
+        labels = [o.label for c in controls for o in c.options]
+        assert len(labels) == len(set(labels)), labels
         for control in controls:
             assert 0 < len(control.options) <= (1 if control.kind == "button" else MAX_OPTIONS)
             if control.kind == "button":
