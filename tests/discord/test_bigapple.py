@@ -680,7 +680,7 @@ async def test_a_whole_match_keeps_every_hand_with_its_owner(
             assert "You played" in (reply.content or ""), reply.content
         record = await bot.host.match(match_id)
         assert record.status is MatchStatus.FINISHED
-        await fake.wait_for_message(thread, lambda m: "Final standings" in (m.content or ""), timeout=20)
+        await fake.wait_for_message(thread, lambda m: "Final standings" in (m.content or ""), timeout=60)
         log = await bot.store.action_log(match_id)
         opening = bot.host.rules(game).setup_events(3, record.seed, record.options)
         _, events = replay(bot.host.rules(game), 3, record.seed, record.options, log)
