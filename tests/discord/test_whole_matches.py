@@ -23,6 +23,7 @@ async def test_a_whole_match_through_the_menus(game: str) -> None:
     assert played["turns"] <= checks["thread_posts"] <= 1.2 * played["turns"] + 1
     assert checks["mentions"] == checks["thread_posts"]
     assert checks["stale_controls"] == 0
+    assert checks["repeated_uploads"] == 0, "an image that had not changed was uploaded again"
     assert checks["carried_steps"] > 0, "no turn had a second step on the same menu"
     assert checks["recaps"] and all(len(names) >= 1 for names in checks["recaps"])
     assert any(len(names) >= 2 for names in checks["recaps"]), "no recap named both other players"

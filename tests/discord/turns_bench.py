@@ -20,7 +20,7 @@ from engine.host.ports import MatchStatus
 from engine.registry import POLICIES
 from tests.discord.fake import FakeDiscord
 from tests.discord.harness import running_bot
-from tests.discord.models import FakeChannel, FakeMessage, FakeUser
+from tests.discord.models import FakeChannel, FakeMessage, FakeUser, RecordedRequest
 
 RECAP = "Since your last turn:"
 BUTTON_TAPS = 1
@@ -192,6 +192,7 @@ async def measure_turns(
                     if RECAP in (m.content or "")
                 ]
                 finished = final.status is MatchStatus.FINISHED
+                repeated_uploads = _repeated_uploads(requests)
     finally:
         await fake.stop()
     thread_posts = [
@@ -229,8 +230,23 @@ async def measure_turns(
             "recaps": recaps,
             "carried_steps": carried_steps,
             "dm_turns": dm_turns,
+            "repeated_uploads": repeated_uploads,
         },
     }
+
+
+def _repeated_uploads(requests: list[RecordedRequest]) -> int:
+    """Uploads of an image identical to the last one of the same name sent to the same channel (the
+    board of a thread, a hand in a DM): each should have been left out."""
+    last: dict[tuple[int | None, str], bytes] = {}
+    repeated = 0
+    for request in requests:
+        channel = request.param("channel_id") if "{channel_id}" in request.route else None
+        for upload in request.files:
+            key = (channel, upload.filename)
+            repeated += last.get(key) == upload.data
+            last[key] = upload.data
+    return repeated
 
 
 def percentile(values: list[int], fraction: float) -> int:
