@@ -681,6 +681,36 @@ class AbandonButton(
         await interaction.response.edit_message(content=done, view=None)
 
 
+class ResignButton(
+    Guarded,
+    discord.ui.DynamicItem[discord.ui.Button[Any]],
+    template=r"ba:resign:(?P<match_id>[0-9]{1,20})",
+):
+    """Confirms that a player gives up their seat to a computer."""
+
+    def __init__(self, match_id: int, locale: str = lang.DEFAULT) -> None:
+        super().__init__(
+            discord.ui.Button(
+                label=t(locale, "Yes, resign"),
+                style=discord.ButtonStyle.danger,
+                custom_id=f"ba:resign:{match_id}",
+            )
+        )
+        self.match_id = match_id
+
+    async def run(self, interaction: discord.Interaction[Any]) -> None:
+        bot = bot_of(interaction)
+        await bot.host.resign(self.match_id, interaction.user.id, scope=scope_of(interaction), resigned=True)
+        bot.kick_outbox()
+        locale = await reader_locale(interaction)
+        done = t(
+            locale,
+            "You resigned match #{number}: a computer plays your seat until the end.",
+            number=self.match_id,
+        )
+        await interaction.response.edit_message(content=done, view=None)
+
+
 DYNAMIC_ITEMS: tuple[type[discord.ui.DynamicItem[Any]], ...] = (
     PlayButton,
     MoveSelect,
@@ -691,4 +721,5 @@ DYNAMIC_ITEMS: tuple[type[discord.ui.DynamicItem[Any]], ...] = (
     HandButton,
     LobbyButton,
     AbandonButton,
+    ResignButton,
 )

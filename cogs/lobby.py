@@ -12,6 +12,7 @@ from cogs._lang import reader_locale, recipient_locale
 from cogs._ui import (
     STATUS_WORDS,
     AbandonButton,
+    ResignButton,
     display_name,
     game_title,
     is_organiser,
@@ -19,7 +20,7 @@ from cogs._ui import (
     lobby_view,
     scope_of,
 )
-from engine.core.errors import CorruptRecord, LobbyError
+from engine.core.errors import CorruptRecord, LobbyError, NotSeated
 from engine.core.options import parse_options
 from engine.host.ports import MatchStatus, Player
 from engine.host.text import HOST, standings_lines, winners_line
@@ -231,6 +232,28 @@ class Lobby(commands.GroupCog, group_name="game", group_description="Create, joi
             lines.append(winners_line(locale, outcome, name))
             lines.extend(standings_lines(locale, record, outcome, name))
         await interaction.response.send_message("\n".join(lines)[:2000], ephemeral=True)
+
+    @app_commands.command(name="resign", description="Give up your seat to a computer and be rated last")
+    @app_commands.describe(match="The match number (default: this thread's match)")
+    async def resign(self, interaction: discord.Interaction[Any], match: int | None = None) -> None:
+        scope = scope_of(interaction)
+        record = await self.bot.host.find_match(scope, match, thread_id_of(interaction))
+        if record.status is not MatchStatus.ACTIVE:
+            raise LobbyError(
+                HOST.say("match #{number} is not being played: there is nothing to resign", number=record.id)
+            )
+        if record.seat_of(interaction.user.id) is None:
+            raise NotSeated(HOST.say("you are not playing in match #{number}", number=record.id))
+        locale = await reader_locale(interaction)
+        view = discord.ui.View(timeout=None)
+        view.add_item(ResignButton(record.id, locale))
+        question = t(
+            locale,
+            "Resign match #{number}? A computer plays your seat until the end, and the rating counts you "
+            "last, behind everyone who played on.",
+            number=record.id,
+        )
+        await interaction.response.send_message(question, view=view, ephemeral=True)
 
     @app_commands.command(name="abandon", description="End a match for good (its creator or a server admin)")
     @app_commands.describe(match="The match number (default: this thread's match)")

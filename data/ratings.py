@@ -26,8 +26,10 @@ from engine.host.ratings import (
     Rating,
     RatingChange,
     display_rating,
+    places_with_resignations,
     rate_match,
     rated_seats,
+    resigned_seats,
 )
 
 
@@ -102,6 +104,9 @@ class SqliteRatings:
                 f"but the match has {match.seat_count}"
             )
         seats = rated_seats(match)
+        if outcome is not None:
+            places = places_with_resignations(outcome.places, resigned_seats(match))
+            outcome = outcome.model_copy(update={"places": places})
         now = self._clock()
 
         def body(raw: sqlite3.Connection) -> bool:

@@ -57,7 +57,7 @@ _MATCH_COLUMNS = (
     "id, game, options, seat_count, seed, status, version, creator_id, guild_id, channel_id, thread_id, "
     "state_json, result_json, created_at, updated_at"
 )
-_PLAYER_COLUMNS = "match_id, user_id, name, bot, seat"
+_PLAYER_COLUMNS = "match_id, user_id, name, bot, seat, resigned"
 # Seated players in seat order; lobby players (no seat yet) in the order they joined.
 _PLAYER_ORDER = "seat IS NULL, seat, joined"
 
@@ -531,9 +531,15 @@ class SqliteMatchStore:
         return await self._track(match_id, self._db.write(body))
 
     async def replace_player(
-        self, match_id: int, expected_version: int, seat: int, player: Player
+        self,
+        match_id: int,
+        expected_version: int,
+        seat: int,
+        player: Player,
+        deliveries: Sequence[DeliveryDraft] = (),
     ) -> MatchRecord:
-        """Put ``player`` in ``seat`` of an active match (e.g. a computer taking over); bumps the version.
+        """Put ``player`` in ``seat`` of an active match (e.g. a computer taking over); bumps the version
+        and queues ``deliveries`` at the new version.
 
         Raises ``MatchNotFound``, ``StaleVersion``, ``MatchClosed`` when the match is not active, or
         ``LobbyError`` when there is no such seat or ``player.user_id`` already holds another seat.
@@ -546,8 +552,9 @@ class SqliteMatchStore:
             )
             try:
                 changed = raw.execute(
-                    "UPDATE players SET user_id = ?, name = ?, bot = ? WHERE match_id = ? AND seat = ?",
-                    (player.user_id, player.name, player.bot, match_id, seat),
+                    "UPDATE players SET user_id = ?, name = ?, bot = ?, resigned = ? "
+                    "WHERE match_id = ? AND seat = ?",
+                    (player.user_id, player.name, player.bot, int(player.resigned), match_id, seat),
                 )
             except sqlite3.IntegrityError:
                 raise LobbyError(f"that player already holds another seat in match {match_id}") from None
@@ -560,6 +567,8 @@ class SqliteMatchStore:
                     )
                 ]
                 raise LobbyError(f"match {match_id} has no seat {seat}", seats)
+            if deliveries:
+                _queue(raw, match_id, expected_version + 1, deliveries, now)
             return _load_match(raw, match_id)
 
         return await self._track(match_id, self._db.write(body))
@@ -975,10 +984,10 @@ def _to_record(row: Sequence[Any], player_rows: Iterable[Sequence[Any]]) -> Matc
     players = tuple(
         dbmod.validated_row(
             Player,
-            {"user_id": user_id, "name": name, "bot": bot, "seat": seat},
+            {"user_id": user_id, "name": name, "bot": bot, "seat": seat, "resigned": bool(resigned)},
             f"a player of match {match_id}",
         )
-        for _, user_id, name, bot, seat in player_rows
+        for _, user_id, name, bot, seat, resigned in player_rows
     )
     fields = {
         "id": match_id,

@@ -25,6 +25,7 @@ class Player(Frozen):
     name: str
     bot: str | None = None
     seat: int | None = None  # assigned when the match starts
+    resigned: bool = False  # gave up the seat to a computer: rated last
 
 
 class NewMatch(Frozen):
@@ -168,9 +169,15 @@ class MatchStore(Protocol):
     async def remove_player(self, match_id: int, expected_version: int, user_id: int) -> MatchRecord: ...
 
     async def replace_player(
-        self, match_id: int, expected_version: int, seat: int, player: Player
+        self,
+        match_id: int,
+        expected_version: int,
+        seat: int,
+        player: Player,
+        deliveries: Sequence[DeliveryDraft] = (),
     ) -> MatchRecord:
-        """Put ``player`` in ``seat`` of a started match (e.g. a computer taking over); bumps the version."""
+        """Put ``player`` in ``seat`` of a started match (e.g. a computer taking over); bumps the version
+        and queues ``deliveries`` at the new version."""
         ...
 
     async def set_thread(self, match_id: int, thread_id: int) -> None: ...

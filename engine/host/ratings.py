@@ -24,7 +24,7 @@ a track record, which is what a leaderboard should show.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Collection, Mapping, Sequence
 from typing import Protocol
 
 from openskill.models import PlackettLuce
@@ -80,10 +80,12 @@ class Rating(Frozen):
 
 def rated_seats(match: MatchRecord) -> list[int | None]:
     """The user id of the human in each seat of ``match`` (``None`` for computer players and empty seats),
-    ready for ``rate_match``. Players without a seat (a match closed in its lobby) are left out."""
+    ready for ``rate_match``; a person who resigned keeps their seat here (a computer finished it for
+    them). Players without a seat (a match closed in its lobby) are left out."""
     seats: list[int | None] = [None] * match.seat_count
     for player in match.players:
-        if player.user_id is not None and player.bot is None and player.seat is not None:
+        person = player.bot is None or player.resigned
+        if player.user_id is not None and person and player.seat is not None:
             if not 0 <= player.seat < match.seat_count:
                 raise ValueError(
                     f"match {match.id} seats {player.name} at {player.seat}, "
@@ -91,6 +93,23 @@ def rated_seats(match: MatchRecord) -> list[int | None]:
                 )
             seats[player.seat] = player.user_id
     return seats
+
+
+def resigned_seats(match: MatchRecord) -> frozenset[int]:
+    """The seats whose players resigned."""
+    return frozenset(p.seat for p in match.players if p.resigned and p.seat is not None)
+
+
+def places_with_resignations(places: Sequence[int], resigned: Collection[int]) -> tuple[int, ...]:
+    """The places the rating counts: whoever resigned is last, behind every seat that played on (and
+    behind the computers that finished their seats), tied with anyone else who resigned. A resignation
+    never scores better than playing the match out, and the order in which people quit says nothing
+    of their play."""
+    if not resigned:
+        return tuple(places)
+    stayed = [place for seat, place in enumerate(places) if seat not in resigned]
+    last = max(stayed) + 1 if stayed else 1
+    return tuple(last if seat in resigned else place for seat, place in enumerate(places))
 
 
 def rate_match(

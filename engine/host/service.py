@@ -486,9 +486,16 @@ class GameHost:
             return ActResult(match=match, lines=tuple(lines), notation=notation, label=label)
 
     async def resign(
-        self, match_id: int, user_id: int, policy: str = "greedy", scope: Scope | None = None
+        self,
+        match_id: int,
+        user_id: int,
+        policy: str = "greedy",
+        scope: Scope | None = None,
+        resigned: bool = False,
     ) -> MatchRecord:
-        """Hand ``user_id``'s seat to a computer player so the others can play on."""
+        """Hand ``user_id``'s seat to a computer player so the others can play on, and say so in the
+        thread. ``resigned``: the player chose to give up, so the rating counts them last; otherwise
+        (an organiser's decision) they are not rated."""
         async with self._locks(match_id):
             match = await self.match(match_id, scope)
             seat = self._require_seat(match, user_id)
@@ -496,8 +503,20 @@ class GameHost:
             self.policy(match.game, policy)
             player = match.player_at(seat)
             assert player is not None
-            replaced = player.model_copy(update={"bot": policy, "name": f"{player.name} (computer)"})
-            match = await self.store.replace_player(match_id, match.version, seat, replaced)
+            replaced = player.model_copy(
+                update={"bot": policy, "name": f"{player.name} (computer)", "resigned": resigned}
+            )
+            rules = self.rules(match.game)
+            said = (
+                HOST.say("{player} resigned: a computer plays their seat from now on", player=player.name)
+                if resigned
+                else HOST.say("a computer plays the seat of {player} from now on", player=player.name)
+            )
+            to_act = tuple(sorted(rules.to_act(self.state_of(match))))
+            notice = Notice(lines=(f"P{seat + 1}: computer takes over",), says=(said,), to_act=to_act)
+            match = await self.store.replace_player(
+                match_id, match.version, seat, replaced, deliveries=[DeliveryDraft(payload=payload(notice))]
+            )
             return await self._run_computers(match, self.state_of(match), [])
 
     async def abandon(

@@ -15,7 +15,7 @@ from engine.core.contract import Outcome
 from engine.core.errors import CorruptRecord, MatchNotFound
 from engine.core.replay import LoggedAction
 from engine.host.ports import MatchRecord, MatchStatus, NewMatch, Player
-from engine.host.ratings import Rating, rate_match
+from engine.host.ratings import Rating, places_with_resignations, rate_match
 
 ANN = Player(user_id=101, name="ann")
 BOB = Player(user_id=202, name="bob")
@@ -244,3 +244,38 @@ async def test_corrupt_rating_rows_are_reported(tmp_path: Path) -> None:
             await ratings.ratings("toy", [101])
         with pytest.raises(CorruptRecord):
             await ratings.leaderboard("toy")
+
+
+async def test_a_player_who_resigned_is_rated_last_even_when_their_computer_won(
+    store: SqliteMatchStore, ratings: SqliteRatings
+) -> None:
+    draft = NewMatch(game="toy", seat_count=3, seed=5)
+    match = await store.create_match(draft, ANN)
+    for player in (BOB, CY):
+        match = await store.add_player(match.id, match.version, player)
+    seated = [p.model_copy(update={"seat": i}) for i, p in enumerate((ANN, BOB, CY))]
+    match = await store.start_match(match.id, match.version, seated, '{"turn": 0}')
+    quitter = ANN.model_copy(update={"seat": 0, "bot": "greedy", "name": "ann (computer)", "resigned": True})
+    match = await store.replace_player(match.id, match.version, 0, quitter)
+    assert match.player_at(0) == quitter  # the store keeps the resignation
+    match = await store.commit_action(
+        match.id,
+        match.version,
+        LoggedAction(seat=0, notation="end"),
+        '{"turn": 1}',
+        status=MatchStatus.FINISHED,
+        result_json=result(1, 2, 3).model_dump_json(),  # the computer won Ann's seat
+    )
+    assert await ratings.record(match)
+    changes = {c.user_id: c for c in await ratings.changes(match.id)}
+    assert (changes[101].place, changes[202].place, changes[303].place) == (4, 2, 3)
+    assert changes[101].delta < 0 < changes[202].delta
+    expected = rate_match({}, [101, 202, 303], result(4, 2, 3))
+    assert await ratings.ratings("toy", [101, 202, 303]) == expected
+
+
+def test_resignations_share_the_last_place() -> None:
+    assert places_with_resignations((1, 2, 3), ()) == (1, 2, 3)
+    assert places_with_resignations((1, 2, 3), {0}) == (4, 2, 3)
+    assert places_with_resignations((1, 1, 3, 4), {1, 3}) == (1, 4, 3, 4)
+    assert places_with_resignations((2, 1), {0, 1}) == (1, 1)  # all quit: nobody is ahead of anyone

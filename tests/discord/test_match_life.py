@@ -1,0 +1,49 @@
+"""The life of a match over days: resigning (and, later, clocks, reminders, undo and rematches)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from engine.core.rng import Rng
+from engine.host.ports import MatchStatus
+from engine.registry import POLICIES
+from tests.discord.fake import FakeDiscord
+from tests.discord.test_bigapple import big_apple, button, started_match
+
+
+async def test_a_player_resigns_a_computer_plays_on_and_the_rating_counts_them_last(
+    fake_discord: FakeDiscord, tmp_path: Path
+) -> None:
+    fake = fake_discord
+    async with big_apple(fake, tmp_path / "db.sqlite") as bot:
+        match_id, thread = await started_match(fake, bot, "ny1901")
+        ask = await (await fake.slash("game resign", {}, user=fake.bob, channel=thread)).response()
+        assert ask.ephemeral and "rating counts you last" in (ask.content or "")
+        assert (await bot.host.match(match_id)).player_at(1) is not None
+        done = await (await fake.click(ask, button(ask, "ba:resign:"), user=fake.bob)).response()
+        assert "You resigned match #" in (done.content or "") and not done.buttons
+        record = await bot.host.match(match_id)
+        seat = record.seat_of(fake.bob.id)
+        assert seat is not None
+        player = record.player_at(seat)
+        assert player is not None and player.resigned and player.bot is not None
+        await fake.wait_for_message(thread, lambda m: "resigned" in (m.content or ""))
+        # A second resignation finds no seat of a person to give up.
+        again = await (await fake.slash("game resign", {}, user=fake.bob, channel=thread)).response()
+        assert again.ephemeral and "You resigned" not in (again.content or "")
+        # Alice plays the match out against the two computers.
+        rules, greedy = bot.host.rules("ny1901"), POLICIES["ny1901"]["greedy"]
+        for step in range(400):
+            record = await bot.host.match(match_id)
+            if record.status is not MatchStatus.ACTIVE:
+                break
+            state = bot.host.state_of(record)
+            seat_to_act = min(rules.to_act(state))
+            action = greedy.choose(
+                rules, state, seat_to_act, rules.legal_actions(state, seat_to_act), Rng.from_seed(step)
+            )
+            await bot.host.act(match_id, fake.alice.id, rules.notation(action))
+        assert record.status is MatchStatus.FINISHED
+        rated = await bot.ratings.changes(match_id)
+        places = {c.user_id: c.place for c in rated}
+        assert places[fake.bob.id] == 4 and places[fake.alice.id] < 4
