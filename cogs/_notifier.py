@@ -17,7 +17,7 @@ import discord
 
 import lang
 from cogs._lang import recipient_locale
-from cogs._ui import HandButton, match_view
+from cogs._ui import HandButton, final_view, match_view
 from engine.host.outbox import DestinationGone
 from engine.host.ports import Delivery, LivePost, MatchRecord, Notice, TurnLines
 from engine.host.text import clip_lines, notice_heading, notice_lines, standings_lines, winners_line
@@ -275,7 +275,9 @@ class DiscordNotifier:
             parts.append("▶ " + t(locale, "{players} to act", players=mention_list(match, notice.to_act)))
         content = "\n".join(parts)[:CONTENT_LIMIT]
         png = await self.png(match, delivery.version, None, locale)
-        view = None if notice.finished else match_view(match.id, delivery.version, locale)
+        view: discord.ui.View | None = match_view(match.id, delivery.version, locale)
+        if notice.finished:
+            view = final_view(match.id, locale) if outcome is not None else None
         shown = LivePost(
             match_id=match.id,
             channel_id=0,

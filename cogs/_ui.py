@@ -711,6 +711,45 @@ class ResignButton(
         await interaction.response.edit_message(content=done, view=None)
 
 
+class RematchButton(
+    Guarded,
+    discord.ui.DynamicItem[discord.ui.Button[Any]],
+    template=r"ba:rematch:(?P<match_id>[0-9]{1,20})",
+):
+    """On a finished match's last post: the same players and options again, in a new thread."""
+
+    def __init__(self, match_id: int, locale: str = lang.DEFAULT) -> None:
+        super().__init__(
+            discord.ui.Button(
+                label=t(locale, "Rematch"),
+                emoji="🔁",
+                style=discord.ButtonStyle.primary,
+                custom_id=f"ba:rematch:{match_id}",
+            )
+        )
+        self.match_id = match_id
+
+    async def run(self, interaction: discord.Interaction[Any]) -> None:
+        bot = bot_of(interaction)
+        await interaction.response.defer(ephemeral=True, thinking=True)
+        rematch = await bot.host.rematch(self.match_id, interaction.user.id, scope_of(interaction))
+        bot.kick_outbox()
+        locale = await reader_locale(interaction)
+        text = t(
+            locale,
+            "Match #{number} is the rematch: everyone is mentioned in its thread.",
+            number=rematch.id,
+        )
+        await interaction.followup.send(text, ephemeral=True)
+
+
+def final_view(match_id: int, locale: str = lang.DEFAULT) -> discord.ui.View:
+    """The buttons under a finished match's last post."""
+    view = discord.ui.View(timeout=None)
+    view.add_item(RematchButton(match_id, locale))
+    return view
+
+
 DYNAMIC_ITEMS: tuple[type[discord.ui.DynamicItem[Any]], ...] = (
     PlayButton,
     MoveSelect,
@@ -722,4 +761,5 @@ DYNAMIC_ITEMS: tuple[type[discord.ui.DynamicItem[Any]], ...] = (
     LobbyButton,
     AbandonButton,
     ResignButton,
+    RematchButton,
 )

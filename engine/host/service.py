@@ -411,6 +411,42 @@ class GameHost:
             match = await self._run_computers(match, state, played)
             return ActResult(match=match, lines=tuple(played))
 
+    async def rematch(self, match_id: int, user_id: int, scope: Scope | None = None) -> MatchRecord:
+        """A new match of a finished one, asked for by one of its players: the same people and computers
+        and the same options, with a new seed (so new seats) and its own thread in the same channel.
+        Made once: a second request returns the same rematch."""
+        match = await self.match(match_id, scope)
+        if match.status is not MatchStatus.FINISHED:
+            raise LobbyError(HOST.say("match #{number} is not over yet: finish it first", number=match_id))
+        asker = next((p for p in match.players if p.user_id == user_id), None)
+        if asker is None:
+            raise NotSeated(HOST.say("you are not playing in match #{number}", number=match_id))
+
+        def again(player: Player) -> Player:
+            # A person who resigned or was replaced comes back as themselves.
+            if player.user_id is not None:
+                return Player(user_id=player.user_id, name=player.name.removesuffix(" (computer)"))
+            return Player(name=player.name, bot=player.bot)
+
+        rematch = await self.create_match(
+            match.game,
+            match.seat_count,
+            match.options,
+            creator=again(asker),
+            guild_id=match.guild_id,
+            channel_id=match.channel_id,
+            origin=f"rematch:{match_id}",
+        )
+        if rematch.status is not MatchStatus.LOBBY:
+            return rematch
+        def key(player: Player) -> int | str:
+            return player.user_id if player.user_id is not None else player.name
+
+        for player in map(again, match.players):
+            if key(player) not in {key(p) for p in rematch.players}:  # a cut-short request left it out
+                rematch = await self.join(rematch.id, player)
+        return (await self.start(rematch.id)).match
+
     # ------------------------------------------------------------------- play
 
     async def act(

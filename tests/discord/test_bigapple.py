@@ -189,7 +189,8 @@ async def test_a_whole_match_from_new_to_standings(fake_discord: FakeDiscord, tm
         record = await bot.host.match(match_id)
         assert record.status is MatchStatus.FINISHED
         final = await board_post(fake, thread, record.version)
-        assert "Final standings" in (final.content or "") and not final.buttons
+        assert "Final standings" in (final.content or "")
+        assert [b["custom_id"] for b in final.buttons] == [f"ba:rematch:{match_id}"]  # no more Play
         with Image.open(io.BytesIO(final.attachments[0].data)) as image:
             assert image.format == "PNG" and image.width >= 400
         first_dms = [fake.dm_messages(u)[0].content or "" for u in users.values()]

@@ -47,3 +47,47 @@ async def test_a_player_resigns_a_computer_plays_on_and_the_rating_counts_them_l
         rated = await bot.ratings.changes(match_id)
         places = {c.user_id: c.place for c in rated}
         assert places[fake.bob.id] == 4 and places[fake.alice.id] < 4
+
+
+async def test_the_final_post_offers_a_rematch_made_once_in_a_new_thread(
+    fake_discord: FakeDiscord, tmp_path: Path
+) -> None:
+    fake = fake_discord
+    async with big_apple(fake, tmp_path / "db.sqlite") as bot:
+        match_id, thread = await started_match(fake, bot, "ny1901")
+        rules, greedy = bot.host.rules("ny1901"), POLICIES["ny1901"]["greedy"]
+        for step in range(400):
+            record = await bot.host.match(match_id)
+            if record.status is not MatchStatus.ACTIVE:
+                break
+            state = bot.host.state_of(record)
+            seat = min(rules.to_act(state))
+            player = record.player_at(seat)
+            assert player is not None and player.user_id is not None
+            action = greedy.choose(rules, state, seat, rules.legal_actions(state, seat), Rng.from_seed(step))
+            await bot.host.act(match_id, player.user_id, rules.notation(action))
+        final = await fake.wait_for_message(
+            thread, lambda m: "Final standings" in (m.content or ""), timeout=60
+        )
+        assert [b["custom_id"] for b in final.buttons] == [f"ba:rematch:{match_id}"]
+        answer = await (await fake.click(final, button(final, "ba:rematch:"), user=fake.bob)).response()
+        assert "is the rematch" in (answer.content or "")
+        again = await (await fake.click(final, button(final, "ba:rematch:"), user=fake.alice)).response()
+        assert answer.content == again.content  # one rematch, whoever asks and however often
+        old = await bot.host.match(match_id)
+        [rematch] = [m for m in await bot.store.list_matches(limit=5) if m.id != match_id]
+        assert rematch.status is MatchStatus.ACTIVE
+        assert (rematch.game, rematch.options, rematch.seat_count) == (old.game, old.options, old.seat_count)
+        assert rematch.seed != old.seed
+        assert sorted((p.user_id or 0, p.bot or "") for p in rematch.players) == sorted(
+            (p.user_id or 0, p.bot or "") for p in old.players
+        )
+        new_thread = await fake.wait_for_thread(fake.general, name=f"New York 1901 #{rematch.id}", timeout=10)
+        begins = await fake.wait_for_message(new_thread)
+        assert f"<@{fake.alice.id}>" in (begins.content or "") and f"<@{fake.bob.id}>" in (
+            begins.content or ""
+        )
+        # Someone who did not play cannot ask for it.
+        cy = fake.add_user("cy")
+        refused = await (await fake.click(final, button(final, "ba:rematch:"), user=cy)).response()
+        assert "not playing" in (refused.content or "")
