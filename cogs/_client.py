@@ -27,7 +27,15 @@ from engine.host.tournaments import TournamentHost, TournamentStatus
 
 log = logging.getLogger(__name__)
 
-EXTENSIONS = ("cogs.errors", "cogs.lobby", "cogs.play", "cogs.hands", "cogs.tournaments", "cogs.settings")
+EXTENSIONS = (
+    "cogs.errors",
+    "cogs.lobby",
+    "cogs.play",
+    "cogs.hands",
+    "cogs.mine",
+    "cogs.tournaments",
+    "cogs.settings",
+)
 # How long the outbox waits before retrying deliveries that failed, when nothing new arrives.
 RETRY_SECONDS = 5.0
 # discord.py logs whole request and event payloads at DEBUG, DM contents included; these loggers stay at

@@ -305,6 +305,24 @@ class GameHost:
             lines = [render(locale, sentence(e), name) for e in told(said)]
         return lines[-limit:] if limit else lines
 
+    async def waiting_for(
+        self, user_id: int, limit: int = 100
+    ) -> tuple[list[MatchRecord], list[MatchRecord]]:
+        """The user's running matches on every server: those waiting for them, then those where they
+        wait for others, each the longest-waiting first. Unreadable matches are left out."""
+        running = await self.store.list_matches([MatchStatus.ACTIVE], user_id=user_id, limit=limit)
+        mine: list[MatchRecord] = []
+        others: list[MatchRecord] = []
+        for match in sorted(running, key=lambda m: m.updated_at):
+            if match.game not in self.games:
+                continue
+            try:
+                to_act = self.rules(match.game).to_act(self.state_of(match))
+            except EngineError:
+                continue
+            (mine if match.seat_of(user_id) in to_act else others).append(match)
+        return mine, others
+
     # ------------------------------------------------------------------ lobby
 
     async def create_match(
@@ -439,6 +457,7 @@ class GameHost:
         )
         if rematch.status is not MatchStatus.LOBBY:
             return rematch
+
         def key(player: Player) -> int | str:
             return player.user_id if player.user_id is not None else player.name
 

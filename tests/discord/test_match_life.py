@@ -8,7 +8,9 @@ from engine.core.rng import Rng
 from engine.host.ports import MatchStatus
 from engine.registry import POLICIES
 from tests.discord.fake import FakeDiscord
+from tests.discord.models import FakeMember
 from tests.discord.test_bigapple import big_apple, button, started_match
+from tests.discord.test_tenancy import two_servers
 
 
 async def test_a_player_resigns_a_computer_plays_on_and_the_rating_counts_them_last(
@@ -91,3 +93,35 @@ async def test_the_final_post_offers_a_rematch_made_once_in_a_new_thread(
         cy = fake.add_user("cy")
         refused = await (await fake.click(final, button(final, "ba:rematch:"), user=cy)).response()
         assert "not playing" in (refused.content or "")
+
+
+async def test_my_games_lists_the_matches_waiting_for_me_on_every_server(
+    fake_discord: FakeDiscord, tmp_path: Path
+) -> None:
+    fake = fake_discord
+    async with two_servers(fake, tmp_path / "db.sqlite") as (bot, other, _):
+        other.members[fake.alice.id] = FakeMember(fake.alice)
+        here, _ = await started_match(fake, bot, "ny1901")
+        lobby = other.channel("lobby")
+        options = {"game": "fifth_avenue", "players": 2, "computers": 1}
+        await (await fake.slash("game new", options, user=fake.alice, channel=lobby)).response()
+        there_thread = await fake.wait_for_thread(lobby)
+        opened = await fake.wait_for_message(there_thread)
+        await (await fake.click(opened, button(opened, "ba:lobby:start:"), user=fake.alice)).response()
+        matches = {m.id: m for m in await bot.store.list_matches(limit=5)}
+        there = next(m for m in matches if m != here)
+        mine, others = await bot.host.waiting_for(fake.alice.id)
+        assert {m.id for m in mine} | {m.id for m in others} == {here, there}
+        reply = await (await fake.slash("mygames", {}, user=fake.alice, channel=fake.general)).response()
+        text = reply.content or ""
+        assert reply.ephemeral and f"#{here} " in text and f"#{there} " in text
+        assert "Other Guild" in text  # the other server is named
+        assert mine, "with these seeds a match waits for Alice"
+        assert text.index("Your turn:") < text.index(f"#{mine[0].id} ")
+        [go] = [b for b in reply.buttons if b.get("url")]
+        assert go["url"].endswith(f"/{mine[0].thread_id}")
+        if others:
+            assert text.index("Waiting for the others:") < text.index(f"#{others[0].id} ")
+        # Bob sees only his own match.
+        bobs = await (await fake.slash("mygames", {}, user=fake.bob, channel=fake.general)).response()
+        assert f"#{here} " in (bobs.content or "") and f"#{there} " not in (bobs.content or "")
