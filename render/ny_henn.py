@@ -179,8 +179,10 @@ def draw_city(
     for x, y in since:
         if x0 <= x <= x1 and y0 <= y <= y1:
             cx, cy = left + (x - x0) * cell, grid_top + (y - y0) * cell
-            # Inside the last-move frame, thin enough to leave the street bands readable.
-            since_marks.mark(draw, (cx + 3, cy + 3, cx + cell - 3, cy + cell - 3), cell * 0.42, width=3)
+            # Inside the last-move frame, and without dark edges, which would read as streets.
+            inset = 3 if (x, y) in changed else 1
+            box = (cx + inset, cy + inset, cx + cell - inset, cy + cell - inset)
+            since_marks.mark(draw, box, cell * 0.42, width=3, edged=False)
     return grid_top + (y1 - y0 + 1) * cell
 
 

@@ -42,17 +42,28 @@ def corner(draw: ImageDraw.ImageDraw, box: Box, leg: float, where: Corner = "tl"
     draw.polygon([(x, y), (x + dx, y), (x, y + dy)], fill=CHANGED, outline=EDGE, width=2)
 
 
-def frame(draw: ImageDraw.ImageDraw, box: Box, width: int = 5) -> None:
-    """A magenta frame just inside ``box``, edged with near-black on both sides."""
+def frame(draw: ImageDraw.ImageDraw, box: Box, width: int = 5, edged: bool = True) -> None:
+    """A magenta frame just inside ``box``, edged with near-black on both sides unless ``edged`` is
+    False (where dark edges already mean something, as Dirk Henn's streets do)."""
     left, top, right, bottom = box
+    if not edged:
+        draw.rectangle(box, outline=CHANGED, width=width)
+        return
     draw.rectangle(box, outline=EDGE, width=width + 3)
     inset = 1.5
     draw.rectangle((left + inset, top + inset, right - inset, bottom - inset), outline=CHANGED, width=width)
 
 
-def mark(draw: ImageDraw.ImageDraw, box: Box, leg: float, where: Corner = "tl", width: int = 5) -> None:
+def mark(
+    draw: ImageDraw.ImageDraw,
+    box: Box,
+    leg: float,
+    where: Corner = "tl",
+    width: int = 5,
+    edged: bool = True,
+) -> None:
     """A changed place: the frame and the folded corner."""
-    frame(draw, box, width)
+    frame(draw, box, width, edged)
     corner(draw, box, leg, where)
 
 
