@@ -106,9 +106,10 @@ async def measure_turns(
 ) -> dict[str, Any]:
     """The per-turn figures of ``bench --full`` for ``game``. The player at ``dm_seat`` starts each of
     their turns from the turn DM when one came (else from the thread), as a player on a phone might.
-    Besides the figures, the result's ``checks`` say what a test looks at: ``stale_controls`` (older posts that still
-    have buttons), ``recaps`` (posts that recap the moves since a player's last turn, with the names
-    they mention), ``carried_steps`` (moves played on a menu that carried on) and ``dm_turns``."""
+    Besides the figures, the result's ``checks`` say what a test looks at: ``stale_controls`` (older
+    posts that still have buttons), ``recaps`` (posts that recap the moves since a player's last turn,
+    with the names they mention), ``carried_steps`` (moves played on a menu that carried on) and
+    ``dm_turns``."""
     fake = FakeDiscord()
     await fake.start()
     cy = fake.add_user("cy")
