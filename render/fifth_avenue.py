@@ -18,7 +18,9 @@ from engine.fifth_avenue.cards import BUILDINGS_FOR_VALUE, COLOURS, DISTRICTS, G
 from engine.fifth_avenue.views import LotView, PrivateView, PublicView
 from lang import N_, t, tn
 from lang.says import render as said
+from render import since as since_marks
 from render.canvas import INK, MUTED, encode_png, fit_text, game_title, new_canvas, text, text_width
+from render.since import Since
 
 WIDTH = 1000
 SMALL = 20  # = WIDTH / 50
@@ -45,6 +47,7 @@ SHOP_COLOURS = {"F": "#E91E63", "J": "#00ACC1", "A": "#5D4037", "P": "#AB47BC"}
 # A symbol per shop type, the same in every language (the legend names them).
 SHOP_SYMBOLS = {"F": "✂", "J": "◆", "A": "✎", "P": "✿"}
 ROW = 64
+SINCE_ROW = 30
 LOTS_LEFT = 168
 PHASES = {
     "setup": N_("starting buildings"),
@@ -82,7 +85,26 @@ def draw_lot(
         text(draw, (right - 23, top + 40), label, SMALL, ink_on(owner_fill), bold=True, anchor="mm")
 
 
-def draw_districts(draw: ImageDraw.ImageDraw, top: float, view: PublicView, locale: str) -> float:
+def places(view: PublicView) -> dict[str, tuple[object, ...]]:
+    """What each place on the board holds: a lot its shops, owner and buildings; a district whether it is
+    closed and which pawns and survey tokens stand on it."""
+    held: dict[str, tuple[object, ...]] = {lot.id: (lot.shops, lot.owner, lot.count) for lot in view.lots}
+    for district in DISTRICTS:
+        pawns = tuple(sorted(pawn for pawn, where in view.pawns if where == district))
+        tokens = tuple(sorted(pawn for pawn, where in view.tokens if district in where))
+        held[district] = (district in view.closed, pawns, tokens)
+    return held
+
+
+def changed_since(before: PublicView, now: PublicView) -> set[str]:
+    """The lots ("34W.GY") and districts ("34W") whose contents differ between the two public views."""
+    old, new = places(before), places(now)
+    return {place for place in old.keys() | new.keys() if old.get(place) != new.get(place)}
+
+
+def draw_districts(
+    draw: ImageDraw.ImageDraw, top: float, view: PublicView, locale: str, changed: set[str] | None = None
+) -> float:
     lots = {lot.id: lot for lot in view.lots}
     pawns: dict[str, list[str]] = {}
     for pawn, where in view.pawns:
@@ -121,6 +143,16 @@ def draw_districts(draw: ImageDraw.ImageDraw, top: float, view: PublicView, loca
                 draw_lot(draw, LOTS_LEFT + index * lot_width, top, lot, lot_width, locale)
         if closed:
             draw.rectangle((LOTS_LEFT - 10, top - 2, WIDTH - 10, top + ROW - 6), fill=(120, 120, 120, 90))
+        if changed:
+            if district in changed:
+                # The district's name cell: pawns, surveys and closing are said beside it.
+                since_marks.mark(draw, (MARGIN - 14, top - 4, LOTS_LEFT - 12, top + ROW - 6), 18)
+            for index, colour in enumerate(columns):
+                if f"{district}.{colour}" in changed:
+                    box_left = LOTS_LEFT + index * lot_width
+                    # Bottom left, where it hides neither the colour's name nor the owner's buildings.
+                    box = (box_left, top, box_left + lot_width - 6, top + ROW - 8)
+                    since_marks.mark(draw, box, 26, "bl", width=4)
         top += ROW
     return top
 
@@ -146,8 +178,15 @@ def draw_supply(draw: ImageDraw.ImageDraw, top: float, view: PublicView, locale:
     return top + 60
 
 
-def draw_legend(draw: ImageDraw.ImageDraw, top: float, locale: str) -> float:
-    """The shop symbols by name, and the building mark."""
+def draw_legend(
+    draw: ImageDraw.ImageDraw,
+    top: float,
+    locale: str,
+    since: Since | None = None,
+    names: Sequence[str] = (),
+    changed: bool = False,
+) -> float:
+    """The shop symbols by name, the building mark and, with ``since``, the changed mark."""
     x = MARGIN
     for shop, symbol in SHOP_SYMBOLS.items():
         name = said(locale, words.SHOPS[shop])
@@ -160,11 +199,24 @@ def draw_legend(draw: ImageDraw.ImageDraw, top: float, locale: str) -> float:
         locale, "Actions: A take buildings · B place a shop · C black card and pawn · D score a district"
     )
     text(draw, (MARGIN, top + 60), fit_text(actions, SMALL, WIDTH - 2 * MARGIN), SMALL, MUTED)
+    if since is not None:
+        since_marks.legend_line(
+            draw, (MARGIN, top + 88), since, names, locale, changed, SMALL, WIDTH - 2 * MARGIN
+        )
+        return top + 92 + SINCE_ROW
     return top + 92
 
 
-def render_board(view: PublicView, names: Sequence[str] = (), locale: str = lang.DEFAULT) -> bytes:
-    """The public image: districts and lots, shop supply, legend, decks, players, a running auction."""
+def render_board(
+    view: PublicView, names: Sequence[str] = (), locale: str = lang.DEFAULT, since: Since | None = None
+) -> bytes:
+    """The public image: districts and lots, shop supply, legend, decks, players, a running auction; with
+    ``since``, the lots and districts changed since the player to act last played are marked."""
+    changed: set[str] = set()
+    if since is not None:
+        if not isinstance(since.view, PublicView):
+            raise TypeError(f"since.view is a {type(since.view).__name__}, not a PublicView")
+        changed = changed_since(since.view, view)
     seat_of = {seat.colour: index for index, seat in enumerate(view.seats)}
 
     def name_of(colour: str | None) -> str:
@@ -177,6 +229,8 @@ def render_board(view: PublicView, names: Sequence[str] = (), locale: str = lang
 
     auction_lines = 3 if view.auction else 0
     height = 120 + ROW * len(DISTRICTS) + 100 + 92 + 68 + 70 * len(view.seats) + 32 * auction_lines + 60
+    if since is not None:
+        height += SINCE_ROW
     image, draw = new_canvas(WIDTH, height)
     text(draw, (MARGIN, 14), game_title("fifth_avenue", locale), TITLE, INK, bold=True)
     if view.game_over:
@@ -185,9 +239,9 @@ def render_board(view: PublicView, names: Sequence[str] = (), locale: str = lang
         phase = t(locale, PHASES.get(view.phase, view.phase))
         status = t(locale, "{players} to act", players=name_of(view.to_act)) + f" · {phase}"
     text(draw, (MARGIN, 54), fit_text(status[:1].upper() + status[1:], SMALL, WIDTH - 2 * MARGIN), SMALL, INK)
-    y = draw_districts(draw, 90, view, locale)
+    y = draw_districts(draw, 90, view, locale, changed)
     y = draw_supply(draw, y + 10, view, locale)
-    y = draw_legend(draw, y, locale)
+    y = draw_legend(draw, y, locale, since, names, bool(changed))
     tops = [
         f"{said(locale, words.CARD_COLOURS[colour])} {top[2:] if top else '—'} ({count})"
         for colour, top, count in view.deck_tops
@@ -290,4 +344,4 @@ def render_hand(view: PrivateView, names: Sequence[str] = (), locale: str = lang
     return encode_png(image)
 
 
-__all__ = ["PrivateView", "PublicView", "render_board", "render_hand"]
+__all__ = ["PrivateView", "PublicView", "changed_since", "render_board", "render_hand"]

@@ -18,7 +18,9 @@ from engine.ny1901.cards import ACTION_NAMES, TILE_BY_ID, oriented
 from engine.ny1901.views import NyView, PlayerView
 from lang import N_, t, tn
 from lang.says import render as said
+from render import since as since_marks
 from render.canvas import INK, MUTED, encode_png, fit_text, game_title, new_canvas, text
+from render.since import Since
 
 WIDTH = 1000
 SMALL = 20  # = WIDTH / 50
@@ -44,7 +46,60 @@ def cell_box(x: int, y: int, inset: int = 0) -> tuple[int, int, int, int]:
     return (left + inset, top + inset, left + CELL - inset, top + CELL - inset)
 
 
-def draw_grid(draw: ImageDraw.ImageDraw, view: NyView) -> float:
+def lot_contents(view: NyView) -> dict[str, tuple[int | None, bool, frozenset[tuple[str, int, int, int]]]]:
+    """Per lot: owner, worker, and the building cells on it (tile, owner, x, y): a building may span
+    lots, and a lot changes when any part of one is built on or pulled down."""
+    lot_of = {cell: lot.id for lot in view.lots for cell in lot.cells}
+    built: dict[str, set[tuple[str, int, int, int]]] = {lot.id: set() for lot in view.lots}
+    for building in view.buildings:
+        for x, y in building.cells:
+            lot_id = lot_of.get((x, y))
+            if lot_id is not None:
+                built[lot_id].add((building.tile, building.owner, x, y))
+    return {lot.id: (lot.owner, lot.worker, frozenset(built[lot.id])) for lot in view.lots}
+
+
+def changed_since(before: NyView, now: NyView) -> set[str]:
+    """The ids of the lots whose owner, worker or buildings differ between the two public views."""
+    old, new = lot_contents(before), lot_contents(now)
+    return {lot for lot in old.keys() | new.keys() if old.get(lot) != new.get(lot)}
+
+
+def lot_edges(cells: Sequence[tuple[int, int]]) -> list[tuple[tuple[int, int], tuple[int, int]]]:
+    """The sides of a lot's cells that face another lot or the road: its outline, in pixels."""
+    inside = set(cells)
+    edges = []
+    for x, y in cells:
+        left, top, right, bottom = cell_box(x, y)
+        for (dx, dy), edge in (
+            ((0, -1), ((left, top), (right, top))),
+            ((1, 0), ((right, top), (right, bottom))),
+            ((0, 1), ((left, bottom), (right, bottom))),
+            ((-1, 0), ((left, top), (left, bottom))),
+        ):
+            if (x + dx, y + dy) not in inside:
+                edges.append(edge)
+    return edges
+
+
+def outline_lots(draw: ImageDraw.ImageDraw, view: NyView, changed: set[str]) -> None:
+    # Lots are irregular, so the mark follows each one's outline rather than a box; all the dark edges
+    # go first so that no join hides the colour.
+    edges = [edge for lot in view.lots if lot.id in changed for edge in lot_edges(lot.cells)]
+    for start, end in edges:
+        draw.line((start, end), fill=since_marks.EDGE, width=9)
+    for start, end in edges:
+        draw.line((start, end), fill=since_marks.CHANGED, width=5)
+
+
+def corner_lots(draw: ImageDraw.ImageDraw, view: NyView, changed: set[str]) -> None:
+    for lot in view.lots:
+        if lot.id in changed:
+            x, y = min(lot.cells, key=lambda cell: (cell[1], cell[0]))
+            since_marks.corner(draw, cell_box(x, y), 20)
+
+
+def draw_grid(draw: ImageDraw.ImageDraw, view: NyView, changed: set[str] | None = None) -> float:
     for x in range(COLUMNS):
         text(draw, (LEFT + x * CELL + CELL / 2, TOP - 6), str(x), SMALL, MUTED, anchor="ms")
     for y in range(ROWS):
@@ -94,8 +149,12 @@ def draw_grid(draw: ImageDraw.ImageDraw, view: NyView) -> float:
             )
     for x, y in view.demolished:
         draw.rectangle(cell_box(x, y, 1), outline="#222222", width=2)
+    if changed:
+        outline_lots(draw, view, changed)
     for x, y in view.highlight:
         draw.rectangle(cell_box(x, y), outline="#FF6F00", width=4)
+    if changed:
+        corner_lots(draw, view, changed)
     return TOP + ROWS * CELL + 16
 
 
@@ -119,10 +178,17 @@ def player_lines(player: PlayerView, name: str, score: int, locale: str) -> tupl
     return head, " · ".join(parts)
 
 
-def render_board(view: NyView, names: Sequence[str] = (), locale: str = lang.DEFAULT) -> bytes:
+def render_board(
+    view: NyView, names: Sequence[str] = (), locale: str = lang.DEFAULT, since: Since | None = None
+) -> bytes:
     """The public image: the grid with lot numbers, then market, streets, challenge, one block per player
-    and a legend."""
-    height = TOP + ROWS * CELL + 16 + 5 * 30 + 70 * len(view.players) + 76
+    and a legend; with ``since``, the lots changed since the player to act last played are marked."""
+    changed = None
+    if since is not None:
+        if not isinstance(since.view, NyView):
+            raise TypeError(f"since.view is a {type(since.view).__name__}, not a NyView")
+        changed = changed_since(since.view, view)
+    height = TOP + ROWS * CELL + 16 + 5 * 30 + 70 * len(view.players) + 76 + (28 if since else 0)
     image, draw = new_canvas(WIDTH, height)
     text(draw, (20, 14), game_title("ny1901", locale), TITLE, INK, bold=True)
     if view.over:
@@ -132,7 +198,7 @@ def render_board(view: NyView, names: Sequence[str] = (), locale: str = lang.DEF
     else:
         status = t(locale, "Turn {turn}", turn=view.turn_no)
     text(draw, (20, 54), fit_text(status, BODY, WIDTH - 40), BODY, INK)
-    y = draw_grid(draw, view)
+    y = draw_grid(draw, view, changed)
     market = " · ".join(short_card(card, locale) if card else "—" for card in view.market)
     streets = " · ".join(
         f"{s.name}: {names[s.leader] if s.leader is not None and s.leader < len(names) else '—'}"
@@ -174,6 +240,10 @@ def render_board(view: NyView, names: Sequence[str] = (), locale: str = lang.DEF
     half = (len(parts) + 1) // 2
     for row, line in enumerate((" · ".join(parts[:half]), " · ".join(parts[half:]))):
         text(draw, (20, y + 4 + row * 28), fit_text(line, SMALL, WIDTH - 40), SMALL, MUTED)
+    if since is not None:
+        since_marks.legend_line(
+            draw, (20, y + 4 + 2 * 28), since, names, locale, bool(changed), SMALL, WIDTH - 40
+        )
     return encode_png(image)
 
 
@@ -269,4 +339,4 @@ def draw_shapes(draw: ImageDraw.ImageDraw, top: float, tiles: Sequence[str], fil
         text(draw, (left, below), fit_text(name, SMALL, width - 10), SMALL, INK)
 
 
-__all__ = ["NyView", "render_board", "render_hand"]
+__all__ = ["NyView", "changed_since", "render_board", "render_hand"]

@@ -19,7 +19,9 @@ from engine.ny_henn.cards import BANK_HEX, TYPE_BY_CODE, TYPE_CODES
 from engine.ny_henn.views import DirkPanel, PlacedTile, PlayerPanel, PrivateView, PublicView, TileInfo
 from lang import N_, t, tn
 from lang.says import render as said
+from render import since as since_marks
 from render.canvas import INK, MUTED, encode_png, fit_text, game_title, new_canvas, text
+from render.since import Since
 
 WIDTH = 1000
 SMALL = 20  # = WIDTH / 50
@@ -44,6 +46,7 @@ HAND_CELL = 72
 STREET_INK = "#333333"
 CARD_BACK = "#1B2A41"
 HIGHLIGHT = "#FF6F00"
+SINCE_ROW = 30
 ARROWS = dict(zip("NESW", words.ARROWS, strict=True))
 
 
@@ -142,9 +145,11 @@ def draw_city(
     targets: Sequence[tuple[int, int]] = (),
     changed: Sequence[tuple[int, int]] = (),
     big: int = MAX_CELL,
+    since: frozenset[tuple[int, int]] = frozenset(),
 ) -> float:
     """The city with compass axes; ``targets`` (legal cells) are outlined, ``changed`` cells (the last
-    move) get a thick frame. Returns the y below it."""
+    move) get a thick frame, ``since`` cells (changed since the player to act last played) the changed
+    mark. Returns the y below it."""
     x0, y0, x1, y1 = city_extent(city, targets)
     cell = city_cell(city, room, targets, big)
     left, top = origin[0] + 50, origin[1]
@@ -171,6 +176,13 @@ def draw_city(
         if x0 <= x <= x1 and y0 <= y <= y1:
             cx, cy = left + (x - x0) * cell, grid_top + (y - y0) * cell
             draw.rectangle((cx - 2, cy - 2, cx + cell + 2, cy + cell + 2), outline=HIGHLIGHT, width=5)
+    for x, y in since:
+        if x0 <= x <= x1 and y0 <= y <= y1:
+            cx, cy = left + (x - x0) * cell, grid_top + (y - y0) * cell
+            # Inside the last-move frame, and without dark edges, which would read as streets.
+            inset = 3 if (x, y) in changed else 1
+            box = (cx + inset, cy + inset, cx + cell - inset, cy + cell - inset)
+            since_marks.mark(draw, box, cell * 0.42, width=3, edged=False)
     return grid_top + (y1 - y0 + 1) * cell
 
 
@@ -220,6 +232,7 @@ def draw_panel(
     name: str,
     locale: str,
     column: int,
+    since: frozenset[tuple[int, int]] = frozenset(),
 ) -> None:
     left, top = origin
     if panel.to_act:
@@ -238,7 +251,9 @@ def draw_panel(
     text(
         draw, (left, top + 62), fit_text(counts_line(panel.type_counts, locale), SMALL, column), SMALL, MUTED
     )
-    y = draw_city(draw, (left, top + 90), column, panel.city, panel.colour, locale, changed=panel.changed)
+    y = draw_city(
+        draw, (left, top + 90), column, panel.city, panel.colour, locale, changed=panel.changed, since=since
+    )
     y = draw_tile_row(draw, (left, y + 8), column, t(locale, "reserve"), panel.reserve, locale)
     if panel.pending:
         draw_tile_row(draw, (left, y), column, t(locale, "to place"), panel.pending, locale)
@@ -258,7 +273,14 @@ def draw_dirk(
     draw_tile_row(draw, (left, top + 66), column, t(locale, "tiles"), dirk.tiles, locale)
 
 
-def draw_legend(draw: ImageDraw.ImageDraw, top: float, locale: str) -> float:
+def draw_legend(
+    draw: ImageDraw.ImageDraw,
+    top: float,
+    locale: str,
+    since: Since | None = None,
+    names: Sequence[str] = (),
+    changed: bool = False,
+) -> float:
     """The building types: swatch with its abbreviation, then the name; and what the dark bands mean."""
     for i, code in enumerate(TYPE_CODES):
         x = MARGIN + (i % 3) * 320
@@ -273,6 +295,11 @@ def draw_legend(draw: ImageDraw.ImageDraw, top: float, locale: str) -> float:
     draw.rectangle((MARGIN, y, MARGIN + 44, y + 10), fill=STREET_INK)
     note = t(locale, "dark edge = street (↑ → ↓ ← in the menus) · ▶ = to act · orange frame = last move")
     text(draw, (MARGIN + 54, y - 6), fit_text(note, SMALL, WIDTH - 2 * MARGIN - 54), SMALL, INK)
+    if since is not None:
+        since_marks.legend_line(
+            draw, (MARGIN, y + 24), since, names, locale, changed, SMALL, WIDTH - 2 * MARGIN
+        )
+        y += SINCE_ROW
     return y + 30
 
 
@@ -334,22 +361,41 @@ def draw_header(draw: ImageDraw.ImageDraw, view: PublicView, names: Sequence[str
     return y + 166
 
 
+def changed_since(before: PublicView, now: PublicView) -> set[tuple[int, int, int]]:
+    """The city cells (seat, x, y) whose tile differs between the two public views."""
+
+    def cities(view: PublicView) -> dict[tuple[int, int, int], str]:
+        return {(panel.seat, p.x, p.y): p.tile.id for panel in view.players for p in panel.city}
+
+    old, new = cities(before), cities(now)
+    return {cell for cell in old.keys() | new.keys() if old.get(cell) != new.get(cell)}
+
+
 def grid_height(heights: Sequence[int], columns: int) -> int:
     """Height of panels laid out ``columns`` to a row."""
     return sum(max(heights[i : i + columns]) + 16 for i in range(0, len(heights), columns))
 
 
-def render_board(view: PublicView, names: Sequence[str] = (), locale: str = lang.DEFAULT) -> bytes:
-    """The public image: display, market, legend, then the cities two (or three) to a row, and Dirk."""
+def render_board(
+    view: PublicView, names: Sequence[str] = (), locale: str = lang.DEFAULT, since: Since | None = None
+) -> bytes:
+    """The public image: display, market, legend, then the cities two (or three) to a row, and Dirk;
+    with ``since``, the city cells changed since the player to act last played are marked."""
+    changed: set[tuple[int, int, int]] = set()
+    if since is not None:
+        if not isinstance(since.view, PublicView):
+            raise TypeError(f"since.view is a {type(since.view).__name__}, not a PublicView")
+        changed = changed_since(since.view, view)
     labels = [names[p.seat] if p.seat < len(names) else f"#{p.seat + 1}" for p in view.players]
     columns = columns_for(len(view.players) + (1 if view.dirk else 0))
     width = column_width(columns)
     heights = [panel_height(p, width) for p in view.players]
     if view.dirk is not None:
         heights.append(dirk_height(view.dirk, width))
-    image, draw = new_canvas(WIDTH, 470 + 124 + grid_height(heights, columns) + 10)
+    extra = SINCE_ROW if since is not None else 0
+    image, draw = new_canvas(WIDTH, 470 + 124 + grid_height(heights, columns) + 10 + extra)
     y = draw_header(draw, view, labels, locale)
-    y = draw_legend(draw, y, locale)
+    y = draw_legend(draw, y, locale, since, labels, bool(changed))
     cells: list[tuple[PlayerPanel | DirkPanel, str]] = [
         (p, label) for p, label in zip(view.players, labels, strict=True)
     ]
@@ -360,7 +406,8 @@ def render_board(view: PublicView, names: Sequence[str] = (), locale: str = lang
         for index, (panel, label) in enumerate(cells[row : row + columns]):
             origin = (MARGIN + index * (width + MARGIN), y + 8)
             if isinstance(panel, PlayerPanel):
-                draw_panel(draw, origin, panel, label, locale, width)
+                mine = frozenset((cx, cy) for seat, cx, cy in changed if seat == panel.seat)
+                draw_panel(draw, origin, panel, label, locale, width, mine)
             else:
                 draw_dirk(draw, origin, panel, locale, width)
         y += max(heights[row : row + columns]) + 16
@@ -405,4 +452,4 @@ def render_hand(view: PrivateView, names: Sequence[str] = (), locale: str = lang
     return encode_png(image)
 
 
-__all__ = ["PrivateView", "PublicView", "render_board", "render_hand"]
+__all__ = ["PrivateView", "PublicView", "changed_since", "render_board", "render_hand"]

@@ -15,6 +15,7 @@ import lang
 from engine.ny_piatnik import words
 from engine.ny_piatnik.cards import (
     AVENUES,
+    BUILDING_IDS,
     BUILDING_INDEX,
     CORNERS,
     INNER,
@@ -25,7 +26,9 @@ from engine.ny_piatnik.views import PrivateView, PublicView
 from lang import t
 from lang.says import argument
 from lang.says import render as said
+from render import since as since_marks
 from render.canvas import INK, MUTED, encode_png, fit_text, game_title, new_canvas, text
+from render.since import Since
 
 WIDTH = 900
 SMALL = 18  # = WIDTH / 50, the smallest text on the image
@@ -87,8 +90,18 @@ def draw_marker(draw: ImageDraw.ImageDraw, x: float, y: float, colour: str, radi
     text(draw, (x, y), SYMBOL[colour], max(SMALL, radius - 6), letter_ink, bold=True, anchor="mm")
 
 
-def draw_board(draw: ImageDraw.ImageDraw, view: PublicView) -> int:
-    """Roads, tiles, markers and the last play's highlight; returns the y below the board."""
+def changed_since(before: PublicView, now: PublicView) -> set[str]:
+    """The buildings whose owner differs between the two public views."""
+    return {
+        BUILDING_IDS[idx]
+        for idx, (old, new) in enumerate(zip(before.board, now.board, strict=True))
+        if old != new
+    }
+
+
+def draw_board(draw: ImageDraw.ImageDraw, view: PublicView, changed: set[str] | None = None) -> int:
+    """Roads, tiles, markers, the last play's highlight and the ``changed`` buildings' mark; returns the
+    y below the board."""
     top, bottom = GRID_Y + 8, GRID_Y + CELL * SIZE - 8
     left, right = GRID_X + 8, GRID_X + CELL * SIZE - 8
     if view.highlight_line:
@@ -120,6 +133,8 @@ def draw_board(draw: ImageDraw.ImageDraw, view: PublicView) -> int:
             draw.rectangle(
                 (x - half - 4, y - half - 4, x + half + 4, y + half + 4), outline=HIGHLIGHT, width=5
             )
+        if changed and BUILDING_IDS[idx] in changed:
+            since_marks.mark(draw, (x - half, y - half, x + half, y + half), 30)
     return GRID_Y + CELL * SIZE + 16
 
 
@@ -146,7 +161,15 @@ def status_line(view: PublicView, names: Sequence[str], locale: str) -> str:
     return acting
 
 
-def draw_panel(draw: ImageDraw.ImageDraw, view: PublicView, names: Sequence[str], y: int, locale: str) -> int:
+def draw_panel(
+    draw: ImageDraw.ImageDraw,
+    view: PublicView,
+    names: Sequence[str],
+    y: int,
+    locale: str,
+    since: Since | None = None,
+    changed: bool = False,
+) -> int:
     """One two-line row per seat, then deck, discard, Stop cards, the last play and a legend."""
     for info in view.players:
         if info.to_act:
@@ -191,11 +214,20 @@ def draw_panel(draw: ImageDraw.ImageDraw, view: PublicView, names: Sequence[str]
     for line in lines:
         text(draw, (16, y + 4), fit_text(line, SMALL, WIDTH - 32), SMALL, INK)
         y += 28
+    if since is not None:
+        since_marks.legend_line(draw, (16, y + 4), since, names, locale, changed, SMALL, WIDTH - 32)
+        y += 28
     return y + 8
 
 
 def draw_scores(
-    draw: ImageDraw.ImageDraw, view: PublicView, names: Sequence[str], y: int, locale: str
+    draw: ImageDraw.ImageDraw,
+    view: PublicView,
+    names: Sequence[str],
+    y: int,
+    locale: str,
+    since: Since | None = None,
+    changed: bool = False,
 ) -> int:
     text(draw, (16, y), t(locale, "Final standings:"), BODY, INK, bold=True)
     y += 32
@@ -229,23 +261,36 @@ def draw_scores(
             )
         text(draw, (x + 6, y + 2), fit_text(summary + team, SMALL, WIDTH - x - 20), SMALL, INK)
         y += 36
+    if since is not None:
+        since_marks.legend_line(draw, (16, y + 4), since, names, locale, changed, SMALL, WIDTH - 32)
+        y += 28
     return y + 8
 
 
-def render_board(view: PublicView, names: Sequence[str] = (), locale: str = lang.DEFAULT) -> bytes:
-    """The public board image: grid, markers, last play, and the panel (or the final score)."""
+def render_board(
+    view: PublicView, names: Sequence[str] = (), locale: str = lang.DEFAULT, since: Since | None = None
+) -> bytes:
+    """The public board image: grid, markers, last play, and the panel (or the final score); with
+    ``since``, the buildings changed since the player to act last played are marked."""
+    changed: set[str] = set()
+    if since is not None:
+        if not isinstance(since.view, PublicView):
+            raise TypeError(f"since.view is a {type(since.view).__name__}, not a PublicView")
+        changed = changed_since(since.view, view)
     height = GRID_Y + CELL * SIZE + 16 + PANEL_ROW * len(view.players) + 4 * 28 + 24
     if view.scores:
         height = GRID_Y + CELL * SIZE + 16 + 40 + 36 * len(view.scores) + 16
+    if since is not None:
+        height += 28
     image, draw = new_canvas(WIDTH, height)
     text(draw, (16, 14), game_title("ny_piatnik", locale), TITLE, INK, bold=True)
     status = status_line(view, names, locale)
     text(draw, (16, 50), fit_text(status[:1].upper() + status[1:], SMALL, WIDTH - 32), SMALL, INK)
-    y = draw_board(draw, view)
+    y = draw_board(draw, view, changed)
     if view.scores:
-        draw_scores(draw, view, names, y, locale)
+        draw_scores(draw, view, names, y, locale, since, bool(changed))
     else:
-        draw_panel(draw, view, names, y, locale)
+        draw_panel(draw, view, names, y, locale, since, bool(changed))
     return encode_png(image)
 
 
@@ -300,4 +345,4 @@ def render_hand(view: PrivateView, names: Sequence[str] = (), locale: str = lang
     return encode_png(image)
 
 
-__all__ = ["PrivateView", "PublicView", "render_board", "render_hand"]
+__all__ = ["PrivateView", "PublicView", "changed_since", "render_board", "render_hand"]

@@ -10,11 +10,15 @@ from pydantic import BaseModel
 
 import lang
 from render import fifth_avenue, ny1901, ny_henn, ny_piatnik, skyline
+from render.since import Since
+
+__all__ = ["RENDERERS", "GameRenderer", "Since", "render_view"]
 
 
 @dataclass(frozen=True, slots=True)
 class GameRenderer:
-    board: Callable[[Any, Sequence[str], str], bytes]  # public view, names, locale -> PNG
+    # public view, names, locale, what changed since the player to act last played -> PNG
+    board: Callable[[Any, Sequence[str], str, Since | None], bytes]
     hand: Callable[[Any, Sequence[str], str], bytes]  # a seat's view, names, locale -> PNG
     is_private: Callable[[BaseModel], bool]  # whether a view is a seat's (drawn as its hand)
 
@@ -40,13 +44,18 @@ RENDERERS: dict[str, GameRenderer] = {
 
 
 def render_view(
-    game: str, view: BaseModel, names: Sequence[str] = (), locale: str = lang.DEFAULT
+    game: str,
+    view: BaseModel,
+    names: Sequence[str] = (),
+    locale: str = lang.DEFAULT,
+    since: Since | None = None,
 ) -> bytes | None:
     """PNG bytes of ``view`` with its words in ``locale``: a seat's view draws its hand, the public view
-    the board; None without a renderer."""
+    the board; None without a renderer. With ``since``, the board also marks every place that differs
+    from ``since.view``; a hand ignores it, being one seat's own cards rather than the shared board."""
     renderer = RENDERERS.get(game)
     if renderer is None:
         return None
     if renderer.is_private(view):
         return renderer.hand(view, names, locale)
-    return renderer.board(view, names, locale)
+    return renderer.board(view, names, locale, since)

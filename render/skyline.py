@@ -17,7 +17,9 @@ from engine.skyline.cards import ICONS
 from engine.skyline.views import PieceView, PlayerPanel, PrivateView, PublicView, SiteView
 from lang import t
 from lang.says import render as said
+from render import since as since_marks
 from render.canvas import INK, MUTED, encode_png, fit_text, game_title, new_canvas, text
+from render.since import Since
 
 WIDTH = 1000
 SMALL = 20  # = WIDTH / 50
@@ -46,7 +48,9 @@ def colour_of(piece: PieceView, hexes: dict[str, str]) -> str:
     return NEUTRAL if piece.colour is None else hexes.get(piece.colour, "#999999")
 
 
-def draw_site(draw: ImageDraw.ImageDraw, site: SiteView, hexes: dict[str, str]) -> None:
+def draw_site(
+    draw: ImageDraw.ImageDraw, site: SiteView, hexes: dict[str, str], changed: bool = False
+) -> None:
     left = ORIGIN_X + site.x * (CELL + GAP)
     top = ORIGIN_Y + site.y * (CELL + GAP)
     fill = ORANGE if site.orange else PLAIN
@@ -56,6 +60,9 @@ def draw_site(draw: ImageDraw.ImageDraw, site: SiteView, hexes: dict[str, str]) 
         outline=ORANGE_EDGE if site.orange else "#B9B2A3",
         width=4 if site.orange else 2,
     )
+    if changed:
+        # Before the label and the stack, so that neither is hidden; the corner below the label is free.
+        since_marks.mark(draw, (left, top, left + CELL, top + CELL), 26, "bl")
     text(draw, (left + 6, top + 4), site.id, SMALL, INK, bold=True)
     if site.badge:
         cx, cy, r = left + CELL - 22, top + 18, 17
@@ -97,7 +104,18 @@ def draw_site(draw: ImageDraw.ImageDraw, site: SiteView, hexes: dict[str, str]) 
         draw.rectangle((left - 3, top - 3, left + CELL + 3, top + CELL + 3), outline=LAST_BUILD, width=5)
 
 
-def draw_board(draw: ImageDraw.ImageDraw, view: PublicView) -> float:
+def changed_since(before: PublicView, now: PublicView) -> set[str]:
+    """The sites ("C4") whose stack differs between the two public views."""
+
+    def stacks(view: PublicView) -> dict[str, tuple[tuple[str, str | None], ...]]:
+        return {site.id: tuple((p.code, p.colour) for p in site.stack) for site in view.sites}
+
+    old, new = stacks(before), stacks(now)
+    return {site for site in old.keys() | new.keys() if old.get(site) != new.get(site)}
+
+
+def draw_board(draw: ImageDraw.ImageDraw, view: PublicView, changed: set[str] | None = None) -> float:
+    changed = changed or set()
     hexes = {p.colour: p.hex for p in view.players}
     for column, letter in enumerate("ABCDEF"):
         x = ORIGIN_X + column * (CELL + GAP) + CELL / 2
@@ -106,7 +124,7 @@ def draw_board(draw: ImageDraw.ImageDraw, view: PublicView) -> float:
         y = ORIGIN_Y + row * (CELL + GAP) + CELL / 2
         text(draw, (ORIGIN_X - 10, y), str(row + 1), SMALL, MUTED, bold=True, anchor="rm")
     for site in view.sites:
-        draw_site(draw, site, hexes)
+        draw_site(draw, site, hexes, site.id in changed)
     return ORIGIN_Y + 6 * (CELL + GAP) + 10
 
 
@@ -161,9 +179,19 @@ def legend_lines(locale: str) -> list[str]:
     return [pieces, " · ".join(icons[:3]), " · ".join(icons[3:])]
 
 
-def render_board(view: PublicView, names: Sequence[str] = (), locale: str = lang.DEFAULT) -> bytes:
-    """The public image: the board, one row per player, supplies and a legend."""
+def render_board(
+    view: PublicView, names: Sequence[str] = (), locale: str = lang.DEFAULT, since: Since | None = None
+) -> bytes:
+    """The public image: the board, one row per player, supplies and a legend; with ``since``, the sites
+    changed since the player to act last played are marked."""
+    changed: set[str] = set()
+    if since is not None:
+        if not isinstance(since.view, PublicView):
+            raise TypeError(f"since.view is a {type(since.view).__name__}, not a PublicView")
+        changed = changed_since(since.view, view)
     height = int(ORIGIN_Y + 6 * (CELL + GAP) + 20 + PANEL_ROW * len(view.players) + 30 * 5 + 20)
+    if since is not None:
+        height += 30
     image, draw = new_canvas(WIDTH, height)
     text(draw, (20, 16), game_title("skyline", locale), TITLE, INK, bold=True)
     if view.phase == "over":
@@ -174,7 +202,7 @@ def render_board(view: PublicView, names: Sequence[str] = (), locale: str = lang
         if view.final_round:
             status += " · " + t(locale, "last turns")
     text(draw, (WIDTH - 20, 22), fit_text(status, SMALL, 560), SMALL, INK, anchor="ra")
-    y = draw_board(draw, view)
+    y = draw_board(draw, view, changed)
     for panel in view.players:
         name = names[panel.seat] if panel.seat < len(names) else f"#{panel.seat + 1}"
         acting = panel.active and view.phase != "over"
@@ -188,6 +216,8 @@ def render_board(view: PublicView, names: Sequence[str] = (), locale: str = lang
     for line in (supplies, *legend_lines(locale)):
         text(draw, (20, y + 4), fit_text(line, SMALL, WIDTH - 40), SMALL, INK)
         y += 30
+    if since is not None:
+        since_marks.legend_line(draw, (20, y + 4), since, names, locale, bool(changed), SMALL, WIDTH - 40)
     return encode_png(image)
 
 
@@ -268,4 +298,4 @@ def render_hand(view: PrivateView, names: Sequence[str] = (), locale: str = lang
     return encode_png(image)
 
 
-__all__ = ["PrivateView", "PublicView", "render_board", "render_hand"]
+__all__ = ["PrivateView", "PublicView", "changed_since", "render_board", "render_hand"]
