@@ -18,12 +18,15 @@ import discord
 import lang
 from cogs._lang import recipient_locale
 from cogs._ui import HandButton, final_view, match_view
+from engine.core.errors import MatchNotFound
 from engine.host.outbox import DestinationGone
 from engine.host.ports import Delivery, LivePost, MatchRecord, Notice, TurnLines
 from engine.host.text import clip_lines, notice_heading, notice_lines, standings_lines, winners_line
+from engine.host.turns import previous_turn_end
 from lang import t
 from lang.says import Namer
 from render.registry import render_view
+from render.since import Since
 
 if TYPE_CHECKING:
     from cogs._client import BigApple
@@ -207,13 +210,33 @@ class DiscordNotifier:
                 log.info("match %s: could not tell user %s by DM either: %s", match.id, user_id, exc)
 
     async def png(
-        self, match: MatchRecord, version: int, seat: int | None, locale: str = lang.DEFAULT
+        self,
+        match: MatchRecord,
+        version: int,
+        seat: int | None,
+        locale: str = lang.DEFAULT,
+        since_seat: int | None = None,
     ) -> bytes | None:
         """The board (``seat`` None) or a seat's hand as of ``version`` with its words in ``locale``,
-        rendered off the event loop."""
+        rendered off the event loop. With ``since_seat``, the board marks what changed since that
+        player's previous turn."""
         state = await self.bot.host.state_at(match, version)
         view = self.bot.host.view(match, seat, state)
-        return await asyncio.to_thread(render_view, match.game, view, match.seat_names(), locale)
+        since = (
+            await self.since(match, version, since_seat) if seat is None and since_seat is not None else None
+        )
+        return await asyncio.to_thread(render_view, match.game, view, match.seat_names(), locale, since)
+
+    async def since(self, match: MatchRecord, version: int, seat: int) -> Since | None:
+        """The public board as ``seat`` left it at the end of their previous turn, as of ``version``."""
+        base = previous_turn_end(await self.bot.store.action_seats(match.id), seat, version)
+        if base is None:
+            return None
+        try:
+            before = await self.bot.host.state_at(match, base)
+        except MatchNotFound:
+            return None
+        return Since(self.bot.host.view(match, None, before), seat)
 
     async def image(
         self, match: MatchRecord, version: int, seat: int | None, locale: str = lang.DEFAULT
@@ -274,7 +297,10 @@ class DiscordNotifier:
         if notice.to_act and not notice.finished:
             parts.append("▶ " + t(locale, "{players} to act", players=mention_list(match, notice.to_act)))
         content = "\n".join(parts)[:CONTENT_LIMIT]
-        png = await self.png(match, delivery.version, None, locale)
+        # The board marks what changed since the player to act last played (one player: the post is
+        # theirs; several deciding at once each left it at a different point).
+        acting = notice.to_act[0] if len(notice.to_act) == 1 and not notice.finished else None
+        png = await self.png(match, delivery.version, None, locale, since_seat=acting)
         view: discord.ui.View | None = match_view(match.id, delivery.version, locale)
         if notice.finished:
             view = final_view(match.id, locale) if outcome is not None else None

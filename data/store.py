@@ -313,6 +313,17 @@ class SqliteMatchStore:
 
         return await self._db.read(body, may_inline=False)
 
+    async def action_seats(self, match_id: int) -> list[tuple[int, int]]:
+        """(version, seat) of every accepted action of the match, in the order played."""
+
+        def body(raw: sqlite3.Connection) -> list[tuple[int, int]]:
+            rows = raw.execute(
+                "SELECT version, seat FROM actions WHERE match_id = ? ORDER BY version", (match_id,)
+            ).fetchall()
+            return [(int(version), int(seat)) for version, seat in rows]
+
+        return await self._db.read(body)
+
     async def last_action_version(self, match_id: int, seat: int) -> int | None:
         """The version of ``seat``'s latest action in the match (None: it has not acted)."""
 
