@@ -127,3 +127,28 @@ def loud_dm(prefs: NotifyPrefs, now: datetime, turn_started: datetime, turn: boo
     if turn:
         return decide(prefs, now, turn_started).act is Act.DM
     return prefs.quiet is None or not prefs.quiet.covers(now)
+
+
+class Via(StrEnum):
+    """How a person was told of a turn."""
+
+    HELD = ""  # not yet
+    MENTION = "mention"  # a mention in the thread (the turn's post, or a reminder after quiet hours)
+    DM = "dm"  # a direct message of its own
+    HAND = "hand"  # the private message of that version (their hand), which says it is their turn
+
+
+class TurnPing(Frozen):
+    """How and when one seat is told of one turn (a row of the store)."""
+
+    match_id: int
+    turn: int  # the match version whose post began the turn
+    seat: int
+    user_id: int
+    started_at: datetime
+    due_at: datetime
+    via: Via = Via.HELD
+
+    @property
+    def sent(self) -> bool:
+        return self.via is not Via.HELD
