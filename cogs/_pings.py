@@ -84,8 +84,8 @@ class TurnPings:
         if continuing:
             return TurnStart()
         now = self.bot.clock()
-        start = TurnStart(pings=[])
-        assert start.pings is not None
+        mention: list[int] = []
+        pings: list[TurnPing] = []
         earlier = {p.seat: p for p in await self.bot.store.turn_pings(match.id, delivery.version)}
         to_act = set(notice.to_act) if not notice.finished else set()
         for seat in pinged:
@@ -96,7 +96,7 @@ class TurnPings:
             if seat not in to_act:
                 # Everyone is named on a match's first post; a turn's rules are only for who is to act.
                 if decide(prefs, now, now).act is Act.MENTION:
-                    start.mention.append(player.user_id)
+                    mention.append(player.user_id)
                 continue
             ping = earlier.get(seat) or TurnPing(
                 match_id=match.id,
@@ -108,7 +108,7 @@ class TurnPings:
             )
             decision = decide(prefs, now, ping.started_at, told=ping.sent)
             if decision.act is Act.MENTION:
-                start.mention.append(player.user_id)
+                mention.append(player.user_id)
                 ping = ping.model_copy(update={"via": Via.MENTION})
             elif decision.act is Act.DM and await self.bot.store.has_private_notice(
                 match.id, delivery.version, seat
@@ -117,10 +117,10 @@ class TurnPings:
             elif decision.act is Act.HOLD and decision.until is not None:
                 ping = ping.model_copy(update={"due_at": decision.until})
             # A message to send now stays held and due: the sweep after this outbox pass sends it.
-            start.pings.append(ping)
-            if not ping.sent and (self._next_due is not None and ping.due_at < self._next_due):
+            pings.append(ping)
+            if not ping.sent and self._next_due is not None and ping.due_at < self._next_due:
                 self._next_due = ping.due_at
-        return start
+        return TurnStart(mention=mention, pings=pings)
 
     async def loud(self, match: MatchRecord, delivery: Delivery, notice: Notice, user_id: int) -> bool:
         """Whether a private message may notify its reader (see ``engine.host.notify.loud_dm``)."""
