@@ -279,3 +279,36 @@ async def test_quiet_hours_need_a_real_time_zone(fake_discord: FakeDiscord, tmp_
         assert [c["value"] for c in choices] == ["Europe/Rome"]
         choices = await (await fake.autocomplete("settings quiet", "timezone", "", quiet)).choices()
         assert "Europe/Rome" in [c["value"] for c in choices]
+
+
+async def test_an_italian_player_reads_their_settings_and_reminders_in_italian(
+    fake_discord: FakeDiscord, tmp_path: Path
+) -> None:
+    fake = fake_discord
+    fake.bob.locale = "it"
+    clock = Clock(datetime(2026, 1, 14, 22, 30, tzinfo=UTC))  # 23:30 in Rome
+    async with bot_at(fake, tmp_path / "db.sqlite", clock) as bot:
+        text = await choose(fake, fake.bob, "waited", after_hours=1)
+        assert text == (
+            "Se il tuo turno ti aspetta da 1 ora, ti manderò un solo messaggio diretto; "
+            "non ti menzionerò nel thread."
+        )
+        await choose(fake, fake.bob, "thread")
+        for user in (fake.alice, fake.bob):
+            quiet = {"start": 22, "end": 7, "timezone": "Europe/Rome"}
+            reply = await (await fake.slash("settings quiet", quiet, user=user)).response()
+            assert "22:00" in (reply.content or "")
+        assert (reply.content or "").startswith("Quando tocca a te ti menzionerò nel thread della partita.")
+        assert "Ore di silenzio dalle 22:00 alle 07:00 (Europe/Rome)" in (reply.content or "")
+        # Posts and DMs, which have no locale of their own, follow the language chosen with /settings.
+        await (await fake.slash("settings language", {"language": "it"}, user=fake.bob)).response()
+        match_id, thread = await two_player_match(fake)
+        await (await fake.slash("settings language", {"language": "it"}, user=fake.alice)).response()
+        first, _, version = await whose_turn(fake, bot, match_id)
+        await board_post(fake, thread, version)
+        clock.advance(hours=8)
+        bot.kick_outbox()
+        reminder = await fake.wait_for_message(thread, lambda m: "tocca a te" in (m.content or ""))
+        assert (reminder.content or "").startswith(f"<@{first.id}>, tocca a te. https://discord.com/")
+        reply = await (await fake.slash("settings quiet-off", {}, user=fake.bob)).response()
+        assert (reply.content or "").startswith("Ore di silenzio disattivate.")
