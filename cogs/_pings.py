@@ -11,7 +11,7 @@ from __future__ import annotations
 import logging
 from collections.abc import Iterable
 from dataclasses import dataclass, field
-from datetime import UTC, datetime
+from datetime import UTC, datetime, timedelta
 from typing import TYPE_CHECKING
 
 import discord
@@ -31,6 +31,8 @@ log = logging.getLogger(__name__)
 
 # The user setting that holds a person's ``NotifyPrefs`` as JSON.
 NOTIFY = "notify"
+# How long a reminder that Discord failed to take waits before it is tried again.
+RETRY_AFTER = timedelta(minutes=1)
 
 
 @dataclass
@@ -173,11 +175,19 @@ class TurnPings:
                 await self._remind_in_thread(match, ping)
             else:
                 await self._message(match, ping)
-        except discord.HTTPException as exc:
-            if isinstance(exc, discord.Forbidden | discord.NotFound) and via is Via.DM:
-                await self.bot.notifier._tell_dm_closed(match, ping.user_id)
+        except (discord.Forbidden, discord.NotFound) as exc:
+            # Refusals last, so nothing is retried. Closed DMs: the thread says so once, mentioning them,
+            # and later turns mention them there instead. A thread out of reach is moved by the match's
+            # next post.
+            log.info("match %s: the turn reminder of seat %s was refused: %s", match.id, ping.seat, exc)
+            if via is not Via.DM:
                 return False
-            await self.bot.store.release_ping(ping, now)
+            if await self.bot.store.dm_refused(match.id, ping.user_id):
+                await self._remind_in_thread(match, ping)
+            else:
+                await self.bot.notifier._tell_dm_closed(match, ping.user_id)
+        except discord.HTTPException:
+            await self.bot.store.release_ping(ping, now + RETRY_AFTER)
             raise
         return True
 

@@ -312,3 +312,28 @@ async def test_an_italian_player_reads_their_settings_and_reminders_in_italian(
         assert (reminder.content or "").startswith(f"<@{first.id}>, tocca a te. https://discord.com/")
         reply = await (await fake.slash("settings quiet-off", {}, user=fake.bob)).response()
         assert (reply.content or "").startswith("Ore di silenzio disattivate.")
+
+
+async def test_dm_mode_with_closed_dms_falls_back_to_the_thread(
+    fake_discord: FakeDiscord, tmp_path: Path
+) -> None:
+    fake = fake_discord
+    async with bot_at(fake, tmp_path / "db.sqlite", Clock(datetime(2026, 1, 14, 12, tzinfo=UTC))) as bot:
+        for user in (fake.alice, fake.bob):
+            await choose(fake, user, "dm")
+            fake.close_dms(user)
+        match_id, thread = await two_player_match(fake)
+        first, second, version = await whose_turn(fake, bot, match_id)
+        await board_post(fake, thread, version)
+        # Their first turn: the thread says once that DMs are closed, and that is their one ping.
+        await fake.wait_for_message(thread, lambda m: "direct messages" in (m.content or ""))
+        await bot.notifier.pings.sweep()
+        assert pings_of(fake, thread, first) == 1
+        while (await whose_turn(fake, bot, match_id))[0] is first:
+            await play_one_move(fake, bot, match_id, thread)
+        while (await whose_turn(fake, bot, match_id))[0] is second:
+            await play_one_move(fake, bot, match_id, thread)
+        # Their next turn: a mention in the thread instead of the message they cannot get.
+        await fake.wait_for_message(thread, lambda m: (m.content or "").startswith(f"<@{first.id}>, it is"))
+        await bot.notifier.pings.sweep()
+        assert pings_of(fake, thread, first) == 2
