@@ -75,7 +75,9 @@ class TurnPings:
         default = prefs == NotifyPrefs()
         await self.bot.settings.set("user", user_id, NOTIFY, None if default else prefs.model_dump_json())
         self._prefs[user_id] = prefs
-        self._next_due = None  # held pings may now be due at other times
+        # What was held for them is decided again under their new choice, at the next sweep.
+        await self.bot.store.ping_user_now(user_id, self.bot.clock())
+        self._next_due = None
 
     async def begin(
         self, match: MatchRecord, delivery: Delivery, notice: Notice, pinged: Iterable[int], continuing: bool

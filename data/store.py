@@ -876,6 +876,16 @@ class SqliteMatchStore:
 
         return await self._db.read(body)
 
+    async def ping_user_now(self, user_id: int, now: datetime) -> None:
+        """Make ``user_id``'s held pings due at ``now``, to be decided again (their settings changed)."""
+
+        def body(raw: sqlite3.Connection) -> None:
+            raw.execute(
+                "UPDATE turn_pings SET due_at = ? WHERE user_id = ? AND sent = 0", (_utc_text(now), user_id)
+            )
+
+        await self._db.write(body)
+
     async def settle_ping(self, ping: TurnPing, via: Via, due_at: datetime | None = None) -> bool:
         """Mark a held ping told ``via`` (or, with ``Via.HELD``, hold it until ``due_at``). True when it
         was still held: whoever gets True tells the player, so nobody tells them twice."""

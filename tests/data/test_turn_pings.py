@@ -70,3 +70,11 @@ async def test_a_held_ping_is_claimed_once(store: SqliteMatchStore) -> None:
     assert [p.via for p in await store.due_pings(later)] == [Via.HELD]
     await store.drop_pings(match.id)
     assert await store.turn_pings(match.id) == []
+
+
+async def test_a_persons_held_pings_come_due_when_their_settings_change(store: SqliteMatchStore) -> None:
+    match = await store.create_match(draft(2), ANN)
+    later = NOON + timedelta(hours=8)
+    await store.save_live_post(post(match.id, 3), [ping(match.id, 3, 0, later), ping(match.id, 3, 1, later)])
+    await store.ping_user_now(100, NOON)
+    assert [p.seat for p in await store.due_pings(NOON)] == [0]

@@ -337,3 +337,22 @@ async def test_dm_mode_with_closed_dms_falls_back_to_the_thread(
         await fake.wait_for_message(thread, lambda m: (m.content or "").startswith(f"<@{first.id}>, it is"))
         await bot.notifier.pings.sweep()
         assert pings_of(fake, thread, first) == 2
+
+
+async def test_a_new_choice_applies_to_the_turn_already_waiting(
+    fake_discord: FakeDiscord, tmp_path: Path
+) -> None:
+    fake = fake_discord
+    async with bot_at(fake, tmp_path / "db.sqlite", Clock(datetime(2026, 1, 14, 12, tzinfo=UTC))) as bot:
+        for user in (fake.alice, fake.bob):
+            await choose(fake, user, "waited", after_hours=168)
+        match_id, thread = await two_player_match(fake)
+        first, _, version = await whose_turn(fake, bot, match_id)
+        await board_post(fake, thread, version)
+        await bot.notifier.pings.sweep()
+        assert not turn_dms(fake, first)
+        await choose(fake, first, "dm")
+        bot.kick_outbox()
+        await fake.wait_until(lambda: turn_dms(fake, first) or None)
+        await bot.notifier.pings.sweep()
+        assert len(turn_dms(fake, first)) == 1 and not any(pinged(fake, thread)[1:])
