@@ -782,61 +782,6 @@ class SqliteMatchStore:
 
         return await self._db.write(body)
 
-    async def live_post(self, match_id: int) -> LivePost | None:
-        """The post showing ``match_id``'s current turn, if one was made (``None`` if it cannot be read)."""
-
-        def body(raw: sqlite3.Connection) -> LivePost | None:
-            row = raw.execute(
-                "SELECT channel_id, message_id, to_act, lines, version, history FROM live_posts "
-                "WHERE match_id = ?",
-                (match_id,),
-            ).fetchone()
-            if row is None:
-                return None
-            try:
-                return LivePost(
-                    match_id=match_id,
-                    channel_id=row[0],
-                    message_id=row[1],
-                    to_act=tuple(json.loads(row[2])),
-                    lines=tuple(json.loads(row[3])),
-                    version=row[4],
-                    history=tuple(TurnLines.model_validate(turn) for turn in json.loads(row[5])),
-                )
-            except (ValueError, TypeError, ValidationError):
-                log.warning("the live post of match %s cannot be read; a new post will replace it", match_id)
-                return None
-
-        return await self._db.read(body)
-
-    async def save_live_post(self, post: LivePost, pings: Sequence[TurnPing] | None = None) -> None:
-        """Remember ``post`` as the one showing its match's current turn (replacing the previous one).
-
-        With ``pings`` the post begins a turn (``post.version``): in the same transaction, earlier turns'
-        pings are dropped and these recorded; a ping already sent stays sent (a retried post)."""
-
-        def body(raw: sqlite3.Connection) -> None:
-            if pings is not None:
-                _save_turn_pings(raw, post.match_id, post.version, pings)
-            raw.execute(
-                "INSERT INTO live_posts (match_id, channel_id, message_id, to_act, lines, version, history) "
-                "VALUES (?, ?, ?, ?, ?, ?, ?) ON CONFLICT (match_id) DO UPDATE SET "
-                "channel_id = excluded.channel_id, message_id = excluded.message_id, "
-                "to_act = excluded.to_act, lines = excluded.lines, version = excluded.version, "
-                "history = excluded.history",
-                (
-                    post.match_id,
-                    post.channel_id,
-                    post.message_id,
-                    json.dumps(list(post.to_act)),
-                    json.dumps(list(post.lines)),
-                    post.version,
-                    json.dumps([turn.model_dump(mode="json") for turn in post.history]),
-                ),
-            )
-
-        await self._db.write(body)
-
     async def turn_pings(self, match_id: int, turn: int | None = None) -> list[TurnPing]:
         """The pings of ``match_id``'s latest turn that has any (or of ``turn``), by seat."""
 
@@ -942,6 +887,61 @@ class SqliteMatchStore:
             return row is not None
 
         return await self._db.read(body)
+
+    async def live_post(self, match_id: int) -> LivePost | None:
+        """The post showing ``match_id``'s current turn, if one was made (``None`` if it cannot be read)."""
+
+        def body(raw: sqlite3.Connection) -> LivePost | None:
+            row = raw.execute(
+                "SELECT channel_id, message_id, to_act, lines, version, history FROM live_posts "
+                "WHERE match_id = ?",
+                (match_id,),
+            ).fetchone()
+            if row is None:
+                return None
+            try:
+                return LivePost(
+                    match_id=match_id,
+                    channel_id=row[0],
+                    message_id=row[1],
+                    to_act=tuple(json.loads(row[2])),
+                    lines=tuple(json.loads(row[3])),
+                    version=row[4],
+                    history=tuple(TurnLines.model_validate(turn) for turn in json.loads(row[5])),
+                )
+            except (ValueError, TypeError, ValidationError):
+                log.warning("the live post of match %s cannot be read; a new post will replace it", match_id)
+                return None
+
+        return await self._db.read(body)
+
+    async def save_live_post(self, post: LivePost, pings: Sequence[TurnPing] | None = None) -> None:
+        """Remember ``post`` as the one showing its match's current turn (replacing the previous one).
+
+        With ``pings`` the post begins a turn (``post.version``): in the same transaction, earlier turns'
+        pings are dropped and these recorded; a ping already sent stays sent (a retried post)."""
+
+        def body(raw: sqlite3.Connection) -> None:
+            if pings is not None:
+                _save_turn_pings(raw, post.match_id, post.version, pings)
+            raw.execute(
+                "INSERT INTO live_posts (match_id, channel_id, message_id, to_act, lines, version, history) "
+                "VALUES (?, ?, ?, ?, ?, ?, ?) ON CONFLICT (match_id) DO UPDATE SET "
+                "channel_id = excluded.channel_id, message_id = excluded.message_id, "
+                "to_act = excluded.to_act, lines = excluded.lines, version = excluded.version, "
+                "history = excluded.history",
+                (
+                    post.match_id,
+                    post.channel_id,
+                    post.message_id,
+                    json.dumps(list(post.to_act)),
+                    json.dumps(list(post.lines)),
+                    post.version,
+                    json.dumps([turn.model_dump(mode="json") for turn in post.history]),
+                ),
+            )
+
+        await self._db.write(body)
 
     async def mark_failed(self, delivery_id: int, error: str) -> None:
         """Count a failed send of a pending delivery and keep ``error``; after ``max_attempts`` failures
