@@ -220,5 +220,5 @@ class TurnPings:
         locale = await recipient_locale(self.bot, ping.user_id, match.guild_id)
         notice = Notice(to_act=(ping.seat,))
         text = self.bot.notifier.private_text(match, ping.seat, notice, locale)
-        user = self.bot.get_user(ping.user_id) or await self.bot.fetch_user(ping.user_id)
-        await user.send(text, view=match_view(match.id, match.version, locale))
+        channel = await self.bot.create_dm(discord.Object(id=ping.user_id))
+        await channel.send(text, view=match_view(match.id, match.version, locale))
