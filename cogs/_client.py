@@ -6,6 +6,7 @@ import asyncio
 import contextlib
 import logging
 from collections.abc import Callable
+from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
@@ -43,6 +44,10 @@ RETRY_SECONDS = 5.0
 PAYLOAD_LOGGERS = ("discord.http", "discord.gateway", "discord.webhook.async_", "discord.state")
 
 
+def utc_now() -> datetime:
+    return datetime.now(UTC)
+
+
 def silence_payload_logs() -> None:
     for name in PAYLOAD_LOGGERS:
         logger = logging.getLogger(name)
@@ -66,8 +71,10 @@ class BigApple(commands.Bot):
         dev_guild: int | None = None,
         retry_seconds: float = RETRY_SECONDS,
         seed_source: Callable[[], int] | None = None,
+        clock: Callable[[], datetime] = utc_now,
     ) -> None:
-        """``seed_source`` fixes the seeds of new matches (tests); by default each is random."""
+        """``seed_source`` fixes the seeds of new matches (tests); by default each is random. ``clock``
+        tells the time that turn reminders are held by (tests move it on)."""
         silence_payload_logs()
         # Slash commands, buttons and DMs need no privileged intent.
         super().__init__(
@@ -77,6 +84,7 @@ class BigApple(commands.Bot):
         self.dev_guild = dev_guild
         self.retry_seconds = retry_seconds
         self.seed_source = seed_source
+        self.clock = clock
         self._outbox_wakeup = asyncio.Event()
         self._outbox_task: asyncio.Task[None] | None = None
         self._background: set[asyncio.Task[None]] = set()
@@ -162,6 +170,9 @@ class BigApple(commands.Bot):
         while not self.is_closed():
             self._outbox_wakeup.clear()
             await self._outbox_pass()
+            # After the pass, so a turn's reminders follow its post; at start-up this delivers once
+            # the reminders that came due while the bot was down.
+            await self._sweep_pings()
             wait = self.retry_seconds
             due = self.host.backoff.next_retry_in()
             if due is not None:
@@ -200,6 +211,12 @@ class BigApple(commands.Bot):
         except Exception:
             log.exception("sending match notices failed; retrying")
             return 0
+
+    async def _sweep_pings(self) -> None:
+        try:
+            await self.notifier.pings.sweep()
+        except Exception:
+            log.exception("sending turn reminders failed; retrying")
 
     async def _tournaments_pass(self) -> None:
         try:

@@ -17,6 +17,7 @@ import discord
 
 import lang
 from cogs._lang import recipient_locale
+from cogs._pings import TurnPings
 from cogs._ui import HandButton, final_view, match_view
 from engine.core.errors import MatchNotFound
 from engine.host.outbox import DestinationGone
@@ -100,6 +101,7 @@ class DiscordNotifier:
         self.bot = bot
         # Matches whose players were told by DM that the bot has nowhere left to post them.
         self._told_nowhere: set[int] = set()
+        self.pings = TurnPings(bot)
 
     async def deliver(self, match: MatchRecord, delivery: Delivery, notice: Notice) -> None:
         if delivery.seat is None:
@@ -321,11 +323,9 @@ class DiscordNotifier:
             )
             return
         pinged = range(match.seat_count) if everyone else notice.to_act
-        mentioned = [
-            discord.Object(id=p.user_id)
-            for s in pinged
-            if (p := match.player_at(s)) is not None and p.user_id and not p.bot
-        ]
+        # Each player's own choice says whether this post mentions them (see cogs._pings).
+        turn = await self.pings.begin(match, delivery, notice, pinged, live is not None and continuing)
+        mentioned = [discord.Object(id=user_id) for user_id in turn.mention]
 
         async def post(channel: discord.abc.Messageable) -> discord.Message:
             kwargs: dict[str, object] = {
@@ -351,7 +351,8 @@ class DiscordNotifier:
         if png is not None:
             await self.bot.store.remember_sent_image(match.id, BOARD_SEAT, digest(png))
         await self.bot.store.save_live_post(
-            shown.model_copy(update={"channel_id": message.channel.id, "message_id": message.id})
+            shown.model_copy(update={"channel_id": message.channel.id, "message_id": message.id}),
+            turn.pings,
         )
 
     async def _edit_live(
@@ -398,6 +399,8 @@ class DiscordNotifier:
         if delivery.seat in notice.to_act:
             # The same controls as the thread's post: a player can take the whole turn from here.
             kwargs["view"] = match_view(match.id, delivery.version, locale)
+        if not await self.pings.loud(match, delivery, notice, player.user_id):
+            kwargs["silent"] = True
         try:
             channel = await self.bot.create_dm(discord.Object(id=player.user_id))
             await channel.send(content, **kwargs)  # type: ignore[call-overload]

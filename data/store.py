@@ -16,6 +16,7 @@ import os
 import sqlite3
 from collections.abc import Awaitable, Callable, Collection, Iterable, Sequence
 from dataclasses import dataclass, field
+from datetime import UTC, datetime
 from types import TracebackType
 from typing import Any, Self, TypeVar
 
@@ -31,6 +32,7 @@ from engine.core.errors import (
     StaleVersion,
 )
 from engine.core.replay import LoggedAction
+from engine.host.notify import TurnPing, Via
 from engine.host.ports import (
     Delivery,
     DeliveryDraft,
@@ -800,6 +802,112 @@ class SqliteMatchStore:
 
         return await self._db.write(body)
 
+    async def turn_pings(self, match_id: int, turn: int | None = None) -> list[TurnPing]:
+        """The pings of ``match_id``'s latest turn that has any (or of ``turn``), by seat."""
+
+        def body(raw: sqlite3.Connection) -> list[TurnPing]:
+            where = (
+                "turn = ?"
+                if turn is not None
+                else "turn = (SELECT MAX(turn) FROM turn_pings WHERE match_id = ?)"
+            )
+            rows = raw.execute(
+                f"SELECT {_PING_COLUMNS} FROM turn_pings WHERE match_id = ? AND {where} ORDER BY seat",
+                (match_id, match_id if turn is None else turn),
+            ).fetchall()
+            return [_to_ping(row) for row in rows]
+
+        return await self._db.read(body)
+
+    async def due_pings(self, now: datetime, limit: int = 100) -> list[TurnPing]:
+        """Held pings due by ``now``, the longest due first."""
+
+        def body(raw: sqlite3.Connection) -> list[TurnPing]:
+            rows = raw.execute(
+                f"SELECT {_PING_COLUMNS} FROM turn_pings WHERE sent = 0 AND due_at <= ? "
+                "ORDER BY due_at LIMIT ?",
+                (_utc_text(now), max(0, limit)),
+            ).fetchall()
+            return [_to_ping(row) for row in rows]
+
+        return await self._db.read(body)
+
+    async def next_ping_due(self) -> datetime | None:
+        """When the first held ping comes due (None: none is held)."""
+
+        def body(raw: sqlite3.Connection) -> datetime | None:
+            row = raw.execute("SELECT MIN(due_at) FROM turn_pings WHERE sent = 0").fetchone()
+            return None if row is None or row[0] is None else datetime.fromisoformat(row[0])
+
+        return await self._db.read(body)
+
+    async def ping_user_now(self, user_id: int, now: datetime) -> None:
+        """Make ``user_id``'s held pings due at ``now``, to be decided again (their settings changed)."""
+
+        def body(raw: sqlite3.Connection) -> None:
+            raw.execute(
+                "UPDATE turn_pings SET due_at = ? WHERE user_id = ? AND sent = 0", (_utc_text(now), user_id)
+            )
+
+        await self._db.write(body)
+
+    async def settle_ping(self, ping: TurnPing, via: Via, due_at: datetime | None = None) -> bool:
+        """Mark a held ping told ``via`` (or, with ``Via.HELD``, hold it until ``due_at``). True when it
+        was still held: whoever gets True tells the player, so nobody tells them twice."""
+
+        def body(raw: sqlite3.Connection) -> bool:
+            changed = raw.execute(
+                "UPDATE turn_pings SET via = ?, sent = ?, due_at = ? "
+                "WHERE match_id = ? AND turn = ? AND seat = ? AND sent = 0",
+                (
+                    via.value,
+                    int(via is not Via.HELD),
+                    _utc_text(due_at or ping.due_at),
+                    ping.match_id,
+                    ping.turn,
+                    ping.seat,
+                ),
+            )
+            return changed.rowcount == 1
+
+        return await self._db.write(body)
+
+    async def release_ping(self, ping: TurnPing, due_at: datetime) -> None:
+        """Hold again a ping whose sending failed, to retry at ``due_at``."""
+
+        def body(raw: sqlite3.Connection) -> None:
+            raw.execute(
+                "UPDATE turn_pings SET via = '', sent = 0, due_at = ? "
+                "WHERE match_id = ? AND turn = ? AND seat = ?",
+                (_utc_text(due_at), ping.match_id, ping.turn, ping.seat),
+            )
+
+        await self._db.write(body)
+
+    async def drop_pings(self, match_id: int, before: int | None = None) -> None:
+        """Forget the pings of a match's turns (those before turn ``before`` only, when given)."""
+
+        def body(raw: sqlite3.Connection) -> None:
+            raw.execute(
+                "DELETE FROM turn_pings WHERE match_id = ? AND turn < ?",
+                (match_id, 2**62 if before is None else before),
+            )
+
+        await self._db.write(body)
+
+    async def has_private_notice(self, match_id: int, version: int, seat: int) -> bool:
+        """Whether a private message to ``seat`` was recorded at ``version`` (sent or still to send)."""
+
+        def body(raw: sqlite3.Connection) -> bool:
+            row = raw.execute(
+                "SELECT 1 FROM deliveries "
+                "WHERE match_id = ? AND version = ? AND seat = ? AND status != 'failed'",
+                (match_id, version, seat),
+            ).fetchone()
+            return row is not None
+
+        return await self._db.read(body)
+
     async def live_post(self, match_id: int) -> LivePost | None:
         """The post showing ``match_id``'s current turn, if one was made (``None`` if it cannot be read)."""
 
@@ -827,10 +935,15 @@ class SqliteMatchStore:
 
         return await self._db.read(body)
 
-    async def save_live_post(self, post: LivePost) -> None:
-        """Remember ``post`` as the one showing its match's current turn (replacing the previous one)."""
+    async def save_live_post(self, post: LivePost, pings: Sequence[TurnPing] | None = None) -> None:
+        """Remember ``post`` as the one showing its match's current turn (replacing the previous one).
+
+        With ``pings`` the post begins a turn (``post.version``): in the same transaction, earlier turns'
+        pings are dropped and these recorded; a ping already sent stays sent (a retried post)."""
 
         def body(raw: sqlite3.Connection) -> None:
+            if pings is not None:
+                _save_turn_pings(raw, post.match_id, post.version, pings)
             raw.execute(
                 "INSERT INTO live_posts (match_id, channel_id, message_id, to_act, lines, version, history) "
                 "VALUES (?, ?, ?, ?, ?, ?, ?) ON CONFLICT (match_id) DO UPDATE SET "
@@ -968,6 +1081,48 @@ def _readable_deliveries(rows: Iterable[Sequence[Any]]) -> tuple[list[Delivery],
         except CorruptRecord as exc:
             unreadable.append((int(row[0]), exc.message))
     return readable, unreadable
+
+
+_PING_COLUMNS = "match_id, turn, seat, user_id, started_at, due_at, via"
+
+
+def _utc_text(moment: datetime) -> str:
+    """An aware time as stored in ``turn_pings``: UTC ISO-8601 text, which sorts as time does."""
+    return moment.astimezone(UTC).isoformat(timespec="milliseconds")
+
+
+def _to_ping(row: Sequence[Any]) -> TurnPing:
+    return TurnPing(
+        match_id=row[0],
+        turn=row[1],
+        seat=row[2],
+        user_id=row[3],
+        started_at=datetime.fromisoformat(row[4]),
+        due_at=datetime.fromisoformat(row[5]),
+        via=Via(row[6]),
+    )
+
+
+def _save_turn_pings(raw: sqlite3.Connection, match_id: int, turn: int, pings: Sequence[TurnPing]) -> None:
+    raw.execute("DELETE FROM turn_pings WHERE match_id = ? AND turn < ?", (match_id, turn))
+    raw.executemany(
+        "INSERT INTO turn_pings (match_id, turn, seat, user_id, started_at, due_at, via, sent) "
+        "VALUES (?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (match_id, turn, seat) DO UPDATE SET "
+        "due_at = excluded.due_at, via = excluded.via, sent = excluded.sent WHERE turn_pings.sent = 0",
+        [
+            (
+                match_id,
+                turn,
+                p.seat,
+                p.user_id,
+                _utc_text(p.started_at),
+                _utc_text(p.due_at),
+                p.via.value,
+                int(p.sent),
+            )
+            for p in pings
+        ],
+    )
 
 
 def _queue(
