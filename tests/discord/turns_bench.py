@@ -7,7 +7,6 @@ as the menu then carries on through the turn."""
 
 from __future__ import annotations
 
-import asyncio
 import statistics
 import tempfile
 from pathlib import Path
@@ -92,20 +91,11 @@ def _turn_dm(fake: FakeDiscord, user: FakeUser, version: int) -> tuple[FakeMessa
     return None
 
 
-async def _outbox_settled(bot: BigApple) -> None:
-    """Wait until the bot has sent every notice it has (the DMs of a turn come after its post)."""
-    for _ in range(2000):
-        if not await bot.store.pending_deliveries(limit=1):
-            return
-        await asyncio.sleep(0.005)
-    raise AssertionError("the outbox never emptied")
-
-
 async def measure_turns(
-    game: str, max_moves: int = 150, seed: int = 1, dm_seat: int | None = None
+    game: str, max_moves: int = 150, seed: int = 1, bob_by_dm: bool = False
 ) -> dict[str, Any]:
-    """The per-turn figures of ``bench --full`` for ``game``. The player at ``dm_seat`` starts each of
-    their turns from the turn DM when one came (else from the thread), as a player on a phone might.
+    """The per-turn figures of ``bench --full`` for ``game``. With ``bob_by_dm``, Bob chooses to be told
+    of his turns by direct message (``/settings notify``) and starts each of them from that message.
     Besides the figures, the result's ``checks`` say what a test looks at: ``stale_controls`` (older
     posts that still have buttons), ``recaps`` (posts that recap the moves since a player's last turn,
     with the names they mention), ``carried_steps`` (moves played on a menu that carried on) and
@@ -122,6 +112,11 @@ async def measure_turns(
         with tempfile.TemporaryDirectory() as tmp:
             bot = BigApple(Path(tmp) / "bench.db", dev_guild=fake.guild.id, seed_source=lambda: seed)
             async with running_bot(bot, fake):
+                if bob_by_dm:
+                    how = {"how": "dm"}
+                    await (
+                        await fake.slash("settings notify", how, user=fake.bob, channel=fake.general)
+                    ).response()
                 choice = {"game": game, "players": 3}
                 await (await fake.slash("game new", choice, user=fake.alice, channel=fake.general)).response()
                 thread = await fake.wait_for_thread(fake.general)
@@ -161,9 +156,11 @@ async def measure_turns(
                         post = await _latest_post(fake, thread, record.version)
                         play = _button(post, "ba:play:")
                         dm = None
-                        if seat == dm_seat:
-                            await _outbox_settled(bot)
-                            dm = _turn_dm(fake, user, record.version)
+                        if bob_by_dm and user is fake.bob:
+                            # Every turn of his comes with a direct message that has its controls.
+                            dm = await fake.wait_until(
+                                lambda version=record.version: _turn_dm(fake, fake.bob, version), timeout=10
+                            )
                         if dm is not None:
                             post, play = dm
                             dm_turns += 1
@@ -204,6 +201,8 @@ async def measure_turns(
         and r.files
     ]
     mentions = [r for r in thread_posts if ((r.json or {}).get("allowed_mentions") or {}).get("users")]
+    pinged_alone = [(r.json or {}).get("allowed_mentions", {}).get("users") for r in mentions]
+    bob_pinged = sum(1 for users in pinged_alone if users == [str(fake.bob.id)] or users == [fake.bob.id])
     uploaded = sum(len(upload.data) for r in requests for upload in r.files)
     # Interaction responses and follow-ups answer a person's tap and are outside the bot's global rate
     # limit; the bot's own requests (posts, edits, DMs) are what its budget is about.
@@ -231,6 +230,7 @@ async def measure_turns(
             "carried_steps": carried_steps,
             "dm_turns": dm_turns,
             "repeated_uploads": repeated_uploads,
+            "bob_pinged": bob_pinged,
         },
     }
 
