@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from cogs._client import BigApple
 from engine.core.rng import Rng
 from engine.host.ports import MatchStatus
 from engine.registry import POLICIES
@@ -11,6 +12,23 @@ from tests.discord.fake import FakeDiscord
 from tests.discord.models import FakeMember
 from tests.discord.test_bigapple import big_apple, button, started_match
 from tests.discord.test_tenancy import two_servers
+
+
+async def play_out(bot: BigApple, match_id: int) -> None:
+    """The people of the match play it to its end with the greedy player's choices."""
+    record = await bot.host.match(match_id)
+    rules, greedy = bot.host.rules(record.game), POLICIES[record.game]["greedy"]
+    for step in range(1000):
+        if record.status is not MatchStatus.ACTIVE:
+            return
+        state = bot.host.state_of(record)
+        seat = min(rules.to_act(state))
+        player = record.player_at(seat)
+        assert player is not None and player.user_id is not None
+        action = greedy.choose(rules, state, seat, rules.legal_actions(state, seat), Rng.from_seed(step))
+        await bot.host.act(match_id, player.user_id, rules.notation(action))
+        record = await bot.host.match(match_id)
+    raise AssertionError(f"match {match_id} did not end")
 
 
 async def test_a_player_resigns_a_computer_plays_on_and_the_rating_counts_them_last(
@@ -34,18 +52,7 @@ async def test_a_player_resigns_a_computer_plays_on_and_the_rating_counts_them_l
         again = await (await fake.slash("game resign", {}, user=fake.bob, channel=thread)).response()
         assert again.ephemeral and "You resigned" not in (again.content or "")
         # Alice plays the match out against the two computers.
-        rules, greedy = bot.host.rules("ny1901"), POLICIES["ny1901"]["greedy"]
-        for step in range(400):
-            record = await bot.host.match(match_id)
-            if record.status is not MatchStatus.ACTIVE:
-                break
-            state = bot.host.state_of(record)
-            seat_to_act = min(rules.to_act(state))
-            action = greedy.choose(
-                rules, state, seat_to_act, rules.legal_actions(state, seat_to_act), Rng.from_seed(step)
-            )
-            await bot.host.act(match_id, fake.alice.id, rules.notation(action))
-        assert record.status is MatchStatus.FINISHED
+        await play_out(bot, match_id)
         rated = await bot.ratings.changes(match_id)
         places = {c.user_id: c.place for c in rated}
         assert places[fake.bob.id] == 4 and places[fake.alice.id] < 4
@@ -57,17 +64,7 @@ async def test_the_final_post_offers_a_rematch_made_once_in_a_new_thread(
     fake = fake_discord
     async with big_apple(fake, tmp_path / "db.sqlite") as bot:
         match_id, thread = await started_match(fake, bot, "ny1901")
-        rules, greedy = bot.host.rules("ny1901"), POLICIES["ny1901"]["greedy"]
-        for step in range(400):
-            record = await bot.host.match(match_id)
-            if record.status is not MatchStatus.ACTIVE:
-                break
-            state = bot.host.state_of(record)
-            seat = min(rules.to_act(state))
-            player = record.player_at(seat)
-            assert player is not None and player.user_id is not None
-            action = greedy.choose(rules, state, seat, rules.legal_actions(state, seat), Rng.from_seed(step))
-            await bot.host.act(match_id, player.user_id, rules.notation(action))
+        await play_out(bot, match_id)
         final = await fake.wait_for_message(
             thread, lambda m: "Final standings" in (m.content or ""), timeout=60
         )
