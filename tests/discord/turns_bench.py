@@ -7,6 +7,7 @@ as the menu then carries on through the turn."""
 
 from __future__ import annotations
 
+import functools
 import statistics
 import tempfile
 from pathlib import Path
@@ -159,7 +160,7 @@ async def measure_turns(
                         if bob_by_dm and user is fake.bob:
                             # Every turn of his comes with a direct message that has its controls.
                             dm = await fake.wait_until(
-                                lambda version=record.version: _turn_dm(fake, fake.bob, version), timeout=10
+                                functools.partial(_turn_dm, fake, fake.bob, record.version), timeout=10
                             )
                         if dm is not None:
                             post, play = dm
