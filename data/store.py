@@ -22,6 +22,7 @@ from typing import Any, Self, TypeVar
 
 from pydantic import ValidationError
 
+from data import clocks as clockrows
 from data import db as dbmod
 from engine.core.errors import (
     CorruptRecord,
@@ -32,6 +33,7 @@ from engine.core.errors import (
     StaleVersion,
 )
 from engine.core.replay import LoggedAction
+from engine.host.clock import ClockChange, Pace, SeatClock, paused
 from engine.host.notify import TurnPing, Via
 from engine.host.ports import (
     Delivery,
@@ -57,9 +59,9 @@ _INT64 = range(-(2**63), 2**63)
 
 _MATCH_COLUMNS = (
     "id, game, options, seat_count, seed, status, version, creator_id, guild_id, channel_id, thread_id, "
-    "state_json, result_json, created_at, updated_at"
+    "state_json, result_json, created_at, updated_at, pace"
 )
-_PLAYER_COLUMNS = "match_id, user_id, name, bot, seat, resigned"
+_PLAYER_COLUMNS = "match_id, user_id, name, bot, seat, resigned, absent"
 # Seated players in seat order; lobby players (no seat yet) in the order they joined.
 _PLAYER_ORDER = "seat IS NULL, seat, joined"
 
@@ -456,8 +458,8 @@ class SqliteMatchStore:
                     return _load_match(raw, int(made[0]))
             cursor = raw.execute(
                 "INSERT INTO matches (game, options, seat_count, seed, status, version, creator_id, "
-                "guild_id, channel_id, origin, created_at, updated_at) "
-                "VALUES (?, ?, ?, ?, 'lobby', 0, ?, ?, ?, ?, ?, ?)",
+                "guild_id, channel_id, origin, created_at, updated_at, pace) "
+                "VALUES (?, ?, ?, ?, 'lobby', 0, ?, ?, ?, ?, ?, ?, ?)",
                 (
                     draft.game,
                     json.dumps(sorted(draft.options)),
@@ -469,6 +471,7 @@ class SqliteMatchStore:
                     draft.origin,
                     now,
                     now,
+                    draft.pace.value,
                 ),
             )
             match_id = cursor.lastrowid
@@ -550,9 +553,10 @@ class SqliteMatchStore:
         seat: int,
         player: Player,
         deliveries: Sequence[DeliveryDraft] = (),
+        clocks: ClockChange | None = None,
     ) -> MatchRecord:
-        """Put ``player`` in ``seat`` of an active match (e.g. a computer taking over); bumps the version
-        and queues ``deliveries`` at the new version.
+        """Put ``player`` in ``seat`` of an active match (e.g. a computer taking over); bumps the version,
+        queues ``deliveries`` at the new version and writes ``clocks``.
 
         Raises ``MatchNotFound``, ``StaleVersion``, ``MatchClosed`` when the match is not active, or
         ``LobbyError`` when there is no such seat or ``player.user_id`` already holds another seat.
@@ -565,9 +569,17 @@ class SqliteMatchStore:
             )
             try:
                 changed = raw.execute(
-                    "UPDATE players SET user_id = ?, name = ?, bot = ?, resigned = ? "
+                    "UPDATE players SET user_id = ?, name = ?, bot = ?, resigned = ?, absent = ? "
                     "WHERE match_id = ? AND seat = ?",
-                    (player.user_id, player.name, player.bot, int(player.resigned), match_id, seat),
+                    (
+                        player.user_id,
+                        player.name,
+                        player.bot,
+                        int(player.resigned),
+                        int(player.absent),
+                        match_id,
+                        seat,
+                    ),
                 )
             except sqlite3.IntegrityError:
                 raise LobbyError(f"that player already holds another seat in match {match_id}") from None
@@ -582,6 +594,7 @@ class SqliteMatchStore:
                 raise LobbyError(f"match {match_id} has no seat {seat}", seats)
             if deliveries:
                 _queue(raw, match_id, expected_version + 1, deliveries, now)
+            clockrows.write_change(raw, clocks, now)
             return _load_match(raw, match_id)
 
         return await self._track(match_id, self._db.write(body))
@@ -608,9 +621,11 @@ class SqliteMatchStore:
         players: Sequence[Player],
         state_json: str,
         deliveries: Sequence[DeliveryDraft] = (),
+        clocks: ClockChange | None = None,
     ) -> MatchRecord:
         """Seat ``players`` (each with its ``seat``; they replace the lobby list), store the opening
-        snapshot at the new version, go ACTIVE and queue ``deliveries`` at that version.
+        snapshot at the new version, go ACTIVE, queue ``deliveries`` at that version and start the
+        ``clocks``.
 
         Raises ``MatchNotFound``, ``StaleVersion``, or ``LobbyError`` when the match is not in the lobby,
         the seats are not exactly ``0 .. seat_count - 1`` or a user appears twice.
@@ -648,6 +663,7 @@ class SqliteMatchStore:
             )
             raw.execute(_INSERT_SNAPSHOT, (match_id, version, state_json))
             _queue(raw, match_id, version, deliveries, now)
+            clockrows.write_change(raw, clocks, now)
             return _load_match(raw, match_id)
 
         return await self._track(match_id, self._db.write(body))
@@ -661,9 +677,11 @@ class SqliteMatchStore:
         status: MatchStatus = MatchStatus.ACTIVE,
         result_json: str | None = None,
         deliveries: Sequence[DeliveryDraft] = (),
+        clocks: ClockChange | None = None,
     ) -> MatchRecord:
         """Append ``action`` at version ``expected_version + 1`` with its resulting snapshot, set the
-        status (ACTIVE, or FINISHED/ABANDONED with ``result_json``) and queue ``deliveries``.
+        status (ACTIVE, or FINISHED/ABANDONED with ``result_json``), queue ``deliveries`` and write the
+        ``clocks`` the move changed.
 
         Raises ``MatchNotFound``, ``StaleVersion`` (another commit got there first; nothing stored),
         ``MatchClosed`` when the match is not active, ``ValueError`` for ``status`` LOBBY.
@@ -683,6 +701,7 @@ class SqliteMatchStore:
             raw.execute(_INSERT_SNAPSHOT, (match_id, version, state_json))
             if deliveries:
                 _queue(raw, match_id, version, deliveries, now)
+            clockrows.write_change(raw, clocks, now)
             if known is None:
                 return _load_match(raw, match_id)
             # The guard proved the row was still at the version ``known`` was read at, and every change
@@ -986,6 +1005,74 @@ class SqliteMatchStore:
 
         await self._db.write(body)
 
+    # -------------------------------------------------------------------------------------- clocks
+
+    async def seat_clocks(self, match_id: int) -> list[SeatClock]:
+        """The match's seat clocks, by seat (none for a match without a clock)."""
+        return await self._db.read(lambda raw: clockrows.seat_clocks(raw, match_id))
+
+    async def due_clocks(self, now: datetime, limit: int = 100) -> list[SeatClock]:
+        """The seat clocks whose reminder or deadline has fallen by ``now``, the earliest first."""
+        return await self._db.read(lambda raw: clockrows.due_clocks(raw, now, limit))
+
+    async def next_clock_due(self) -> datetime | None:
+        return await self._db.read(clockrows.next_due)
+
+    async def settle_clock(self, old: SeatClock, new: SeatClock) -> bool:
+        """Move a clock on past a reminder; False (nothing written) when the row changed since ``old``
+        was read, so a reminder is never sent twice."""
+        return await self._db.write(lambda raw: clockrows.replace_if_unchanged(raw, old, new))
+
+    async def timeouts_of(self, user_id: int) -> int:
+        """How many turns a computer played for ``user_id`` because their time ran out."""
+        return await self._db.read(lambda raw: clockrows.timeouts_of(raw, user_id))
+
+    async def absences(
+        self, user_ids: Sequence[int], ending_after: datetime
+    ) -> dict[int, list[tuple[datetime, datetime]]]:
+        """The absences (start, end) of ``user_ids`` that end after ``ending_after``, by user id."""
+        return await self._db.read(lambda raw: clockrows.absences(raw, user_ids, ending_after))
+
+    async def begin_absence(self, user_id: int, starts: datetime, ends: datetime) -> list[SeatClock]:
+        """Record an absence and move the user's running turns on by its length, in one transaction;
+        returns the clocks as moved."""
+        length = ends - starts
+
+        def body(raw: sqlite3.Connection) -> list[SeatClock]:
+            raw.execute(
+                "INSERT INTO absences (user_id, starts_at, ends_at) VALUES (?, ?, ?)",
+                (user_id, clockrows.utc_text(starts), clockrows.utc_text(ends)),
+            )
+            moved = [paused(clock, length) for clock in clockrows.running_clocks_of(raw, user_id)]
+            clockrows.write_change(raw, ClockChange(clocks=tuple(moved)), self._clock())
+            return moved
+
+        return await self._db.write(body)
+
+    async def end_absence(self, user_id: int, now: datetime) -> list[SeatClock] | None:
+        """End the user's current absence at ``now`` and move their running turns back by the time it
+        had left; None when they are not away."""
+
+        def body(raw: sqlite3.Connection) -> list[SeatClock] | None:
+            row = raw.execute(
+                "SELECT starts_at, ends_at FROM absences "
+                "WHERE user_id = ? AND starts_at <= ? AND ends_at > ?",
+                (user_id, clockrows.utc_text(now), clockrows.utc_text(now)),
+            ).fetchone()
+            if row is None:
+                return None
+            starts, ends = row
+            unused = datetime.fromisoformat(ends) - now
+            raw.execute(
+                "UPDATE absences SET ends_at = ? WHERE user_id = ? AND starts_at = ?",
+                (clockrows.utc_text(now), user_id, starts),
+            )
+            moved = [paused(clock, -unused) for clock in clockrows.running_clocks_of(raw, user_id)]
+            clockrows.write_change(raw, ClockChange(clocks=tuple(moved)), self._clock())
+            return moved
+
+        return await self._db.write(body)
+
     async def mark_failed(self, delivery_id: int, error: str) -> None:
         """Count a failed send of a pending delivery and keep ``error``; after ``max_attempts`` failures
         it becomes ``failed`` and is no longer offered. Deliveries already sent or failed are left alone.
@@ -1150,10 +1237,17 @@ def _to_record(row: Sequence[Any], player_rows: Iterable[Sequence[Any]]) -> Matc
     players = tuple(
         dbmod.validated_row(
             Player,
-            {"user_id": user_id, "name": name, "bot": bot, "seat": seat, "resigned": bool(resigned)},
+            {
+                "user_id": user_id,
+                "name": name,
+                "bot": bot,
+                "seat": seat,
+                "resigned": bool(resigned),
+                "absent": bool(absent),
+            },
             f"a player of match {match_id}",
         )
-        for _, user_id, name, bot, seat, resigned in player_rows
+        for _, user_id, name, bot, seat, resigned, absent in player_rows
     )
     fields = {
         "id": match_id,
@@ -1172,6 +1266,7 @@ def _to_record(row: Sequence[Any], player_rows: Iterable[Sequence[Any]]) -> Matc
         "result_json": row[12],
         "created_at": row[13],
         "updated_at": row[14],
+        "pace": _pace(match_id, row[15]),
     }
     return dbmod.validated_row(MatchRecord, fields, f"match {match_id}")
 
@@ -1187,6 +1282,16 @@ def _options(match_id: int, text: Any) -> frozenset[str]:
             f"({str(text)[:60]!r}); nothing was changed"
         )
     return frozenset(options)
+
+
+def _pace(match_id: int, value: Any) -> Pace:
+    try:
+        return Pace(value)
+    except ValueError:
+        raise CorruptRecord(
+            f"match {match_id} cannot be read: unknown clock {value!r}; nothing was changed",
+            [p.value for p in Pace],
+        ) from None
 
 
 def _status(match_id: int, value: Any) -> MatchStatus:

@@ -3,12 +3,14 @@
 from __future__ import annotations
 
 from collections.abc import Collection, Sequence
+from datetime import datetime
 from enum import StrEnum
 from typing import Protocol
 
 from engine.core.contract import Frozen
 from engine.core.replay import LoggedAction
 from engine.core.say import Say
+from engine.host.clock import ClockChange, Pace, SeatClock
 
 
 class MatchStatus(StrEnum):
@@ -26,6 +28,7 @@ class Player(Frozen):
     bot: str | None = None
     seat: int | None = None  # assigned when the match starts
     resigned: bool = False  # gave up the seat to a computer: rated last
+    absent: bool = False  # a computer keeps the seat after timeouts, until the player returns
 
 
 class NewMatch(Frozen):
@@ -39,6 +42,7 @@ class NewMatch(Frozen):
     guild_id: int | None = None
     channel_id: int | None = None
     origin: str | None = None  # made by the bot for this purpose (e.g. a tournament table), at most once
+    pace: Pace = Pace.NONE
 
 
 class MatchRecord(Frozen):
@@ -60,6 +64,7 @@ class MatchRecord(Frozen):
     result_json: str | None = None  # the Outcome once finished
     created_at: str
     updated_at: str
+    pace: Pace = Pace.NONE
 
     def seat_of(self, user_id: int) -> int | None:
         for player in self.players:
@@ -175,9 +180,10 @@ class MatchStore(Protocol):
         seat: int,
         player: Player,
         deliveries: Sequence[DeliveryDraft] = (),
+        clocks: ClockChange | None = None,
     ) -> MatchRecord:
-        """Put ``player`` in ``seat`` of a started match (e.g. a computer taking over); bumps the version
-        and queues ``deliveries`` at the new version."""
+        """Put ``player`` in ``seat`` of a started match (e.g. a computer taking over); bumps the version,
+        queues ``deliveries`` at the new version and writes ``clocks``."""
         ...
 
     async def set_thread(self, match_id: int, thread_id: int) -> None: ...
@@ -189,8 +195,10 @@ class MatchStore(Protocol):
         players: Sequence[Player],
         state_json: str,
         deliveries: Sequence[DeliveryDraft] = (),
+        clocks: ClockChange | None = None,
     ) -> MatchRecord:
-        """Seat ``players`` (each with its ``seat``), store the opening snapshot and go ACTIVE."""
+        """Seat ``players`` (each with its ``seat``), store the opening snapshot, go ACTIVE and start
+        the ``clocks``."""
         ...
 
     async def commit_action(
@@ -202,8 +210,10 @@ class MatchStore(Protocol):
         status: MatchStatus = MatchStatus.ACTIVE,
         result_json: str | None = None,
         deliveries: Sequence[DeliveryDraft] = (),
+        clocks: ClockChange | None = None,
     ) -> MatchRecord:
-        """Append ``action`` and its resulting snapshot, bump the version, queue ``deliveries``."""
+        """Append ``action`` and its resulting snapshot, bump the version, queue ``deliveries``, write
+        the ``clocks`` the move changed."""
         ...
 
     async def close_match(
@@ -253,6 +263,28 @@ class MatchStore(Protocol):
     async def mark_delivered(self, delivery_id: int) -> None: ...
 
     async def mark_failed(self, delivery_id: int, error: str) -> None: ...
+
+    async def seat_clocks(self, match_id: int) -> list[SeatClock]: ...
+
+    async def due_clocks(self, now: datetime, limit: int = 100) -> list[SeatClock]:
+        """The seat clocks whose reminder or deadline has fallen by ``now``, the earliest first."""
+        ...
+
+    async def next_clock_due(self) -> datetime | None: ...
+
+    async def settle_clock(self, old: SeatClock, new: SeatClock) -> bool:
+        """Write ``new`` over ``old`` unless the row changed since ``old`` was read (then False)."""
+        ...
+
+    async def timeouts_of(self, user_id: int) -> int: ...
+
+    async def absences(
+        self, user_ids: Sequence[int], ending_after: datetime
+    ) -> dict[int, list[tuple[datetime, datetime]]]: ...
+
+    async def begin_absence(self, user_id: int, starts: datetime, ends: datetime) -> list[SeatClock]: ...
+
+    async def end_absence(self, user_id: int, now: datetime) -> list[SeatClock] | None: ...
 
 
 class Notice(Frozen):

@@ -10,8 +10,9 @@ from __future__ import annotations
 import asyncio
 import logging
 import secrets
-from collections.abc import Awaitable, Callable, Mapping, Sequence
+from collections.abc import Awaitable, Callable, Collection, Mapping, Sequence
 from dataclasses import dataclass
+from datetime import UTC, datetime
 from typing import Any
 
 from pydantic import BaseModel, ValidationError
@@ -33,6 +34,16 @@ from engine.core.notation import quote
 from engine.core.replay import LoggedAction, replay
 from engine.core.rng import SEAT_STREAM, Rng, bot_rng
 from engine.core.say import SILENT, Say, items, who
+from engine.host.clock import (
+    ALLOWANCES,
+    TIMEOUTS_TO_KEEP,
+    ClockChange,
+    Pace,
+    SeatClock,
+    begin_turn,
+    clocks_after,
+    end_turn,
+)
 from engine.host.locks import MatchLocks
 from engine.host.menus import MenuEntry
 from engine.host.names import computer_name, seat_namer
@@ -59,6 +70,8 @@ log = logging.getLogger(__name__)
 MAX_AUTOMATED_ACTIONS = 10_000
 # How many destinations the outbox sends to at once.
 PARALLEL_DESTINATIONS = 8
+# The computer players that stand in for a person whose time ran out, the strongest first.
+STRONGEST_FIRST = ("greedy", "random")
 # Match ids are signed 64-bit in the store; anything else cannot name a match.
 STORABLE_IDS = range(1, 2**63)
 
@@ -72,6 +85,10 @@ STATUS_SAID = {
     MatchStatus.FINISHED: HOST.word("over", "match"),
     MatchStatus.ABANDONED: HOST.word("abandoned", "match"),
 }
+
+
+def utc_now() -> datetime:
+    return datetime.now(UTC)
 
 
 def sentence(event: Event) -> Say:
@@ -113,9 +130,11 @@ class GameHost:
         policies: Mapping[str, Mapping[str, Policy[Any, Any]]] | None = None,
         seed_source: Callable[[], int] | None = None,
         backoff: Backoff[tuple[int, int | None]] | None = None,
+        clock: Callable[[], datetime] = utc_now,
     ) -> None:
         """``seed_source`` gives the seed of each new match (default: a fresh random one); ``backoff``
-        paces retries of each outbox destination that failed (default: ``Backoff()``)."""
+        paces retries of each outbox destination that failed (default: ``Backoff()``); ``clock`` tells
+        the time that match clocks run on (tests pass a virtual one)."""
         if games is None or policies is None:
             from engine.registry import GAMES, POLICIES
 
@@ -127,6 +146,7 @@ class GameHost:
         self._locks = MatchLocks()
         self.backoff: Backoff[tuple[int, int | None]] = backoff or Backoff()
         self._seed_source = seed_source or (lambda: secrets.randbits(63))
+        self.clock = clock
         # Awaited after the commit that finishes a match (ratings, tournaments); failures are only logged
         # because each listener can also catch up from the store later.
         self.finish_listeners: list[Callable[[MatchRecord], Awaitable[object]]] = []
@@ -335,8 +355,10 @@ class GameHost:
         guild_id: int | None = None,
         channel_id: int | None = None,
         origin: str | None = None,
+        pace: Pace = Pace.NONE,
     ) -> MatchRecord:
-        """Open a lobby after checking the game, seat count and options (``SetupError`` otherwise).
+        """Open a lobby after checking the game, seat count and options (``SetupError`` otherwise), on
+        the clock ``pace``.
 
         A match with an ``origin`` (a tournament's table) is made once: asking again returns it."""
         rules = self.rules(game)
@@ -350,6 +372,7 @@ class GameHost:
             guild_id=guild_id,
             channel_id=channel_id,
             origin=origin,
+            pace=pace,
         )
         return await self.store.create_match(draft, creator)
 
@@ -424,7 +447,10 @@ class GameHost:
                     to_act=to_act,
                 )
                 notices.append(DeliveryDraft(seat=p.seat, payload=payload(hand)))
-            match = await self.store.start_match(match_id, match.version, seated, dump_state(state), notices)
+            clocks = await self._clocks(match.model_copy(update={"players": tuple(seated)}), (), to_act)
+            match = await self.store.start_match(
+                match_id, match.version, seated, dump_state(state), notices, clocks=clocks
+            )
             played = list(lines)
             match = await self._run_computers(match, state, played)
             return ActResult(match=match, lines=tuple(played))
@@ -454,6 +480,7 @@ class GameHost:
             guild_id=match.guild_id,
             channel_id=match.channel_id,
             origin=f"rematch:{match_id}",
+            pace=match.pace,
         )
         if rematch.status is not MatchStatus.LOBBY:
             return rematch
@@ -570,9 +597,142 @@ class GameHost:
             to_act = tuple(sorted(rules.to_act(self.state_of(match))))
             notice = Notice(lines=(f"P{seat + 1}: computer takes over",), says=(said,), to_act=to_act)
             match = await self.store.replace_player(
-                match_id, match.version, seat, replaced, deliveries=[DeliveryDraft(payload=payload(notice))]
+                match_id,
+                match.version,
+                seat,
+                replaced,
+                deliveries=[DeliveryDraft(payload=payload(notice))],
+                clocks=await self._stop_clock(match, seat),
             )
             return await self._run_computers(match, self.state_of(match), [])
+
+    async def expire(self, due: SeatClock) -> MatchRecord | None:
+        """The time of ``due``'s seat has run out: a computer plays that turn for its player, who is told,
+        and after ``TIMEOUTS_TO_KEEP`` timeouts in a row keeps the seat until they come back (``back``).
+        None when the clock moved on since ``due`` was read (the player moved, or it already fired)."""
+        async with self._locks(due.match_id):
+            match = await self.match(due.match_id)
+            if match.status is not MatchStatus.ACTIVE or match.pace is Pace.NONE:
+                return None
+            current = {c.seat: c for c in await self.store.seat_clocks(match.id)}.get(due.seat)
+            now = self.clock()
+            if current != due or current.deadline is None or current.deadline > now:
+                return None
+            player = match.player_at(due.seat)
+            rules = self.rules(match.game)
+            state = self.state_of(match)
+            if player is None or player.bot is not None or due.seat not in rules.to_act(state):
+                await self.store.settle_clock(current, end_turn(current, ALLOWANCES[match.pace], now))
+                return None
+            policy = self.strongest_policy(match.game)
+            keep = current.timeouts + 1 >= TIMEOUTS_TO_KEEP
+            log.info(
+                "match %s: the time of seat %s ran out (timeout %s in a row)",
+                match.id,
+                due.seat,
+                current.timeouts + 1,
+            )
+            if keep:
+                said = HOST.say(
+                    "{player} let the time run out twice in a row: a computer plays their seat until they "
+                    "come back with /game return",
+                    player=player.name,
+                )
+                ended = end_turn(current, ALLOWANCES[match.pace], now, timed_out=True)
+                away = player.model_copy(
+                    update={"bot": policy, "name": f"{player.name} (computer)", "absent": True}
+                )
+                to_act = tuple(sorted(rules.to_act(state)))
+                notices = [
+                    DeliveryDraft(payload=payload(Notice(says=(said,), to_act=to_act))),
+                    DeliveryDraft(seat=due.seat, payload=payload(Notice(says=(said,), to_act=to_act))),
+                ]
+                match = await self.store.replace_player(
+                    match.id,
+                    match.version,
+                    due.seat,
+                    away,
+                    deliveries=notices,
+                    clocks=ClockChange(clocks=(ended,), timeouts=(ended,)),
+                )
+                return await self._run_computers(match, state, [])
+            said = HOST.say("time ran out for {player}: a computer played their turn", player=player.name)
+            lines: list[str] = []
+            preface: tuple[Say, ...] = (said,)
+            for _ in range(MAX_AUTOMATED_ACTIONS):
+                if match.status is not MatchStatus.ACTIVE or due.seat not in rules.to_act(state):
+                    break
+                legal = rules.legal_actions(state, due.seat)
+                action = self.policy(match.game, policy).choose(
+                    rules, state, due.seat, legal, bot_rng(match.seed, match.version)
+                )
+                step = rules.apply(state, due.seat, action)
+                match, new_lines = await self._commit(
+                    match, rules, due.seat, action, state, step.state, step.events, {due.seat}, preface
+                )
+                preface = ()
+                lines.extend(new_lines)
+                state = step.state
+            return await self._run_computers(match, state, lines)
+
+    async def back(self, match_id: int, user_id: int, scope: Scope | None = None) -> MatchRecord:
+        """Give ``user_id`` back the seat a computer kept after their timeouts (``/game return``)."""
+        async with self._locks(match_id):
+            match = await self.match(match_id, scope)
+            self._require_active(match)
+            seat = match.seat_of(user_id)
+            player = match.player_at(seat) if seat is not None else None
+            if seat is None or player is None:
+                raise NotSeated(HOST.say("you are not playing in match #{number}", number=match_id))
+            if not player.absent:
+                if player.resigned:
+                    raise LobbyError(
+                        HOST.say(
+                            "you resigned from match #{number}: a computer plays your seat", number=match_id
+                        )
+                    )
+                raise LobbyError(HOST.say("your seat in match #{number} is already yours", number=match_id))
+            returned = player.model_copy(
+                update={"bot": None, "name": player.name.removesuffix(" (computer)"), "absent": False}
+            )
+            said = HOST.say("{player} is back and plays their seat again", player=returned.name)
+            rules = self.rules(match.game)
+            state = self.state_of(match)
+            to_act = tuple(sorted(rules.to_act(state)))
+            reset = None
+            if match.pace is not Pace.NONE:
+                rows = {c.seat: c for c in await self.store.seat_clocks(match.id)}
+                clock = rows.get(seat) or SeatClock(match_id=match.id, seat=seat, user_id=user_id)
+                clock = clock.model_copy(update={"timeouts": 0, "user_id": user_id})
+                if seat in to_act and not clock.running:
+                    clock = begin_turn(clock, ALLOWANCES[match.pace], self.clock())
+                reset = ClockChange(clocks=(clock,))
+            notice = Notice(says=(said,), to_act=to_act)
+            return await self.store.replace_player(
+                match_id,
+                match.version,
+                seat,
+                returned,
+                deliveries=[DeliveryDraft(payload=payload(notice))],
+                clocks=reset,
+            )
+
+    def strongest_policy(self, game: str) -> str:
+        """The computer player that stands in for a person (the strongest this game has)."""
+        available = self.policies.get(game, {})
+        for name in STRONGEST_FIRST:
+            if name in available:
+                return name
+        return next(iter(available))
+
+    async def _stop_clock(self, match: MatchRecord, seat: int) -> ClockChange | None:
+        """The seat's clock stopped (a computer takes the seat over), its bank kept."""
+        if match.pace is Pace.NONE:
+            return None
+        rows = {c.seat: c for c in await self.store.seat_clocks(match.id)}
+        if seat not in rows or not rows[seat].running:
+            return None
+        return ClockChange(clocks=(end_turn(rows[seat], ALLOWANCES[match.pace], self.clock()),))
 
     async def abandon(
         self, match_id: int, by_user: int | None, is_admin: bool = False, scope: Scope | None = None
@@ -713,8 +873,12 @@ class GameHost:
         before: BaseModel,
         after: BaseModel,
         events: Sequence[Event],
+        timed_out: Collection[int] = (),
+        preface: Sequence[Say] = (),
     ) -> tuple[MatchRecord, list[str]]:
-        """Store one accepted action with its snapshot and the notices it causes, in one transaction."""
+        """Store one accepted action with its snapshot, the notices it causes and the clocks it moves,
+        in one transaction. ``timed_out``: seats a computer plays because their time ran out; ``preface``:
+        sentences for the thread before the move's own."""
         notation = rules.notation(action)
         outcome = rules.outcome(after)
         to_act = tuple(sorted(rules.to_act(after)))
@@ -726,13 +890,19 @@ class GameHost:
             heading = HOST.say("Game over: {reason}", reason=reason) if reason else HOST.say("Game over")
         post = Notice(
             lines=tuple(public_lines),
-            says=tuple(sentence(e) for e in told(events) if e.is_public),
+            says=(*preface, *(sentence(e) for e in told(events) if e.is_public)),
             headline=headline,
             heading=heading,
             to_act=to_act,
             finished=outcome is not None,
         )
         notices = [DeliveryDraft(payload=payload(post))]
+        if preface:
+            # A player whose turn a computer played hears of it in private too.
+            notices += [
+                DeliveryDraft(seat=s, payload=payload(Notice(says=tuple(preface), to_act=to_act)))
+                for s in sorted(timed_out)
+            ]
         # Computer seats get private notices too: the notifier decides whether anyone reads them. Once
         # the match is over nothing is secret any more, and the final post says it all.
         for target in range(match.seat_count if outcome is None else 0):
@@ -743,6 +913,9 @@ class GameHost:
                 )
                 notices.append(DeliveryDraft(seat=target, payload=payload(secret)))
         status = MatchStatus.FINISHED if outcome is not None else MatchStatus.ACTIVE
+        clocks = await self._clocks(
+            match, rules.to_act(before), () if outcome is not None else to_act, timed_out
+        )
         committed = await self.store.commit_action(
             match.id,
             match.version,
@@ -751,6 +924,7 @@ class GameHost:
             status=status,
             result_json=outcome.model_dump_json() if outcome is not None else None,
             deliveries=notices,
+            clocks=clocks,
         )
         # A log line names a move only when everyone may know it (the engine says which are secret).
         move = notation if rules.is_public_action(before, seat, action) else "a private move"
@@ -758,6 +932,36 @@ class GameHost:
         if committed.status is MatchStatus.FINISHED:
             await self._announce_finish(committed)
         return committed, public_lines
+
+    async def _clocks(
+        self,
+        match: MatchRecord,
+        before: Collection[int],
+        after: Collection[int],
+        timed_out: Collection[int] = (),
+    ) -> ClockChange | None:
+        """The seat clocks that change when the seats to act go from ``before`` to ``after``; None for a
+        match without a clock, or when nobody's turn begins or ends."""
+        if match.pace is Pace.NONE or (set(before) == set(after) and not timed_out):
+            return None
+        people = {
+            p.seat: p.user_id
+            for p in match.players
+            if p.user_id is not None and p.bot is None and p.seat is not None
+        }
+        if not people:
+            return None
+        now = self.clock()
+        beginning = [people[s] for s in after if s in people and s not in before]
+        away = {
+            user: max(end for start, end in spans if start <= now)
+            for user, spans in (await self.store.absences(beginning, now)).items()
+            if any(start <= now for start, _ in spans)
+        }
+        rows = {c.seat: c for c in await self.store.seat_clocks(match.id)}
+        allowance = ALLOWANCES[match.pace]
+        changed = clocks_after(match.id, rows, people, before, after, allowance, now, away, timed_out)
+        return ClockChange(clocks=tuple(changed), timeouts=tuple(c for c in changed if c.seat in timed_out))
 
     async def _announce_finish(self, match: MatchRecord) -> None:
         for listener in self.finish_listeners:

@@ -1,0 +1,145 @@
+"""The rows of match clocks (``seat_clocks``), timeouts and absences, as functions on an open transaction.
+
+``SqliteMatchStore`` calls them inside its own transactions, so a move and the clocks it changes are
+written together (see ``engine.host.clock``).
+"""
+
+from __future__ import annotations
+
+import sqlite3
+from collections.abc import Sequence
+from datetime import UTC, datetime, timedelta
+from typing import Any
+
+from data import db as dbmod
+from engine.host.clock import ClockChange, SeatClock
+
+_COLUMNS = "match_id, seat, user_id, bank_seconds, started_at, deadline, reminded, due_at, timeouts"
+
+
+def utc_text(moment: datetime) -> str:
+    """An aware time as stored: UTC ISO-8601 text, which sorts as time does."""
+    return moment.astimezone(UTC).isoformat(timespec="milliseconds")
+
+
+def _moment(text: Any) -> datetime | None:
+    return None if text is None else datetime.fromisoformat(str(text))
+
+
+def to_clock(row: Sequence[Any]) -> SeatClock:
+    fields = {
+        "match_id": row[0],
+        "seat": row[1],
+        "user_id": row[2],
+        "bank": timedelta(seconds=float(row[3])),
+        "started_at": _moment(row[4]),
+        "deadline": _moment(row[5]),
+        "reminded": row[6],
+        "due_at": _moment(row[7]),
+        "timeouts": row[8],
+    }
+    return dbmod.validated_row(SeatClock, fields, f"the clock of seat {row[1]} in match {row[0]}")
+
+
+def _params(clock: SeatClock) -> tuple[Any, ...]:
+    def text(moment: datetime | None) -> str | None:
+        return None if moment is None else utc_text(moment)
+
+    return (
+        clock.match_id,
+        clock.seat,
+        clock.user_id,
+        clock.bank.total_seconds(),
+        text(clock.started_at),
+        text(clock.deadline),
+        clock.reminded,
+        text(clock.due_at),
+        clock.timeouts,
+    )
+
+
+def write_change(raw: sqlite3.Connection, change: ClockChange | None, now: str) -> None:
+    """Store the seat clocks of ``change`` and count its timeouts."""
+    if not change:
+        return
+    raw.executemany(
+        f"INSERT OR REPLACE INTO seat_clocks ({_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+        [_params(clock) for clock in change.clocks],
+    )
+    raw.executemany(
+        "INSERT OR IGNORE INTO timeouts (match_id, seat, user_id, at) VALUES (?, ?, ?, ?)",
+        [(clock.match_id, clock.seat, clock.user_id, now) for clock in change.timeouts],
+    )
+
+
+def seat_clocks(raw: sqlite3.Connection, match_id: int) -> list[SeatClock]:
+    rows = raw.execute(f"SELECT {_COLUMNS} FROM seat_clocks WHERE match_id = ? ORDER BY seat", (match_id,))
+    return [to_clock(row) for row in rows]
+
+
+def due_clocks(raw: sqlite3.Connection, now: datetime, limit: int) -> list[SeatClock]:
+    rows = raw.execute(
+        f"SELECT {_COLUMNS} FROM seat_clocks WHERE due_at IS NOT NULL AND due_at <= ? "
+        "ORDER BY due_at LIMIT ?",
+        (utc_text(now), limit),
+    )
+    return [to_clock(row) for row in rows]
+
+
+def next_due(raw: sqlite3.Connection) -> datetime | None:
+    (text,) = raw.execute("SELECT MIN(due_at) FROM seat_clocks WHERE due_at IS NOT NULL").fetchone()
+    return _moment(text)
+
+
+def replace_if_unchanged(raw: sqlite3.Connection, old: SeatClock, new: SeatClock) -> bool:
+    """Write ``new`` over ``old`` only if the row is still ``old`` (nobody acted on it meanwhile)."""
+    changed = raw.execute(
+        "UPDATE seat_clocks SET reminded = ?, due_at = ? "
+        "WHERE match_id = ? AND seat = ? AND reminded = ? AND due_at IS ? AND deadline IS ?",
+        (
+            new.reminded,
+            None if new.due_at is None else utc_text(new.due_at),
+            old.match_id,
+            old.seat,
+            old.reminded,
+            None if old.due_at is None else utc_text(old.due_at),
+            None if old.deadline is None else utc_text(old.deadline),
+        ),
+    )
+    return changed.rowcount == 1
+
+
+def running_clocks_of(raw: sqlite3.Connection, user_id: int) -> list[SeatClock]:
+    """The clocks of ``user_id`` that are running, in matches still being played."""
+    rows = raw.execute(
+        f"SELECT {', '.join('c.' + c.strip() for c in _COLUMNS.split(','))} FROM seat_clocks c "
+        "JOIN matches m ON m.id = c.match_id "
+        "WHERE c.user_id = ? AND c.deadline IS NOT NULL AND m.status = 'active'",
+        (user_id,),
+    )
+    return [to_clock(row) for row in rows]
+
+
+def timeouts_of(raw: sqlite3.Connection, user_id: int) -> int:
+    (count,) = raw.execute("SELECT COUNT(*) FROM timeouts WHERE user_id = ?", (user_id,)).fetchone()
+    return int(count)
+
+
+def absences(
+    raw: sqlite3.Connection, user_ids: Sequence[int], ending_after: datetime
+) -> dict[int, list[tuple[datetime, datetime]]]:
+    """The absences of ``user_ids`` that end after ``ending_after``, as (start, end) by user id."""
+    found: dict[int, list[tuple[datetime, datetime]]] = {}
+    if not user_ids:
+        return found
+    marks = ", ".join("?" for _ in user_ids)
+    rows = raw.execute(
+        f"SELECT user_id, starts_at, ends_at FROM absences WHERE user_id IN ({marks}) AND ends_at > ? "
+        "ORDER BY starts_at",
+        (*user_ids, utc_text(ending_after)),
+    )
+    for user_id, starts, ends in rows:
+        found.setdefault(int(user_id), []).append(
+            (datetime.fromisoformat(starts), datetime.fromisoformat(ends))
+        )
+    return found

@@ -1,0 +1,189 @@
+"""A match's clock: how long each seat has to move, its time bank, its reminders and its deadline.
+
+Pure: no I/O and no clock of its own. The host passes the current UTC time and stores the ``SeatClock``
+rows this module computes together with the move that changes them.
+
+A seat's turn runs from the moment the rules first ask it to act until they stop asking (the steps of one
+turn are one move; in a simultaneous decision each seat that must decide has its own turn). It has the
+pace's time per move plus its bank; whatever it leaves unused becomes its new bank, up to the pace's cap.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Collection, Mapping
+from datetime import datetime, timedelta
+from enum import StrEnum
+
+from pydantic import Field
+
+from engine.core.model import Frozen
+
+
+class Pace(StrEnum):
+    """The clock a match is played on, chosen when it is created."""
+
+    NONE = "none"  # no clock: the match waits for its players
+    RELAXED = "relaxed"
+    DAILY = "daily"
+    FAST = "fast"
+
+
+class Allowance(Frozen):
+    """The time a pace gives: ``per_move`` for each turn, plus a bank of unused time up to ``bank_cap``."""
+
+    per_move: timedelta
+    bank_cap: timedelta
+
+
+ALLOWANCES: Mapping[Pace, Allowance] = {
+    Pace.RELAXED: Allowance(per_move=timedelta(days=3), bank_cap=timedelta(days=1)),
+    Pace.DAILY: Allowance(per_move=timedelta(hours=24), bank_cap=timedelta(hours=12)),
+    Pace.FAST: Allowance(per_move=timedelta(hours=1), bank_cap=timedelta(minutes=30)),
+}
+# What a match gets unless its creator chooses: nobody blocks a table for ever, and nobody is hurried.
+DEFAULT_PACE = Pace.RELAXED
+# Timeouts in a row after which the computer keeps the seat until its player comes back.
+TIMEOUTS_TO_KEEP = 2
+# The reminders of a turn: when half its time is gone, and when a tenth of it is left.
+REMINDERS = 2
+
+
+class Reminder(StrEnum):
+    HALF = "half"
+    LAST = "last"
+
+
+class SeatClock(Frozen):
+    """One seat's clock in one match (a row of the store). ``started_at``/``deadline`` are set while the
+    seat is to act; ``due_at`` is when the next reminder or the timeout falls (None: nothing due)."""
+
+    match_id: int
+    seat: int
+    user_id: int
+    bank: timedelta = timedelta(0)
+    started_at: datetime | None = None
+    deadline: datetime | None = None
+    reminded: int = Field(default=0, ge=0, le=REMINDERS)
+    due_at: datetime | None = None
+    timeouts: int = Field(default=0, ge=0)  # timeouts in a row
+
+    @property
+    def running(self) -> bool:
+        return self.deadline is not None
+
+    def left(self, now: datetime) -> timedelta:
+        """The time left before the deadline (zero once passed); the bank when the seat is not to act."""
+        if self.deadline is None:
+            return self.bank
+        return max(self.deadline - now, timedelta(0))
+
+    def reminder_due(self) -> Reminder | None:
+        """The reminder that falls at ``due_at``; None when it is the deadline."""
+        if self.reminded >= REMINDERS:
+            return None
+        return Reminder.HALF if self.reminded == 0 else Reminder.LAST
+
+
+def reminder_times(started: datetime, deadline: datetime) -> tuple[datetime, datetime]:
+    """When the turn's two reminders fall: half its time gone, then a tenth of it left."""
+    span = deadline - started
+    return started + span / 2, deadline - span / 10
+
+
+def next_due(clock: SeatClock) -> datetime | None:
+    if clock.started_at is None or clock.deadline is None:
+        return None
+    if clock.reminded >= REMINDERS:
+        return clock.deadline
+    return reminder_times(clock.started_at, clock.deadline)[clock.reminded]
+
+
+def begin_turn(
+    clock: SeatClock, allowance: Allowance, now: datetime, away_until: datetime | None = None
+) -> SeatClock:
+    """The seat is asked to act at ``now``: its time per move and its bank start running (from the end
+    of its player's absence, if they are away)."""
+    start = max(now, away_until) if away_until is not None else now
+    deadline = start + allowance.per_move + clock.bank
+    begun = clock.model_copy(update={"started_at": start, "deadline": deadline, "reminded": 0})
+    return begun.model_copy(update={"due_at": next_due(begun)})
+
+
+def end_turn(clock: SeatClock, allowance: Allowance, now: datetime, timed_out: bool = False) -> SeatClock:
+    """The seat's turn is over at ``now``: what it left unused is its bank (up to the cap). A turn its
+    player played resets the count of timeouts in a row; one a computer played for them adds to it."""
+    left = clock.left(now) if clock.deadline is not None else clock.bank
+    return clock.model_copy(
+        update={
+            "bank": timedelta(0) if timed_out else min(left, allowance.bank_cap),
+            "started_at": None,
+            "deadline": None,
+            "reminded": 0,
+            "due_at": None,
+            "timeouts": clock.timeouts + 1 if timed_out else 0,
+        }
+    )
+
+
+def reminded(clock: SeatClock) -> SeatClock:
+    """The clock once its due reminder was dealt with (sent, or skipped)."""
+    after = clock.model_copy(update={"reminded": min(clock.reminded + 1, REMINDERS)})
+    return after.model_copy(update={"due_at": next_due(after)})
+
+
+def postponed(clock: SeatClock, until: datetime) -> SeatClock:
+    """The clock with its due reminder held until ``until`` (the end of quiet hours); a reminder that
+    would then fall at or after the deadline is dropped instead."""
+    if clock.deadline is None or until >= clock.deadline:
+        return reminded(clock)
+    return clock.model_copy(update={"due_at": until})
+
+
+def paused(clock: SeatClock, by: timedelta) -> SeatClock:
+    """The clock with its running turn moved ``by`` later (a player's absence begins, or, negative, ends
+    early); a turn never ends before ``started_at``."""
+    if clock.started_at is None or clock.deadline is None:
+        return clock
+    start = clock.started_at + by
+    moved = clock.model_copy(update={"started_at": start, "deadline": max(clock.deadline + by, start)})
+    due = clock.due_at + by if clock.due_at is not None else None
+    return moved.model_copy(update={"due_at": due})
+
+
+def clocks_after(
+    match_id: int,
+    clocks: Mapping[int, SeatClock],
+    people: Mapping[int, int],
+    before: Collection[int],
+    after: Collection[int],
+    allowance: Allowance,
+    now: datetime,
+    away: Mapping[int, datetime] | None = None,
+    timed_out: Collection[int] = (),
+) -> list[SeatClock]:
+    """The seat clocks a change of who is to act (``before`` to ``after``) changes, for the seats held by
+    people (``people``: seat to user id). A seat that stays to act keeps its turn running; ``timed_out``
+    seats ended their turn because a computer played it for them; ``away`` maps a user id to the end of
+    their absence."""
+    changed: list[SeatClock] = []
+    for seat, user_id in sorted(people.items()):
+        clock = clocks.get(seat) or SeatClock(match_id=match_id, seat=seat, user_id=user_id)
+        if clock.user_id != user_id:
+            clock = clock.model_copy(update={"user_id": user_id})
+        now_acting = seat in after
+        if now_acting and (seat not in before or not clock.running):
+            changed.append(begin_turn(clock, allowance, now, (away or {}).get(user_id)))
+        elif not now_acting and clock.running:
+            changed.append(end_turn(clock, allowance, now, timed_out=seat in timed_out))
+    return changed
+
+
+class ClockChange(Frozen):
+    """What a commit changes in a match's clocks: the seat clocks to write, and the turns a computer
+    played for a person whose time ran out (one timeout each in their profile)."""
+
+    clocks: tuple[SeatClock, ...] = ()
+    timeouts: tuple[SeatClock, ...] = ()
+
+    def __bool__(self) -> bool:
+        return bool(self.clocks or self.timeouts)
