@@ -13,6 +13,7 @@ from typing import Any
 import discord
 from discord.ext import commands
 
+from cogs._clocks import DiscordHerald
 from cogs._lang import CatalogueTranslator
 from cogs._notifier import DiscordNotifier
 from cogs._ui import DYNAMIC_ITEMS
@@ -24,6 +25,7 @@ from data.tournaments import SqliteTournamentStore
 from engine.host.outbox import Backoff
 from engine.host.ports import MatchRecord, MatchStatus
 from engine.host.service import GameHost
+from engine.host.timekeeper import Timekeeper
 from engine.host.tournaments import TournamentHost, TournamentStatus
 
 log = logging.getLogger(__name__)
@@ -34,6 +36,7 @@ EXTENSIONS = (
     "cogs.play",
     "cogs.hands",
     "cogs.mine",
+    "cogs.away",
     "cogs.tournaments",
     "cogs.settings",
 )
@@ -63,6 +66,7 @@ class BigApple(commands.Bot):
     tournaments: TournamentHost
     tournament_store: SqliteTournamentStore
     settings: SqliteSettings
+    timekeeper: Timekeeper
     component_types: tuple[type[discord.ui.DynamicItem[Any]], ...] = ()
 
     def __init__(
@@ -74,7 +78,7 @@ class BigApple(commands.Bot):
         clock: Callable[[], datetime] = utc_now,
     ) -> None:
         """``seed_source`` fixes the seeds of new matches (tests); by default each is random. ``clock``
-        tells the time that turn reminders are held by (tests move it on)."""
+        tells the time that match clocks and turn reminders run on (tests move it on)."""
         silence_payload_logs()
         # Slash commands, buttons and DMs need no privileged intent.
         super().__init__(
@@ -95,9 +99,14 @@ class BigApple(commands.Bot):
         self.sync_on_start = dev_guild is not None
 
     async def setup_hook(self) -> None:
-        self.store = await SqliteMatchStore.open(self.db_path)
+        self.store = await SqliteMatchStore.open(
+            self.db_path, clock=lambda: self.clock().astimezone(UTC).isoformat(timespec="milliseconds")
+        )
         self.host = GameHost(
-            self.store, seed_source=self.seed_source, backoff=Backoff(base=self.retry_seconds)
+            self.store,
+            seed_source=self.seed_source,
+            backoff=Backoff(base=self.retry_seconds),
+            clock=self.clock,
         )
         self.ratings = SqliteRatings.from_store(self.store)
         self.tournament_store = SqliteTournamentStore.beside(self.store)
@@ -107,6 +116,8 @@ class BigApple(commands.Bot):
         self.tournament_backoff = Backoff[int](base=self.retry_seconds)
         self.host.finish_listeners.append(self._match_finished)
         self.notifier = DiscordNotifier(self)
+        herald = DiscordHerald(self)
+        self.timekeeper = Timekeeper(self.host, herald, quiet_of=herald.quiet_of)
         for extension in EXTENSIONS:
             await self.load_extension(extension)
         self.component_types = (*DYNAMIC_ITEMS, JoinTournamentButton)
@@ -173,6 +184,8 @@ class BigApple(commands.Bot):
             # After the pass, so a turn's reminders follow its post; at start-up this delivers once
             # the reminders that came due while the bot was down.
             await self._sweep_pings()
+            if await self._sweep_clocks():
+                continue  # a timeout queued notices: send them now
             wait = self.retry_seconds
             due = self.host.backoff.next_retry_in()
             if due is not None:
@@ -217,6 +230,15 @@ class BigApple(commands.Bot):
             await self.notifier.pings.sweep()
         except Exception:
             log.exception("sending turn reminders failed; retrying")
+
+    async def _sweep_clocks(self) -> int:
+        """Fire the match clocks' reminders and timeouts that are due; how many fired."""
+        try:
+            fired = await self.timekeeper.sweep()
+        except Exception:
+            log.exception("match clocks failed; retrying")
+            return 0
+        return len(fired)
 
     async def _tournaments_pass(self) -> None:
         try:

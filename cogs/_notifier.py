@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING, Any
 import discord
 
 import lang
+from cogs._clocks import clock_notes
 from cogs._lang import recipient_locale
 from cogs._pings import TurnPings
 from cogs._ui import HandButton, final_view, match_view
@@ -297,7 +298,9 @@ class DiscordNotifier:
         parts.append(self.heading(match, locale))
         parts.extend(clip_lines(body, 1400, locale))
         if notice.to_act and not notice.finished:
-            parts.append("▶ " + t(locale, "{players} to act", players=mention_list(match, notice.to_act)))
+            call = "▶ " + t(locale, "{players} to act", players=mention_list(match, notice.to_act))
+            notes = await clock_notes(self.bot, match, notice.to_act, locale)
+            parts.append(" · ".join([call, *notes.values()]))
         content = "\n".join(parts)[:CONTENT_LIMIT]
         # The board marks what changed since the player to act last played (one player: the post is
         # theirs; several deciding at once each left it at a different point).

@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
+from datetime import datetime
 from typing import TYPE_CHECKING, Any
 
 import discord
 from discord import app_commands
 from discord.ext import commands
 
+from cogs._clocks import PACE_WORDS, clock_notes, duration
 from cogs._lang import reader_locale, recipient_locale
 from cogs._ui import (
     STATUS_WORDS,
@@ -22,6 +24,7 @@ from cogs._ui import (
 )
 from engine.core.errors import CorruptRecord, LobbyError, NotSeated
 from engine.core.options import parse_options
+from engine.host.clock import DEFAULT_PACE, Pace
 from engine.host.ports import MatchStatus, Player
 from engine.host.text import HOST, standings_lines, winners_line
 from engine.registry import GAMES
@@ -33,6 +36,7 @@ if TYPE_CHECKING:
 
 # Titles alone (each tells its game apart), so Discord can show them translated.
 GAME_CHOICES = [app_commands.Choice(name=rules.title, value=slug) for slug, rules in sorted(GAMES.items())]
+CLOCK_CHOICES = [app_commands.Choice(name=PACE_WORDS[pace], value=pace.value) for pace in Pace]
 LEVEL_CHOICES = [
     app_commands.Choice(name="greedy", value="greedy"),
     app_commands.Choice(name="random", value="random"),
@@ -78,8 +82,9 @@ class Lobby(commands.GroupCog, group_name="game", group_description="Create, joi
         options="Comma-separated option ids (see /rules)",
         computers="How many seats computer players take",
         level="How computer players play",
+        clock="How long each player has per move (default: relaxed, 3 days)",
     )
-    @app_commands.choices(game=GAME_CHOICES, level=LEVEL_CHOICES)
+    @app_commands.choices(game=GAME_CHOICES, level=LEVEL_CHOICES, clock=CLOCK_CHOICES)
     @app_commands.autocomplete(options=options_autocomplete)
     @app_commands.guild_only()
     async def new(
@@ -90,6 +95,7 @@ class Lobby(commands.GroupCog, group_name="game", group_description="Create, joi
         options: str = "",
         computers: app_commands.Range[int, 0, 5] = 0,
         level: str = "greedy",
+        clock: str = DEFAULT_PACE.value,
     ) -> None:
         if computers >= players:
             raise LobbyError(
@@ -112,6 +118,7 @@ class Lobby(commands.GroupCog, group_name="game", group_description="Create, joi
             creator=creator,
             guild_id=interaction.guild_id,
             channel_id=parent.id if parent else None,
+            pace=Pace(clock),
         )
         for _ in range(computers):
             match = await host.add_computer(match.id, level)
@@ -199,6 +206,9 @@ class Lobby(commands.GroupCog, group_name="game", group_description="Create, joi
                 seated=len(m.players),
             )
             status = t(locale, STATUS_WORDS[m.status])
+            if m.status is MatchStatus.ACTIVE:
+                waited = duration(locale, self.bot.clock() - datetime.fromisoformat(m.updated_at))
+                status += " · " + t(locale, "waiting for {time}", time=waited)
             lines.append(f"#{m.id} {game_title(self.bot, m.game, locale)} · {status} · {seats}{where}")
         # An unreadable match is named, never hidden, so an admin knows what to abandon.
         lines += [
@@ -224,8 +234,10 @@ class Lobby(commands.GroupCog, group_name="game", group_description="Create, joi
         if record.status is MatchStatus.ACTIVE:
             to_act = host.rules(record.game).to_act(host.state_of(record))
             name = host.namer(record)
-            names = [name(s) for s in sorted(to_act)]
+            notes = await clock_notes(self.bot, record, sorted(to_act), locale)
+            names = [f"{name(s)} · {notes[s]}" if s in notes else name(s) for s in sorted(to_act)]
             lines.append(t(locale, "Waiting for {players}.", players=join(locale, names)))
+            lines.append(t(locale, "Clock: {clock}.", clock=t(locale, PACE_WORDS[record.pace])))
         outcome = host.outcome(record)
         if outcome is not None:
             name = host.namer(record)
@@ -254,6 +266,19 @@ class Lobby(commands.GroupCog, group_name="game", group_description="Create, joi
             number=record.id,
         )
         await interaction.response.send_message(question, view=view, ephemeral=True)
+
+    @app_commands.command(name="return", description="Take back your seat from the computer that kept it")
+    @app_commands.describe(match="The match number (default: this thread's match)")
+    async def return_(self, interaction: discord.Interaction[Any], match: int | None = None) -> None:
+        scope = scope_of(interaction)
+        record = await self.bot.host.find_match(scope, match, thread_id_of(interaction))
+        record = await self.bot.host.back(record.id, interaction.user.id, scope)
+        self.bot.kick_outbox()
+        locale = await reader_locale(interaction)
+        await interaction.response.send_message(
+            t(locale, "Welcome back: your seat in match #{number} is yours again.", number=record.id),
+            ephemeral=True,
+        )
 
     @app_commands.command(name="abandon", description="End a match for good (its creator or a server admin)")
     @app_commands.describe(match="The match number (default: this thread's match)")

@@ -9,6 +9,7 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
+from cogs._clocks import clock_notes
 from cogs._lang import reader_locale
 from cogs._ui import game_title
 from engine.host.ports import MatchRecord
@@ -41,12 +42,17 @@ class Mine(commands.Cog):
     def __init__(self, bot: BigApple) -> None:
         self.bot = bot
 
-    def line(self, match: MatchRecord, locale: str) -> str:
+    async def line(self, match: MatchRecord, locale: str, seat: int | None = None) -> str:
+        """One match: where it is, when its last move was, and (``seat``: it is theirs to play) how long
+        they have left."""
         guild = self.bot.get_guild(match.guild_id) if match.guild_id else None
         where = " " + t(locale, "on **{server}**", server=guild.name) if guild else ""
         link = thread_link(match)
         title = game_title(self.bot, match.game, locale)
         text = f"#{match.id} {title}{where} · " + t(locale, "last move {when}", when=since(match))
+        if seat is not None:
+            notes = await clock_notes(self.bot, match, [seat], locale)
+            text += "".join(f" · {note}" for note in notes.values())
         return f"• [{text}]({link})" if link else f"• {text}"
 
     @app_commands.command(
@@ -62,10 +68,10 @@ class Mine(commands.Cog):
         parts = []
         if mine:
             parts.append("**" + t(locale, "Your turn:") + "**")
-            parts += [self.line(m, locale) for m in mine[:SHOWN]]
+            parts += [await self.line(m, locale, m.seat_of(interaction.user.id)) for m in mine[:SHOWN]]
         if others:
             parts.append("**" + t(locale, "Waiting for the others:") + "**")
-            parts += [self.line(m, locale) for m in others[:SHOWN]]
+            parts += [await self.line(m, locale) for m in others[:SHOWN]]
         view = discord.ui.View(timeout=None)
         first = next((link for m in mine if (link := thread_link(m))), None)
         if first is not None:

@@ -1,0 +1,53 @@
+"""/away: a player's absence, which pauses their clock in every match (a bounded number of days a month)."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+import discord
+from discord import app_commands
+from discord.ext import commands
+
+from cogs._lang import reader_locale
+from engine.host.absence import AWAY_DAYS_PER_MONTH, come_back, go_away
+from lang import t, tn
+
+if TYPE_CHECKING:
+    from cogs._client import BigApple
+
+
+class Away(commands.GroupCog, group_name="away", group_description="Pause your clocks while you are away"):
+    def __init__(self, bot: BigApple) -> None:
+        self.bot = bot
+
+    @app_commands.command(name="on", description="Pause your clock in all your matches for some days")
+    @app_commands.describe(days=f"How many days (at most {AWAY_DAYS_PER_MONTH} a month)")
+    async def on(
+        self, interaction: discord.Interaction[Any], days: app_commands.Range[int, 1, AWAY_DAYS_PER_MONTH]
+    ) -> None:
+        ends, moved = await go_away(self.bot.store, interaction.user.id, days, self.bot.clock())
+        locale = await reader_locale(interaction)
+        text = t(locale, "You are away until {when}.", when=f"<t:{int(ends.timestamp())}:f>") + " "
+        text += tn(
+            locale,
+            "Your clock stands still in {count} match meanwhile, and in any turn that comes to you.",
+            "Your clock stands still in {count} matches meanwhile, and in any turn that comes to you.",
+            len(moved),
+        )
+        await interaction.response.send_message(text, ephemeral=True)
+
+    @app_commands.command(name="off", description="You are back: your clocks run again")
+    async def off(self, interaction: discord.Interaction[Any]) -> None:
+        moved = await come_back(self.bot.store, interaction.user.id, self.bot.clock())
+        locale = await reader_locale(interaction)
+        text = tn(
+            locale,
+            "Welcome back: your clock runs again in {count} match.",
+            "Welcome back: your clock runs again in {count} matches.",
+            len(moved),
+        )
+        await interaction.response.send_message(text, ephemeral=True)
+
+
+async def setup(bot: BigApple) -> None:
+    await bot.add_cog(Away(bot))

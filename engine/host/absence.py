@@ -1,0 +1,63 @@
+"""A player's absence (``/away``): their clocks stand still on every match, a bounded number of days a
+month so that nobody can block a table for ever."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from datetime import UTC, datetime, timedelta
+
+from engine.core.errors import LobbyError
+from engine.host.clock import SeatClock
+from engine.host.ports import MatchStore
+from engine.host.text import HOST
+
+# The days of absence a person may take in one calendar month (UTC), counted in the month they begin.
+AWAY_DAYS_PER_MONTH = 14
+
+
+def month_start(now: datetime) -> datetime:
+    return now.astimezone(UTC).replace(day=1, hour=0, minute=0, second=0, microsecond=0)
+
+
+def days_used(spans: Sequence[tuple[datetime, datetime]], now: datetime) -> float:
+    """The days of absence begun in ``now``'s month, as long as each lasted (or will last)."""
+    start = month_start(now)
+    return sum((end - begin) / timedelta(days=1) for begin, end in spans if begin >= start)
+
+
+async def go_away(
+    store: MatchStore, user_id: int, days: int, now: datetime
+) -> tuple[datetime, list[SeatClock]]:
+    """Begin an absence of ``days`` at ``now``; when it ends and the clocks it moved. Raises
+    ``LobbyError`` when the person is away already or the month has fewer days left."""
+    spans = (await store.absences([user_id], month_start(now) - timedelta(days=AWAY_DAYS_PER_MONTH))).get(
+        user_id, []
+    )
+    current = [end for begin, end in spans if begin <= now < end]
+    if current:
+        raise LobbyError(
+            HOST.say(
+                "you are away already, until {when}; end it with /away off",
+                when=f"<t:{int(current[0].timestamp())}:f>",
+            )
+        )
+    left = AWAY_DAYS_PER_MONTH - days_used(spans, now)
+    if days > left:
+        raise LobbyError(
+            HOST.say_n(
+                "you can be away {count} more day this month",
+                "you can be away {count} more days this month",
+                max(int(left), 0),
+            ),
+            [f"1-{max(int(left), 0)}"] if left >= 1 else [],
+        )
+    ends = now + timedelta(days=days)
+    return ends, await store.begin_absence(user_id, now, ends)
+
+
+async def come_back(store: MatchStore, user_id: int, now: datetime) -> list[SeatClock]:
+    """End the person's absence now; the clocks it moved back. ``LobbyError`` when they are not away."""
+    moved = await store.end_absence(user_id, now)
+    if moved is None:
+        raise LobbyError(HOST.say("you are not away"), ["/away on"])
+    return moved
