@@ -274,6 +274,32 @@ def cmd_tournament_sim(args: argparse.Namespace) -> int:
     return 0
 
 
+def cmd_clock_sim(args: argparse.Namespace) -> int:
+    from data.store import SqliteMatchStore
+    from engine.host.clock import Pace
+    from engine.host.clock_sim import simulate
+
+    def emit(record: dict[str, Any]) -> None:
+        print(json.dumps(record), flush=True)
+
+    async def play(folder: Path) -> dict[str, Any]:
+        async with await SqliteMatchStore.open(folder / "clock.db") as store:
+            return await simulate(
+                store, args.game, args.players, Pace(args.clock), args.silent_seat, args.seed, emit
+            )
+
+    try:
+        with tempfile.TemporaryDirectory() as tmp:
+            summary = asyncio.run(play(Path(tmp)))
+    except EngineError:
+        raise
+    except Exception as exc:
+        print(f"clock-sim failed: {type(exc).__name__}: {exc}", file=sys.stderr)
+        return 1
+    print(json.dumps({"summary": summary}))
+    return 0 if summary["finished"] else 1
+
+
 # ------------------------------------------------------------------------------ parsing
 
 
@@ -321,6 +347,13 @@ def build_parser() -> argparse.ArgumentParser:
     sim.add_argument("--options", default="")
     sim.add_argument("--seed", type=int, default=1)
 
+    clock_sim = sub.add_parser("clock-sim", help="a match on a virtual clock where one seat never answers")
+    clock_sim.add_argument("--game", required=True)
+    clock_sim.add_argument("--players", type=int, default=3)
+    clock_sim.add_argument("--clock", choices=["relaxed", "daily", "fast"], default="daily")
+    clock_sim.add_argument("--silent-seat", type=int, default=1, help="the seat (from 0) that never answers")
+    clock_sim.add_argument("--seed", type=int, default=1)
+
     bench = sub.add_parser("bench", help="speed figures (at most 90 s)")
     bench.add_argument("--game")
     bench.add_argument("--json", action="store_true")
@@ -363,6 +396,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             "bench": cmd_bench,
             "tournament-sim": cmd_tournament_sim,
             "transcript": cmd_transcript,
+            "clock-sim": cmd_clock_sim,
         }
         handler = handlers[args.command]
         return handler(args)

@@ -8,6 +8,7 @@ from pathlib import Path
 import pytest
 
 import bot
+from engine.registry import GAMES
 
 
 @pytest.fixture(autouse=True)
@@ -168,3 +169,40 @@ def test_tournament_sim_refuses_an_impossible_field(capsys: pytest.CaptureFixtur
     args = ["tournament-sim", "--game", "ny_piatnik", "--players", "1", "--format", "swiss"]
     assert bot.main(args) == 2
     assert "Allowed" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("game", sorted(GAMES))
+def test_clock_sim_finishes_a_match_with_a_silent_seat(game: str, capsys: pytest.CaptureFixture[str]) -> None:
+    assert (
+        bot.main(["clock-sim", "--game", game, "--clock", "fast", "--silent-seat", "2", "--seed", "3"]) == 0
+    )
+    *events, last = [json.loads(line) for line in capsys.readouterr().out.splitlines()]
+    summary = last["summary"]
+    silent = [e for e in events if e["event"] != "finished"]
+    # The silent seat is reminded twice a turn, times out once, then the computer keeps it.
+    assert [e["event"] for e in silent] == [
+        "reminder",
+        "reminder",
+        "timeout",
+        "reminder",
+        "reminder",
+        "takeover",
+    ]
+    assert {e["seat"] for e in silent} == {2}
+    hours = [e["t_hours"] for e in events]
+    assert hours == sorted(hours) and events[-1]["event"] == "finished"
+    # On the fast clock the first turn's reminders fall at half an hour and at 54 minutes of its hour.
+    first_half, first_last, first_timeout = (e["t_hours"] for e in silent[:3])
+    assert round(first_last - first_half, 2) == 0.4 and round(first_timeout - first_last, 2) == 0.1
+    assert summary == {
+        "reminders": 4,
+        "timeouts": 2,
+        "takeovers": 1,
+        "finished": True,
+        "t_hours": events[-1]["t_hours"],
+    }
+
+
+def test_clock_sim_refuses_a_seat_that_is_not_there(capsys: pytest.CaptureFixture[str]) -> None:
+    assert bot.main(["clock-sim", "--game", "ny1901", "--players", "2", "--silent-seat", "5"]) == 1
+    assert "silent-seat" in capsys.readouterr().err
