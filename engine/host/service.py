@@ -656,7 +656,7 @@ class GameHost:
                     clocks=ClockChange(clocks=(ended,), timeouts=(ended,)),
                 )
                 return await self._run_computers(match, state, [])
-            said = HOST.say("time ran out for {player}: a computer played their turn", player=player.name)
+            said = HOST.say("Time ran out for {player}: a computer played their turn", player=player.name)
             lines: list[str] = []
             preface: tuple[Say, ...] = (said,)
             for _ in range(MAX_AUTOMATED_ACTIONS):
