@@ -667,6 +667,16 @@ class Ratings(commands.Cog):
             lines.append(f"{place}, {change.before} → {change.after} ({sign}{change.after - change.before})")
         if len(lines) == 1:
             lines.append(t(locale, "No rated matches yet."))
+        timeouts = await self.bot.store.timeouts_of(who.id, interaction.guild_id)
+        if timeouts:
+            lines.append(
+                tn(
+                    locale,
+                    "{count} turn played by a computer because the time ran out",
+                    "{count} turns played by a computer because the time ran out",
+                    timeouts,
+                )
+            )
         await interaction.response.send_message("\n".join(lines), ephemeral=True)
 
 

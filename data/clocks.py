@@ -120,8 +120,15 @@ def running_clocks_of(raw: sqlite3.Connection, user_id: int) -> list[SeatClock]:
     return [to_clock(row) for row in rows]
 
 
-def timeouts_of(raw: sqlite3.Connection, user_id: int) -> int:
-    (count,) = raw.execute("SELECT COUNT(*) FROM timeouts WHERE user_id = ?", (user_id,)).fetchone()
+def timeouts_of(raw: sqlite3.Connection, user_id: int, guild_id: int | None) -> int:
+    if guild_id is None:
+        (count,) = raw.execute("SELECT COUNT(*) FROM timeouts WHERE user_id = ?", (user_id,)).fetchone()
+    else:
+        (count,) = raw.execute(
+            "SELECT COUNT(*) FROM timeouts t JOIN matches m ON m.id = t.match_id "
+            "WHERE t.user_id = ? AND m.guild_id = ?",
+            (user_id, guild_id),
+        ).fetchone()
     return int(count)
 
 

@@ -1023,9 +1023,10 @@ class SqliteMatchStore:
         was read, so a reminder is never sent twice."""
         return await self._db.write(lambda raw: clockrows.replace_if_unchanged(raw, old, new))
 
-    async def timeouts_of(self, user_id: int) -> int:
-        """How many turns a computer played for ``user_id`` because their time ran out."""
-        return await self._db.read(lambda raw: clockrows.timeouts_of(raw, user_id))
+    async def timeouts_of(self, user_id: int, guild_id: int | None = None) -> int:
+        """How many turns a computer played for ``user_id`` because their time ran out (with
+        ``guild_id``, in that server's matches only)."""
+        return await self._db.read(lambda raw: clockrows.timeouts_of(raw, user_id, guild_id))
 
     async def absences(
         self, user_ids: Sequence[int], ending_after: datetime

@@ -73,6 +73,8 @@ async def test_reminders_then_a_computer_plays_then_keeps_the_seat_until_return(
         record = await bot.host.match(match_id)
         assert (player := record.player_at(seat)) is not None and player.bot is None
         assert await bot.store.timeouts_of(first.id) == 2
+        profile = await (await fake.slash("profile", {}, user=first, channel=fake.general)).response()
+        assert "2 turns played by a computer because the time ran out" in (profile.content or "")
 
 
 async def test_away_pauses_the_clock_within_its_monthly_bound(
