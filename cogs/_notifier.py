@@ -357,6 +357,7 @@ class DiscordNotifier:
             shown.model_copy(update={"channel_id": message.channel.id, "message_id": message.id}),
             turn.pings,
         )
+        self.pings.saved(turn.pings or ())
 
     async def _edit_live(
         self, live: LivePost, content: str, png: bytes | None, view: discord.ui.View | None

@@ -122,9 +122,14 @@ class TurnPings:
                 ping = ping.model_copy(update={"due_at": decision.until})
             # A message to send now stays held and due: the sweep after this outbox pass sends it.
             pings.append(ping)
+        return TurnStart(mention=mention, pings=pings)
+
+    def saved(self, pings: Iterable[TurnPing]) -> None:
+        """Pings of a new turn are in the store: a sweep looks for them when the first comes due. Called
+        after they are saved, so a sweep that ran in between cannot have missed them."""
+        for ping in pings:
             if not ping.sent and self._next_due is not None and ping.due_at < self._next_due:
                 self._next_due = ping.due_at
-        return TurnStart(mention=mention, pings=pings)
 
     async def loud(self, match: MatchRecord, delivery: Delivery, notice: Notice, user_id: int) -> bool:
         """Whether a private message may notify its reader (see ``engine.host.notify.loud_dm``)."""
