@@ -22,13 +22,6 @@ if TYPE_CHECKING:
 
 log = logging.getLogger(__name__)
 
-PACE_WORDS = {
-    Pace.NONE: N_("no clock"),
-    Pace.RELAXED: N_("relaxed: 3 days per move"),
-    Pace.DAILY: N_("daily: 24 hours per move"),
-    Pace.FAST: N_("fast: 1 hour per move"),
-}
-
 
 def duration(locale: str, span: timedelta) -> str:
     """``span`` as a person reads it, to the unit that matters: "2 days", "21 h", "35 min"."""

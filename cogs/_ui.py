@@ -16,6 +16,7 @@ from cogs._lang import reader_locale, recipient_locale
 from cogs.errors import respond_error
 from engine.core.contract import MultiSelect
 from engine.core.errors import EngineError, LobbyError, NotSeated, NotYourTurn, StaleVersion
+from engine.host.clock import Pace
 from engine.host.menus import BUTTON_LABEL_LIMIT, MAX_ROWS, PLAY, MenuOption, clip, lay_out, parse_value
 from engine.host.ports import MatchRecord, MatchStatus, Player, Scope
 from engine.host.service import STATUS_SAID, GameHost
@@ -613,6 +614,14 @@ def game_title(bot: BigApple, game: str, locale: str) -> str:
     return t(locale, bot.host.rules(game).title)
 
 
+PACE_WORDS = {
+    Pace.NONE: N_("no clock"),
+    Pace.RELAXED: N_("relaxed: 3 days per move"),
+    Pace.DAILY: N_("daily: 24 hours per move"),
+    Pace.FAST: N_("fast: 1 hour per move"),
+}
+
+
 def lobby_text(bot: BigApple, match: MatchRecord, locale: str) -> str:
     """The lobby message of a match: who sits, which options, and what happens next."""
     options = ", ".join(sorted(match.options)) or t(locale, "none")
@@ -630,6 +639,7 @@ def lobby_text(bot: BigApple, match: MatchRecord, locale: str) -> str:
             names=seated,
         ),
         t(locale, "Options: {options}", options=options),
+        t(locale, "Clock: {clock}.", clock=t(locale, PACE_WORDS[match.pace])),
     ]
     if match.status is MatchStatus.LOBBY:
         creator = f"<@{match.creator_id}>" if match.creator_id else t(locale, "the creator")

@@ -9,9 +9,10 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from cogs._clocks import PACE_WORDS, clock_notes, duration
+from cogs._clocks import clock_notes, duration
 from cogs._lang import reader_locale, recipient_locale
 from cogs._ui import (
+    PACE_WORDS,
     STATUS_WORDS,
     AbandonButton,
     ResignButton,
@@ -237,7 +238,6 @@ class Lobby(commands.GroupCog, group_name="game", group_description="Create, joi
             notes = await clock_notes(self.bot, record, sorted(to_act), locale)
             names = [f"{name(s)} · {notes[s]}" if s in notes else name(s) for s in sorted(to_act)]
             lines.append(t(locale, "Waiting for {players}.", players=join(locale, names)))
-            lines.append(t(locale, "Clock: {clock}.", clock=t(locale, PACE_WORDS[record.pace])))
         outcome = host.outcome(record)
         if outcome is not None:
             name = host.namer(record)
