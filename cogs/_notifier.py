@@ -390,7 +390,9 @@ class DiscordNotifier:
     async def _send_private(self, match: MatchRecord, delivery: Delivery, notice: Notice) -> None:
         assert delivery.seat is not None
         player = match.player_at(delivery.seat)
-        if player is None or player.user_id is None or player.bot is not None:
+        if player is None or player.user_id is None:
+            return
+        if player.bot is not None and not (player.absent and notice.personal):
             return  # nobody reads a computer player's hand
         locale = await recipient_locale(self.bot, player.user_id, match.guild_id)
         content = self.private_text(match, delivery.seat, notice, locale)

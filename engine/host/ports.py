@@ -302,6 +302,7 @@ class Notice(Frozen):
     says: tuple[Say, ...] = ()
     finished: bool = False
     everyone: bool = False  # mention every player (the first post of a match)
+    personal: bool = False  # for the person even while a computer keeps their seat (their timeouts)
 
 
 class Notifier(Protocol):

@@ -645,7 +645,9 @@ class GameHost:
                 to_act = tuple(sorted(rules.to_act(state)))
                 notices = [
                     DeliveryDraft(payload=payload(Notice(says=(said,), to_act=to_act))),
-                    DeliveryDraft(seat=due.seat, payload=payload(Notice(says=(said,), to_act=to_act))),
+                    DeliveryDraft(
+                        seat=due.seat, payload=payload(Notice(says=(said,), to_act=to_act, personal=True))
+                    ),
                 ]
                 match = await self.store.replace_player(
                     match.id,

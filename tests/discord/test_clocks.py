@@ -63,6 +63,10 @@ async def test_reminders_then_a_computer_plays_then_keeps_the_seat_until_return(
         clock.advance(hours=2)
         bot.kick_outbox()
         await fake.wait_until(lambda: said(thread, "twice in a row") or None)
+        # They hear it by direct message too, though a computer holds their seat now.
+        await fake.wait_until(
+            lambda: [m for m in fake.dm_messages(first) if "twice in a row" in (m.content or "")] or None
+        )
         record = await bot.host.match(match_id)
         seat = record.seat_of(first.id)
         assert seat is not None and (kept := record.player_at(seat)) is not None and kept.absent
