@@ -9,6 +9,7 @@ match ending and its result being recorded loses nothing: the next ``process`` f
 from __future__ import annotations
 
 import contextlib
+import hashlib
 import logging
 import secrets
 from collections.abc import Callable, Sequence
@@ -18,7 +19,7 @@ from enum import StrEnum
 from typing import Protocol
 
 from engine.core.contract import Frozen
-from engine.core.errors import EngineError, LobbyError, MatchClosed, SetupError
+from engine.core.errors import EngineError, LobbyError, MatchClosed, SetupError, StaleVersion
 from engine.core.rng import Rng
 from engine.core.say import Say
 from engine.host.locks import MatchLocks
@@ -139,6 +140,51 @@ class TournamentRecord(TournamentDraft):
 
     def name_of(self, key: str) -> str:
         return next((e.name for e in self.entrants if e.key == key), key)
+
+    def table_of_match(self, match_id: int) -> tuple[int, TableRecord] | None:
+        """The round number and table whose match is ``match_id``; None when no table plays it."""
+        for rnd in self.rounds:
+            for table in rnd.tables:
+                if table.match_id == match_id:
+                    return rnd.round.number, table
+        return None
+
+    def deadline(self, rnd: RoundRecord) -> datetime | None:
+        """When round ``rnd`` is due to end; None without a deadline."""
+        if self.deadline_hours is None or rnd.started_at is None:
+            return None
+        return rnd.started_at + timedelta(hours=self.deadline_hours)
+
+
+class OpenTable(Frozen):
+    """A table of the current round still playing, and the people a computer would replace there."""
+
+    number: int
+    match_id: int | None = None
+    people: tuple[str, ...] = ()  # entrant keys of the people still seated, in seat order
+
+
+class AdvancePlan(Frozen):
+    """What ending the current round now would do (see ``TournamentHost.advance_plan``)."""
+
+    tournament_id: int
+    round: int
+    deadline: datetime | None = None
+    deadline_passed: bool = False
+    open_tables: tuple[OpenTable, ...] = ()
+
+    @property
+    def takes_seats(self) -> bool:
+        """Whether ending the round now takes any person's seat."""
+        return any(table.people for table in self.open_tables)
+
+    @property
+    def fingerprint(self) -> str:
+        """A short digest of the round and of who would lose their seat: a confirmation given for one
+        plan is refused once the tables change, so nobody is replaced on the strength of an old list."""
+        tables = ";".join(f"{t.number}:{t.match_id}:{','.join(t.people)}" for t in self.open_tables)
+        text = f"{self.tournament_id}/{self.round}/{tables}"
+        return hashlib.sha256(text.encode()).hexdigest()[:10]
 
 
 class TournamentStore(Protocol):
@@ -408,6 +454,16 @@ class TournamentHost:
                 log.exception("tournament %s could not move on; the others go on", tid)
         return reports
 
+    async def table_of_match(self, match_id: int) -> tuple[TournamentRecord, int, TableRecord] | None:
+        """The tournament, round number and table that match ``match_id`` is played at; None for a match
+        outside any tournament."""
+        tid = await self.store.tournament_of_match(match_id)
+        if tid is None:
+            return None
+        record = await self.store.get_tournament(tid)
+        found = record.table_of_match(match_id)
+        return None if found is None else (record, *found)
+
     async def on_match_finished(self, match_id: int) -> list[RoundReport]:
         """Hook for the front end: process the tournament this match belongs to, if any."""
         tid = await self.store.tournament_of_match(match_id)
@@ -470,29 +526,80 @@ class TournamentHost:
         await self.process(tournament_id)
         return await self.store.get_tournament(tournament_id)
 
-    async def advance(self, tournament_id: int, force: bool = False) -> RoundReport:
-        """Finish the current round now: computer players take the seats of people at unfinished tables.
-
-        Allowed once the round's deadline has passed, or any time with ``force`` (an organiser's call);
-        raises ``LobbyError`` naming the deadline otherwise.
-        """
+    async def advance_plan(self, tournament_id: int) -> AdvancePlan:
+        """What ``advance`` would do now: the current round's unfinished tables, and at each the people
+        whose seats a computer would take. Raises ``MatchClosed`` when the tournament is not running."""
         record = await self.store.get_tournament(tournament_id)
         if record.status is not TournamentStatus.RUNNING or not record.rounds:
             raise MatchClosed(HOST.say("“{name}” is not running", name=record.name))
         current = record.rounds[-1]
-        if record.deadline_hours is not None and current.started_at is not None and not force:
-            due = current.started_at + timedelta(hours=record.deadline_hours)
-            if self._clock() < due:
-                raise LobbyError(
-                    HOST.say(
-                        "round {number} runs until {due} UTC",
-                        number=current.round.number,
-                        due=f"{due:%Y-%m-%d %H:%M}",
-                    ),
-                    ["force"],
-                )
+        deadline = record.deadline(current)
+        tables = []
         for table in current.tables:
-            if table.result is not None or table.match_id is None:
+            if table.result is not None:
+                continue
+            people: tuple[str, ...] = ()
+            if table.match_id is not None:
+                match = await self.host.match(table.match_id)
+                if match.status is MatchStatus.ACTIVE:
+                    keys = self._seat_keys(record, match)
+                    people = tuple(
+                        keys[seat]
+                        for seat in range(match.seat_count)
+                        if (player := match.player_at(seat)) is not None
+                        and player.user_id is not None
+                        and player.bot is None
+                    )
+            tables.append(OpenTable(number=table.number, match_id=table.match_id, people=people))
+        return AdvancePlan(
+            tournament_id=record.id,
+            round=current.round.number,
+            deadline=deadline,
+            deadline_passed=deadline is not None and self._clock() >= deadline,
+            open_tables=tuple(tables),
+        )
+
+    async def advance(
+        self, tournament_id: int, force: bool = False, confirmed: tuple[int, str] | None = None
+    ) -> RoundReport:
+        """Finish the current round now: computer players take the seats of people at unfinished tables.
+
+        Allowed once the round's deadline has passed, or any time with ``force`` (an organiser's call);
+        raises ``LobbyError`` naming the deadline otherwise. ``confirmed`` is the (round number,
+        ``AdvancePlan.fingerprint``) an organiser agreed to: if the round or its tables changed since,
+        ``StaleVersion`` is raised and nothing changes.
+        """
+        plan = await self.advance_plan(tournament_id)
+        record = await self.store.get_tournament(tournament_id)
+        if confirmed is not None:
+            number, fingerprint = confirmed
+            if number != plan.round:
+                raise StaleVersion(
+                    HOST.say(
+                        "round {number} of “{name}” is already over; ask again with /tournament advance",
+                        number=number,
+                        name=record.name,
+                    )
+                )
+            if fingerprint != plan.fingerprint:
+                raise StaleVersion(
+                    HOST.say(
+                        "the tables of round {number} changed since you asked; ask again with "
+                        "/tournament advance",
+                        number=number,
+                    )
+                )
+        if plan.deadline is not None and not plan.deadline_passed and not force:
+            raise LobbyError(
+                HOST.say(
+                    "round {number} runs until {due} UTC",
+                    number=plan.round,
+                    due=f"{plan.deadline:%Y-%m-%d %H:%M}",
+                ),
+                ["force"],
+            )
+        for table in plan.open_tables:
+            if not table.people or table.match_id is None:
                 continue
             match = await self.host.match(table.match_id)
             for player in match.players:

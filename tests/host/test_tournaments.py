@@ -11,7 +11,7 @@ import pytest
 
 from data.store import SqliteMatchStore
 from data.tournaments import SqliteTournamentStore
-from engine.core.errors import LobbyError, SetupError
+from engine.core.errors import LobbyError, SetupError, StaleVersion
 from engine.host.ports import MatchStatus
 from engine.host.service import GameHost
 from engine.host.tournaments import TournamentHost, TournamentRecord, TournamentStatus, parse_points
@@ -188,3 +188,49 @@ async def test_an_unreadable_tournament_never_stops_another(tmp_path: Path) -> N
         assert reports[0].tournament.status is TournamentStatus.FINISHED
     finally:
         await store.close()
+
+
+async def test_the_advance_plan_names_who_loses_a_seat_and_a_stale_confirmation_changes_nothing(
+    tmp_path: Path,
+) -> None:
+    now = [datetime(2026, 11, 1, 12, 0, tzinfo=UTC)]
+    store = await SqliteMatchStore.open(tmp_path / "t.db")
+    try:
+        tournaments = TournamentHost(
+            GameHost(store), SqliteTournamentStore.beside(store), seed_source=lambda: 5, clock=lambda: now[0]
+        )
+        record = await registered(tournaments, 4, 0, rounds=2, table_size=2, deadline_hours=24)
+        record = (await tournaments.start(record.id)).tournament
+        plan = await tournaments.advance_plan(record.id)
+        assert plan.round == 1 and plan.deadline == now[0] + timedelta(hours=24)
+        assert not plan.deadline_passed and plan.takes_seats
+        assert [t.number for t in plan.open_tables] == [1, 2]
+        assert sorted(k for t in plan.open_tables for k in t.people) == sorted(record.keys)
+
+        # One player's seat goes to a computer meanwhile: a confirmation of the old plan is refused.
+        first = plan.open_tables[0]
+        await tournaments.seat_computer(record.id, first.people[0])
+        changed = await tournaments.advance_plan(record.id)
+        assert changed.fingerprint != plan.fingerprint
+        with pytest.raises(StaleVersion, match="changed since you asked"):
+            await tournaments.advance(record.id, force=True, confirmed=(plan.round, plan.fingerprint))
+        assert len((await tournaments.get(record.id)).rounds) == 1
+
+        report = await tournaments.advance(record.id, force=True, confirmed=(1, changed.fingerprint))
+        assert report.finished_rounds == [1] and report.started_rounds == [2]
+        with pytest.raises(StaleVersion, match="already over"):
+            await tournaments.advance(record.id, force=True, confirmed=(1, changed.fingerprint))
+        assert not (await tournaments.advance_plan(record.id)).deadline_passed
+        now[0] += timedelta(hours=24)
+        assert (await tournaments.advance_plan(record.id)).deadline_passed
+    finally:
+        await store.close()
+
+
+async def test_a_table_is_found_from_its_match(tournaments: TournamentHost) -> None:
+    record = await registered(tournaments, 2, 2, rounds=1, table_size=2)
+    record = (await tournaments.start(record.id)).tournament
+    table = record.rounds[0].tables[1]
+    found = await tournaments.table_of_match(table.match_id or 0)
+    assert found is not None and found[0].id == record.id and found[1:] == (1, table)
+    assert await tournaments.table_of_match(10_000) is None
