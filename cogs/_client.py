@@ -216,6 +216,8 @@ class BigApple(commands.Bot):
         await self._tournaments_pass()
         while more:
             more = await self._flush_matches()
+            if self._to_publish:  # a round ended meanwhile: its announcements go out between flushes
+                await self._publish_due()
 
     async def _flush_matches(self) -> int:
         """One flush of match notices; how many went out (0 when it failed)."""
@@ -247,6 +249,10 @@ class BigApple(commands.Bot):
             log.exception("processing tournaments failed; retrying")
             reports = []
         self._to_publish.update(report.tournament.id for report in reports)
+        await self._publish_due()
+
+    async def _publish_due(self) -> None:
+        """Post the announcements of the tournaments that may have some, each on its own."""
         for tournament_id in sorted(self._to_publish):
             try:
                 if await publish(self, tournament_id):
