@@ -17,7 +17,7 @@ from cogs._clocks import DiscordHerald
 from cogs._lang import CatalogueTranslator
 from cogs._notifier import DiscordNotifier
 from cogs._ui import DYNAMIC_ITEMS
-from cogs.tournaments import JoinTournamentButton, publish
+from cogs.tournaments import TOURNAMENT_ITEMS, publish
 from data.ratings import SqliteRatings
 from data.settings import SqliteSettings
 from data.store import SqliteMatchStore
@@ -120,7 +120,7 @@ class BigApple(commands.Bot):
         self.timekeeper = Timekeeper(self.host, herald, quiet_of=herald.quiet_of)
         for extension in EXTENSIONS:
             await self.load_extension(extension)
-        self.component_types = (*DYNAMIC_ITEMS, JoinTournamentButton)
+        self.component_types = (*DYNAMIC_ITEMS, *TOURNAMENT_ITEMS)
         self.add_dynamic_items(*self.component_types)
         if self.sync_on_start and self.dev_guild is not None:
             await self.sync_commands()

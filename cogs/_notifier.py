@@ -20,6 +20,7 @@ from cogs._clocks import clock_notes
 from cogs._lang import recipient_locale
 from cogs._pings import TurnPings
 from cogs._ui import HandButton, final_view, match_view
+from cogs.tournaments import table_thread_name
 from engine.core.errors import MatchNotFound
 from engine.host.outbox import DestinationGone
 from engine.host.ports import Delivery, LivePost, MatchRecord, Notice, TurnLines
@@ -125,8 +126,10 @@ class DiscordNotifier:
     async def _open_thread(self, match: MatchRecord, parent: discord.TextChannel) -> discord.Thread:
         """A new public thread for the match in ``parent``, remembered and joined by its players."""
         title = self.bot.host.rules(match.game).title
+        # A tournament table's thread is named after its tournament, round and table.
+        name = await table_thread_name(self.bot, match) or f"{title} #{match.id}"
         thread = await parent.create_thread(
-            name=f"{title} #{match.id}",
+            name=name,
             type=discord.ChannelType.public_thread,
             auto_archive_duration=10080,
         )

@@ -3,22 +3,34 @@
 from __future__ import annotations
 
 import asyncio
+import hashlib
 import io
 import logging
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, ClassVar
 
 import discord
 from discord import app_commands
 from discord.ext import commands
 
+import lang
 from cogs._lang import reader_locale, recipient_locale
 from cogs._ui import ORGANISER_ROLE_SETTING, Guarded, bot_of, display_name, is_admin, is_organiser
 from cogs.lobby import GAME_CHOICES
-from engine.core.errors import LobbyError, MatchNotFound
+from engine.core.errors import EngineError, LobbyError, MatchNotFound
 from engine.core.options import parse_options
-from engine.host.tournament_sim import standings_text
-from engine.host.tournaments import Entrant, TournamentRecord, TournamentStatus, parse_points
+from engine.host.ports import MatchRecord
+from engine.host.text import HOST
+from engine.host.tournaments import (
+    TOURNAMENT_STATUS,
+    AdvancePlan,
+    Entrant,
+    RoundRecord,
+    TournamentRecord,
+    TournamentStatus,
+    parse_points,
+)
 from lang import N_, join, t, tn
+from lang.says import render
 from render.standings import render_standings
 
 if TYPE_CHECKING:
@@ -61,8 +73,85 @@ async def tournament_here(interaction: discord.Interaction[Any], tournament_id: 
     return record
 
 
+# The standings' columns, as their headings read; ``standings_legend`` says what each one means.
+STANDING_COLUMNS = {
+    "player": HOST.word("player", "standings column"),
+    "points": HOST.word("points", "standings column"),
+    "score": HOST.word("score", "standings column"),
+    "opponents": HOST.word("opp.", "standings column"),
+    "games": HOST.word("games", "standings column"),
+}
+DROPPED = HOST.word("dropped", "standings")
+CONTENT_LIMIT = 2000
+
+
+def column(locale: str, key: str) -> str:
+    """A standings column's heading in ``locale``."""
+    return render(locale, STANDING_COLUMNS[key])
+
+
+def standings_rows(
+    bot: BigApple, record: TournamentRecord, locale: str, after_round: int | None = None
+) -> list[str]:
+    """The standings as a fixed-width table, headings first: rank, player, points, game score,
+    opponents' strength and games played (now, or as they stood after ``after_round``)."""
+    keys = ("points", "score", "opponents", "games")
+    heads = [column(locale, key) for key in keys]
+    widths = [max(6, len(head)) for head in heads]
+    rows = [
+        "  # "
+        + f"{column(locale, 'player'):<16}"
+        + "".join(f" {head:>{width}}" for head, width in zip(heads, widths, strict=True))
+    ]
+    for s in bot.tournaments.standings(record, after_round):
+        figures = (f"{s.points:.2f}", str(s.game_score), f"{s.opponents_strength:.2f}", str(s.played))
+        # The note goes last, so a long name never cuts it off.
+        note = f" ({render(locale, DROPPED)})" if s.dropped else ""
+        rows.append(
+            f"{s.rank:>3} {record.name_of(s.player)[:16]:<16}"
+            + "".join(f" {figure:>{width}}" for figure, width in zip(figures, widths, strict=True))
+            + note
+        )
+    return rows
+
+
+def standings_legend(locale: str, record: TournamentRecord) -> str:
+    """What the standings' columns mean and how ties are broken, in ``locale``."""
+    legend = t(
+        locale,
+        "{points}: tournament points for your places at the tables (a bye counts as a middle place). "
+        "Ties go to the higher {score}, the sum of your own game scores, then to the higher {opp}, the "
+        "average points of the opponents you met, then to a coin tossed when the tournament began. "
+        "{games}: games played.",
+        points=column(locale, "points"),
+        score=column(locale, "score"),
+        opp=column(locale, "opponents"),
+        games=column(locale, "games"),
+    )
+    if record.config.format == "elimination":
+        legend += " " + t(
+            locale, "In an elimination, the round a player reached counts before everything else."
+        )
+    return "ℹ️ " + legend
+
+
+def standings_message(head: str, rows: list[str], legend: str, locale: str) -> str:
+    """``head``, the table ``rows`` in a code block and the ``legend``, within one message: when the
+    table is too long, its last rows give way to a note of how many were left out."""
+    room = CONTENT_LIMIT - len(head) - len(legend) - len("\n```\n\n```\n") - 40
+    kept: list[str] = []
+    for row in rows:
+        if sum(len(r) + 1 for r in kept) + len(row) + 1 > room:
+            break
+        kept.append(row)
+    if len(kept) < len(rows):
+        kept.append(tn(locale, "… and {count} more", "… and {count} more", len(rows) - len(kept)))
+    body = "\n".join(kept)
+    return f"{head}\n```\n{body}\n```\n{legend}"[:CONTENT_LIMIT]
+
+
 def standings_file(
-    bot: BigApple, record: TournamentRecord, subtitle: str, after_round: int | None = None
+    bot: BigApple, record: TournamentRecord, subtitle: str, locale: str, after_round: int | None = None
 ) -> discord.File:
     rows = [
         (
@@ -71,12 +160,43 @@ def standings_file(
             s.points,
             s.game_score,
             s.opponents_strength,
-            "dropped" if s.dropped else "",
+            render(locale, DROPPED) if s.dropped else "",
         )
         for s in bot.tournaments.standings(record, after_round)
     ]
-    png = render_standings(record.name, subtitle, rows)
+    headings = ("#", *(column(locale, key) for key in ("player", "points", "score", "opponents")))
+    png = render_standings(record.name, subtitle, rows, headings)
     return discord.File(io.BytesIO(png), filename="standings.png")
+
+
+# Discord's longest thread name.
+THREAD_NAME_LIMIT = 100
+
+
+def thread_name(locale: str, tournament: str, round_number: int, table: int) -> str:
+    """The name of a tournament table's thread, "Big Apple Cup · R1 · T2", within Discord's limit: a
+    long tournament name is shortened, never the round and table that tell the threads apart."""
+    template = N_("{tournament} · R{round} · T{table}")
+    rest = len(t(locale, template, tournament="", round=round_number, table=table))
+    room = THREAD_NAME_LIMIT - rest
+    if len(tournament) > room:
+        tournament = tournament[: max(0, room - 1)].rstrip() + "…"
+    return t(locale, template, tournament=tournament, round=round_number, table=table)
+
+
+async def table_thread_name(bot: BigApple, match: MatchRecord) -> str | None:
+    """The thread name of a match played at a tournament table, in the server's language; None for any
+    other match (or when its tournament cannot be read, so the match still gets its thread)."""
+    try:
+        found = await bot.tournaments.table_of_match(match.id)
+    except EngineError as exc:
+        log.warning("match %s: its tournament cannot be read for the thread's name: %s", match.id, exc)
+        return None
+    if found is None:
+        return None
+    record, round_number, table = found
+    locale = await recipient_locale(bot, None, record.guild_id)
+    return thread_name(locale, record.name, round_number, table.number)
 
 
 def entrant_for(record: TournamentRecord, member: discord.Member) -> Entrant:
@@ -101,47 +221,166 @@ def announcement_nonce(record: TournamentRecord, key: str) -> str:
 async def post_announcement(
     bot: BigApple, record: TournamentRecord, key: str, channel: discord.abc.Messageable
 ) -> None:
-    """Post one announcement (see ``TournamentHost.due_announcements``) in the tournament's channel."""
+    """Post one announcement (see ``TournamentHost.due_announcements``) in the tournament's channel; a
+    round's pairings also go to each of its players by DM."""
     nonce = announcement_nonce(record, key)
     locale = await recipient_locale(bot, None, record.guild_id)  # announcements are public
+    legend = standings_legend(locale, record)
     if key == "final":
         winner = bot.tournaments.standings(record)[0]
-        file = await asyncio.to_thread(standings_file, bot, record, t(locale, "final standings"))
+        file = await asyncio.to_thread(standings_file, bot, record, t(locale, "final standings"), locale)
         over = t(
             locale,
             "{tournament} is over: {winner} wins.",
             tournament=f"**{record.name}**",
             winner=mention_of(record, winner.player),
         )
-        await channel.send(f"🏆 {over}", file=file, nonce=nonce)
+        await channel.send(f"🏆 {over}\n{legend}", file=file, nonce=nonce)
         return
-    round_text, _, kind = key.partition("-")
-    number = int(round_text.removeprefix("r"))
-    if kind == "standings":
-        text = "\n".join(standings_text(bot.tournaments, record, number))
+    number = announced_round(key)
+    if key.endswith("-standings"):
         subtitle = t(locale, "standings after round {number}", number=number)
-        file = await asyncio.to_thread(standings_file, bot, record, subtitle, number)
-        content = f"**{record.name}** · {subtitle}\n```\n{text}\n```"
-        await channel.send(content[:2000], file=file, nonce=nonce)
+        file = await asyncio.to_thread(standings_file, bot, record, subtitle, locale, number)
+        rows = standings_rows(bot, record, locale, number)
+        content = standings_message(f"**{record.name}** · {subtitle}", rows, legend, locale)
+        await channel.send(content, file=file, nonce=nonce)
         return
     rnd = next(r for r in record.rounds if r.round.number == number)
+    threads = await table_threads(bot, rnd, open_missing=True)
     lines = [f"**{record.name}** · " + t(locale, "round {number}", number=number)]
     for table in rnd.tables:
         players = ", ".join(mention_of(record, k) for k in table.players)
-        lines.append(
-            t(
+        thread = threads.get(table.number)
+        if thread is None:
+            line = t(
                 locale,
                 "Table {table} (match #{match}): {players}",
                 table=table.number,
                 match=table.match_id,
                 players=players,
             )
-        )
+        else:
+            line = t(
+                locale,
+                "Table {table} (match #{match}, {thread}): {players}",
+                table=table.number,
+                match=table.match_id,
+                thread=f"<#{thread}>",
+                players=players,
+            )
+        lines.append(line)
     if rnd.round.byes:
         byes = ", ".join(mention_of(record, k) for k in rnd.round.byes)
         lines.append(t(locale, "Bye: {players}", players=byes))
-    mentions = discord.AllowedMentions(users=True)
-    await channel.send("\n".join(lines)[:2000], allowed_mentions=mentions, nonce=nonce)
+    # The DMs first: the post then pings only those no DM reached, so nobody is called twice.
+    reached = await send_pairings_by_dm(bot, record, rnd, threads)
+    playing = {key for table in rnd.tables for key in table.players} | set(rnd.round.byes)
+    unreached = [
+        discord.Object(id=e.user_id)
+        for e in record.entrants
+        if e.key in playing and e.user_id is not None and e.bot is None and e.user_id not in reached
+    ]
+    # Discord takes at most 100 users to ping in one message.
+    mentions = discord.AllowedMentions(users=unreached[:100], roles=False, everyone=False)
+    await channel.send("\n".join(lines)[:CONTENT_LIMIT], allowed_mentions=mentions, nonce=nonce)
+
+
+def announced_round(key: str) -> int:
+    """The round an announcement key such as ``r2-pairings`` is about."""
+    return int(key.partition("-")[0].removeprefix("r"))
+
+
+async def table_threads(bot: BigApple, rnd: RoundRecord, open_missing: bool = False) -> dict[int, int]:
+    """The thread of each table's match, by table number. With ``open_missing``, a table whose match
+    has no thread yet gets it now (the match posts there later), so the pairings can link every table.
+
+    A thread that cannot be opened is left out: the match opens one, or moves to the channel, when its
+    first board is posted."""
+    threads: dict[int, int] = {}
+    for table in rnd.tables:
+        if table.match_id is None:
+            continue
+        try:
+            match = await bot.host.match(table.match_id)
+            if match.thread_id is None and open_missing:
+                await bot.notifier.thread_of(match)
+                match = await bot.host.match(table.match_id)
+        except (discord.HTTPException, EngineError) as exc:
+            log.warning("match %s: no thread to link from the pairings: %s", table.match_id, exc)
+            continue
+        if match.thread_id is not None:
+            threads[table.number] = match.thread_id
+    return threads
+
+
+async def send_pairings_by_dm(
+    bot: BigApple, record: TournamentRecord, rnd: RoundRecord, threads: dict[int, int]
+) -> set[int]:
+    """Tell each person playing round ``rnd`` by DM where they play, against whom, and where the thread
+    is; returns the user ids reached. Each DM on its own: closed DMs, or any other failure, leave the
+    others to go out (the channel's post then mentions whoever was not reached)."""
+    number = rnd.round.number
+    reached: set[int] = set()
+    guild = bot.get_guild(record.guild_id) if record.guild_id else None
+    for entrant in record.entrants:
+        if entrant.user_id is None or entrant.bot is not None or entrant.dropped:
+            continue
+        table = next((tb for tb in rnd.tables if entrant.key in tb.players), None)
+        if table is None and entrant.key not in rnd.round.byes:
+            continue
+        try:
+            locale = await recipient_locale(bot, entrant.user_id, record.guild_id)
+            where = " " + t(locale, "on **{server}**", server=guild.name) if guild else ""
+            lines = [f"**{record.name}**{where} · " + t(locale, "round {number}", number=number)]
+            if table is None:
+                lines.append(t(locale, "You have a bye in round {number}.", number=number))
+            else:
+                others = join(locale, [record.name_of(k) for k in table.players if k != entrant.key])
+                lines.append(
+                    t(
+                        locale,
+                        "You play at table {table} (match #{match}) with {players}.",
+                        table=table.number,
+                        match=table.match_id,
+                        players=others,
+                    )
+                )
+                thread = threads.get(table.number)
+                if thread is not None and record.guild_id is not None:
+                    link = f"https://discord.com/channels/{record.guild_id}/{thread}"
+                    lines.append(t(locale, "Thread: {link}", link=link))
+            dm = await bot.create_dm(discord.Object(id=entrant.user_id))
+            await dm.send(
+                "\n".join(lines)[:CONTENT_LIMIT],
+                nonce=pairing_nonce(record, number, entrant.user_id),
+                allowed_mentions=discord.AllowedMentions.none(),
+            )
+            reached.add(entrant.user_id)
+        except (discord.Forbidden, discord.NotFound) as exc:
+            # Closed DMs, or a user who shares no server with the bot any more: the channel's post
+            # mentions them instead.
+            log.info(
+                "tournament %s: round %s pairing DM to user %s refused: %s",
+                record.id,
+                number,
+                entrant.user_id,
+                exc,
+            )
+        except Exception:
+            log.exception(
+                "tournament %s: round %s pairing DM to user %s failed; the others go on",
+                record.id,
+                number,
+                entrant.user_id,
+            )
+    return reached
+
+
+def pairing_nonce(record: TournamentRecord, number: int, user_id: int) -> str:
+    """The same on every try of one player's pairing DM (see ``announcement_nonce``), within Discord's
+    25 characters."""
+    digest = hashlib.sha256(f"{record.id}:{number}:{user_id}".encode()).hexdigest()
+    return f"bp{digest[:20]}"
 
 
 async def publish(bot: BigApple, tournament_id: int) -> bool:
@@ -171,6 +410,10 @@ async def publish(bot: BigApple, tournament_id: int) -> bool:
         log.warning("tournament %s: its channel refuses posts: %s", record.id, exc)
         await tell_organiser(bot, record, exc)
         for key in bot.tournaments.due_announcements(record):
+            if key.endswith("-pairings"):  # the players still hear where they play
+                number = announced_round(key)
+                rnd = next(r for r in record.rounds if r.round.number == number)
+                await send_pairings_by_dm(bot, record, rnd, await table_threads(bot, rnd))
             record = await bot.tournaments.mark_announced(tournament_id, key)
         return True
     except Exception:
@@ -247,29 +490,160 @@ class JoinTournamentButton(
         await interaction.response.send_message(registered, ephemeral=True)
 
 
+async def advance_question(bot: BigApple, record: TournamentRecord, plan: AdvancePlan, locale: str) -> str:
+    """What ending the round now would do, for the organiser to confirm: the round's deadline, each
+    table still playing (linked to its thread) and whose seats a computer takes there."""
+    lines = [
+        t(
+            locale,
+            "Round {number} of {tournament} still has tables playing.",
+            number=plan.round,
+            tournament=f"**{record.name}**",
+        )
+    ]
+    if plan.deadline is not None:
+        due = f"{plan.deadline:%Y-%m-%d %H:%M}"
+        if plan.deadline_passed:
+            lines.append(t(locale, "Its deadline passed at {due} UTC.", due=due))
+        else:
+            lines.append(t(locale, "Its deadline is {due} UTC: its players still have time.", due=due))
+    for table in plan.open_tables:
+        where = t(locale, "match #{number}", number=table.match_id)
+        if table.match_id is not None:
+            thread = (await bot.host.match(table.match_id)).thread_id
+            where += f", <#{thread}>" if thread is not None else ""
+        if table.people:
+            lines.append(
+                "• "
+                + t(
+                    locale,
+                    "Table {table} ({where}): a computer takes the seats of {players}.",
+                    table=table.number,
+                    where=where,
+                    players=join(locale, [f"**{record.name_of(k)}**" for k in table.people]),
+                )
+            )
+        else:
+            lines.append(
+                "• "
+                + t(locale, "Table {table} ({where}): computers finish it.", table=table.number, where=where)
+            )
+    question = t(
+        locale,
+        "End round {number} now? Computers play these tables to the end and the tournament moves on. "
+        "Nothing changes until you confirm.",
+        number=plan.round,
+    )
+    budget = CONTENT_LIMIT - len(question) - 1
+    while len("\n".join(lines)) > budget:
+        lines.pop()
+    return "\n".join([*lines, question])
+
+
+async def round_over(bot: BigApple, record: TournamentRecord, number: int) -> str:
+    """The public line that round ``number`` was ended, in the server's language."""
+    locale = await recipient_locale(bot, None, record.guild_id)
+    return t(
+        locale, "Round {number} of {tournament} is over.", number=number, tournament=f"**{record.name}**"
+    )
+
+
+class AdvanceButton(
+    Guarded,
+    discord.ui.DynamicItem[discord.ui.Button[Any]],
+    template=r"ba:tadvance:(?P<action>end|keep):(?P<tournament_id>[0-9]{1,20}):(?P<round_number>[0-9]{1,20})"
+    r":(?P<plan>p[0-9a-f]{10})",
+):
+    """Confirms (``end``) or calls off (``keep``) ending a round whose tables still have people at them.
+
+    The custom id carries the round and the fingerprint of the plan the organiser read (prefixed with
+    ``p`` so it is never read as a number): a click after the round or its tables changed is refused
+    and changes nothing."""
+
+    LABELS: ClassVar[dict[str, str]] = {"end": N_("End the round"), "keep": N_("Let them play on")}
+
+    def __init__(
+        self, action: str, tournament_id: int, round_number: int, plan: str, locale: str = lang.DEFAULT
+    ) -> None:
+        super().__init__(
+            discord.ui.Button(
+                label=t(locale, self.LABELS[action]),
+                style=discord.ButtonStyle.danger if action == "end" else discord.ButtonStyle.secondary,
+                custom_id=f"ba:tadvance:{action}:{tournament_id}:{round_number}:{plan}",
+            )
+        )
+        self.action, self.tournament_id, self.round_number, self.plan = (
+            action,
+            tournament_id,
+            round_number,
+            plan,
+        )
+
+    async def run(self, interaction: discord.Interaction[Any]) -> None:
+        bot = bot_of(interaction)
+        record = await tournament_here(interaction, self.tournament_id)
+        await require_organiser(interaction)
+        locale = await reader_locale(interaction)
+        if self.action == "keep":
+            text = t(
+                locale,
+                "Nothing changed: round {number} of {tournament} plays on.",
+                number=self.round_number,
+                tournament=f"**{record.name}**",
+            )
+            await interaction.response.edit_message(content=text, view=None)
+            return
+        confirmed = (self.round_number, self.plan.removeprefix("p"))
+        # Checked before answering, so a stale click is refused at once; ``advance`` checks again.
+        (await bot.tournaments.advance_plan(record.id)).check(*confirmed, record.name)
+        await interaction.response.defer()
+        report = await bot.tournaments.advance(record.id, force=True, confirmed=confirmed)
+        done = t(
+            locale,
+            "Round {number} of {tournament} is over.",
+            number=self.round_number,
+            tournament=f"**{record.name}**",
+        )
+        await interaction.edit_original_response(content=done, view=None)
+        await interaction.followup.send(await round_over(bot, record, self.round_number))
+        bot.publish_soon(report.tournament.id)
+
+
+# The tournaments' controls, registered with the client so they work after a restart.
+TOURNAMENT_ITEMS: tuple[type[discord.ui.DynamicItem[Any]], ...] = (JoinTournamentButton, AdvanceButton)
+
+
 class Tournaments(commands.GroupCog, group_name="tournament", group_description="Tournaments"):
     def __init__(self, bot: BigApple) -> None:
         self.bot = bot
 
-    async def _find(self, interaction: discord.Interaction[Any], tournament: int | None) -> TournamentRecord:
+    async def _find(
+        self, interaction: discord.Interaction[Any], tournament: int | None, finished: bool = False
+    ) -> TournamentRecord:
+        """The tournament numbered ``tournament``, else the server's one tournament under way. With
+        ``finished``, when none is under way, the one that ended last."""
         if tournament is not None:
             return await tournament_here(interaction, tournament)
+        locale = await reader_locale(interaction)
         if interaction.guild_id is None:
-            locale = await reader_locale(interaction)
             raise LobbyError(
                 t(locale, "tournaments are run on servers; use this command in the server's channel")
             )
-        live = [
-            t
-            for t in await self.bot.tournament_store.list_tournaments(guild_id=interaction.guild_id, limit=25)
-            if t.status not in (TournamentStatus.FINISHED, TournamentStatus.CANCELLED)
-        ]
+        listed = await self.bot.tournament_store.list_tournaments(guild_id=interaction.guild_id, limit=25)
+        live = [r for r in listed if r.status not in (TournamentStatus.FINISHED, TournamentStatus.CANCELLED)]
         if len(live) == 1:
             return live[0]
-        raise LobbyError(
-            "name the tournament with its number" if live else "there is no open tournament on this server",
-            [f"#{t.id} {t.name} ({t.status.value})" for t in live],
-        )
+        ended = [r for r in listed if r.status is TournamentStatus.FINISHED]
+        if finished and not live and ended:
+            return ended[0]  # listed newest first
+        if live:
+            raise LobbyError(
+                t(locale, "name the tournament with its number"),
+                [f"#{r.id} {r.name} ({r.status.value})" for r in live],
+            )
+        if finished:
+            raise LobbyError(t(locale, "there is no tournament on this server yet"))
+        raise LobbyError(t(locale, "there is no open tournament on this server"))
 
     @app_commands.command(name="create", description="Create a tournament (organisers)")
     @app_commands.choices(game=GAME_CHOICES, format=FORMAT_CHOICES)
@@ -423,17 +797,48 @@ class Tournaments(commands.GroupCog, group_name="tournament", group_description=
         )
         await interaction.response.send_message(joins)
 
-    @app_commands.command(name="standings", description="The standings so far")
-    @app_commands.describe(tournament="The tournament number (default: this server's open one)")
+    @app_commands.command(name="standings", description="The standings so far, or the final ones")
+    @app_commands.describe(
+        tournament="The tournament number (default: this server's current one, else the last finished)"
+    )
     async def standings(self, interaction: discord.Interaction[Any], tournament: int | None = None) -> None:
-        record = await self._find(interaction, tournament)
+        record = await self._find(interaction, tournament, finished=True)
         locale = await reader_locale(interaction)
-        text = "\n".join(standings_text(self.bot.tournaments, record)) or t(
-            locale, "nobody has registered yet"
+        if not record.entrants:
+            text = t(locale, "nobody has registered yet")
+            await interaction.response.send_message(f"**{record.name}** · {text}", ephemeral=True)
+            return
+        if record.status is TournamentStatus.FINISHED:
+            subtitle = t(locale, "final standings")
+        else:
+            subtitle = t(locale, "standings after round {number}", number=len(record.rounds))
+        rows = standings_rows(self.bot, record, locale)
+        content = standings_message(
+            f"**{record.name}** · {subtitle}", rows, standings_legend(locale, record), locale
         )
-        subtitle = t(locale, "standings after round {number}", number=len(record.rounds))
-        file = standings_file(self.bot, record, subtitle)
-        await interaction.response.send_message(f"```\n{text}\n```"[:2000], file=file, ephemeral=True)
+        file = await asyncio.to_thread(standings_file, self.bot, record, subtitle, locale)
+        await interaction.response.send_message(content, file=file, ephemeral=True)
+
+    @standings.autocomplete("tournament")
+    async def standings_choices(
+        self, interaction: discord.Interaction[Any], typed: str
+    ) -> list[app_commands.Choice[int]]:
+        """The server's tournaments whose name or number holds what was typed, newest first."""
+        if interaction.guild_id is None:
+            return []
+        locale = await reader_locale(interaction)
+        wanted = typed.strip().lower().lstrip("#")
+        choices = []
+        for record in await self.bot.tournament_store.list_tournaments(
+            guild_id=interaction.guild_id, limit=50
+        ):
+            if wanted and wanted not in record.name.lower() and wanted != str(record.id):
+                continue
+            status = render(locale, TOURNAMENT_STATUS[record.status])
+            choices.append(
+                app_commands.Choice(name=f"#{record.id} {record.name} ({status})"[:100], value=record.id)
+            )
+        return choices[:25]
 
     @app_commands.command(name="mytable", description="Your table in the current round")
     @app_commands.describe(tournament="The tournament number (default: this server's open one)")
@@ -536,23 +941,25 @@ class Tournaments(commands.GroupCog, group_name="tournament", group_description=
     @app_commands.command(
         name="advance", description="End the round: computers finish open tables (organisers)"
     )
-    @app_commands.describe(force="Before the round's deadline too")
     @app_commands.describe(tournament="The tournament number (default: this server's open one)")
-    async def advance(
-        self, interaction: discord.Interaction[Any], force: bool = False, tournament: int | None = None
-    ) -> None:
+    async def advance(self, interaction: discord.Interaction[Any], tournament: int | None = None) -> None:
         await require_organiser(interaction)
         record = await self._find(interaction, tournament)
-        await interaction.response.defer(thinking=True)
-        report = await self.bot.tournaments.advance(record.id, force=force)
+        plan = await self.bot.tournaments.advance_plan(record.id)
         locale = await reader_locale(interaction)
-        over = t(
-            locale,
-            "Round {number} of {tournament} is over.",
-            number=len(record.rounds),
-            tournament=f"**{record.name}**",
+        if plan.takes_seats:
+            # People would lose their seats: say who, and let the organiser confirm or think again.
+            text = await advance_question(self.bot, record, plan, locale)
+            view = discord.ui.View(timeout=None)
+            view.add_item(AdvanceButton("end", record.id, plan.round, f"p{plan.fingerprint}", locale))
+            view.add_item(AdvanceButton("keep", record.id, plan.round, f"p{plan.fingerprint}", locale))
+            await interaction.response.send_message(text, view=view, ephemeral=True)
+            return
+        await interaction.response.defer(thinking=True)
+        report = await self.bot.tournaments.advance(
+            record.id, force=True, confirmed=(plan.round, plan.fingerprint)
         )
-        await interaction.followup.send(over)
+        await interaction.followup.send(await round_over(self.bot, record, plan.round))
         self.bot.publish_soon(report.tournament.id)
 
     @app_commands.command(

@@ -12,17 +12,22 @@ ROW = 38
 
 
 StandingRow = tuple[int, str, float, int, float, str]
+# The column headings, in the reader's language at the edge: rank, player, points, score, opponents.
+HEADINGS = ("#", "player", "points", "score", "opp.")
 
 
-def render_standings(title: str, subtitle: str, rows: Sequence[StandingRow]) -> bytes:
-    """``rows``: (rank, name, points, game score, opponents' strength, note) in rank order."""
+def render_standings(
+    title: str, subtitle: str, rows: Sequence[StandingRow], headings: Sequence[str] = HEADINGS
+) -> bytes:
+    """``rows``: (rank, name, points, game score, opponents' strength, note) in rank order, under the
+    five ``headings``."""
     height = 110 + ROW * max(1, len(rows)) + 20
     image, draw = new_canvas(WIDTH, height)
     text(draw, (20, 16), fit_text(title, 28, WIDTH - 40, bold=True), 28, INK, bold=True)
     text(draw, (20, 54), fit_text(subtitle, SMALL, WIDTH - 40), SMALL, MUTED)
     y = 84
-    for x, label in ((20, "#"), (80, "player"), (520, "points"), (650, "score"), (770, "opp.")):
-        text(draw, (x, y), label, SMALL, MUTED, bold=True)
+    for x, label in zip((20, 80, 520, 650, 770), headings, strict=True):
+        text(draw, (x, y), fit_text(label, SMALL, 110, bold=True), SMALL, MUTED, bold=True)
     y += 30
     for index, (rank, name, points, score, strength, note) in enumerate(rows):
         if index % 2 == 0:

@@ -186,6 +186,26 @@ class AdvancePlan(Frozen):
         text = f"{self.tournament_id}/{self.round}/{tables}"
         return hashlib.sha256(text.encode()).hexdigest()[:10]
 
+    def check(self, round_number: int, fingerprint: str, name: str) -> None:
+        """Raise ``StaleVersion`` unless this is the plan of round ``round_number`` that ``fingerprint``
+        was taken from: an organiser confirmed what they read, and nothing else."""
+        if round_number != self.round:
+            raise StaleVersion(
+                HOST.say(
+                    "round {number} of “{name}” is already over; ask again with /tournament advance",
+                    number=round_number,
+                    name=name,
+                )
+            )
+        if fingerprint != self.fingerprint:
+            raise StaleVersion(
+                HOST.say(
+                    "the tables of round {number} changed since you asked; "
+                    "ask again with /tournament advance",
+                    number=round_number,
+                )
+            )
+
 
 class TournamentStore(Protocol):
     """Durable tournaments; ``save`` is guarded by the version like match writes (``StaleVersion``)."""
@@ -572,23 +592,7 @@ class TournamentHost:
         plan = await self.advance_plan(tournament_id)
         record = await self.store.get_tournament(tournament_id)
         if confirmed is not None:
-            number, fingerprint = confirmed
-            if number != plan.round:
-                raise StaleVersion(
-                    HOST.say(
-                        "round {number} of “{name}” is already over; ask again with /tournament advance",
-                        number=number,
-                        name=record.name,
-                    )
-                )
-            if fingerprint != plan.fingerprint:
-                raise StaleVersion(
-                    HOST.say(
-                        "the tables of round {number} changed since you asked; ask again with "
-                        "/tournament advance",
-                        number=number,
-                    )
-                )
+            plan.check(*confirmed, record.name)
         if plan.deadline is not None and not plan.deadline_passed and not force:
             raise LobbyError(
                 HOST.say(

@@ -117,7 +117,7 @@ async def test_another_servers_admin_cannot_run_its_tournaments(
         here = {"user": mallory, "channel": other.channel("lobby")}
         probes = [
             ("tournament cancel", {"tournament": tid}),
-            ("tournament advance", {"tournament": tid, "force": True}),
+            ("tournament advance", {"tournament": tid}),
             ("tournament drop", {"tournament": tid, "player": mallory}),
             ("tournament decide", {"tournament": tid, "table": 1, "order": "alice, bob"}),
             ("tournament standings", {"tournament": tid}),

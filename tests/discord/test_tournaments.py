@@ -4,15 +4,17 @@ people, standings after each round, ratings, refusals, and a restart in the midd
 from __future__ import annotations
 
 import asyncio
+import re
 from pathlib import Path
 
 from cogs._client import BigApple
+from cogs.tournaments import THREAD_NAME_LIMIT, thread_name
 from engine.core.rng import Rng
 from engine.host.ports import MatchStatus
 from engine.host.tournaments import TournamentStatus
 from engine.registry import POLICIES
 from tests.discord.fake import FakeDiscord
-from tests.discord.models import FakeRole, FakeUser
+from tests.discord.models import BUTTON, MESSAGE_COMPONENT, FakeMessage, FakeRole, FakeUser
 from tests.discord.test_bigapple import big_apple, started_match
 
 
@@ -126,7 +128,9 @@ async def test_organisers_may_advance_a_round_and_delegate_to_a_role(
         await (await fake.slash("tournament start", {}, user=host_user)).response()
         late = await (await fake.slash("tournament advance", {}, user=people[0])).response()
         assert late.ephemeral and "organiser" in (late.content or "")
-        done = await (await fake.slash("tournament advance", {"force": True}, user=host_user)).response()
+        asked = await (await fake.slash("tournament advance", {}, user=host_user)).response()
+        confirm = next(b["custom_id"] for b in asked.buttons if b["custom_id"].startswith("ba:tadvance:end:"))
+        done = await (await fake.click(asked, confirm, user=host_user)).response()
         assert "is over" in (done.content or "")
         record = (await bot.tournament_store.list_tournaments(limit=1))[0]
         assert record.status is TournamentStatus.FINISHED
@@ -180,3 +184,211 @@ async def test_a_match_that_ended_just_before_a_crash_is_rated_after_the_restart
             fake.alice.id,
             fake.bob.id,
         }
+
+
+def confirm_buttons(message: FakeMessage) -> tuple[str, str]:
+    """The (end, keep) custom ids of an advance confirmation."""
+    ids = [b["custom_id"] for b in message.buttons]
+    end = next(i for i in ids if i.startswith("ba:tadvance:end:"))
+    keep = next(i for i in ids if i.startswith("ba:tadvance:keep:"))
+    return end, keep
+
+
+async def cup_of_four(fake: FakeDiscord, people: list[FakeUser], **options: object) -> None:
+    """The admin creates "Big Apple Cup" (2 Swiss rounds at tables of 2, a day per round) with ``people``
+    registered, and starts it."""
+    settings = {
+        "name": "Big Apple Cup",
+        "game": "ny_piatnik",
+        "format": "swiss",
+        "rounds": 2,
+        "table_size": 2,
+        "deadline_hours": 24,
+        **options,
+    }
+    await (await fake.slash("tournament create", settings, user=fake.admin)).response()
+    await (await fake.slash("tournament open", {}, user=fake.admin)).response()
+    for person in people:
+        await (await fake.slash("tournament join", {}, user=person)).response()
+    await (await fake.slash("tournament start", {}, user=fake.admin)).response()
+
+
+async def test_pairings_link_named_threads_and_reach_every_player_by_dm(
+    fake_discord: FakeDiscord, tmp_path: Path
+) -> None:
+    fake = fake_discord
+    people = [fake.add_user(f"cup{n}") for n in range(4)]
+    fake.close_dms(people[0])  # refuses every DM: the others still get theirs
+    async with big_apple(fake, tmp_path / "db.sqlite") as bot:
+        await cup_of_four(fake, people)
+        pairing = await fake.wait_for_message(fake.general, lambda m: "round 1" in (m.content or ""))
+        record = (await bot.tournament_store.list_tournaments(limit=1))[0]
+        threads = {}
+        for table in record.rounds[0].tables:
+            match = await bot.host.match(table.match_id or 0)
+            assert match.thread_id is not None
+            threads[table.number] = fake.channels[match.thread_id]
+            assert f"<#{match.thread_id}>" in (pairing.content or "")
+        assert [threads[n].name for n in (1, 2)] == ["Big Apple Cup · R1 · T1", "Big Apple Cup · R1 · T2"]
+        # The first board of each table goes to the thread the pairings link, and no other is opened.
+        for thread in threads.values():
+            await fake.wait_for_message(thread, lambda m: bool(m.attachments))
+        assert len(fake.threads(fake.general)) == 2
+
+        for person in people[1:]:
+            dm = await fake.wait_for_dm(person, lambda m: "Big Apple Cup" in (m.content or ""))
+            table = next(t for t in record.rounds[0].tables if f"u{person.id}" in t.players)
+            opponent = next(k for k in table.players if k != f"u{person.id}")
+            text = dm.content or ""
+            assert f"table {table.number}" in text and record.name_of(opponent) in text
+            link = f"https://discord.com/channels/{fake.guild.id}/{threads[table.number].id}"
+            assert link in text
+        assert fake.dm_messages(people[0]) == []
+        # The post pings only the one whose DMs are closed: nobody hears of their table twice.
+        posted = next(
+            r
+            for r in fake.requests_to("POST", "/channels/{channel_id}/messages")
+            if r.params["channel_id"] == str(fake.general.id)
+            and "round 1" in ((r.json or {}).get("content") or "")
+        )
+        assert (posted.json or {})["allowed_mentions"]["users"] == [people[0].id]
+
+
+def test_a_thread_name_fits_discord_whatever_the_tournament_is_called() -> None:
+    assert thread_name("en", "Big Apple Cup", 1, 2) == "Big Apple Cup · R1 · T2"
+    assert thread_name("it", "Big Apple Cup", 1, 2) == "Big Apple Cup · Turno 1 · Tav. 2"
+    for locale in ("en", "it"):
+        long = thread_name(locale, "A very long tournament name " * 5, 12, 34)
+        assert len(long) <= THREAD_NAME_LIMIT and long.endswith(
+            "12 · T34" if locale == "en" else "12 · Tav. 34"
+        )
+        assert "…" in long
+
+
+async def test_advance_asks_first_and_only_a_current_confirmation_ends_the_round(
+    fake_discord: FakeDiscord, tmp_path: Path
+) -> None:
+    fake = fake_discord
+    people = [fake.add_user(f"adv{n}") for n in range(4)]
+    elsewhere = fake.add_guild("Elsewhere", owner=fake.add_user("stranger", guild=False))
+    async with big_apple(fake, tmp_path / "db.sqlite") as bot:
+        await cup_of_four(fake, people)
+        await fake.wait_for_message(fake.general, lambda m: "round 1" in (m.content or ""))
+        record = (await bot.tournament_store.list_tournaments(limit=1))[0]
+
+        asked = await (await fake.slash("tournament advance", {}, user=fake.admin)).response()
+        text = asked.content or ""
+        assert asked.ephemeral and "still has tables playing" in text and "players still have time" in text
+        assert all(f"**{p.global_name}**" in text for p in people)  # whose seats a computer takes
+        for table in record.rounds[0].tables:
+            thread = (await bot.host.match(table.match_id or 0)).thread_id
+            assert f"Table {table.number} (match #{table.match_id}, <#{thread}>)" in text
+        _, keep = confirm_buttons(asked)
+
+        kept = await (await fake.click(asked, keep, user=fake.admin)).response()
+        assert "Nothing changed" in (kept.content or "") and not kept.buttons
+        record = await bot.tournaments.get(record.id)
+        assert len(record.rounds) == 1 and all(t.result is None for t in record.rounds[0].tables)
+
+        # Someone's seat changes hands meanwhile: the confirmation given for the old list changes nothing.
+        stale = await (await fake.slash("tournament advance", {}, user=fake.admin)).response()
+        stale_end, _ = confirm_buttons(stale)
+        await (
+            await fake.slash("tournament seat-computer", {"player": people[0]}, user=fake.admin)
+        ).response()
+        refused = await (await fake.click(stale, stale_end, user=fake.admin)).response()
+        assert refused.ephemeral and "changed since you asked" in (refused.content or "")
+        assert len((await bot.tournaments.get(record.id)).rounds) == 1
+
+        # A forged click: by someone who does not run tournaments, or from another server.
+        fresh = await (await fake.slash("tournament advance", {}, user=fake.admin)).response()
+        assert f"**{people[0].global_name}**" not in (fresh.content or "")
+        fresh_end, _ = confirm_buttons(fresh)
+        click = {"custom_id": fresh_end, "component_type": BUTTON}
+        foreign = await (
+            await fake.inject_interaction(MESSAGE_COMPONENT, fake.alice, fake.general, click, fresh)
+        ).response()
+        assert foreign.ephemeral and "organiser" in (foreign.content or "")
+        away = await (
+            await fake.inject_interaction(
+                MESSAGE_COMPONENT, elsewhere.owner, elsewhere.channels[0], click, fresh
+            )
+        ).response()
+        assert away.ephemeral and f"no tournament #{record.id} here" in (away.content or "")
+        assert len((await bot.tournaments.get(record.id)).rounds) == 1
+
+        twin = await (await fake.slash("tournament advance", {}, user=fake.admin)).response()
+        twin_end, _ = confirm_buttons(twin)
+        ended = await fake.click(fresh, fresh_end, user=fake.admin)
+        done = await ended.response(timeout=10)
+        assert "Round 1 of **Big Apple Cup** is over." in (done.content or "") and not done.buttons
+        public = await ended.followup(0)
+        assert not public.ephemeral and "is over" in (public.content or "")
+        record = await bot.tournaments.get(record.id)
+        assert len(record.rounds) == 2 and all(t.result is not None for t in record.rounds[0].tables)
+        standings = await fake.wait_for_message(
+            fake.general, lambda m: "standings after round 1" in (m.content or ""), timeout=10
+        )
+        assert "tournament points" in (standings.content or "") and "games played" in (
+            standings.content or ""
+        )
+        await fake.wait_for_message(fake.general, lambda m: "round 2" in (m.content or ""), timeout=10)
+        await fake.wait_for_thread(fake.general, name="Big Apple Cup · R2 · T1")
+
+        late = await (await fake.click(twin, twin_end, user=fake.admin)).response()
+        assert late.ephemeral and "Round 1 of “Big Apple Cup” is already over" in (late.content or "")
+        assert len((await bot.tournaments.get(record.id)).rounds) == 2
+
+
+async def test_standings_explain_their_columns_and_find_a_finished_tournament(
+    fake_discord: FakeDiscord, tmp_path: Path
+) -> None:
+    fake = fake_discord
+    reader = fake.add_user("lettrice")
+    reader.locale = "it"
+    async with big_apple(fake, tmp_path / "db.sqlite"):
+        nothing = await (await fake.slash("tournament standings", {}, user=fake.bob)).response()
+        assert "no tournament on this server yet" in (nothing.content or "")
+        # Two tournaments of computers, played out at once; the second ended last.
+        for name in ("Spring cup", "Summer cup"):
+            created = await (
+                await fake.slash(
+                    "tournament create",
+                    {"name": name, "game": "ny_piatnik", "format": "swiss", "rounds": 1, "table_size": 2},
+                    user=fake.admin,
+                )
+            ).response()
+            number = int(re.search(r"#(\d+)", created.content or "").group(1))  # type: ignore[union-attr]
+            for _ in range(2):
+                await (
+                    await fake.slash("tournament add-computer", {"tournament": number}, user=fake.admin)
+                ).response()
+            await (await fake.slash("tournament start", {"tournament": number}, user=fake.admin)).response()
+            await fake.wait_for_message(
+                fake.general,
+                lambda m, n=name: "🏆" in (m.content or "") and n in (m.content or ""),
+                timeout=20,
+            )
+        final = next(
+            m for m in fake.general.messages if "🏆" in (m.content or "") and "Summer" in (m.content or "")
+        )
+        assert "tournament points" in (final.content or "")
+
+        latest = await (await fake.slash("tournament standings", {}, user=fake.bob)).response()
+        text = latest.content or ""
+        assert latest.ephemeral and "**Summer cup** · final standings" in text
+        assert "points" in text and "opp." in text and "Ties go to the higher score" in text
+        assert latest.attachment("standings.png").data.startswith(b"\x89PNG")
+
+        choices = await (
+            await fake.autocomplete("tournament standings", "tournament", "spring", {}, user=fake.bob)
+        ).choices()
+        assert [c["name"] for c in choices] == ["#1 Spring cup (finished)"]
+        older = await (
+            await fake.slash("tournament standings", {"tournament": choices[0]["value"]}, user=fake.bob)
+        ).response()
+        assert "**Spring cup** · final standings" in (older.content or "")
+
+        italian = await (await fake.slash("tournament standings", {}, user=reader)).response()
+        text = italian.content or ""
+        assert "classifica finale" in text and "punti del torneo" in text and "punteggio" in text
