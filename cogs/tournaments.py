@@ -219,10 +219,15 @@ def announcement_nonce(record: TournamentRecord, key: str) -> str:
 
 
 async def post_announcement(
-    bot: BigApple, record: TournamentRecord, key: str, channel: discord.abc.Messageable
+    bot: BigApple,
+    record: TournamentRecord,
+    key: str,
+    channel: discord.abc.Messageable,
+    dms_sent: set[str] | None = None,
 ) -> None:
     """Post one announcement (see ``TournamentHost.due_announcements``) in the tournament's channel; a
-    round's pairings also go to each of its players by DM."""
+    round's pairings also go to each of its players by DM, before the post (its key is then added to
+    ``dms_sent``)."""
     nonce = announcement_nonce(record, key)
     locale = await recipient_locale(bot, None, record.guild_id)  # announcements are public
     legend = standings_legend(locale, record)
@@ -274,6 +279,8 @@ async def post_announcement(
         lines.append(t(locale, "Bye: {players}", players=byes))
     # The DMs first: the post then pings only those no DM reached, so nobody is called twice.
     reached = await send_pairings_by_dm(bot, record, rnd, threads)
+    if dms_sent is not None:
+        dms_sent.add(key)
     playing = {key for table in rnd.tables for key in table.players} | set(rnd.round.byes)
     unreached = [
         discord.Object(id=e.user_id)
@@ -400,17 +407,18 @@ async def publish(bot: BigApple, tournament_id: int) -> bool:
         for key in due:
             record = await bot.tournaments.mark_announced(tournament_id, key)
         return True
+    dms_sent: set[str] = set()
     try:
         channel = bot.get_channel(record.channel_id) or await bot.fetch_channel(record.channel_id)
         assert isinstance(channel, discord.abc.Messageable)
         for key in due:
-            await post_announcement(bot, record, key, channel)
+            await post_announcement(bot, record, key, channel, dms_sent)
             record = await bot.tournaments.mark_announced(tournament_id, key)
     except (discord.Forbidden, discord.NotFound) as exc:
         log.warning("tournament %s: its channel refuses posts: %s", record.id, exc)
         await tell_organiser(bot, record, exc)
         for key in bot.tournaments.due_announcements(record):
-            if key.endswith("-pairings"):  # the players still hear where they play
+            if key.endswith("-pairings") and key not in dms_sent:  # the players still hear where they play
                 number = announced_round(key)
                 rnd = next(r for r in record.rounds if r.round.number == number)
                 await send_pairings_by_dm(bot, record, rnd, await table_threads(bot, rnd))

@@ -305,6 +305,9 @@ async def test_a_tournament_channel_that_refuses_posts_stops_only_its_own_posts(
             lambda: next(iter(fake.threads(fake.games)), None), timeout=TIMEOUT
         )
         await board_at(fake, table_thread, bot, table)
+        # Alice hears of her table by DM all the same, once, with a link to its thread.
+        pairing = [m for m in fake.dm_messages(fake.alice) if "You play at table 1" in (m.content or "")]
+        assert len(pairing) == 1 and f"/{table_thread.id}" in (pairing[0].content or "")
 
 
 async def test_a_deleted_tournament_channel_tells_the_organiser_and_the_tournament_goes_on(
@@ -333,6 +336,8 @@ async def test_a_deleted_tournament_channel_tells_the_organiser_and_the_tourname
         await fake.wait_until(lambda: not [d for d in delivery_states(db, table) if d == "pending"] or None)
         told = [m for m in fake.dm_messages(fake.alice) if "can no longer post" in (m.content or "")]
         assert len(told) == 1
+        pairing = [m for m in fake.dm_messages(fake.alice) if "You play at table 1" in (m.content or "")]
+        assert len(pairing) == 1
 
 
 async def test_an_unreadable_tournament_record_stops_no_post(
