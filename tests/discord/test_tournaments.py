@@ -320,19 +320,19 @@ async def test_advance_asks_first_and_only_a_current_confirmation_ends_the_round
         twin = await (await fake.slash("tournament advance", {}, user=fake.admin)).response()
         twin_end, _ = confirm_buttons(twin)
         ended = await fake.click(fresh, fresh_end, user=fake.admin)
-        done = await ended.response(timeout=10)
+        done = await ended.response(timeout=30)
         assert "Round 1 of **Big Apple Cup** is over." in (done.content or "") and not done.buttons
         public = await ended.followup(0)
         assert not public.ephemeral and "is over" in (public.content or "")
         record = await bot.tournaments.get(record.id)
         assert len(record.rounds) == 2 and all(t.result is not None for t in record.rounds[0].tables)
         standings = await fake.wait_for_message(
-            fake.general, lambda m: "standings after round 1" in (m.content or ""), timeout=10
+            fake.general, lambda m: "standings after round 1" in (m.content or ""), timeout=30
         )
         assert "tournament points" in (standings.content or "") and "games played" in (
             standings.content or ""
         )
-        await fake.wait_for_message(fake.general, lambda m: "round 2" in (m.content or ""), timeout=10)
+        await fake.wait_for_message(fake.general, lambda m: "round 2" in (m.content or ""), timeout=30)
         await fake.wait_for_thread(fake.general, name="Big Apple Cup · R2 · T1")
 
         late = await (await fake.click(twin, twin_end, user=fake.admin)).response()
@@ -367,7 +367,7 @@ async def test_standings_explain_their_columns_and_find_a_finished_tournament(
             await fake.wait_for_message(
                 fake.general,
                 lambda m, n=name: "🏆" in (m.content or "") and n in (m.content or ""),
-                timeout=20,
+                timeout=30,
             )
         final = next(
             m for m in fake.general.messages if "🏆" in (m.content or "") and "Summer" in (m.content or "")
