@@ -112,7 +112,9 @@ class BigApple(commands.Bot):
         self.tournament_store = SqliteTournamentStore.beside(self.store)
         self.settings = SqliteSettings.beside(self.store)
         await self.tree.set_translator(CatalogueTranslator())
-        self.tournaments = TournamentHost(self.host, self.tournament_store, seed_source=self.seed_source)
+        self.tournaments = TournamentHost(
+            self.host, self.tournament_store, seed_source=self.seed_source, clock=self.clock
+        )
         self.tournament_backoff = Backoff[int](base=self.retry_seconds)
         self.host.finish_listeners.append(self._match_finished)
         self.notifier = DiscordNotifier(self)
@@ -249,6 +251,8 @@ class BigApple(commands.Bot):
             log.exception("processing tournaments failed; retrying")
             reports = []
         self._to_publish.update(report.tournament.id for report in reports)
+        self._to_publish.update(self.tournaments.reminders_due)
+        self.tournaments.reminders_due.clear()
         await self._publish_due()
 
     async def _publish_due(self) -> None:

@@ -15,10 +15,11 @@ from discord.ext import commands
 import lang
 from cogs._lang import reader_locale, recipient_locale
 from cogs._ui import ORGANISER_ROLE_SETTING, Guarded, bot_of, display_name, is_admin, is_organiser
-from cogs.lobby import GAME_CHOICES
+from cogs.lobby import CLOCK_CHOICES, GAME_CHOICES
 from engine.core.errors import EngineError, LobbyError, MatchNotFound
 from engine.core.options import parse_options
-from engine.host.ports import MatchRecord
+from engine.host.clock import Pace
+from engine.host.ports import MatchRecord, MatchStatus
 from engine.host.text import HOST
 from engine.host.tournaments import (
     TOURNAMENT_STATUS,
@@ -243,6 +244,9 @@ async def post_announcement(
         await channel.send(f"🏆 {over}\n{legend}", file=file, nonce=nonce)
         return
     number = announced_round(key)
+    if key.endswith(("-half", "-last")):
+        await remind_tables(bot, record, number, nonce)
+        return
     if key.endswith("-standings"):
         subtitle = t(locale, "standings after round {number}", number=number)
         file = await asyncio.to_thread(standings_file, bot, record, subtitle, locale, number)
@@ -290,6 +294,44 @@ async def post_announcement(
     # Discord takes at most 100 users to ping in one message.
     mentions = discord.AllowedMentions(users=unreached[:100], roles=False, everyone=False)
     await channel.send("\n".join(lines)[:CONTENT_LIMIT], allowed_mentions=mentions, nonce=nonce)
+
+
+async def remind_tables(bot: BigApple, record: TournamentRecord, number: int, nonce: str) -> None:
+    """Tell the people at the round's tables still playing, in each table's thread, when the round ends
+    (then computers finish what is left). One thread that fails stops no other."""
+    rnd = next(r for r in record.rounds if r.round.number == number)
+    deadline = record.deadline(rnd)
+    if deadline is None:
+        return
+    locale = await recipient_locale(bot, None, record.guild_id)
+    threads = await table_threads(bot, rnd)
+    for table in rnd.tables:
+        thread_id = threads.get(table.number)
+        if table.result is not None or thread_id is None or table.match_id is None:
+            continue
+        match = await bot.host.match(table.match_id)
+        if match.status is not MatchStatus.ACTIVE:
+            continue
+        people = [p.user_id for p in match.players if p.user_id is not None and p.bot is None]
+        text = t(
+            locale,
+            "{players}: round {number} of {tournament} ends {when}; then computers finish the matches "
+            "still being played.",
+            players=", ".join(f"<@{user}>" for user in people),
+            number=number,
+            tournament=f"**{record.name}**",
+            when=f"<t:{int(deadline.timestamp())}:R>",
+        )
+        try:
+            thread = bot.get_channel(thread_id) or await bot.fetch_channel(thread_id)
+            assert isinstance(thread, discord.abc.Messageable)
+            await thread.send(
+                "⏳ " + text,
+                allowed_mentions=discord.AllowedMentions(users=[discord.Object(id=u) for u in people]),
+                nonce=f"{nonce}-{table.number}"[:25],
+            )
+        except discord.HTTPException as exc:
+            log.info("tournament %s: table %s could not be reminded: %s", record.id, table.number, exc)
 
 
 def announced_round(key: str) -> int:
@@ -654,11 +696,12 @@ class Tournaments(commands.GroupCog, group_name="tournament", group_description=
         raise LobbyError(t(locale, "there is no open tournament on this server"))
 
     @app_commands.command(name="create", description="Create a tournament (organisers)")
-    @app_commands.choices(game=GAME_CHOICES, format=FORMAT_CHOICES)
+    @app_commands.choices(game=GAME_CHOICES, format=FORMAT_CHOICES, clock=CLOCK_CHOICES)
     @app_commands.describe(
         table_size="Preferred players per table",
         rounds="Swiss rounds (default: enough for the field)",
-        deadline_hours="Hours per round before an organiser may decide stuck tables",
+        deadline_hours="Hours per round; then computers finish the tables still playing",
+        clock="How long each player has per move in the tables' matches (default: none)",
         points="Placement points per table size, best first, e.g. 4=3,2,1,0; 3=2,1,0",
     )
     @app_commands.guild_only()
@@ -681,6 +724,7 @@ class Tournaments(commands.GroupCog, group_name="tournament", group_description=
         deadline_hours: app_commands.Range[float, 1, 720] | None = None,
         rated: bool = True,
         points: str = "",
+        clock: str = Pace.NONE.value,
     ) -> None:
         await require_organiser(interaction)
         record = await self.bot.tournaments.create(
@@ -696,6 +740,7 @@ class Tournaments(commands.GroupCog, group_name="tournament", group_description=
             channel_id=interaction.channel_id,
             creator_id=interaction.user.id,
             points=parse_points(points),
+            pace=Pace(clock),
         )
         config = record.config
         locale = await reader_locale(interaction)

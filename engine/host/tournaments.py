@@ -22,6 +22,7 @@ from engine.core.contract import Frozen
 from engine.core.errors import EngineError, LobbyError, MatchClosed, SetupError, StaleVersion
 from engine.core.rng import Rng
 from engine.core.say import Say
+from engine.host.clock import Pace, reminder_times
 from engine.host.locks import MatchLocks
 from engine.host.ports import MatchRecord, MatchStatus, Player
 from engine.host.service import GameHost
@@ -96,6 +97,7 @@ class TournamentDraft(Frozen):
     seed: int
     rated: bool = True
     deadline_hours: float | None = None
+    pace: Pace = Pace.NONE  # the clock of the tables' matches
     guild_id: int | None = None
     channel_id: int | None = None
     creator_id: int | None = None
@@ -278,6 +280,8 @@ class TournamentHost:
         clock: Callable[[], datetime] = lambda: datetime.now(UTC),
     ) -> None:
         self._clock = clock
+        # Tournaments with a reminder to their tables due, found by ``process`` for the front end to post.
+        self.reminders_due: set[int] = set()
         self.host = host
         self.store = store
         self._locks = MatchLocks()
@@ -300,8 +304,10 @@ class TournamentHost:
         creator_id: int | None = None,
         seed: int | None = None,
         points: dict[int, tuple[float, ...]] | None = None,
+        pace: Pace = Pace.NONE,
     ) -> TournamentRecord:
-        """A new tournament in draft. Raises ``SetupError`` for an unknown game, format, option or size.
+        """A new tournament in draft, its tables' matches on the clock ``pace``. Raises ``SetupError``
+        for an unknown game, format, option or size.
 
         ``points`` overrides the placement points per table size (best place first).
         """
@@ -338,6 +344,7 @@ class TournamentHost:
             seed=self._seed_source() if seed is None else seed,
             rated=rated,
             deadline_hours=deadline_hours,
+            pace=pace,
             guild_id=guild_id,
             channel_id=channel_id,
             creator_id=creator_id,
@@ -470,9 +477,29 @@ class TournamentHost:
                         report = await self._settle(tid, RoundReport(record))
                         if report.finished_rounds or report.started_rounds or report.completed:
                             reports.append(report)
+                        record = report.tournament
+                due = self.due_announcements(record, self._clock())
+                if any(key.endswith(("-half", "-last")) for key in due):
+                    self.reminders_due.add(tid)
+                if self._past_deadline(record):
+                    # The round's time is up: computers finish the tables still playing.
+                    log.info("tournament %s: round %s reached its deadline", tid, len(record.rounds))
+                    reports.append(await self.advance(tid))
             except Exception:
                 log.exception("tournament %s could not move on; the others go on", tid)
         return reports
+
+    def _past_deadline(self, record: TournamentRecord) -> bool:
+        """Whether ``record``'s current round has passed its deadline with tables still playing."""
+        if record.status is not TournamentStatus.RUNNING or not record.rounds:
+            return False
+        current = record.rounds[-1]
+        deadline = record.deadline(current)
+        return (
+            deadline is not None
+            and self._clock() >= deadline
+            and any(t.result is None and t.match_id is not None for t in current.tables)
+        )
 
     async def table_of_match(self, match_id: int) -> tuple[TournamentRecord, int, TableRecord] | None:
         """The tournament, round number and table that match ``match_id`` is played at; None for a match
@@ -651,9 +678,11 @@ class TournamentHost:
     # ------------------------------------------------------------------------------ announcements
 
     @staticmethod
-    def due_announcements(record: TournamentRecord) -> list[str]:
+    def due_announcements(record: TournamentRecord, now: datetime | None = None) -> list[str]:
         """What should have been announced and was not yet, in order: ``r<N>-pairings`` once round N is
-        paired, ``r<N>-standings`` once its last result is in, and ``final`` once the tournament ends.
+        paired, ``r<N>-half`` and ``r<N>-last`` (reminders to its tables still playing, given ``now``)
+        once half its time is gone and when a tenth is left, ``r<N>-standings`` once its last result is
+        in, and ``final`` once the tournament ends.
 
         Derived from the record alone, so a crash at any point loses no announcement, and one marked
         with ``mark_announced`` is never due again."""
@@ -662,6 +691,15 @@ class TournamentHost:
             number = rnd.round.number
             if all(t.match_id is not None or t.result is not None for t in rnd.tables):
                 due.append(f"r{number}-pairings")
+            deadline = record.deadline(rnd)
+            playing = any(t.result is None for t in rnd.tables)
+            if now is not None and deadline is not None and rnd.started_at is not None and playing:
+                half, last = reminder_times(rnd.started_at, deadline)
+                # A late reminder gives way to the next one: the tables hear once how long is left.
+                if half <= now < last:
+                    due.append(f"r{number}-half")
+                elif last <= now < deadline:
+                    due.append(f"r{number}-last")
             if all(t.result is not None for t in rnd.tables):
                 due.append(f"r{number}-standings")
         if record.status is TournamentStatus.FINISHED:
@@ -679,7 +717,7 @@ class TournamentHost:
                 record = await self.store.save_tournament(
                     record.model_copy(update={"announced": past}), record.version
                 )
-            return record, self.due_announcements(record)
+            return record, self.due_announcements(record, self._clock())
 
     async def mark_announced(self, tournament_id: int, key: str) -> TournamentRecord:
         """Record that announcement ``key`` went out (or was given up), so it is never due again."""
@@ -799,6 +837,7 @@ class TournamentHost:
             guild_id=record.guild_id,
             channel_id=record.channel_id,
             origin=f"tournament {record.id} round {round_number} table {table_number}",
+            pace=record.pace,
         )
         if match.status is not MatchStatus.LOBBY:
             return match.id

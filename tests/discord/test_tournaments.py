@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import asyncio
 import re
+from datetime import UTC, datetime
 from pathlib import Path
 
 from cogs._client import BigApple
@@ -16,6 +17,7 @@ from engine.registry import POLICIES
 from tests.discord.fake import FakeDiscord
 from tests.discord.models import BUTTON, MESSAGE_COMPONENT, FakeMessage, FakeRole, FakeUser
 from tests.discord.test_bigapple import big_apple, started_match
+from tests.discord.test_notify import Clock, bot_at
 
 
 async def play_open_tables(fake: FakeDiscord, bot: BigApple, users: dict[int, FakeUser], moves: int) -> int:
@@ -392,3 +394,50 @@ async def test_standings_explain_their_columns_and_find_a_finished_tournament(
         italian = await (await fake.slash("tournament standings", {}, user=reader)).response()
         text = italian.content or ""
         assert "classifica finale" in text and "punti del torneo" in text and "punteggio" in text
+
+
+async def test_a_round_deadline_reminds_the_tables_then_computers_finish_them(
+    fake_discord: FakeDiscord, tmp_path: Path
+) -> None:
+    fake = fake_discord
+    clock = Clock(datetime(2026, 6, 1, 8, tzinfo=UTC))
+    people = [fake.add_user(f"player{n}") for n in range(4)]
+    async with bot_at(fake, tmp_path / "db.sqlite", clock) as bot:
+        await cup_of_four(fake, people, clock="daily")
+        await fake.wait_for_message(fake.general, lambda m: "round 1" in (m.content or ""))
+        record = (await bot.tournaments.store.get_tournament(1)).rounds[-1]
+        tables = [await bot.host.match(table.match_id or 0) for table in record.tables]
+        # The organiser chose the daily clock for the tables' matches.
+        assert {m.pace.value for m in tables} == {"daily"}
+        threads = {m.id: fake.channels[m.thread_id or 0] for m in tables}
+
+        def reminded(words: str) -> list[str]:
+            return [
+                m.content or ""
+                for thread in threads.values()
+                for m in thread.messages
+                if "round 1 of" in (m.content or "") and words in (m.content or "")
+            ]
+
+        clock.advance(hours=11)
+        bot.kick_outbox()
+        await bot.tournaments.process()
+        assert not reminded("ends")
+        clock.advance(hours=1)  # half the round's day is gone
+        bot.kick_outbox()
+        await fake.wait_until(lambda: len(reminded("ends")) == len(tables) or None, timeout=20)
+        for match in tables:
+            text = next(
+                m.content or "" for m in threads[match.id].messages if "round 1 of" in (m.content or "")
+            )
+            assert all(f"<@{p.user_id}>" in text for p in match.players if p.user_id)
+        clock.advance(hours=10, minutes=30)  # less than a tenth left
+        bot.kick_outbox()
+        await fake.wait_until(lambda: len(reminded("ends")) == 2 * len(tables) or None, timeout=20)
+        clock.advance(hours=2)  # the deadline: computers finish the tables and round 2 is paired
+        bot.kick_outbox()
+        await fake.wait_for_message(fake.general, lambda m: "round 2" in (m.content or ""), timeout=60)
+        for match in tables:
+            finished = await bot.host.match(match.id)
+            assert finished.status is MatchStatus.FINISHED
+        assert len(reminded("ends")) == 2 * len(tables)  # never more than two reminders a round
