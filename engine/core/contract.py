@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any, ClassVar, Generic, Protocol, TypeVar
+from typing import Any, ClassVar, Generic, Literal, Protocol, TypeVar
 
 from pydantic import BaseModel
 
@@ -16,6 +16,11 @@ from engine.core.rng import Rng
 from engine.core.say import Level, Say
 
 __all__ = ["Frozen", "Level", "Say"]
+
+# What a move revealed, which makes it final (it cannot be taken back): a card or a tile came off a
+# face-down pile, a random outcome was drawn, or someone was shown something hidden in secret (or, at
+# the end of a match, everyone was shown everything).
+Reveal = Literal["card", "tile", "chance", "secret"]
 
 
 class Event(Frozen):
@@ -40,6 +45,23 @@ def public(text: str, say: Say | None = None) -> Event:
 
 def private(text: str, *seats: int, say: Say | None = None) -> Event:
     return Event(text=text, audience=frozenset(seats), say=say)
+
+
+@dataclass(frozen=True, slots=True)
+class HiddenPile:
+    """A face-down pile of the state: its top end, and what it holds (how a draw from it is told)."""
+
+    top: Literal["first", "last"] = "first"
+    holds: Literal["card", "tile"] = "card"
+
+    def drawn(self, before: Sequence[Any], after: Sequence[Any]) -> bool:
+        """Whether something left the pile's top or the pile was reordered between ``before`` and
+        ``after``; adding at the bottom reveals nothing (a card put back under the deck)."""
+        if len(after) < len(before):
+            return True
+        if self.top == "first":
+            return tuple(after[: len(before)]) != tuple(before)
+        return tuple(after[len(after) - len(before) :]) != tuple(before)
 
 
 class Outcome(Frozen):
@@ -192,6 +214,14 @@ class GameRules(Protocol[S, A]):
         """
         ...
 
+    def revealed(self, before: S, seat: int, action: A, after: S, events: Sequence[Event]) -> Reveal | None:
+        """What ``seat`` playing ``action`` from ``before`` (giving ``after`` and ``events``) revealed
+        that nobody at the table could take back: a card drawn, a random outcome, something hidden
+        shown to someone. ``None``: nothing, so the move may be undone while nobody else has acted
+        (Board Game Arena's policy). Pure, like ``apply``.
+        """
+        ...
+
 
 class Policy(Protocol[S, A]):
     """A computer player: picks one of the legal actions. Pure; randomness from the given ``rng``."""
@@ -243,6 +273,42 @@ class RulesDefaults:
     def is_public_action(self, state: Any, seat: int, action: Any) -> bool:
         """Every move is played in the open unless the game says otherwise."""
         return True
+
+    # The state's face-down piles, by field name (a field may hold one pile or a tuple of piles). None:
+    # the game has not said where its hidden things are, so every private event counts as a reveal.
+    hidden_piles: ClassVar[Mapping[str, HiddenPile] | None] = None
+    # Whether an event shown only to some seats reveals something. A game sets it False when its private
+    # events only tell a seat what it may know anyway (its own money, say) and every draw it makes comes
+    # off one of ``hidden_piles``.
+    private_events_reveal: ClassVar[bool] = True
+
+    def revealed(
+        self, before: Any, seat: int, action: Any, after: Any, events: Sequence[Event]
+    ) -> Reveal | None:
+        """Conservative by default: the seeded generator moved (a shuffle, a die); something left one
+        of ``hidden_piles``; an event was shown in secret to a seat that does not share ``seat``'s
+        secrets (to any seat, when the game names no hidden piles); or the match ended, which shows
+        everything."""
+        if getattr(before, "rng", None) != getattr(after, "rng", None):
+            return "chance"
+        for field, pile in (self.hidden_piles or {}).items():
+            old, new = getattr(before, field), getattr(after, field)
+            several = _is_piles(old) and len(old) == len(new)
+            pairs = zip(old, new, strict=True) if several else [(old, new)]
+            if any(pile.drawn(a, b) for a, b in pairs):
+                return pile.holds
+        if self.private_events_reveal:
+            sharing = self.observers(before, seat) if self.hidden_piles is not None else frozenset()
+            if any(e.audience is not None and not e.audience <= sharing for e in events):
+                return "secret"
+        if self.outcome(after) is not None:  # type: ignore[attr-defined]
+            return "secret"
+        return None
+
+
+def _is_piles(value: Sequence[Any]) -> bool:
+    """Whether a field holds several piles (a tuple of tuples) rather than one."""
+    return bool(value) and isinstance(value[0], tuple)
 
 
 def dump_state(state: BaseModel) -> str:

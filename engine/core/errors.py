@@ -108,6 +108,12 @@ class StaleVersion(EngineError):
     code = "stale"
 
 
+class CannotUndo(EngineError):
+    """A move that may not be taken back: someone else acted since, or it revealed something."""
+
+    code = "cannot_undo"
+
+
 class LobbyError(EngineError):
     """Join, leave or start refused (full, already seated, not the creator, ...)."""
 

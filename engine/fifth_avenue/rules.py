@@ -10,7 +10,7 @@ from typing import ClassVar
 
 from pydantic import BaseModel
 
-from engine.core.contract import Event, MultiSelect, Outcome, RulesDefaults, Step, private, public
+from engine.core.contract import Event, HiddenPile, MultiSelect, Outcome, RulesDefaults, Step, private, public
 from engine.core.errors import IllegalAction, NotYourTurn
 from engine.core.rng import Rng
 from engine.core.say import SILENT, Arg, Level, Say, items, who
@@ -948,6 +948,9 @@ class FifthAvenueRules(RulesDefaults):
     seat_counts: ClassVar[range] = range(2, 5)
     options: ClassVar[Mapping[str, str]] = OPTIONS
     state_model: ClassVar[type[BaseModel]] = FifthState
+    # §6: the coloured decks lie face up but show only their top card, so a draw shows the next one; the
+    # black deck is face down. (Asso's bids draw black cards too.)
+    hidden_piles: ClassVar[Mapping[str, HiddenPile] | None] = {"decks": HiddenPile(), "black": HiddenPile()}
     how_to: ClassVar[Sequence[Say]] = words.HOW_TO
     glossary: ClassVar[Sequence[Say]] = words.GLOSSARY
     option_says: ClassVar[Mapping[str, Say]] = words.OPTIONS

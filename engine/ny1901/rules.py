@@ -9,7 +9,7 @@ from typing import ClassVar
 
 from pydantic import BaseModel
 
-from engine.core.contract import Event, MultiSelect, Outcome, RulesDefaults, Step, public
+from engine.core.contract import Event, HiddenPile, MultiSelect, Outcome, RulesDefaults, Step, public
 from engine.core.errors import IllegalAction, NotYourTurn
 from engine.core.rng import Rng
 from engine.core.say import Level, Say, items, who
@@ -665,6 +665,8 @@ class Ny1901Rules(RulesDefaults):
     seat_counts: ClassVar[range] = range(2, 5)
     options: ClassVar[Mapping[str, str]] = OPTIONS
     state_model: ClassVar[type[BaseModel]] = NyState
+    # §6: the deck order is the only secret; a turn's end refills the market from it.
+    hidden_piles: ClassVar[Mapping[str, HiddenPile] | None] = {"deck": HiddenPile()}
     how_to: ClassVar[Sequence[Say]] = words.HOW_TO
     glossary: ClassVar[Sequence[Say]] = words.GLOSSARY
     option_says: ClassVar[Mapping[str, Say]] = words.OPTIONS

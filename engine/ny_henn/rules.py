@@ -10,7 +10,17 @@ from typing import ClassVar
 
 from pydantic import BaseModel
 
-from engine.core.contract import Event, MultiSelect, Outcome, RulesDefaults, Step, private, public
+from engine.core.contract import (
+    Event,
+    HiddenPile,
+    MultiSelect,
+    Outcome,
+    Reveal,
+    RulesDefaults,
+    Step,
+    private,
+    public,
+)
 from engine.core.errors import IllegalAction, NotYourTurn
 from engine.core.rng import Rng
 from engine.core.say import Arg, Level, Say, items, who
@@ -841,6 +851,11 @@ class NyHennRules(RulesDefaults):
     seat_counts: ClassVar[range] = range(2, 7)
     options: ClassVar[Mapping[str, str]] = {}
     state_model: ClassVar[type[BaseModel]] = HennState
+    # §6: the money deck and the tile bag are face down (the display and market refill from them).
+    hidden_piles: ClassVar[Mapping[str, HiddenPile] | None] = {
+        "deck": HiddenPile(),
+        "bag": HiddenPile(holds="tile"),
+    }
     how_to: ClassVar[Sequence[Say]] = words.HOW_TO
     glossary: ClassVar[Sequence[Say]] = words.GLOSSARY
     option_says: ClassVar[Mapping[str, Say]] = words.OPTIONS
@@ -1071,3 +1086,11 @@ class NyHennRules(RulesDefaults):
         hands = list(state.hands)
         hands[seat] = sort_hand(new_hand)
         return state.model_copy(update={"hands": tuple(hands), "deck": tuple(deck)})
+
+    def revealed(
+        self, before: HennState, seat: int, action: Action, after: HennState, events: Sequence[Event]
+    ) -> Reveal | None:
+        """As the default, and the game's end (§5.4) shows every player's money, so it is final too."""
+        if before.phase not in ("final", "over") and after.phase in ("final", "over"):
+            return "secret"
+        return super().revealed(before, seat, action, after, events)

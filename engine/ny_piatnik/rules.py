@@ -10,7 +10,7 @@ from typing import ClassVar, Literal, NamedTuple
 
 from pydantic import BaseModel
 
-from engine.core.contract import Event, MultiSelect, Outcome, RulesDefaults, Step, private, public
+from engine.core.contract import Event, HiddenPile, MultiSelect, Outcome, RulesDefaults, Step, private, public
 from engine.core.errors import IllegalAction, NotYourTurn
 from engine.core.rng import Rng
 from engine.core.say import Arg, Level, Say, items, who
@@ -1341,6 +1341,9 @@ class NyPiatnikRules(RulesDefaults):
     options: ClassVar[Mapping[str, str]] = OPTIONS
     seats_for_option: ClassVar[Mapping[str, Iterable[int]] | None] = _SEATS_FOR_OPTION
     state_model: ClassVar[type[BaseModel]] = NyState
+    # The draw pile is face down, its top at the end; cards passed face down reach another seat by
+    # private events (the default counts those, except between team partners, who share a hand).
+    hidden_piles: ClassVar[Mapping[str, HiddenPile] | None] = {"deck": HiddenPile(top="last")}
     how_to: ClassVar[Sequence[Say]] = words.HOW_TO
     glossary: ClassVar[Sequence[Say]] = words.GLOSSARY
     option_says: ClassVar[Mapping[str, Say]] = words.OPTIONS

@@ -8,7 +8,7 @@ from typing import ClassVar
 
 from pydantic import BaseModel
 
-from engine.core.contract import Event, MultiSelect, Outcome, RulesDefaults, Step, private, public
+from engine.core.contract import Event, HiddenPile, MultiSelect, Outcome, RulesDefaults, Step, private, public
 from engine.core.errors import IllegalAction, NotYourTurn
 from engine.core.rng import Rng
 from engine.core.say import Level, Say, items, who
@@ -868,6 +868,10 @@ class SkylineRules(RulesDefaults):
         "tournament": "tournament tie-break: a winner is always named (first third penthouse, ...)",
     }
     state_model: ClassVar[type[BaseModel]] = SkylineState
+    # §6: bonus cards come off the face-down deck. The private events only tell a seat its own money,
+    # stock and hand (the hidden option), which draws from the deck aside it knew already.
+    hidden_piles: ClassVar[Mapping[str, HiddenPile] | None] = {"deck": HiddenPile()}
+    private_events_reveal: ClassVar[bool] = False
     how_to: ClassVar[Sequence[Say]] = words.HOW_TO
     glossary: ClassVar[Sequence[Say]] = words.GLOSSARY
     option_says: ClassVar[Mapping[str, Say]] = words.OPTIONS
