@@ -77,6 +77,14 @@ _INSERT_DELIVERY = (
     "INSERT INTO deliveries (match_id, version, seat, payload, created_at) VALUES (?, ?, ?, ?, ?)"
 )
 _INSERT_ACTION = "INSERT INTO actions (match_id, version, seat, notation, created_at) VALUES (?, ?, ?, ?, ?)"
+# The actions still in the log: those no undo has voided (see migration 0012).
+_KEPT = (
+    "NOT EXISTS (SELECT 1 FROM void_actions AS v "
+    "WHERE v.match_id = actions.match_id AND v.version = actions.version)"
+)
+_SELECT_KEPT_LOG = (
+    f"SELECT version, seat, notation FROM actions WHERE match_id = ? AND {_KEPT} ORDER BY version"
+)
 
 # The version guards. Each bumps the version only when the caller saw the current one and the match
 # is in a status that allows the change; the status a guard needs is part of its WHERE clause.
@@ -94,6 +102,10 @@ _GUARD_START = (
 )
 _GUARD_COMMIT = (
     "UPDATE matches SET version = version + 1, updated_at = ?, status = ?, state_json = ?, result_json = ? "
+    "WHERE id = ? AND version = ? AND status = 'active'"
+)
+_GUARD_UNDO = (
+    "UPDATE matches SET version = version + 1, updated_at = ?, state_json = ? "
     "WHERE id = ? AND version = ? AND status = 'active'"
 )
 _GUARD_CLOSE = (
@@ -300,7 +312,8 @@ class SqliteMatchStore:
         return await self._db.read(body)
 
     async def action_log(self, match_id: int) -> list[LoggedAction]:
-        """Every accepted action of the match in the order played (by version).
+        """Every accepted action of the match in the order played (by version), leaving out those taken
+        back (void), so replaying it reproduces the current snapshot.
 
         Raises ``MatchNotFound``, or ``CorruptRecord`` naming the unreadable entry.
         """
@@ -308,9 +321,7 @@ class SqliteMatchStore:
         def body(raw: sqlite3.Connection) -> list[LoggedAction]:
             _current_version(raw, match_id)
             log = []
-            for version, seat, notation in raw.execute(
-                "SELECT version, seat, notation FROM actions WHERE match_id = ? ORDER BY version", (match_id,)
-            ):
+            for version, seat, notation in raw.execute(_SELECT_KEPT_LOG, (match_id,)):
                 what = f"the action at version {version} of match {match_id}"
                 log.append(dbmod.validated_row(LoggedAction, {"seat": seat, "notation": notation}, what))
             return log
@@ -318,33 +329,36 @@ class SqliteMatchStore:
         return await self._db.read(body, may_inline=False)
 
     async def action_seats(self, match_id: int) -> list[tuple[int, int]]:
-        """(version, seat) of every accepted action of the match, in the order played."""
+        """(version, seat) of every accepted action of the match not taken back, in the order played."""
 
         def body(raw: sqlite3.Connection) -> list[tuple[int, int]]:
             rows = raw.execute(
-                "SELECT version, seat FROM actions WHERE match_id = ? ORDER BY version", (match_id,)
+                f"SELECT version, seat FROM actions WHERE match_id = ? AND {_KEPT} ORDER BY version",
+                (match_id,),
             ).fetchall()
             return [(int(version), int(seat)) for version, seat in rows]
 
         return await self._db.read(body)
 
     async def last_action_version(self, match_id: int, seat: int) -> int | None:
-        """The version of ``seat``'s latest action in the match (None: it has not acted)."""
+        """The version of ``seat``'s latest action in the match not taken back (None: there is none)."""
 
         def body(raw: sqlite3.Connection) -> int | None:
             row = raw.execute(
-                "SELECT MAX(version) FROM actions WHERE match_id = ? AND seat = ?", (match_id, seat)
+                f"SELECT MAX(version) FROM actions WHERE match_id = ? AND seat = ? AND {_KEPT}",
+                (match_id, seat),
             ).fetchone()
             return None if row[0] is None else int(row[0])
 
         return await self._db.read(body)
 
     async def action_at(self, match_id: int, version: int) -> LoggedAction | None:
-        """The action that made ``version`` of the match, if an action did."""
+        """The action that made ``version`` of the match, if an action did and it was not taken back."""
 
         def body(raw: sqlite3.Connection) -> LoggedAction | None:
             row = raw.execute(
-                "SELECT seat, notation FROM actions WHERE match_id = ? AND version = ?", (match_id, version)
+                f"SELECT seat, notation FROM actions WHERE match_id = ? AND version = ? AND {_KEPT}",
+                (match_id, version),
             ).fetchone()
             return None if row is None else LoggedAction(seat=row[0], notation=row[1])
 
@@ -1091,6 +1105,77 @@ class SqliteMatchStore:
                 _require_delivery(raw, delivery_id)
 
         await self._db.write(body)
+
+    # ---------------------------------------------------------------------------------------- undo
+
+    async def kept_actions(self, match_id: int) -> list[tuple[int, LoggedAction]]:
+        """(version, action) of every action of the match not taken back, in the order played.
+
+        Raises ``MatchNotFound``, or ``CorruptRecord`` naming the unreadable entry.
+        """
+
+        def body(raw: sqlite3.Connection) -> list[tuple[int, LoggedAction]]:
+            _current_version(raw, match_id)
+            kept = []
+            for version, seat, notation in raw.execute(_SELECT_KEPT_LOG, (match_id,)):
+                what = f"the action at version {version} of match {match_id}"
+                entry = dbmod.validated_row(LoggedAction, {"seat": seat, "notation": notation}, what)
+                kept.append((int(version), entry))
+            return kept
+
+        return await self._db.read(body, may_inline=False)
+
+    async def undo_actions(
+        self,
+        match_id: int,
+        expected_version: int,
+        versions: Sequence[int],
+        state_json: str,
+        deliveries: Sequence[DeliveryDraft] = (),
+    ) -> MatchRecord:
+        """Take back the actions at ``versions`` (the latest of the log): mark them void, never deleting
+        them, and commit version ``expected_version + 1`` with ``state_json``, the state before them,
+        as its snapshot; queue ``deliveries`` at that version.
+
+        Raises ``MatchNotFound``, ``StaleVersion``, ``MatchClosed`` when the match is not active, and
+        ``ValueError`` when ``versions`` is empty or names an action that is not the latest kept ones.
+        """
+        if not versions:
+            raise ValueError("an undo takes back at least one action")
+        now = self._clock()
+        version = expected_version + 1
+
+        def body(raw: sqlite3.Connection) -> MatchRecord:
+            _guard(
+                raw,
+                _GUARD_UNDO,
+                (now, state_json, match_id, expected_version),
+                match_id,
+                expected_version,
+                _no_moves,
+            )
+            kept = [
+                int(row[0])
+                for row in raw.execute(
+                    f"SELECT version FROM actions WHERE match_id = ? AND {_KEPT} "
+                    "ORDER BY version DESC LIMIT ?",
+                    (match_id, len(versions)),
+                )
+            ]
+            if sorted(kept) != sorted(versions):
+                raise ValueError(
+                    f"match {match_id} can only take back its latest actions {sorted(kept)}, "
+                    f"not {sorted(versions)}"
+                )
+            raw.executemany(
+                "INSERT INTO void_actions (match_id, version, undone_at) VALUES (?, ?, ?)",
+                [(match_id, undone, version) for undone in versions],
+            )
+            raw.execute(_INSERT_SNAPSHOT, (match_id, version, state_json))
+            _queue(raw, match_id, version, deliveries, now)
+            return _load_match(raw, match_id)
+
+        return await self._track(match_id, self._db.write(body))
 
 
 # ----------------------------------------------------------------------------- worker-thread helpers

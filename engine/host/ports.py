@@ -231,10 +231,12 @@ class MatchStore(Protocol):
         """Abandon a match whose row cannot be read in full, by its version alone."""
         ...
 
-    async def action_log(self, match_id: int) -> list[LoggedAction]: ...
+    async def action_log(self, match_id: int) -> list[LoggedAction]:
+        """The actions not taken back, in the order played: replaying them gives the snapshot."""
+        ...
 
     async def last_action_version(self, match_id: int, seat: int) -> int | None:
-        """The version of ``seat``'s latest action in the match (None: it has not acted)."""
+        """The version of ``seat``'s latest action not taken back (None: there is none)."""
         ...
 
     async def snapshot(self, match_id: int, version: int) -> str: ...
@@ -285,6 +287,22 @@ class MatchStore(Protocol):
     async def begin_absence(self, user_id: int, starts: datetime, ends: datetime) -> list[SeatClock]: ...
 
     async def end_absence(self, user_id: int, now: datetime) -> list[SeatClock] | None: ...
+
+    async def kept_actions(self, match_id: int) -> list[tuple[int, LoggedAction]]:
+        """(version, action) of every action not taken back, in the order played."""
+        ...
+
+    async def undo_actions(
+        self,
+        match_id: int,
+        expected_version: int,
+        versions: Sequence[int],
+        state_json: str,
+        deliveries: Sequence[DeliveryDraft] = (),
+    ) -> MatchRecord:
+        """Mark the latest actions at ``versions`` void (kept, never deleted) and commit a new version
+        whose snapshot is ``state_json``, the state before them; queue ``deliveries`` at it."""
+        ...
 
 
 class Notice(Frozen):
