@@ -34,6 +34,7 @@ from engine.core.notation import quote
 from engine.core.replay import LoggedAction, replay
 from engine.core.rng import SEAT_STREAM, Rng, bot_rng
 from engine.core.say import SILENT, Say, items, who
+from engine.host import undo as undoing
 from engine.host.clock import (
     ALLOWANCES,
     TIMEOUTS_TO_KEEP,
@@ -735,6 +736,30 @@ class GameHost:
         if seat not in rows or not rows[seat].running:
             return None
         return ClockChange(clocks=(end_turn(rows[seat], ALLOWANCES[match.pace], self.clock()),))
+
+    async def undo(
+        self, match_id: int, user_id: int, expected_version: int | None = None, scope: Scope | None = None
+    ) -> MatchRecord:
+        """Take back ``user_id``'s latest move, by the policy of ``engine.host.undo``, and say so in the
+        thread. ``expected_version`` binds a button to the board it was made for.
+
+        Raises ``MatchNotFound``, ``NotSeated``, ``MatchClosed``, ``StaleVersion`` or ``CannotUndo``
+        (saying why: someone moved since, or the move revealed something); nothing is stored then.
+        """
+        async with self._locks(match_id):
+            match = await self.match(match_id, scope)
+            self._require_active(match)
+            seat = self._require_seat(match, user_id)
+            if expected_version is not None and expected_version != match.version:
+                raise StaleVersion(
+                    HOST.say("this board has moved on since that button was made; nothing was taken back")
+                )
+            match = await undoing.take_back(self, match, seat)
+            return await self._run_computers(match, self.state_of(match), [])
+
+    async def can_undo(self, match: MatchRecord, seat: int) -> bool:
+        """Whether ``seat`` may take back its latest move of ``match`` as it is now."""
+        return await undoing.allowed(self, match, seat)
 
     async def abandon(
         self, match_id: int, by_user: int | None, is_admin: bool = False, scope: Scope | None = None

@@ -1,0 +1,205 @@
+"""Taking a move back, by Board Game Arena's policy: a player may undo their own latest move (a step of
+their turn, or the move that ended it) while nobody else has acted since, unless it revealed something.
+The rules decide what a move revealed (``GameRules.revealed``); this module decides whose move is the
+latest and commits the undo.
+
+An undo never deletes: the actions taken back are marked void in the store, and the new version's
+snapshot is the state replayed from the seed and the actions that stay, so replaying the log still
+reproduces the match exactly.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+from pydantic import BaseModel
+
+from engine.core.contract import GameRules, Reveal, dump_state
+from engine.core.errors import CannotUndo, CorruptRecord, EngineError
+from engine.core.replay import LoggedAction, replay
+from engine.core.say import Say, who
+from engine.host.ports import DeliveryDraft, MatchRecord, MatchStatus, Notice
+from engine.host.text import HOST
+
+if TYPE_CHECKING:
+    from engine.host.service import GameHost
+
+# Why a move that revealed something stays played, by what it revealed.
+REASONS: dict[Reveal, Say] = {
+    "card": HOST.say("that move drew a card, so it cannot be taken back"),
+    "tile": HOST.say("that move drew a tile from the bag, so it cannot be taken back"),
+    "chance": HOST.say("that move had a random outcome, so it cannot be taken back"),
+    "secret": HOST.say("that move showed something hidden, so it cannot be taken back"),
+}
+
+
+@dataclass(frozen=True, slots=True)
+class Taken:
+    """One action an undo takes back: its version, what was played, and what it revealed."""
+
+    version: int
+    action: LoggedAction
+    revealed: Reveal | None
+    told: frozenset[int]  # seats it sent a private event to (their hands change back)
+
+
+@dataclass(frozen=True, slots=True)
+class Plan:
+    """What undoing ``seat``'s latest move takes back (in the order played) and the log that stays."""
+
+    seat: int
+    taken: tuple[Taken, ...]
+    kept: tuple[LoggedAction, ...]
+
+    @property
+    def refusal(self) -> Say | None:
+        """Why the move cannot be taken back, if one of the actions revealed something."""
+        for step in self.taken:
+            if step.revealed is not None:
+                return REASONS[step.revealed]
+        return None
+
+
+async def _latest(
+    host: GameHost, match: MatchRecord
+) -> tuple[list[tuple[int, LoggedAction]], int, dict[int, BaseModel]]:
+    """The kept log of ``match``, the index in it of the latest move a seat chose (-1: none), and the
+    state before each action from there on. The moves the host made for people without asking them
+    (``GameRules.automatic``) after it belong to it; a computer's move is a choice."""
+    rules = host.rules(match.game)
+    entries = await host.store.kept_actions(match.id)
+    computers = {p.seat for p in match.players if p.bot is not None}
+    befores: dict[int, BaseModel] = {}
+    index = len(entries) - 1
+    while index >= 0:
+        version, entry = entries[index]
+        before = befores[version] = await host.state_at(match, version - 1)
+        if entry.seat in computers or not _forced(rules, before, entry):
+            break
+        index -= 1
+    return entries, index, befores
+
+
+async def plan(host: GameHost, match: MatchRecord, seat: int) -> Plan:
+    """What undoing ``seat``'s latest move of the running ``match`` would take back: that move, with
+    the moves the rules then made for people without asking them.
+
+    Raises ``CannotUndo`` when ``seat`` has no move to take back or someone else has moved since.
+    """
+    rules = host.rules(match.game)
+    entries, index, befores = await _latest(host, match)
+    if index < 0:
+        raise CannotUndo(HOST.say("you have no move to take back in match #{number}", number=match.id))
+    if entries[index][1].seat != seat:
+        raise CannotUndo(
+            HOST.say(
+                "{player} has moved since your last move, so it can no longer be taken back",
+                player=who(entries[index][1].seat),
+            )
+        )
+    taken = []
+    for number in range(index, len(entries)):
+        version, entry = entries[number]
+        after = (
+            await host.state_at(match, entries[number + 1][0] - 1)
+            if number + 1 < len(entries)
+            else host.state_of(match)
+        )
+        taken.append(_judge(rules, befores[version], version, entry, after))
+    return Plan(seat=seat, taken=tuple(taken), kept=tuple(e for _, e in entries[:index]))
+
+
+def _forced(rules: GameRules[Any, Any], before: BaseModel, entry: LoggedAction) -> bool:
+    """Whether ``entry`` is the move the rules make for its seat without asking in ``before``."""
+    forced = rules.automatic(before, entry.seat)
+    return forced is not None and rules.notation(forced) == entry.notation
+
+
+def _judge(
+    rules: GameRules[Any, Any], before: BaseModel, version: int, entry: LoggedAction, after: BaseModel
+) -> Taken:
+    """``entry`` played again from ``before``, and what the rules say it revealed. The stored ``after``
+    must be what it gives: anything else is a fault of the record."""
+    try:
+        action = rules.parse(entry.notation)
+        step = rules.apply(before, entry.seat, action)
+    except EngineError as exc:
+        raise CorruptRecord(
+            f"the stored move at version {version} cannot be played again: {exc.message}"
+        ) from None
+    if step.state != after:
+        raise CorruptRecord(f"the stored move at version {version} does not lead to the stored board")
+    told = frozenset(s for e in step.events if e.audience is not None for s in e.audience)
+    return Taken(version, entry, rules.revealed(before, entry.seat, action, after, step.events), told)
+
+
+async def allowed(host: GameHost, match: MatchRecord, seat: int) -> bool:
+    """Whether ``seat`` may take back its latest move of ``match`` now."""
+    if match.status is not MatchStatus.ACTIVE or match.state_json is None:
+        return False
+    player = match.player_at(seat)
+    if player is None or player.user_id is None or player.bot is not None:
+        return False
+    try:
+        return (await plan(host, match, seat)).refusal is None
+    except EngineError:
+        return False
+
+
+async def who_may_undo(host: GameHost, match: MatchRecord) -> int | None:
+    """The seat that may take back its latest move of ``match`` now, if any: only the latest to have
+    chosen a move ever may."""
+    if match.status is not MatchStatus.ACTIVE:
+        return None
+    entries, index, _ = await _latest(host, match)
+    if index < 0:
+        return None
+    seat = entries[index][1].seat
+    return seat if await allowed(host, match, seat) else None
+
+
+async def take_back(host: GameHost, match: MatchRecord, seat: int) -> MatchRecord:
+    """Undo ``seat``'s latest move of ``match`` (loaded under the match lock): void the actions, store
+    the state replayed from the log that stays, and tell everyone that a move was taken back.
+
+    Raises ``CannotUndo`` saying why when the policy refuses; nothing is stored then.
+    """
+    from engine.host.service import payload
+
+    move = await plan(host, match, seat)
+    refusal = move.refusal
+    if refusal is not None:
+        raise CannotUndo(refusal)
+    rules = host.rules(match.game)
+    state = _restored(rules, match, move.kept)
+    expected = await host.state_at(match, move.taken[0].version - 1)
+    if state != expected:
+        raise CorruptRecord(f"match #{match.id} does not replay to its stored board; nothing was taken back")
+    to_act = tuple(sorted(rules.to_act(state)))
+    line = _line(seat, len(move.taken))
+    said = (_said(seat),)
+    notices = [DeliveryDraft(payload=payload(Notice(lines=(line,), says=said, to_act=to_act)))]
+    # Whoever else was told something privately by the moves taken back gets their own view again
+    # (the player who took the move back reads their menu in the reply).
+    told: set[int] = set().union(*(step.told for step in move.taken))
+    for target in sorted(told - {seat}):
+        notices.append(DeliveryDraft(seat=target, payload=payload(Notice(says=said, to_act=to_act))))
+    return await host.store.undo_actions(
+        match.id, match.version, [step.version for step in move.taken], dump_state(state), notices
+    )
+
+
+def _restored(rules: GameRules[Any, Any], match: MatchRecord, kept: Sequence[LoggedAction]) -> BaseModel:
+    state, _ = replay(rules, match.seat_count, match.seed, match.options, kept)
+    return state
+
+
+def _line(seat: int, count: int) -> str:
+    """The log line in notation (the CLI, older readers)."""
+    return f"P{seat + 1}: undo n={count}"
+
+
+def _said(seat: int) -> Say:
+    return HOST.say("{player} took back a move", player=who(seat))

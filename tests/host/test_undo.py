@@ -1,0 +1,147 @@
+"""Undo through the host, for every game: a move that revealed nothing is taken back (the board is as it
+was, the log skips it and still replays exactly), and a move that drew a card, a tile or a random
+outcome is refused with the reason, changing nothing."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from data.store import SqliteMatchStore
+from engine.core.errors import CannotUndo, StaleVersion
+from engine.core.replay import replay
+from engine.core.rng import Rng
+from engine.host.ports import MatchRecord, MatchStatus, Player
+from engine.host.service import GameHost
+from engine.host.undo import REASONS
+from engine.registry import POLICIES
+
+PEOPLE = [Player(user_id=100 + n, name=name) for n, name in enumerate(("ann", "bob", "cy"))]
+
+# What each game's moves reveal in a three-player match played by the greedy player (seed 1): None is a
+# move that may be taken back.
+EXPECTED = {
+    "fifth_avenue": {None, "card"},
+    "ny1901": {None, "card"},
+    "ny_henn": {None, "card", "tile"},
+    "ny_piatnik": {None, "card", "chance"},
+    "skyline": {None, "card"},
+}
+
+
+async def started(host: GameHost, game: str, seed: int = 1) -> MatchRecord:
+    match = await host.create_match(game, 3, creator=PEOPLE[0], seed=seed)
+    for person in PEOPLE[1:]:
+        await host.join(match.id, person)
+    return (await host.start(match.id, by_user=PEOPLE[0].user_id)).match
+
+
+def user_at(match: MatchRecord, seat: int) -> int:
+    player = match.player_at(seat)
+    assert player is not None and player.user_id is not None
+    return player.user_id
+
+
+async def assert_replays(host: GameHost, store: SqliteMatchStore, match: MatchRecord) -> None:
+    log = await store.action_log(match.id)
+    state, _ = replay(host.rules(match.game), match.seat_count, match.seed, match.options, log)
+    assert state == host.state_of(match)
+
+
+@pytest.mark.parametrize("game", sorted(EXPECTED))
+async def test_undo_is_allowed_and_refused_by_what_the_move_revealed(
+    store: SqliteMatchStore, game: str
+) -> None:
+    host = GameHost(store)
+    match = await started(host, game)
+    rules, greedy = host.rules(game), POLICIES[game]["greedy"]
+    seen: set[str | None] = set()
+    for step in range(400):
+        if match.status is not MatchStatus.ACTIVE or seen >= EXPECTED[game]:
+            break
+        before, state = match, host.state_of(match)
+        seat = min(rules.to_act(state))
+        action = greedy.choose(rules, state, seat, rules.legal_actions(state, seat), Rng.from_seed(step))
+        notation = rules.notation(action)
+        match = (await host.act(match.id, user_at(match, seat), notation)).match
+        if match.status is not MatchStatus.ACTIVE:
+            break
+        # What the rules say the move (and any move made for a person after it) revealed.
+        taken = [e for v, e in await store.kept_actions(match.id) if v > before.version]
+        revealed = None
+        replayed = state
+        for entry in taken:
+            played = rules.apply(replayed, entry.seat, rules.parse(entry.notation))
+            kind = rules.revealed(
+                replayed, entry.seat, rules.parse(entry.notation), played.state, played.events
+            )
+            revealed = revealed or kind
+            replayed = played.state
+        if revealed in seen:
+            continue
+        seen.add(revealed)
+        if revealed is None:
+            assert await host.can_undo(match, seat)
+            undone = await host.undo(match.id, user_at(match, seat))
+            assert undone.version == match.version + 1  # versions only grow
+            assert host.state_of(undone) == state  # the board is back where it was
+            await assert_replays(host, store, undone)
+            assert [e for v, e in await store.kept_actions(match.id) if v > before.version] == []
+            pending = await store.pending_deliveries(1000)
+            said = [json.loads(d.payload) for d in pending if d.version == undone.version and d.seat is None]
+            assert said and said[0]["says"][0]["text"] == "{player} took back a move"
+            # The same move again: the match goes on as before.
+            match = (await host.act(match.id, user_at(undone, seat), notation)).match
+        else:
+            assert not await host.can_undo(match, seat)
+            with pytest.raises(CannotUndo) as refused:
+                await host.undo(match.id, user_at(match, seat))
+            assert refused.value.say == REASONS[revealed]
+            assert (await host.match(match.id)).version == match.version  # nothing changed
+        await assert_replays(host, store, match)
+    assert seen >= EXPECTED[game], f"{game}: only {seen} came up"
+
+
+async def test_only_the_latest_mover_may_undo_and_only_until_someone_else_acts(
+    store: SqliteMatchStore,
+) -> None:
+    host = GameHost(store)
+    match = await started(host, "skyline", seed=5)
+    rules = host.rules("skyline")
+    state = host.state_of(match)
+    first = min(rules.to_act(state))
+    with pytest.raises(CannotUndo, match="no move to take back"):
+        await host.undo(match.id, user_at(match, first))
+    # A turn of several steps: buy, then end the build phase; each step can be taken back in turn.
+    steps = []
+    for _ in range(2):
+        state = host.state_of(match)
+        legal = [rules.notation(a) for a in rules.legal_actions(state, first)]
+        move = next(n for n in legal if n.startswith(("buy", "build"))) if not steps else legal[-1]
+        steps.append((match.version, state))
+        match = (await host.act(match.id, user_at(match, first), move)).match
+    others = [s for s in range(3) if s != first]
+    assert not await host.can_undo(match, others[0])
+    with pytest.raises(CannotUndo):
+        await host.undo(match.id, user_at(match, others[0]))
+    stale = match.version - 1
+    with pytest.raises(StaleVersion):
+        await host.undo(match.id, user_at(match, first), expected_version=stale)
+    for _version, state in reversed(steps):
+        match = await host.undo(match.id, user_at(match, first), expected_version=match.version)
+        assert host.state_of(match) == state
+    with pytest.raises(CannotUndo, match="no move to take back"):
+        await host.undo(match.id, user_at(match, first))
+    # Once the next player has acted, the move that ended the turn stays.
+    while min(rules.to_act(host.state_of(match))) == first:
+        state = host.state_of(match)
+        legal = rules.legal_actions(state, first)
+        match = (await host.act(match.id, user_at(match, first), rules.notation(legal[-1]))).match
+    nxt = min(rules.to_act(host.state_of(match)))
+    state = host.state_of(match)
+    match = (
+        await host.act(match.id, user_at(match, nxt), rules.notation(rules.legal_actions(state, nxt)[-1]))
+    ).match
+    with pytest.raises(CannotUndo, match="has moved since"):
+        await host.undo(match.id, user_at(match, first))
