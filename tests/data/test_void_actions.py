@@ -1,0 +1,72 @@
+"""Undone actions in the store: marked void with the undo's version, never deleted, and left out of
+every read that replays or counts moves."""
+
+from __future__ import annotations
+
+import sqlite3
+from pathlib import Path
+
+import pytest
+
+from data.store import SqliteMatchStore
+from engine.core.errors import MatchClosed, StaleVersion
+from engine.core.replay import LoggedAction
+from engine.host.ports import DeliveryDraft, MatchStatus
+from tests.data.test_store import play, started, state
+
+
+async def test_an_undo_voids_the_latest_actions_and_commits_the_board_before_them(
+    store: SqliteMatchStore, db_path: Path
+) -> None:
+    match = await play(store, await started(store), 4)
+    v = match.version  # the actions are at versions v-3 .. v
+    said = [DeliveryDraft(payload='{"lines": ["undo"]}')]
+    undone = await store.undo_actions(match.id, v, [v - 1, v], state(v - 2), said)
+    assert undone.version == v + 1 and undone.state_json == state(v - 2)
+    assert [n.notation for n in await store.action_log(match.id)] == [f"m{v - 3}", f"m{v - 2}"]
+    assert await store.kept_actions(match.id) == [
+        (v - 3, LoggedAction(seat=(v - 3) % 2, notation=f"m{v - 3}")),
+        (v - 2, LoggedAction(seat=(v - 2) % 2, notation=f"m{v - 2}")),
+    ]
+    assert await store.action_seats(match.id) == [(v - 3, (v - 3) % 2), (v - 2, (v - 2) % 2)]
+    # The seat's move at v-1 was taken back: its latest is the one before.
+    assert await store.last_action_version(match.id, (v - 1) % 2) == v - 3
+    assert await store.action_at(match.id, v) is None
+    assert await store.snapshot(match.id, undone.version) == state(v - 2)
+    assert await store.snapshot(match.id, v) == state(v)  # the past stays as it was
+    assert [d.version for d in await store.pending_deliveries()][-1] == undone.version
+    # Play goes on after it, at the next version.
+    after = await store.commit_action(
+        match.id, undone.version, LoggedAction(seat=0, notation="mx"), state(99)
+    )
+    assert [n.notation for n in await store.action_log(match.id)] == [f"m{v - 3}", f"m{v - 2}", "mx"]
+    assert after.version == v + 2
+    # Nothing is deleted: the rows are still there, and the void list cannot be edited.
+    raw = sqlite3.connect(db_path)
+    try:
+        assert raw.execute("SELECT COUNT(*) FROM actions WHERE match_id = ?", (match.id,)).fetchone()[0] == 5
+        assert raw.execute("SELECT version, undone_at FROM void_actions ORDER BY version").fetchall() == [
+            (v - 1, v + 1),
+            (v, v + 1),
+        ]
+        with pytest.raises(sqlite3.IntegrityError, match="stays undone"):
+            raw.execute("DELETE FROM void_actions")
+    finally:
+        raw.close()
+
+
+async def test_an_undo_needs_the_current_version_the_latest_actions_and_a_running_match(
+    store: SqliteMatchStore,
+) -> None:
+    match = await play(store, await started(store), 3)
+    v = match.version
+    with pytest.raises(StaleVersion):
+        await store.undo_actions(match.id, v - 1, [v], state(v - 1))
+    with pytest.raises(ValueError, match="latest actions"):
+        await store.undo_actions(match.id, v, [v - 1], state(v - 2))  # not the latest
+    with pytest.raises(ValueError):
+        await store.undo_actions(match.id, match.version, [], state(2))
+    assert (await store.get_match(match.id)).version == match.version  # nothing changed
+    closed = await store.close_match(match.id, match.version, MatchStatus.ABANDONED)
+    with pytest.raises(MatchClosed):
+        await store.undo_actions(match.id, closed.version, [v], state(v - 1))
