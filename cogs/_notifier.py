@@ -26,6 +26,7 @@ from engine.host.outbox import DestinationGone
 from engine.host.ports import Delivery, LivePost, MatchRecord, Notice, TurnLines
 from engine.host.text import clip_lines, notice_heading, notice_lines, standings_lines, winners_line
 from engine.host.turns import previous_turn_end
+from engine.host.undo import who_may_undo
 from lang import t
 from lang.says import Namer
 from render.registry import render_view
@@ -309,7 +310,9 @@ class DiscordNotifier:
         # theirs; several deciding at once each left it at a different point).
         acting = notice.to_act[0] if len(notice.to_act) == 1 and not notice.finished else None
         png = await self.png(match, delivery.version, None, locale, since_seat=acting)
-        view: discord.ui.View | None = match_view(match.id, delivery.version, locale)
+        # The latest post offers Undo while the player who moved last may take it back (engine.host.undo).
+        undo = delivery.version == match.version and await who_may_undo(self.bot.host, match) is not None
+        view: discord.ui.View | None = match_view(match.id, delivery.version, locale, undo)
         if notice.finished:
             view = final_view(match.id, locale) if outcome is not None else None
         shown = LivePost(

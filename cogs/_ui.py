@@ -140,7 +140,7 @@ async def send_move_menu(
     # A Play button of an older post still opens the current menu for the player to act: the menu is
     # made for the board as it is now.
     seat = seat_to_act(match, interaction.user.id, acting)
-    text, view = move_menu(host, match, seat, locale, prefix, page)
+    text, view = move_menu(host, match, seat, locale, prefix, page, undo=await host.can_undo(match, seat))
     if interaction.response.is_done():
         await interaction.followup.send(text, view=view, ephemeral=True)
     elif prefix or page:
@@ -150,17 +150,26 @@ async def send_move_menu(
 
 
 def move_menu(
-    host: GameHost, match: MatchRecord, seat: int, locale: str, prefix: str = "", page: int = 0
+    host: GameHost,
+    match: MatchRecord,
+    seat: int,
+    locale: str,
+    prefix: str = "",
+    page: int = 0,
+    undo: bool = False,
 ) -> tuple[str, discord.ui.View]:
-    """The text and controls of ``seat``'s move menu at the ``prefix`` level (the top when empty)."""
+    """The text and controls of ``seat``'s move menu at the ``prefix`` level (the top when empty), with
+    an Undo button on the last row when ``undo`` (the seat may take back its latest move)."""
     entries = host.legal_menu(match, seat, locale)
     view = discord.ui.View(timeout=None)
     choices = host.multi_selects(match, seat) if not prefix else []
+    if undo:
+        view.add_item(UndoButton(match.id, match.version, locale, menu="m", row=MAX_ROWS - 1))
     if len(entries) == 1 and not choices:
         # One legal move: one tap plays it.
         view.add_item(OneMoveButton(match.id, match.version, entries[0].label))
         return t(locale, "Your only move in match #{number}:", number=match.id), view
-    rows = MAX_ROWS - (1 if choices else 0)
+    rows = MAX_ROWS - (1 if choices or undo else 0)
     fits = functools.partial(ChoiceButton.fits, match.id, match.version)
     for slot, control in enumerate(lay_out(entries, prefix, page, locale, rows, fits)):
         if control.kind == "button":
@@ -345,12 +354,15 @@ async def play_notation(
         if match.status is MatchStatus.ACTIVE
         else ()
     )
+    undo = seat is not None and await bot.host.can_undo(match, seat)
     if seat is not None and seat in acting:
-        text, view = move_menu(bot.host, match, seat, locale)
+        text, view = move_menu(bot.host, match, seat, locale, undo=undo)
         await interaction.edit_original_response(content=f"{summary}\n{text}", view=view)
         return
     waiting = await whose_turn_text(bot, match, locale)
-    await interaction.edit_original_response(content=f"{summary}\n{waiting}", view=None)
+    await interaction.edit_original_response(
+        content=f"{summary}\n{waiting}", view=undo_view(match, locale) if undo else None
+    )
 
 
 async def played_already(bot: BigApple, match_id: int, user_id: int, notation: str, version: int) -> bool:
@@ -530,12 +542,97 @@ async def send_hand(interaction: discord.Interaction[Any], match_id: int) -> Non
     await interaction.followup.send("\n".join(lines), **kwargs)
 
 
-def match_view(match_id: int, version: int, locale: str = lang.DEFAULT) -> discord.ui.View:
-    """The buttons under a board post."""
+def match_view(
+    match_id: int, version: int, locale: str = lang.DEFAULT, undo: bool = False
+) -> discord.ui.View:
+    """The buttons under a board post; with ``undo``, an Undo button for the player who may take their
+    latest move back (anyone else who presses it is told why not)."""
     view = discord.ui.View(timeout=None)
     view.add_item(PlayButton(match_id, version, locale))
     view.add_item(HandButton(match_id, locale))
+    if undo:
+        view.add_item(UndoButton(match_id, version, locale))
     return view
+
+
+# ------------------------------------------------------------------------------------------ undo
+
+
+class UndoButton(
+    Guarded,
+    discord.ui.DynamicItem[discord.ui.Button[Any]],
+    template=r"ba:undo:(?P<match_id>[0-9]{1,20}):(?P<version>[0-9]{1,20})(?::(?P<menu>m))?",
+):
+    """Takes back the presser's latest move on the board it was made for. ``menu`` ("m"): the button of
+    a private move menu, which the answer replaces; otherwise a post's, answered privately."""
+
+    def __init__(
+        self, match_id: int, version: int, locale: str = lang.DEFAULT, menu: str = "", row: int | None = None
+    ) -> None:
+        super().__init__(
+            discord.ui.Button(
+                label=t(locale, "Undo"),
+                emoji="↩️",
+                style=discord.ButtonStyle.secondary,
+                custom_id=f"ba:undo:{match_id}:{version}" + (":m" if menu else ""),
+                row=row,
+            )
+        )
+        self.match_id, self.version, self.menu = match_id, version, menu
+
+    async def run(self, interaction: discord.Interaction[Any]) -> None:
+        await take_back(interaction, self.match_id, self.version, edit=bool(self.menu))
+
+
+def undo_view(match: MatchRecord, locale: str) -> discord.ui.View:
+    """A private message's lone Undo button (the turn has passed to someone else)."""
+    view = discord.ui.View(timeout=None)
+    view.add_item(UndoButton(match.id, match.version, locale, menu="m"))
+    return view
+
+
+async def take_back(
+    interaction: discord.Interaction[Any], match_id: int, version: int | None, edit: bool = False
+) -> None:
+    """Undo the user's latest move and answer privately with their menu for the board as it is again;
+    ``edit`` replaces the private message the button was on. The thread's line follows from the outbox.
+    ``version`` binds a button to its board (None: a typed command)."""
+    bot = bot_of(interaction)
+    if edit:
+        await interaction.response.defer()
+    else:
+        await interaction.response.defer(ephemeral=True, thinking=True)
+    locale = await reader_locale(interaction)
+    match = await bot.host.undo(
+        match_id, interaction.user.id, expected_version=version, scope=scope_of(interaction)
+    )
+    log.info(
+        "user %s took back a move in match %s (now at version %s)",
+        interaction.user.id,
+        match_id,
+        match.version,
+    )
+    bot.kick_outbox()
+    done = "↩️ " + t(locale, "You took back your move in match #{number}.", number=match.id)
+    seat = match.seat_of(interaction.user.id)
+    acting = (
+        bot.host.rules(match.game).to_act(bot.host.state_of(match))
+        if match.status is MatchStatus.ACTIVE
+        else ()
+    )
+    undo = seat is not None and await bot.host.can_undo(match, seat)
+    view: discord.ui.View | None
+    if seat is not None and seat in acting:
+        text, view = move_menu(bot.host, match, seat, locale, undo=undo)
+    else:
+        text = await whose_turn_text(bot, match, locale)
+        view = undo_view(match, locale) if undo else None
+    if edit:
+        await interaction.edit_original_response(content=f"{done}\n{text}", view=view)
+    elif view is not None:
+        await interaction.followup.send(f"{done}\n{text}", view=view, ephemeral=True)
+    else:
+        await interaction.followup.send(f"{done}\n{text}", ephemeral=True)
 
 
 # --------------------------------------------------------------------------------------- lobby
@@ -772,4 +869,5 @@ DYNAMIC_ITEMS: tuple[type[discord.ui.DynamicItem[Any]], ...] = (
     AbandonButton,
     ResignButton,
     RematchButton,
+    UndoButton,
 )

@@ -22,6 +22,7 @@ from cogs._ui import (
     lobby_text,
     lobby_view,
     scope_of,
+    take_back,
 )
 from engine.core.errors import CorruptRecord, LobbyError, NotSeated
 from engine.core.options import parse_options
@@ -279,6 +280,12 @@ class Lobby(commands.GroupCog, group_name="game", group_description="Create, joi
             t(locale, "Welcome back: your seat in match #{number} is yours again.", number=record.id),
             ephemeral=True,
         )
+
+    @app_commands.command(name="undo", description="Take back your last move, while nobody else has moved")
+    @app_commands.describe(match="The match number (default: this thread's match)")
+    async def undo(self, interaction: discord.Interaction[Any], match: int | None = None) -> None:
+        record = await self.bot.host.find_match(scope_of(interaction), match, thread_id_of(interaction))
+        await take_back(interaction, record.id, None)
 
     @app_commands.command(name="abandon", description="End a match for good (its creator or a server admin)")
     @app_commands.describe(match="The match number (default: this thread's match)")

@@ -90,13 +90,14 @@ async def plan(host: GameHost, match: MatchRecord, seat: int) -> Plan:
     """
     rules = host.rules(match.game)
     entries, index, befores = await _latest(host, match)
-    if index < 0:
+    if index < 0 or all(entry.seat != seat for _, entry in entries):
         raise CannotUndo(HOST.say("you have no move to take back in match #{number}", number=match.id))
     if entries[index][1].seat != seat:
+        # An error is read without the seat names of a notice, so the name goes in as it reads.
+        name = host.namer(match)(entries[index][1].seat)
         raise CannotUndo(
             HOST.say(
-                "{player} has moved since your last move, so it can no longer be taken back",
-                player=who(entries[index][1].seat),
+                "{player} has moved since your last move, so it can no longer be taken back", player=name
             )
         )
     taken = []

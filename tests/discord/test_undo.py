@@ -1,0 +1,118 @@
+"""Undo through Discord: the live post offers Undo to the player who may take their move back; pressing
+it puts the board back and tells the thread; a move that drew a card is refused with the reason."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from cogs._client import BigApple
+from engine.core.contract import Reveal
+from engine.host.ports import MatchRecord
+from tests.discord.fake import FakeDiscord
+from tests.discord.models import FakeChannel, FakeMessage, FakeUser
+from tests.discord.test_bigapple import big_apple, board_post, started_match
+
+
+def moves_revealing(bot: BigApple, match: MatchRecord, seat: int, kind: Reveal | None) -> list[str]:
+    """The seat's legal moves that reveal ``kind`` (None: nothing) and after which a person still acts,
+    so no computer moves before the undo is asked for."""
+    rules = bot.host.rules(match.game)
+    state = bot.host.state_of(match)
+    people = {p.seat for p in match.players if p.bot is None}
+    found = []
+    for action in rules.legal_actions(state, seat):
+        step = rules.apply(state, seat, action)
+        if rules.revealed(state, seat, action, step.state, step.events) != kind:
+            continue
+        if rules.outcome(step.state) is None and rules.to_act(step.state) <= people:
+            found.append(rules.notation(action))
+    return found
+
+
+def user_of(fake: FakeDiscord, match: MatchRecord, seat: int) -> FakeUser:
+    player = match.player_at(seat)
+    assert player is not None
+    return fake.alice if player.user_id == fake.alice.id else fake.bob
+
+
+async def to_act(bot: BigApple, match_id: int) -> tuple[MatchRecord, int]:
+    match = await bot.host.match(match_id)
+    return match, min(bot.host.rules(match.game).to_act(bot.host.state_of(match)))
+
+
+async def undo_post(fake: FakeDiscord, thread: FakeChannel, match_id: int, version: int) -> FakeMessage:
+    """The thread post carrying the Undo button for ``version``."""
+    wanted = f"ba:undo:{match_id}:{version}"
+
+    def check() -> FakeMessage | None:
+        return next((m for m in thread.messages if any(b["custom_id"] == wanted for b in m.buttons)), None)
+
+    return await fake.wait_until(check, timeout=5, what="a post with Undo")
+
+
+def thread_text(thread: FakeChannel) -> str:
+    return "\n".join(m.content or "" for m in thread.messages)
+
+
+async def test_undo_puts_the_board_back_and_tells_the_thread(
+    fake_discord: FakeDiscord, tmp_path: Path
+) -> None:
+    fake = fake_discord
+    async with big_apple(fake, tmp_path / "db.sqlite") as bot:
+        match_id, thread = await started_match(fake, bot, "ny_henn")
+        match, seat = await to_act(bot, match_id)
+        await board_post(fake, thread, match.version)
+        mover = user_of(fake, match, seat)
+        before = bot.host.state_of(match)
+        [notation, *_] = moves_revealing(bot, match, seat, None)
+        played = await (
+            await fake.slash("move", {"notation": notation}, user=mover, channel=thread)
+        ).response()
+        assert "You played" in (played.content or "")
+        moved = await bot.host.match(match_id)
+        assert await bot.host.can_undo(moved, seat)
+        post = await undo_post(fake, thread, match_id, moved.version)
+        undo = f"ba:undo:{match_id}:{moved.version}"
+        # Only the player who moved may take it back; anyone else is told why not and nothing changes.
+        other = fake.bob if mover is fake.alice else fake.alice
+        refused = await (await fake.click(post, undo, user=other)).response()
+        assert refused.ephemeral and "took back" not in (refused.content or "")
+        assert (await bot.host.match(match_id)).version == moved.version
+        done = await (await fake.click(post, undo, user=mover)).response()
+        assert done.ephemeral and "You took back your move" in (done.content or "")
+        assert any(b["custom_id"].startswith("ba:") for b in done.buttons)  # the menu for the board again
+        await fake.wait_until(lambda: "took back a move" in thread_text(thread), what="the undo line")
+        back = await bot.host.match(match_id)
+        assert back.version == moved.version + 1 and bot.host.state_of(back) == before
+        assert notation not in [a.notation for a in await bot.store.action_log(match_id)][-1:]
+        # The post, edited in place, shows the board as it is again, without Undo: nothing more to take back.
+        await board_post(fake, thread, back.version)
+        assert not [b for b in post.buttons if b["custom_id"].startswith("ba:undo:")]
+        nothing = await (await fake.slash("game undo", {}, user=mover, channel=thread)).response()
+        assert "no move to take back" in (nothing.content or "")
+
+
+async def test_a_move_that_drew_a_card_cannot_be_taken_back(
+    fake_discord: FakeDiscord, tmp_path: Path
+) -> None:
+    fake = fake_discord
+    async with big_apple(fake, tmp_path / "db.sqlite") as bot:
+        match_id, thread = await started_match(fake, bot, "ny_henn")
+        match, seat = await to_act(bot, match_id)
+        await board_post(fake, thread, match.version)
+        mover = user_of(fake, match, seat)
+        [notation, *_] = moves_revealing(bot, match, seat, "card")
+        played = await (
+            await fake.slash("move", {"notation": notation}, user=mover, channel=thread)
+        ).response()
+        assert "You played" in (played.content or "")
+        moved = await bot.host.match(match_id)
+        assert not await bot.host.can_undo(moved, seat)
+        answer = await (await fake.slash("game undo", {}, user=mover, channel=thread)).response()
+        assert answer.ephemeral and "drew a card, so it cannot be taken back" in (answer.content or ""), (
+            answer
+        )
+        assert (await bot.host.match(match_id)).version == moved.version
+        # The post for the move offers no Undo.
+        post = await board_post(fake, thread, moved.version)
+        assert not [b for b in post.buttons if b["custom_id"].startswith("ba:undo:")]
