@@ -1132,10 +1132,11 @@ class SqliteMatchStore:
         versions: Sequence[int],
         state_json: str,
         deliveries: Sequence[DeliveryDraft] = (),
+        clocks: ClockChange | None = None,
     ) -> MatchRecord:
         """Take back the actions at ``versions`` (the latest of the log): mark them void, never deleting
         them, and commit version ``expected_version + 1`` with ``state_json``, the state before them,
-        as its snapshot; queue ``deliveries`` at that version.
+        as its snapshot; queue ``deliveries`` at that version and write the ``clocks`` it moves.
 
         Raises ``MatchNotFound``, ``StaleVersion``, ``MatchClosed`` when the match is not active, and
         ``ValueError`` when ``versions`` is empty or names an action that is not the latest kept ones.
@@ -1173,6 +1174,7 @@ class SqliteMatchStore:
             )
             raw.execute(_INSERT_SNAPSHOT, (match_id, version, state_json))
             _queue(raw, match_id, version, deliveries, now)
+            clockrows.write_change(raw, clocks, now)
             return _load_match(raw, match_id)
 
         return await self._track(match_id, self._db.write(body))

@@ -299,9 +299,11 @@ class MatchStore(Protocol):
         versions: Sequence[int],
         state_json: str,
         deliveries: Sequence[DeliveryDraft] = (),
+        clocks: ClockChange | None = None,
     ) -> MatchRecord:
         """Mark the latest actions at ``versions`` void (kept, never deleted) and commit a new version
-        whose snapshot is ``state_json``, the state before them; queue ``deliveries`` at it."""
+        whose snapshot is ``state_json``, the state before them; queue ``deliveries`` at it and write
+        the ``clocks`` it moves."""
         ...
 
 

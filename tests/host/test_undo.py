@@ -145,3 +145,37 @@ async def test_only_the_latest_mover_may_undo_and_only_until_someone_else_acts(
     ).match
     with pytest.raises(CannotUndo, match="has moved since"):
         await host.undo(match.id, user_at(match, first))
+
+
+async def test_an_undo_hands_the_running_clock_back_to_the_mover(store: SqliteMatchStore) -> None:
+    from engine.host.clock import Pace
+    from tests.host.test_clock import Clock
+
+    clock = Clock()
+    host = GameHost(store, clock=clock)
+    match = await host.create_match("ny_henn", 2, creator=PEOPLE[0], seed=1, pace=Pace.DAILY)
+    await host.join(match.id, PEOPLE[1])
+    match = (await host.start(match.id, by_user=PEOPLE[0].user_id)).match
+    rules = host.rules("ny_henn")
+    # A move that ends the turn and reveals nothing, so the next player's clock starts with it.
+    for _ in range(60):
+        state = host.state_of(match)
+        seat = min(rules.to_act(state))
+        for action in rules.legal_actions(state, seat):
+            step = rules.apply(state, seat, action)
+            if rules.revealed(
+                state, seat, action, step.state, step.events
+            ) is None and seat not in rules.to_act(step.state):
+                break
+        else:
+            action = rules.legal_actions(state, seat)[0]
+            match = (await host.act(match.id, user_at(match, seat), rules.notation(action))).match
+            continue
+        clock.advance(hours=1)
+        match = (await host.act(match.id, user_at(match, seat), rules.notation(action))).match
+        running = {c.seat for c in await store.seat_clocks(match.id) if c.running}
+        assert running == rules.to_act(host.state_of(match)) and seat not in running
+        match = await host.undo(match.id, user_at(match, seat))
+        assert {c.seat for c in await store.seat_clocks(match.id) if c.running} == {seat}
+        return
+    pytest.fail("no move ended a turn without revealing anything")
