@@ -21,7 +21,7 @@ class Away(commands.GroupCog, group_name="away", group_description="Pause your c
         self.bot = bot
 
     @app_commands.command(name="on", description="Pause your clock in all your matches for some days")
-    @app_commands.describe(days=f"How many days (at most {AWAY_DAYS_PER_MONTH} a month)")
+    @app_commands.describe(days="How many days (at most 14 a month)")
     async def on(
         self, interaction: discord.Interaction[Any], days: app_commands.Range[int, 1, AWAY_DAYS_PER_MONTH]
     ) -> None:

@@ -205,3 +205,12 @@ async def test_a_deadline_passed_while_down_fires_once_at_start(tmp_path: Path) 
                 assert [(f.event, f.seat) for f in timeouts][:1] == [(Happened.TIMEOUT, seat)]
             else:
                 assert [f for f in timeouts if f.seat == seat] == []
+
+
+def test_the_away_command_states_the_monthly_bound_it_enforces() -> None:
+    from cogs.away import Away
+    from engine.host.absence import AWAY_DAYS_PER_MONTH
+
+    (days,) = Away.on.parameters
+    assert f"at most {AWAY_DAYS_PER_MONTH} a month" in days.description
+    assert days.max_value == AWAY_DAYS_PER_MONTH
