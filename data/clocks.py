@@ -14,7 +14,10 @@ from typing import Any
 from data import db as dbmod
 from engine.host.clock import ClockChange, SeatClock
 
-_COLUMNS = "match_id, seat, user_id, bank_seconds, started_at, deadline, reminded, due_at, timeouts"
+_COLUMNS = (
+    "match_id, seat, user_id, bank_seconds, started_at, deadline, reminded, due_at, timeouts, "
+    "last_started, last_deadline, last_bank_seconds"
+)
 
 
 def utc_text(moment: datetime) -> str:
@@ -37,6 +40,9 @@ def to_clock(row: Sequence[Any]) -> SeatClock:
         "reminded": row[6],
         "due_at": _moment(row[7]),
         "timeouts": row[8],
+        "last_started": _moment(row[9]),
+        "last_deadline": _moment(row[10]),
+        "last_bank": None if row[11] is None else timedelta(seconds=float(row[11])),
     }
     return dbmod.validated_row(SeatClock, fields, f"the clock of seat {row[1]} in match {row[0]}")
 
@@ -55,6 +61,9 @@ def _params(clock: SeatClock) -> tuple[Any, ...]:
         clock.reminded,
         text(clock.due_at),
         clock.timeouts,
+        text(clock.last_started),
+        text(clock.last_deadline),
+        None if clock.last_bank is None else clock.last_bank.total_seconds(),
     )
 
 
@@ -63,7 +72,7 @@ def write_change(raw: sqlite3.Connection, change: ClockChange | None, now: str) 
     if not change:
         return
     raw.executemany(
-        f"INSERT OR REPLACE INTO seat_clocks ({_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+        f"INSERT OR REPLACE INTO seat_clocks ({_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
         [_params(clock) for clock in change.clocks],
     )
     raw.executemany(

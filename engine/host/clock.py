@@ -66,6 +66,10 @@ class SeatClock(Frozen):
     reminded: int = Field(default=0, ge=0, le=REMINDERS)
     due_at: datetime | None = None
     timeouts: int = Field(default=0, ge=0)  # timeouts in a row
+    # The seat's last turn as it stood before it ended, so a move taken back resumes it (see ``resume``).
+    last_started: datetime | None = None
+    last_deadline: datetime | None = None
+    last_bank: timedelta | None = None
 
     @property
     def running(self) -> bool:
@@ -115,6 +119,9 @@ def end_turn(clock: SeatClock, allowance: Allowance, now: datetime, timed_out: b
     left = clock.left(now) if clock.deadline is not None else clock.bank
     return clock.model_copy(
         update={
+            "last_started": clock.started_at,
+            "last_deadline": clock.deadline,
+            "last_bank": clock.bank,
             "bank": timedelta(0) if timed_out else min(left, allowance.bank_cap),
             "started_at": None,
             "deadline": None,
@@ -123,6 +130,30 @@ def end_turn(clock: SeatClock, allowance: Allowance, now: datetime, timed_out: b
             "timeouts": clock.timeouts + 1 if timed_out else 0,
         }
     )
+
+
+def cancel_turn(clock: SeatClock) -> SeatClock:
+    """The seat's turn never happened (the move that began it was taken back): its bank is as it was."""
+    return clock.model_copy(update={"started_at": None, "deadline": None, "reminded": 0, "due_at": None})
+
+
+def resume_turn(clock: SeatClock, allowance: Allowance, now: datetime) -> SeatClock:
+    """The seat's last turn goes on (the move that ended it was taken back): the deadline it had and the
+    bank it began with, so taking a move back never buys time."""
+    if clock.last_started is None or clock.last_deadline is None or clock.last_bank is None:
+        return begin_turn(clock, allowance, now)
+    resumed = clock.model_copy(
+        update={
+            "started_at": clock.last_started,
+            "deadline": clock.last_deadline,
+            "bank": clock.last_bank,
+            "reminded": 0,
+        }
+    )
+    # The reminders already past are not sent again.
+    passed = sum(1 for moment in reminder_times(clock.last_started, clock.last_deadline) if moment <= now)
+    resumed = resumed.model_copy(update={"reminded": passed})
+    return resumed.model_copy(update={"due_at": next_due(resumed)})
 
 
 def reminded(clock: SeatClock) -> SeatClock:
@@ -160,11 +191,13 @@ def clocks_after(
     now: datetime,
     away: Mapping[int, datetime] | None = None,
     timed_out: Collection[int] = (),
+    undone: bool = False,
 ) -> list[SeatClock]:
     """The seat clocks a change of who is to act (``before`` to ``after``) changes, for the seats held by
     people (``people``: seat to user id). A seat that stays to act keeps its turn running; ``timed_out``
     seats ended their turn because a computer played it for them; ``away`` maps a user id to the end of
-    their absence."""
+    their absence. ``undone``: the change comes from moves taken back, so turns it ends never happened and
+    turns it starts again resume as they were."""
     changed: list[SeatClock] = []
     for seat, user_id in sorted(people.items()):
         clock = clocks.get(seat) or SeatClock(match_id=match_id, seat=seat, user_id=user_id)
@@ -172,9 +205,15 @@ def clocks_after(
             clock = clock.model_copy(update={"user_id": user_id})
         now_acting = seat in after
         if now_acting and (seat not in before or not clock.running):
-            changed.append(begin_turn(clock, allowance, now, (away or {}).get(user_id)))
+            if undone:
+                changed.append(resume_turn(clock, allowance, now))
+            else:
+                changed.append(begin_turn(clock, allowance, now, (away or {}).get(user_id)))
         elif not now_acting and clock.running:
-            changed.append(end_turn(clock, allowance, now, timed_out=seat in timed_out))
+            if undone:
+                changed.append(cancel_turn(clock))
+            else:
+                changed.append(end_turn(clock, allowance, now, timed_out=seat in timed_out))
     return changed
 
 

@@ -966,9 +966,11 @@ class GameHost:
         before: Collection[int],
         after: Collection[int],
         timed_out: Collection[int] = (),
+        undone: bool = False,
     ) -> ClockChange | None:
         """The seat clocks that change when the seats to act go from ``before`` to ``after``; None for a
-        match without a clock, or when nobody's turn begins or ends."""
+        match without a clock, or when nobody's turn begins or ends. ``undone``: moves taken back made
+        the change (see ``engine.host.clock.clocks_after``)."""
         if match.pace is Pace.NONE or (set(before) == set(after) and not timed_out):
             return None
         people = {
@@ -987,7 +989,9 @@ class GameHost:
         }
         rows = {c.seat: c for c in await self.store.seat_clocks(match.id)}
         allowance = ALLOWANCES[match.pace]
-        changed = clocks_after(match.id, rows, people, before, after, allowance, now, away, timed_out)
+        changed = clocks_after(
+            match.id, rows, people, before, after, allowance, now, away, timed_out, undone=undone
+        )
         return ClockChange(clocks=tuple(changed), timeouts=tuple(c for c in changed if c.seat in timed_out))
 
     async def _announce_finish(self, match: MatchRecord) -> None:

@@ -187,8 +187,9 @@ async def take_back(host: GameHost, match: MatchRecord, seat: int) -> MatchRecor
     told: set[int] = set().union(*(step.told for step in move.taken))
     for target in sorted(told - {seat}):
         notices.append(DeliveryDraft(seat=target, payload=payload(Notice(says=said, to_act=to_act))))
-    # The clocks follow whose turn it is again, as after any move (a step of a turn moves none).
-    clocks = await host._clocks(match, rules.to_act(host.state_of(match)), to_act)
+    # The clocks follow whose turn it is again: a turn the undone moves ended goes on with the time it
+    # had, and one they began never happened.
+    clocks = await host._clocks(match, rules.to_act(host.state_of(match)), to_act, undone=True)
     versions = [step.version for step in move.taken]
     return await host.store.undo_actions(
         match.id, match.version, versions, dump_state(state), notices, clocks

@@ -172,10 +172,21 @@ async def test_an_undo_hands_the_running_clock_back_to_the_mover(store: SqliteMa
             match = (await host.act(match.id, user_at(match, seat), rules.notation(action))).match
             continue
         clock.advance(hours=1)
+        before = {c.seat: c for c in await store.seat_clocks(match.id)}
         match = (await host.act(match.id, user_at(match, seat), rules.notation(action))).match
         running = {c.seat for c in await store.seat_clocks(match.id) if c.running}
         assert running == rules.to_act(host.state_of(match)) and seat not in running
+        clock.advance(hours=2)
         match = await host.undo(match.id, user_at(match, seat))
-        assert {c.seat for c in await store.seat_clocks(match.id) if c.running} == {seat}
+        after = {c.seat: c for c in await store.seat_clocks(match.id)}
+        assert {s for s, c in after.items() if c.running} == {seat}
+        # Taking the move back buys no time: the turn goes on with the deadline it had, and the turn it
+        # had begun for the next player never happened (their bank is as it was).
+        assert after[seat].deadline == before[seat].deadline
+        assert after[seat].started_at == before[seat].started_at
+        for other, clock_after in after.items():
+            if other != seat:
+                assert clock_after.bank == (before[other].bank if other in before else clock_after.bank)
+                assert not clock_after.running
         return
     pytest.fail("no move ended a turn without revealing anything")
