@@ -246,7 +246,7 @@ class BigApple(commands.Bot):
 
     async def _tournaments_pass(self) -> None:
         try:
-            reports = await self.tournaments.process()
+            reports = await self.tournaments.tick()
         except Exception:
             log.exception("processing tournaments failed; retrying")
             reports = []

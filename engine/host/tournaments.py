@@ -282,6 +282,9 @@ class TournamentHost:
         self._clock = clock
         # Tournaments with a reminder to their tables due, found by ``process`` for the front end to post.
         self.reminders_due: set[int] = set()
+        # When each running tournament next needs the clock (see ``tick``); None until a first look at
+        # every running tournament.
+        self._timers: dict[int, datetime] | None = None
         self.host = host
         self.store = store
         self._locks = MatchLocks()
@@ -466,6 +469,8 @@ class TournamentHost:
         """
         if tournament_id is None:
             ids = await self.store.tournament_ids([TournamentStatus.RUNNING])
+            if self._timers is None:
+                self._timers = {}  # this pass sees every running tournament
         else:
             ids = [tournament_id]
         reports = []
@@ -484,10 +489,52 @@ class TournamentHost:
                 if self._past_deadline(record):
                     # The round's time is up: computers finish the tables still playing.
                     log.info("tournament %s: round %s reached its deadline", tid, len(record.rounds))
-                    reports.append(await self.advance(tid))
+                    report = await self.advance(tid)
+                    reports.append(report)
+                    record = report.tournament
+                self._watch(record)
             except Exception:
                 log.exception("tournament %s could not move on; the others go on", tid)
         return reports
+
+    async def tick(self) -> list[RoundReport]:
+        """Process the tournaments whose clock has something due (a reminder, a deadline): the front end
+        calls this on every pass, and it reads no tournament until one is due. The first call looks at
+        every running tournament (a deadline may have passed while the bot was down)."""
+        if self._timers is None:
+            return await self.process()
+        now = self._clock()
+        due = sorted(tid for tid, at in self._timers.items() if at <= now)
+        reports = []
+        for tid in due:
+            reports += await self.process(tid)
+        return reports
+
+    @staticmethod
+    def next_timed(record: TournamentRecord) -> datetime | None:
+        """When ``record``'s current round next needs the clock: a reminder to its tables still playing,
+        or its deadline; None when nothing will be due."""
+        if record.status is not TournamentStatus.RUNNING or not record.rounds:
+            return None
+        rnd = record.rounds[-1]
+        deadline = record.deadline(rnd)
+        if deadline is None or rnd.started_at is None or all(t.result is not None for t in rnd.tables):
+            return None
+        half, last = reminder_times(rnd.started_at, deadline)
+        done = set(record.announced or ())
+        number = rnd.round.number
+        if f"r{number}-last" in done:
+            return deadline
+        return last if f"r{number}-half" in done else half
+
+    def _watch(self, record: TournamentRecord) -> None:
+        if self._timers is None:
+            return
+        at = self.next_timed(record)
+        if at is None:
+            self._timers.pop(record.id, None)
+        else:
+            self._timers[record.id] = at
 
     def _past_deadline(self, record: TournamentRecord) -> bool:
         """Whether ``record``'s current round has passed its deadline with tables still playing."""
@@ -731,7 +778,13 @@ class TournamentHost:
     # ----------------------------------------------------------------------------- internals
 
     async def _settle(self, tournament_id: int, report: RoundReport) -> RoundReport:
-        """Collect finished tables and start rounds until something waits for people."""
+        """Collect finished tables and start rounds until something waits for people, and note when the
+        tournament next needs the clock."""
+        report = await self._settle_rounds(tournament_id, report)
+        self._watch(report.tournament)
+        return report
+
+    async def _settle_rounds(self, tournament_id: int, report: RoundReport) -> RoundReport:
         for _ in range(1000):
             record = await self.store.get_tournament(tournament_id)
             report.tournament = record

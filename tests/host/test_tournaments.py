@@ -234,3 +234,47 @@ async def test_a_table_is_found_from_its_match(tournaments: TournamentHost) -> N
     found = await tournaments.table_of_match(table.match_id or 0)
     assert found is not None and found[0].id == record.id and found[1:] == (1, table)
     assert await tournaments.table_of_match(10_000) is None
+
+
+class CountingStore(SqliteTournamentStore):
+    """The tournament store, counting the records read."""
+
+    reads = 0
+
+    async def get_tournament(self, tournament_id: int) -> TournamentRecord:
+        CountingStore.reads += 1
+        return await super().get_tournament(tournament_id)
+
+
+async def test_tick_reads_no_tournament_until_its_clock_has_something_due(tmp_path: Path) -> None:
+    now = [datetime(2026, 11, 1, 12, 0, tzinfo=UTC)]
+    store = await SqliteMatchStore.open(tmp_path / "t.db")
+    try:
+        tournaments = TournamentHost(
+            GameHost(store), CountingStore(store.database), seed_source=lambda: 5, clock=lambda: now[0]
+        )
+        record = await registered(tournaments, 2, 2, rounds=2, table_size=4, deadline_hours=24)
+        record = (await tournaments.start(record.id)).tournament
+        await tournaments.tick()  # the first look at every running tournament
+        CountingStore.reads = 0
+        for _ in range(20):  # moves elsewhere: nothing is due, nothing is read
+            assert await tournaments.tick() == []
+        assert CountingStore.reads == 0
+        now[0] += timedelta(hours=12)  # half the round's day: its reminder falls due
+        await tournaments.tick()
+        assert tournaments.reminders_due == {record.id}
+        assert "r1-half" in tournaments.due_announcements(
+            await tournaments.store.get_tournament(record.id), now[0]
+        )
+        tournaments.reminders_due.clear()
+        await tournaments.mark_announced(record.id, "r1-half")
+        CountingStore.reads = 0
+        await tournaments.tick()  # the half-time reminder went out: the clock looks again only later
+        reads_after_reminder = CountingStore.reads
+        await tournaments.tick()
+        assert CountingStore.reads == reads_after_reminder
+        now[0] += timedelta(hours=13)  # past the deadline: computers finish round 1, round 2 begins
+        reports = await tournaments.tick()
+        assert [r.finished_rounds for r in reports] == [[1]]
+    finally:
+        await store.close()
