@@ -7,6 +7,7 @@ from __future__ import annotations
 import functools
 import logging
 import re
+from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any, ClassVar, Self
 
 import discord
@@ -19,7 +20,8 @@ from engine.core.errors import EngineError, LobbyError, NotSeated, NotYourTurn, 
 from engine.host.clock import Pace
 from engine.host.menus import BUTTON_LABEL_LIMIT, MAX_ROWS, PLAY, MenuOption, clip, lay_out, parse_value
 from engine.host.ports import MatchRecord, MatchStatus, Player, Scope
-from engine.host.service import STATUS_SAID, GameHost
+from engine.host.service import STATUS_SAID, ActResult, GameHost
+from engine.host.shortcuts import act_run, steps
 from engine.host.text import HOST
 from lang import N_, join, t, tn
 from lang.says import render
@@ -251,7 +253,7 @@ async def choose(interaction: discord.Interaction[Any], match_id: int, version: 
     if kind == "open":
         await send_move_menu(interaction, match_id, version, chosen, page)
         return
-    await play_notation(interaction, match_id, chosen, version, edit=True)
+    await play_notation(interaction, match_id, chosen, version, edit=True, run=steps(chosen))
 
 
 # Discord's limits: 150 characters in a select's placeholder, 80 in a button's label, 100 in a custom id.
@@ -307,11 +309,13 @@ async def play_notation(
     version: int | None,
     edit: bool = False,
     seen_version: int | None = None,
+    run: Sequence[str] = (),
 ) -> None:
     """Submit a move for the user; the thread post follows from the outbox.
 
     ``version`` binds a component to its exact board; ``seen_version`` binds a typed move to the board
-    the user saw (see ``GameHost.act``)."""
+    the user saw (see ``GameHost.act``). ``run``: the moves of a shortcut chosen in the menu, played one
+    by one (``notation`` is then the menu's value for them)."""
     bot = bot_of(interaction)
     if not interaction.response.is_done():
         if edit:
@@ -319,29 +323,48 @@ async def play_notation(
         else:
             await interaction.response.defer(ephemeral=True, thinking=True)
     locale = await reader_locale(interaction)
+    moves = tuple(run) or (notation,)
+    refused: EngineError | None = None
     try:
-        result = await bot.host.act(
-            match_id,
-            interaction.user.id,
-            notation,
-            expected_version=version,
-            scope=scope_of(interaction),
-            seen_version=seen_version,
-            locale=locale,
-        )
+        if len(moves) == 1:
+            played: tuple[ActResult, ...] = (
+                await bot.host.act(
+                    match_id,
+                    interaction.user.id,
+                    moves[0],
+                    expected_version=version,
+                    scope=scope_of(interaction),
+                    seen_version=seen_version,
+                    locale=locale,
+                ),
+            )
+        else:
+            outcome = await act_run(
+                bot.host, match_id, interaction.user.id, moves, version, scope_of(interaction), locale
+            )
+            played, refused = outcome.played, outcome.refused
     except StaleVersion:
         if version is not None and await played_already(
-            bot, match_id, interaction.user.id, notation, version
+            bot, match_id, interaction.user.id, moves[0], version
         ):
             # A second click of the choice just played: the deferral acknowledged it; nothing to say.
             log.info("user %s clicked again a move already played in match %s", interaction.user.id, match_id)
             return
         raise
+    result = played[-1]
     log.info(
         "user %s moved in match %s (now at version %s)", interaction.user.id, match_id, result.match.version
     )
     bot.kick_outbox()
-    summary = "✅ " + t(locale, "You played: {move}.", move=result.label or result.notation)
+    lines = ["✅ " + t(locale, "You played: {move}.", move=one.label or one.notation) for one in played]
+    if refused is not None:
+        # A shortcut stopped midway: what was played stays played, and the player learns why the rest
+        # was not.
+        log.info("a shortcut stopped in match %s: %s", match_id, refused.message)
+        name = bot.host.namer(result.match)
+        reason = render(locale, refused.say, name) if refused.say is not None else refused.message
+        lines.append("⚠️ " + t(locale, "The rest of your choice was not played: {reason}.", reason=reason))
+    summary = "\n".join(lines)
     if not edit:
         await interaction.followup.send(summary, ephemeral=True)
         return

@@ -15,7 +15,7 @@ from engine.core.options import check_setup
 from engine.core.rng import Rng
 from engine.core.say import Level, Say
 
-__all__ = ["Frozen", "Level", "Say"]
+__all__ = ["Frozen", "Level", "Say", "Shortcut"]
 
 # What a move revealed, which makes it final (it cannot be taken back): a card or a tile came off a
 # face-down pile, a random outcome was drawn, or someone was shown something hidden in secret (or, at
@@ -102,6 +102,20 @@ class MultiSelect(Frozen):
         return self.template.replace("{}", ",".join(self.items[i] for i in picked))
 
 
+class Shortcut(Frozen):
+    """A menu entry that stands for a short run of moves of one turn, played one after another.
+
+    ``moves`` are notations in the order the host plays them; each is checked and logged as a move of
+    its own, so a shortcut changes nothing a replay sees. Only the moves the seat makes are listed: a
+    move the rules make on their own between them (``GameRules.automatic``) is left out. ``path`` groups
+    the entry in chat menus like ``GameRules.menu_path``.
+    """
+
+    moves: tuple[str, ...]
+    label: Say
+    path: tuple[Level, ...] = ()
+
+
 S = TypeVar("S", bound=BaseModel)
 A = TypeVar("A", bound=BaseModel)
 
@@ -160,6 +174,12 @@ class GameRules(Protocol[S, A]):
 
     def multi_selects(self, state: S, seat: int) -> Sequence[MultiSelect]:
         """Choices of several items that ``legal_actions`` does not spell out one subset at a time."""
+        ...
+
+    def shortcuts(self, state: S, seat: int) -> Sequence[Shortcut]:
+        """Runs of moves the menu offers as one choice (e.g. "stop building, buy a floor and end your
+        turn"); each run starts with a legal action of ``seat`` and keeps ``seat`` to act until its last
+        move. Empty: every choice is one move."""
         ...
 
     def automatic(self, state: S, seat: int) -> A | None:
@@ -261,6 +281,10 @@ class RulesDefaults:
     def seat_colour(self, state: Any, seat: int) -> str | None:
         """The game has no seat colours."""
         return None
+
+    def shortcuts(self, state: Any, seat: int) -> Sequence[Shortcut]:
+        """No shortcuts: each choice of the menu is one move."""
+        return ()
 
     def automatic(self, state: Any, seat: int) -> Any:
         """The seat makes every decision itself, even a forced one (offered as a single button)."""

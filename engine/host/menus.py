@@ -23,6 +23,7 @@ ROW_WIDTH = 60
 MAX_BUTTON_CHOICES = 10
 PLAY = "="
 OPEN = "?"
+STEP = ";"  # joins the moves of a shortcut (a run of moves offered as one choice) in a value
 
 
 @dataclass(frozen=True, slots=True)
@@ -51,6 +52,11 @@ class MenuOption:
     def fits_button(self) -> bool:
         return len(self.label) <= BUTTON_LABEL_LIMIT
 
+    @property
+    def is_shortcut(self) -> bool:
+        """Whether choosing it plays a run of moves (``engine.host.shortcuts``)."""
+        return self.value.startswith(PLAY) and STEP in self.value
+
 
 def open_value(prefix: str, page: int = 0) -> str:
     return f"{OPEN}{prefix}|{page}"
@@ -76,12 +82,17 @@ def _play(entry: MenuEntry) -> MenuOption:
 
 
 def build_menu(
-    entries: Sequence[MenuEntry], prefix: str = "", page: int = 0, locale: str = DEFAULT
+    entries: Sequence[MenuEntry],
+    prefix: str = "",
+    page: int = 0,
+    locale: str = DEFAULT,
+    grouped: bool = False,
 ) -> list[MenuOption]:
     """The options to show for the moves under the menu level ``prefix`` (all when empty), labelled in
-    ``locale``. Order follows ``entries`` (the rules' stable order); never more than 25 options."""
+    ``locale``. Order follows ``entries`` (the rules' stable order); never more than 25 options. A short
+    list is shown whole unless ``grouped``."""
     chosen = [e for e in entries if not prefix or any(key == prefix for key, _ in e.path)]
-    if len(chosen) <= MAX_OPTIONS:
+    if len(chosen) <= MAX_OPTIONS and not (grouped and any(e.path for e in chosen)):
         return [_play(e) for e in chosen]
     keys = [[key for key, _ in e.path] for e in chosen]
     depth = keys[0].index(prefix) + 1 if prefix and prefix in keys[0] else 0
@@ -198,6 +209,11 @@ def lay_out(
     laid = button_rows(options, rows) if all(o.fits_button and fits(o) for o in options) else None
     if laid is not None:
         return [Control("button", row, (option,)) for row, option in laid]
+    if top and not any(c.placeholder for c in grouped or ()) and any(o.is_shortcut for o in options):
+        # A short menu with shortcuts that cannot all be buttons still gives each group its own select,
+        # so that the single moves and the shortcuts stay one tap where a row is left for them.
+        regrouped = as_buttons(build_menu(entries, prefix, page, locale, grouped=True))
+        grouped = _by_group(entries, regrouped, locale, rows, fits) or grouped
     return grouped or [Control("select", 0, whole(options))]
 
 
@@ -214,8 +230,8 @@ def _by_group(
     fits: Callable[[MenuOption], bool],
 ) -> list[Control] | None:
     """The top level with each group of at most 25 moves as its own select, the other choices as
-    buttons and the rest in one more select; None when that takes more than ``rows`` rows or has no
-    button."""
+    buttons (but for the shortcuts that do not fit) and the rest in one more select; None when that
+    takes more than ``rows`` rows or has no button."""
     own: list[tuple[MenuOption, tuple[MenuOption, ...]]] = []
     buttons: list[MenuOption] = []
     rest: list[MenuOption] = []
@@ -226,10 +242,21 @@ def _by_group(
                 own.append((option, members))
                 continue
         (buttons if option.fits_button and fits(option) else rest).append(option)
-    selects = len(own) + (1 if rest else 0)
-    laid = button_rows(buttons, rows - selects) if selects < rows else None
+    # Shortcuts take a button only where one is left: when the buttons need more rows than there are,
+    # the last shortcuts join the one more select, and the single moves keep the layout they had.
+    shortcuts = sum(1 for option in buttons if option.is_shortcut)
+    for spilled in range(shortcuts + 1):
+        kept = [o for o in buttons if not o.is_shortcut] + [o for o in buttons if o.is_shortcut][
+            : shortcuts - spilled
+        ]
+        spill = [*rest, *(o for o in buttons if o not in kept)]
+        selects = len(own) + (1 if spill else 0)
+        laid = button_rows(kept, rows - selects) if selects < rows else None
+        if laid is not None:
+            break
     if laid is None or (not own and not buttons):
         return None
+    buttons, rest = kept, spill
     controls = [
         Control("select", row, members, placeholder=group.whole_label)
         for row, (group, members) in enumerate(own)

@@ -62,6 +62,7 @@ from engine.host.ports import (
     Player,
     Scope,
 )
+from engine.host.shortcuts import shortcut_entries
 from engine.host.text import HOST
 from lang.says import Namer, render
 
@@ -241,11 +242,12 @@ class GameHost:
         return [rules.notation(a) for a in rules.legal_actions(current, seat)]
 
     def legal_menu(self, match: MatchRecord, seat: int, locale: str = lang.DEFAULT) -> list[MenuEntry]:
-        """The seat's legal moves as menu entries: notation, label and labelled levels, in ``locale``."""
+        """The seat's legal moves as menu entries: notation, label and labelled levels, in ``locale``;
+        then the game's shortcuts (runs of moves offered as one choice, see ``engine.host.shortcuts``)."""
         rules = self.rules(match.game)
         state = self.state_of(match)
         name = seat_namer(match, rules, state)
-        return [
+        moves = [
             MenuEntry(
                 notation=rules.notation(action),
                 label=render(locale, rules.describe(state, seat, action), name),
@@ -256,6 +258,7 @@ class GameHost:
             )
             for action in rules.legal_actions(state, seat)
         ]
+        return moves + shortcut_entries(rules, state, seat, name, locale)
 
     def namer(self, match: MatchRecord, state: BaseModel | None = None) -> Namer:
         """Names ``match``'s seats the one way the bot names people (see ``engine.host.names``)."""

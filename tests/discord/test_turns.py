@@ -4,16 +4,20 @@ buttons so that only the latest one has controls."""
 
 from __future__ import annotations
 
+import copy
 from pathlib import Path
 
+from cogs._client import BigApple
 from cogs._notifier import continues_turn
+from engine.core.replay import replay
 from engine.core.rng import Rng
 from engine.host.ports import MatchStatus
 from engine.registry import POLICIES
 from lang.says import render
 from tests.discord.fake import FakeDiscord
-from tests.discord.models import FakeChannel, FakeMessage
+from tests.discord.models import BUTTON, MESSAGE_COMPONENT, FakeChannel, FakeMessage, FakeUser
 from tests.discord.test_bigapple import big_apple, board_post, button, tap_first
+from tests.discord.turns_bench import menu_choices
 
 BOARD = "board.png"
 
@@ -208,3 +212,100 @@ def test_a_post_continues_while_its_players_are_still_deciding() -> None:
     assert not continues_turn((2,), (0,))  # the turn passed
     assert not continues_turn((1,), (1, 3))  # a new decision for several: a new post mentions them
     assert not continues_turn((2,), ())  # nobody to act: the final post
+
+
+async def _skyline_turn_after_one_build(
+    fake: FakeDiscord, bot: BigApple
+) -> tuple[int, FakeChannel, FakeUser, FakeMessage]:
+    """A three-person Skyline match whose first player has built one floor through the menus: the match,
+    its thread, that player and their private menu as it carried on."""
+    cy = fake.add_user("cy")
+    people = {u.id: u for u in (fake.alice, fake.bob, cy)}
+    choice = {"game": "skyline", "players": 3}
+    await (await fake.slash("game new", choice, user=fake.alice, channel=fake.general)).response()
+    thread = await fake.wait_for_thread(fake.general)
+    lobby = await fake.wait_for_message(thread)
+    for joiner in (fake.bob, cy):
+        lobby = await (await fake.click(lobby, button(lobby, "ba:lobby:join:"), user=joiner)).response()
+    await (await fake.click(lobby, button(lobby, "ba:lobby:start:"), user=fake.alice)).response()
+    record = await bot.host.match((await bot.store.list_matches(limit=1))[0].id)
+    seat = min(bot.host.rules(record.game).to_act(bot.host.state_of(record)))
+    player = record.player_at(seat)
+    assert player is not None and player.user_id is not None
+    user = people[player.user_id]
+    post = await board_post(fake, thread, record.version)
+    menu = await (await fake.click(post, button(post, "ba:play:"), user=user)).response()
+    # The opening menu lists the 1 M floors' 36 sites in two lists of their own, one tap from a build.
+    assert [len(s["options"]) for s in menu.selects[:2]] == [18, 18]
+    first = menu.selects[0]
+    menu = await (
+        await fake.select(menu, first["custom_id"], [first["options"][0]["value"]], user=user)
+    ).response()
+    assert "You played: Build a 1 M floor on A1" in (menu.content or ""), menu.content
+    return record.id, thread, user, menu
+
+
+async def test_a_shortcut_finishes_the_turn_in_one_tap(fake_discord: FakeDiscord, tmp_path: Path) -> None:
+    fake = fake_discord
+    async with big_apple(fake, tmp_path / "db.sqlite") as bot:
+        match_id, thread, user, menu = await _skyline_turn_after_one_build(fake, bot)
+        # Ending the turn, with or without floors bought on the way out, is one choice of the menu.
+        offered = menu_choices(menu)
+        assert {"=endbuild", "=endbuild;endturn", "=endbuild;buy 1;buy 1;endturn"} <= set(offered)
+        select, finish = offered["=endbuild;buy 1;endturn"]
+        labels = {o["label"] for s in menu.selects for o in s["options"]} | {b["label"] for b in menu.buttons}
+        assert {"Stop building", "End your turn", "Buy a 1 M floor, end turn"} <= labels
+        before = len(await bot.store.action_log(match_id))
+        if select is None:
+            after = await (await fake.click(menu, finish, user=user)).response()
+        else:
+            after = await (await fake.select(menu, select, ["=endbuild;buy 1;endturn"], user=user)).response()
+        text = after.content or ""
+        # Each move of the run is played, logged and reported on its own; then the turn has passed.
+        assert text.count("✅ You played") == 3 and "You played: Stop building." in text, text
+        assert "You played: End your turn." in text and "Waiting for" in text and not after.buttons
+        log = await bot.store.action_log(match_id)
+        assert [entry.notation for entry in log[before:]] == ["endbuild", "buy 1", "endturn"]
+        record = await bot.host.match(match_id)
+        replayed, _ = replay(bot.host.rules("skyline"), 3, record.seed, record.options, log)
+        assert replayed == bot.host.state_of(record)
+        # The run made one turn: the next post mentions the next player once, and the older loses its
+        # buttons.
+        post = await board_post(fake, thread, record.version)
+        await fake.wait_until(
+            lambda: all(not m.buttons for m in board_posts(thread) if m is not post), timeout=5
+        )
+        assert post.buttons and len(board_posts(thread)) == 2
+
+
+async def test_a_shortcut_that_breaks_midway_stops_and_says_why(
+    fake_discord: FakeDiscord, tmp_path: Path
+) -> None:
+    fake = fake_discord
+    async with big_apple(fake, tmp_path / "db.sqlite") as bot:
+        match_id, thread, user, menu = await _skyline_turn_after_one_build(fake, bot)
+        record = await bot.host.match(match_id)
+        # A choice from an older menu (or a forged one): stopping is legal, a penthouse for 10 M is not
+        # with the 9 M left after the floor's fee.
+        forged = f"ba:pick:{match_id}:{record.version}:=endbuild;buy PH;endturn"
+        as_seen = copy.copy(menu)  # what the player's client shows, with one choice forged
+        as_seen.components = copy.deepcopy(menu.components)
+        pick = next(
+            c
+            for row in as_seen.components
+            for c in row["components"]
+            if c.get("custom_id", "").startswith("ba:pick:")
+        )
+        pick["custom_id"] = forged
+        click = {"custom_id": forged, "component_type": BUTTON}
+        after = await (
+            await fake.inject_interaction(MESSAGE_COMPONENT, user, thread, click, as_seen)
+        ).response()
+        text = after.content or ""
+        assert "You played: Stop building." in text and text.count("✅") == 1, text
+        assert "The rest of your choice was not played: that floor costs 10 M and you have 9 M." in text
+        assert [e.notation for e in (await bot.store.action_log(match_id))[-1:]] == ["endbuild"]
+        # The menu carries on with the decision the player is at: investing, still their turn.
+        assert after.selects and any(
+            o["value"] == "=buy 1;endturn" for s in after.selects for o in s["options"]
+        )

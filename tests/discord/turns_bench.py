@@ -3,7 +3,12 @@ Discord using only the menus (the Play button, the move selects, the one-move bu
 greedy computer player would. Counted: board posts and mentions per turn, REST requests and uploaded bytes
 per move, and taps (a button is 1, a select 2) per step and per turn: a step counts the taps from the
 decision shown to the move played; the Play that opens the menu counts once per turn, in the turn's taps,
-as the menu then carries on through the turn."""
+as the menu then carries on through the turn.
+
+Where the menu offers shortcuts (a run of moves as one choice), the player looks ahead at the moves the
+greedy player would make for the rest of the turn and takes the shortcut that reaches the same position
+as the most of them (the order of its moves may differ, e.g. floors bought in another order): one step,
+counted once, for all the moves it plays."""
 
 from __future__ import annotations
 
@@ -14,9 +19,11 @@ from pathlib import Path
 from typing import Any
 
 from cogs._client import BigApple
+from engine.core.contract import GameRules, Policy, Shortcut
 from engine.core.rng import Rng
 from engine.host.menus import parse_value
 from engine.host.ports import MatchStatus
+from engine.host.shortcuts import joined, playable, run_through, settle
 from engine.registry import POLICIES
 from tests.discord.fake import FakeDiscord
 from tests.discord.harness import running_bot
@@ -83,6 +90,40 @@ async def _reach(
     raise AssertionError(f"{notation} could not be reached through the menus")
 
 
+def plan(
+    rules: GameRules[Any, Any], policy: Policy[Any, Any], state: Any, seat: int, moves: int
+) -> list[Any]:
+    """The positions after each move ``policy`` would make for ``seat`` from ``state`` until the turn
+    passes (the rules' automatic moves made in between, as the host makes them); the move numbered
+    ``moves`` is chosen with the generator the bench gives it."""
+    positions = []
+    for ahead in range(MAX_PLAN):
+        if seat not in rules.to_act(state):
+            break
+        legal = rules.legal_actions(state, seat)
+        action = policy.choose(rules, state, seat, legal, Rng.from_seed(moves + ahead))
+        state = settle(rules, rules.apply(state, seat, action).state)
+        positions.append(state)
+    return positions
+
+
+def covering(
+    rules: GameRules[Any, Any], state: Any, seat: int, positions: list[Any]
+) -> tuple[Shortcut, int] | None:
+    """The offered shortcut that reaches the furthest of ``positions`` (ties: the first offered), with
+    how many moves of the plan it stands for; None when none reaches any."""
+    best: tuple[Shortcut, int] | None = None
+    for shortcut in playable(rules, state, seat):
+        after = run_through(rules, state, seat, shortcut.moves)
+        reached = max((n for n, position in enumerate(positions, 1) if position == after), default=0)
+        if reached and (best is None or reached > best[1]):
+            best = (shortcut, reached)
+    return best
+
+
+MAX_PLAN = 20  # moves of one turn looked ahead at most
+
+
 def _turn_dm(fake: FakeDiscord, user: FakeUser, version: int) -> tuple[FakeMessage, str] | None:
     """The DM that tells ``user`` it is their turn at ``version``, with its Play button, if one came."""
     for message in reversed(fake.dm_messages(user)):
@@ -100,7 +141,7 @@ async def measure_turns(
     Besides the figures, the result's ``checks`` say what a test looks at: ``stale_controls`` (older
     posts that still have buttons), ``recaps`` (posts that recap the moves since a player's last turn,
     with the names they mention), ``carried_steps`` (moves played on a menu that carried on) and
-    ``dm_turns``."""
+    ``dm_turns`` and ``shortcuts`` (steps that played a run of moves)."""
     fake = FakeDiscord()
     await fake.start()
     cy = fake.add_user("cy")
@@ -108,7 +149,7 @@ async def measure_turns(
     greedy = POLICIES[game]["greedy"]
     step_taps: list[int] = []
     turn_taps: list[int] = []
-    moves = turns = carried_steps = dm_turns = 0
+    moves = turns = carried_steps = dm_turns = shortcuts = 0
     try:
         with tempfile.TemporaryDirectory() as tmp:
             bot = BigApple(Path(tmp) / "bench.db", dev_guild=fake.guild.id, seed_source=lambda: seed)
@@ -172,11 +213,18 @@ async def measure_turns(
                         carried_steps += 1
                     assert menu is not None
                     keys = [level.key for level in rules.menu_path(state, seat, action)]
-                    menu, taps = await _reach(fake, menu, user, rules.notation(action), keys)
+                    notation, played = rules.notation(action), 1
+                    if playable(rules, state, seat):
+                        found = covering(rules, state, seat, plan(rules, greedy, state, seat, moves))
+                        if found is not None:
+                            shortcut, played = found
+                            notation, keys = joined(shortcut.moves), [level.key for level in shortcut.path]
+                            shortcuts += 1
+                    menu, taps = await _reach(fake, menu, user, notation, keys)
                     step_taps.append(taps)
                     turn_taps[-1] += taps
                     previous = seat
-                    moves += 1
+                    moves += played
                 final = await bot.host.match(match_id)
                 if final.status is MatchStatus.ACTIVE:
                     await _latest_post(fake, thread, final.version)  # the last move's post is counted too
@@ -230,6 +278,7 @@ async def measure_turns(
             "recaps": recaps,
             "carried_steps": carried_steps,
             "dm_turns": dm_turns,
+            "shortcuts": shortcuts,
             "repeated_uploads": repeated_uploads,
             "bob_pinged": bob_pinged,
         },
