@@ -6,8 +6,11 @@ Every renderer takes a view model (never a full game state) and returns PNG byte
 from __future__ import annotations
 
 import io
+import threading
+from collections import OrderedDict
 from functools import lru_cache
 from importlib import resources
+from typing import Any
 
 from PIL import Image, ImageDraw, ImageFont
 
@@ -21,12 +24,100 @@ MUTED = "#5D5346"
 PAPER = "#F4F1EA"
 
 
+MaskKey = tuple[Any, ...]
+Mask = tuple[Any, tuple[int, int]]  # Pillow's internal image of the glyphs, and its offset
+
+
+class MaskCache:
+    """Rasterised text kept for reuse, least recently used first out once ``budget`` pixels are held
+    (a budget of 0 keeps nothing).
+
+    A board draws the same labels on every render (street names, symbols, headings); rasterising them with
+    FreeType was a sixth to a quarter of a render. A mask depends only on the font, the text, the anchor and
+    the fractional part of the position, so a cached one draws exactly the pixels a fresh one would.
+    """
+
+    def __init__(self, budget: int = 8_000_000) -> None:
+        self.budget = budget
+        self.pixels = 0
+        self.hits = self.misses = 0
+        self._masks: OrderedDict[MaskKey, Mask] = OrderedDict()
+        # Renders may run in several threads at once (the in-thread fallback): the dict is shared.
+        self._lock = threading.Lock()
+
+    def get(self, key: MaskKey) -> Mask | None:
+        with self._lock:
+            mask = self._masks.get(key)
+            if mask is None:
+                self.misses += 1
+                return None
+            self.hits += 1
+            self._masks.move_to_end(key)
+            return mask
+
+    def put(self, key: MaskKey, mask: Mask) -> None:
+        width, height = mask[0].size
+        with self._lock:
+            if key in self._masks:
+                return
+            self._masks[key] = mask
+            self.pixels += width * height
+            while self.pixels > self.budget and self._masks:
+                _, (old, _) = self._masks.popitem(last=False)
+                self.pixels -= old.size[0] * old.size[1]
+
+    def clear(self) -> None:
+        with self._lock:
+            self._masks.clear()
+            self.pixels = self.hits = self.misses = 0
+
+
+MASKS = MaskCache()
+
+
+class CachedFont(ImageFont.FreeTypeFont):
+    """A FreeType font whose glyph masks come from ``MASKS`` when the same text was drawn before."""
+
+    def __init__(self, data: bytes, size: int, name: str) -> None:
+        super().__init__(io.BytesIO(data), size)
+        self.name = name
+
+    def getmask2(  # type: ignore[override]
+        self,
+        text: str | bytes,
+        mode: str = "",
+        direction: str | None = None,
+        features: list[str] | None = None,
+        language: str | None = None,
+        stroke_width: float = 0,
+        anchor: str | None = None,
+        ink: int = 0,
+        start: tuple[float, float] | None = None,
+        *args: Any,
+        **kwargs: Any,
+    ) -> Mask:
+        # Only plain masks are kept: colour ("RGBA") masks carry the ink and Pillow writes into them.
+        plain = mode != "RGBA" and not args and direction is None and not features and language is None
+        if not plain:
+            return super().getmask2(
+                text, mode, direction, features, language, stroke_width, anchor, ink, start, *args, **kwargs
+            )
+        key = (self.name, self.size, text, mode, stroke_width, anchor, start, tuple(sorted(kwargs.items())))
+        cached = MASKS.get(key)
+        if cached is None:
+            cached = super().getmask2(
+                text, mode, None, None, None, stroke_width, anchor, ink, start, **kwargs
+            )
+            MASKS.put(key, cached)
+        return cached
+
+
 @lru_cache(maxsize=64)
 def font(size: int, bold: bool = False) -> ImageFont.FreeTypeFont:
-    """DejaVu Sans (shipped in render/assets with its licence) at ``size`` pixels."""
+    """DejaVu Sans (shipped in render/assets with its licence) at ``size`` pixels, its masks cached."""
     name = "DejaVuSans-Bold.ttf" if bold else "DejaVuSans.ttf"
     data = resources.files("render").joinpath("assets", name).read_bytes()
-    return ImageFont.truetype(io.BytesIO(data), size)
+    return CachedFont(data, size, name)
 
 
 def text(
@@ -41,10 +132,13 @@ def text(
     draw.text(xy, content, font=font(size, bold), fill=fill, anchor=anchor)
 
 
+@lru_cache(maxsize=4096)
 def text_width(content: str, size: int, bold: bool = False) -> float:
+    """The advance width of ``content`` in pixels."""
     return font(size, bold).getlength(content)
 
 
+@lru_cache(maxsize=4096)
 def fit_text(content: str, size: int, max_width: float, bold: bool = False) -> str:
     """``content`` shortened with an ellipsis so that it fits in ``max_width`` pixels."""
     if text_width(content, size, bold) <= max_width:
