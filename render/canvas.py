@@ -12,7 +12,7 @@ from functools import lru_cache
 from importlib import resources
 from typing import Any
 
-from PIL import Image, ImageDraw, ImageFont
+from PIL import Image, ImageChops, ImageDraw, ImageFont
 
 from engine.registry import GAMES
 from lang import t
@@ -155,9 +155,42 @@ def new_canvas(
     return image, ImageDraw.Draw(image, "RGBA")
 
 
+# A palette image may move a pixel's colour by at most this much in any channel (out of 255), and at most
+# PALETTE_SPREAD of the samples by more than PALETTE_NEAR: the boards' flat colours move by a level or two
+# and only the anti-aliased edges of text and shapes by more, which nobody sees. A picture whose small
+# details would lose their colour (a rare colour folded into a common one) misses the bound and keeps its
+# full colours.
+PALETTE_TOLERANCE = 40
+PALETTE_NEAR = 8
+PALETTE_SPREAD = 0.005
+
+
+def palette_of(image: Image.Image) -> Image.Image | None:
+    """``image`` in 256 colours if that is visually the same picture (see PALETTE_TOLERANCE), else None.
+
+    Fast octree quantisation without dithering: deterministic, so the same image always gives the same
+    palette and pixels.
+    """
+    rgb = image if image.mode == "RGB" else image.convert("RGB")
+    paletted = rgb.quantize(256, method=Image.Quantize.FASTOCTREE, dither=Image.Dither.NONE)
+    difference = ImageChops.difference(rgb, paletted.convert("RGB")).histogram()
+    # One 256-bin histogram per channel; bin n counts the samples that moved by n levels.
+    samples = len(difference) // 256 * rgb.width * rgb.height
+    moved = [sum(difference[n::256]) for n in range(256)]
+    if any(moved[PALETTE_TOLERANCE + 1 :]) or sum(moved[PALETTE_NEAR + 1 :]) > PALETTE_SPREAD * samples:
+        return None
+    return paletted
+
+
 def encode_png(image: Image.Image) -> bytes:
+    """``image`` as PNG bytes: 256 colours at a low compression level where that looks the same (about half
+    the bytes of full colour, and faster), else full colour. The same image always gives the same bytes."""
     buffer = io.BytesIO()
-    image.save(buffer, format="PNG", compress_level=3)
+    paletted = palette_of(image)
+    if paletted is not None:
+        paletted.save(buffer, format="PNG", compress_level=1)
+    else:
+        image.save(buffer, format="PNG", compress_level=3)
     return buffer.getvalue()
 
 

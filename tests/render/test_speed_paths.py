@@ -7,11 +7,12 @@ from importlib import resources
 from typing import Any
 
 import pytest
-from PIL import Image, ImageDraw, ImageFont
+from PIL import Image, ImageChops, ImageDraw, ImageFont
 
 from engine.host.selfplay import play_match
 from engine.registry import GAMES, POLICIES
 from render import canvas
+from render import since as since_marks
 from render.registry import render_view
 from render.since import Since
 
@@ -82,3 +83,71 @@ def test_the_mask_cache_keeps_to_its_budget() -> None:
     for n in range(10):
         cache.put(("key", n), (mask, (0, 0)))
     assert cache.pixels <= 1_000 and cache.get(("key", 9)) is not None and cache.get(("key", 0)) is None
+
+
+def decoded(png: bytes | None) -> Image.Image:
+    assert png is not None
+    with Image.open(io.BytesIO(png)) as image:
+        return image.convert("RGB")
+
+
+@pytest.mark.parametrize("slug", sorted(GAMES))
+def test_palette_images_look_the_same_as_full_colour(slug: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Every sampled image, decoded, is within the documented tolerance of its full-colour render, and the
+    "changed since your last turn" mark keeps its exact magenta."""
+    jobs, names = sample_views(slug)
+    paletted = [render_view(slug, view, names, locale, since) for view, locale, since in jobs]
+    monkeypatch.setattr(canvas, "palette_of", lambda image: None)
+    full = [render_view(slug, view, names, locale, since) for view, locale, since in jobs]
+    modes = []
+    for small, big in zip(paletted, full, strict=True):
+        assert small is not None and big is not None
+        with Image.open(io.BytesIO(small)) as image:
+            modes.append(image.mode)
+        if small == big:
+            continue  # kept in full colour
+        shown, truth = decoded(small), decoded(big)
+        assert len(small) < 0.7 * len(big)
+        moved = ImageChops.difference(shown, truth).histogram()
+        per_level = [sum(moved[n::256]) for n in range(256)]
+        assert not any(per_level[canvas.PALETTE_TOLERANCE + 1 :])
+        assert (
+            sum(per_level[canvas.PALETTE_NEAR + 1 :])
+            <= canvas.PALETTE_SPREAD * 3 * truth.width * truth.height
+        )
+        magenta = Image.new("RGB", truth.size, since_marks.CHANGED)
+        exact = ImageChops.difference(truth, magenta).convert("L").point(lambda v: 255 if v == 0 else 0)
+        kept = ImageChops.difference(shown, magenta).convert("L").point(lambda v: 255 if v == 0 else 0)
+        assert exact.histogram()[255] == kept.histogram()[255]
+    # The boards of every game are sent in 256 colours.
+    assert modes.count("P") >= len(modes) // 2, modes
+
+
+def test_a_picture_that_would_lose_detail_keeps_full_colour() -> None:
+    """A smooth ramp of thousands of colours with small dots of rare ones: 256 colours cannot hold it."""
+    image = Image.new("RGB", (256, 256))
+    image.putdata([(x, y, (x * y) % 256) for y in range(256) for x in range(256)])
+    for n in range(40):
+        image.putpixel((n * 6, n * 6), (255, 0, 204))
+    assert canvas.palette_of(image) is None
+    with Image.open(io.BytesIO(canvas.encode_png(image))) as png:
+        assert png.mode == "RGB" and png.convert("RGB").tobytes() == image.tobytes()
+
+
+def test_a_drawing_becomes_a_palette_image_the_same_bytes_each_time() -> None:
+    image, draw = canvas.new_canvas(400, 300)
+    canvas.legend(draw, (10, 10), [(0, "ann"), (1, "bob")], 20)
+    since_marks.mark(draw, (100, 100, 200, 180), 20)
+    png = canvas.encode_png(image)
+    assert png == canvas.encode_png(image.copy())
+    with Image.open(io.BytesIO(png)) as paletted:
+        assert paletted.mode == "P"
+
+
+@pytest.mark.parametrize("slug", sorted(GAMES))
+def test_the_same_view_gives_the_same_bytes(slug: str) -> None:
+    jobs, names = sample_views(slug)
+    view, locale, since = jobs[-1]
+    canvas.MASKS.clear()
+    first = render_view(slug, view, names, locale, since)
+    assert render_view(slug, view, names, locale, since) == first
