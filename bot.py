@@ -43,6 +43,7 @@ class Settings(BaseSettings):
     discord_token: SecretStr | None = None
     bigapple_db: Path = HERE / "bigapple.db"
     bigapple_dev_guild: int | None = None
+    bigapple_render_workers: int | None = None  # processes that draw images; default one per core, 0 a thread
     log_level: str | None = None  # default: INFO for the bot, WARNING for the offline commands
 
     @property
@@ -61,7 +62,9 @@ def cmd_run(settings: Settings, sync_only: bool = False) -> int:
     from cogs._client import BigApple
 
     token = settings.discord_token.get_secret_value().strip()
-    bot = BigApple(settings.bigapple_db, settings.bigapple_dev_guild)
+    bot = BigApple(
+        settings.bigapple_db, settings.bigapple_dev_guild, render_workers=settings.bigapple_render_workers
+    )
 
     async def sync() -> None:
         async with bot:
