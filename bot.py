@@ -211,8 +211,8 @@ def cmd_bench(args: argparse.Namespace) -> int:
         games[slug] = bench_engine(rules, get_policy(slug, "random"), seats, seconds=budget)
         views: list[Any] = []
         play_match(rules, seats, 1, frozenset(), [get_policy(slug, "greedy")], on_state=views.append)
-        sample = [rules.view(state, seat) for state in views for seat in (None, 0)]
-        games[slug].update(measure_render(slug, sample, [f"Player {n + 1}" for n in range(seats)]) or {})
+        boards = [rules.view(state, None) for state in views]  # the public board only
+        games[slug].update(measure_render(slug, boards, [f"Player {n + 1}" for n in range(seats)]) or {})
         if args.winrate:
             greedy, others = get_policy(slug, "greedy"), get_policy(slug, "random")
             games[slug]["greedy_first_rate"] = greedy_first_rate(rules, greedy, others, 3, args.winrate)
