@@ -90,13 +90,21 @@ class RenderPool:
                 return None
         return self._executor
 
-    def _give_up(self, problem: BaseException, forever: bool = False) -> None:
-        """Drop a pool that failed; after MAX_FAILURES (or at once, ``forever``), render in threads only."""
-        self.failures = MAX_FAILURES if forever else self.failures + 1
+    def _give_up(
+        self, problem: BaseException, failed: ProcessPoolExecutor | None = None, forever: bool = False
+    ) -> None:
+        """Drop the pool ``failed`` (counted once, however many of its images were in flight); after
+        MAX_FAILURES, or at once with ``forever``, render in threads only."""
+        if forever:
+            self.failures = MAX_FAILURES
+        elif failed is None or failed is not self._executor:
+            return  # that pool was dropped already, for another image it was drawing
+        else:
+            self.failures += 1
         executor, self._executor = self._executor, None
         if executor is not None:
             executor.shutdown(wait=False, cancel_futures=True)
-        fallback = "in a thread from now on" if not self.uses_processes else "in a thread this time"
+        fallback = "in a thread from now on" if not self.uses_processes else "in a thread until it restarts"
         log.warning(
             "render processes failed (%s: %s); rendering %s", type(problem).__name__, problem, fallback
         )
@@ -118,14 +126,14 @@ class RenderPool:
                 # broken or shut down (RuntimeError is BrokenProcessPool's base).
                 future: Future[bytes | None] = pool.submit(render_view, game, view, names, locale, since)
             except (OSError, RuntimeError) as exc:
-                self._give_up(exc)
+                self._give_up(exc, pool)
             else:
                 try:
                     png = await asyncio.wrap_future(future)
                 except BrokenProcessPool as exc:
                     # A worker died while drawing: this image is drawn here instead. An error of the
                     # renderer itself is not a broken pool and reaches the caller as it would in a thread.
-                    self._give_up(exc)
+                    self._give_up(exc, pool)
                 else:
                     self.rendered_in_processes += 1
                     return png

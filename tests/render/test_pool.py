@@ -56,10 +56,14 @@ async def test_a_broken_pool_is_replaced_and_the_image_drawn_meanwhile() -> None
         for process in list(pool._executor._processes.values()):
             process.kill()  # a worker dies (out of memory, say)
             process.join()
+        # Three images asked for at once from the broken pool: all drawn, the failure counted once.
+        drawn = await asyncio.gather(
+            *(pool.render("ny_piatnik", view, names, locale, since) for _ in range(3))
+        )
+        assert drawn == [expected] * 3
+        assert pool.failures == 1 and pool.rendered_in_threads >= 1 and pool.uses_processes
         assert await pool.render("ny_piatnik", view, names, locale, since) == expected
-        assert pool.failures == 1 and pool.rendered_in_threads == 1 and pool.uses_processes
-        assert await pool.render("ny_piatnik", view, names, locale, since) == expected
-        assert pool.rendered_in_processes == 2
+        assert pool._executor is not None and pool.rendered_in_processes >= 2
     finally:
         await pool.close()
 
