@@ -43,6 +43,7 @@ class Settings(BaseSettings):
     discord_token: SecretStr | None = None
     bigapple_db: Path = HERE / "bigapple.db"
     bigapple_dev_guild: int | None = None
+    bigapple_render_workers: int | None = None  # processes that draw images; default one per core, 0 a thread
     log_level: str | None = None  # default: INFO for the bot, WARNING for the offline commands
 
     @property
@@ -61,7 +62,9 @@ def cmd_run(settings: Settings, sync_only: bool = False) -> int:
     from cogs._client import BigApple
 
     token = settings.discord_token.get_secret_value().strip()
-    bot = BigApple(settings.bigapple_db, settings.bigapple_dev_guild)
+    bot = BigApple(
+        settings.bigapple_db, settings.bigapple_dev_guild, render_workers=settings.bigapple_render_workers
+    )
 
     async def sync() -> None:
         async with bot:
@@ -208,8 +211,8 @@ def cmd_bench(args: argparse.Namespace) -> int:
         games[slug] = bench_engine(rules, get_policy(slug, "random"), seats, seconds=budget)
         views: list[Any] = []
         play_match(rules, seats, 1, frozenset(), [get_policy(slug, "greedy")], on_state=views.append)
-        sample = [rules.view(state, seat) for state in views for seat in (None, 0)]
-        games[slug].update(measure_render(slug, sample, [f"Player {n + 1}" for n in range(seats)]) or {})
+        boards = [rules.view(state, None) for state in views]  # the public board only
+        games[slug].update(measure_render(slug, boards, [f"Player {n + 1}" for n in range(seats)]) or {})
         if args.winrate:
             greedy, others = get_policy(slug, "greedy"), get_policy(slug, "random")
             games[slug]["greedy_first_rate"] = greedy_first_rate(rules, greedy, others, 3, args.winrate)

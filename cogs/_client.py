@@ -27,6 +27,7 @@ from engine.host.ports import MatchRecord, MatchStatus
 from engine.host.service import GameHost
 from engine.host.timekeeper import Timekeeper
 from engine.host.tournaments import TournamentHost, TournamentStatus
+from render.pool import RenderPool
 
 log = logging.getLogger(__name__)
 
@@ -76,9 +77,11 @@ class BigApple(commands.Bot):
         retry_seconds: float = RETRY_SECONDS,
         seed_source: Callable[[], int] | None = None,
         clock: Callable[[], datetime] = utc_now,
+        render_workers: int | None = None,
     ) -> None:
         """``seed_source`` fixes the seeds of new matches (tests); by default each is random. ``clock``
-        tells the time that match clocks and turn reminders run on (tests move it on)."""
+        tells the time that match clocks and turn reminders run on (tests move it on). ``render_workers``
+        processes draw the images (None: ``BIGAPPLE_RENDER_WORKERS``, else one per core; 0: a thread)."""
         silence_payload_logs()
         # Slash commands, buttons and DMs need no privileged intent.
         super().__init__(
@@ -89,6 +92,7 @@ class BigApple(commands.Bot):
         self.retry_seconds = retry_seconds
         self.seed_source = seed_source
         self.clock = clock
+        self.renderer = RenderPool(render_workers)
         self._outbox_wakeup = asyncio.Event()
         self._outbox_task: asyncio.Task[None] | None = None
         self._background: set[asyncio.Task[None]] = set()
@@ -272,5 +276,6 @@ class BigApple(commands.Bot):
             with contextlib.suppress(asyncio.CancelledError):
                 await self._outbox_task
         await super().close()
+        await self.renderer.close()
         if hasattr(self, "store"):
             await self.store.close()

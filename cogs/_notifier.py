@@ -6,7 +6,6 @@ any of the hand, and the player reads it through the "My hand" button or ``/hand
 
 from __future__ import annotations
 
-import asyncio
 import hashlib
 import io
 import logging
@@ -29,7 +28,6 @@ from engine.host.turns import previous_turn_end
 from engine.host.undo import who_may_undo
 from lang import t
 from lang.says import Namer
-from render.registry import render_view
 from render.since import Since
 
 if TYPE_CHECKING:
@@ -225,14 +223,14 @@ class DiscordNotifier:
         since_seat: int | None = None,
     ) -> bytes | None:
         """The board (``seat`` None) or a seat's hand as of ``version`` with its words in ``locale``,
-        rendered off the event loop. With ``since_seat``, the board marks what changed since that
-        player's previous turn."""
+        rendered off the event loop (in the bot's render processes). With ``since_seat``, the board marks
+        what changed since that player's previous turn."""
         state = await self.bot.host.state_at(match, version)
         view = self.bot.host.view(match, seat, state)
         since = (
             await self.since(match, version, since_seat) if seat is None and since_seat is not None else None
         )
-        return await asyncio.to_thread(render_view, match.game, view, match.seat_names(), locale, since)
+        return await self.bot.renderer.render(match.game, view, match.seat_names(), locale, since)
 
     async def since(self, match: MatchRecord, version: int, seat: int) -> Since | None:
         """The public board as ``seat`` left it at the end of their previous turn, as of ``version``."""

@@ -1,33 +1,85 @@
-"""Render speed and size figures for ``python bot.py bench``."""
+"""Render speed and size figures for ``python bot.py bench``: public boards, against a floor.
+
+The floor is encoding a blank canvas of the board's size with the same settings (``encode_png``): what
+any picture of that size costs however simple, so ``render_floor_ratio`` says how much drawing adds and
+stays comparable between a quiet machine and a busy one. Boards and floors are timed alternately, in the
+same run, for that reason.
+"""
 
 from __future__ import annotations
 
+import io
 import statistics
 import time
 from collections.abc import Sequence
-from typing import Any
+from dataclasses import dataclass
+from typing import Any, TypeVar
 
+from PIL import Image
 from pydantic import BaseModel
 
-from render.registry import RENDERERS, render_view
+from engine.host.benchmarks import percentile
+from render.canvas import encode_png, new_canvas
+from render.registry import RENDERERS
+
+T = TypeVar("T")
+
+# Boards timed per game: enough for a p95, few enough for bench's time budget.
+SAMPLES = 24
 
 
-def measure_render(game: str, views: Sequence[BaseModel], names: Sequence[str] = ()) -> dict[str, Any] | None:
-    """Milliseconds per image (p50/p95) and mean PNG size over ``views``; None without a renderer."""
+@dataclass(frozen=True, slots=True)
+class RenderTimings:
+    """Milliseconds per board and per blank canvas of the same size, and each board's PNG bytes."""
+
+    board_ms: list[float]
+    floor_ms: list[float]
+    png_bytes: list[int]
+
+
+def spread(views: Sequence[T], count: int) -> list[T]:
+    """At most ``count`` of ``views``, evenly spaced from the first to the last."""
+    if len(views) <= count:
+        return list(views)
+    return [views[round(n * (len(views) - 1) / (count - 1))] for n in range(count)]
+
+
+def time_boards(
+    game: str, views: Sequence[BaseModel], names: Sequence[str] = (), samples: int = SAMPLES
+) -> RenderTimings:
+    """Render up to ``samples`` of the public ``views`` (spread over the match), each followed by the
+    encoding of a blank canvas of its size; the first of each is a warm-up and not counted."""
+    board = RENDERERS[game].board
+    picked = spread(views, samples)
+    timings = RenderTimings([], [], [])
+    for index, view in enumerate([picked[0], *picked]):
+        start = time.perf_counter()
+        png = board(view, names, "en", None)
+        board_ms = (time.perf_counter() - start) * 1000
+        with Image.open(io.BytesIO(png)) as decoded:
+            blank, _ = new_canvas(*decoded.size)
+        start = time.perf_counter()
+        encode_png(blank)
+        floor_ms = (time.perf_counter() - start) * 1000
+        if index > 0:
+            timings.board_ms.append(board_ms)
+            timings.floor_ms.append(floor_ms)
+            timings.png_bytes.append(len(png))
+    return timings
+
+
+def measure_render(
+    game: str, views: Sequence[BaseModel], names: Sequence[str] = (), samples: int = SAMPLES
+) -> dict[str, Any] | None:
+    """``render_ms`` (p50/p95) of the public board over ``views``, ``render_floor_ratio`` (its p95 over the
+    p95 of the blank canvas) and the mean ``png_bytes``; None without a renderer or views."""
     if game not in RENDERERS or not views:
         return None
-    timings: list[float] = []
-    sizes: list[int] = []
-    for view in views:
-        start = time.perf_counter()
-        png = render_view(game, view, names)
-        timings.append((time.perf_counter() - start) * 1000)
-        sizes.append(len(png or b""))
-    timings.sort()
+    timings = time_boards(game, views, names, samples)
+    floor = percentile(timings.floor_ms, 0.95)
+    board_p95 = percentile(timings.board_ms, 0.95)
     return {
-        "render_ms": {
-            "p50": round(timings[len(timings) // 2], 2),
-            "p95": round(timings[min(len(timings) - 1, int(len(timings) * 0.95))], 2),
-        },
-        "png_bytes": round(statistics.fmean(sizes)),
+        "render_ms": {"p50": round(percentile(timings.board_ms, 0.5), 2), "p95": round(board_p95, 2)},
+        "render_floor_ratio": round(board_p95 / floor, 2) if floor > 0 else 0.0,
+        "png_bytes": round(statistics.fmean(timings.png_bytes)),
     }

@@ -6,10 +6,13 @@ Every renderer takes a view model (never a full game state) and returns PNG byte
 from __future__ import annotations
 
 import io
+import threading
+from collections import OrderedDict
 from functools import lru_cache
 from importlib import resources
+from typing import Any
 
-from PIL import Image, ImageDraw, ImageFont
+from PIL import Image, ImageChops, ImageDraw, ImageFont
 
 from engine.registry import GAMES
 from lang import t
@@ -21,12 +24,100 @@ MUTED = "#5D5346"
 PAPER = "#F4F1EA"
 
 
+MaskKey = tuple[Any, ...]
+Mask = tuple[Any, tuple[int, int]]  # Pillow's internal image of the glyphs, and its offset
+
+
+class MaskCache:
+    """Rasterised text kept for reuse, least recently used first out once ``budget`` pixels are held
+    (a budget of 0 keeps nothing).
+
+    A board draws the same labels on every render (street names, symbols, headings); rasterising them with
+    FreeType was a sixth to a quarter of a render. A mask depends only on the font, the text, the anchor and
+    the fractional part of the position, so a cached one draws exactly the pixels a fresh one would.
+    """
+
+    def __init__(self, budget: int = 8_000_000) -> None:
+        self.budget = budget
+        self.pixels = 0
+        self.hits = self.misses = 0
+        self._masks: OrderedDict[MaskKey, Mask] = OrderedDict()
+        # Renders may run in several threads at once (the in-thread fallback): the dict is shared.
+        self._lock = threading.Lock()
+
+    def get(self, key: MaskKey) -> Mask | None:
+        with self._lock:
+            mask = self._masks.get(key)
+            if mask is None:
+                self.misses += 1
+                return None
+            self.hits += 1
+            self._masks.move_to_end(key)
+            return mask
+
+    def put(self, key: MaskKey, mask: Mask) -> None:
+        width, height = mask[0].size
+        with self._lock:
+            if key in self._masks:
+                return
+            self._masks[key] = mask
+            self.pixels += width * height
+            while self.pixels > self.budget and self._masks:
+                _, (old, _) = self._masks.popitem(last=False)
+                self.pixels -= old.size[0] * old.size[1]
+
+    def clear(self) -> None:
+        with self._lock:
+            self._masks.clear()
+            self.pixels = self.hits = self.misses = 0
+
+
+MASKS = MaskCache()
+
+
+class CachedFont(ImageFont.FreeTypeFont):
+    """A FreeType font whose glyph masks come from ``MASKS`` when the same text was drawn before."""
+
+    def __init__(self, data: bytes, size: int, name: str) -> None:
+        super().__init__(io.BytesIO(data), size)
+        self.name = name
+
+    def getmask2(  # type: ignore[override]
+        self,
+        text: str | bytes,
+        mode: str = "",
+        direction: str | None = None,
+        features: list[str] | None = None,
+        language: str | None = None,
+        stroke_width: float = 0,
+        anchor: str | None = None,
+        ink: int = 0,
+        start: tuple[float, float] | None = None,
+        *args: Any,
+        **kwargs: Any,
+    ) -> Mask:
+        # Only plain masks are kept: colour ("RGBA") masks carry the ink and Pillow writes into them.
+        plain = mode != "RGBA" and not args and direction is None and not features and language is None
+        if not plain:
+            return super().getmask2(
+                text, mode, direction, features, language, stroke_width, anchor, ink, start, *args, **kwargs
+            )
+        key = (self.name, self.size, text, mode, stroke_width, anchor, start, tuple(sorted(kwargs.items())))
+        cached = MASKS.get(key)
+        if cached is None:
+            cached = super().getmask2(
+                text, mode, None, None, None, stroke_width, anchor, ink, start, **kwargs
+            )
+            MASKS.put(key, cached)
+        return cached
+
+
 @lru_cache(maxsize=64)
 def font(size: int, bold: bool = False) -> ImageFont.FreeTypeFont:
-    """DejaVu Sans (shipped in render/assets with its licence) at ``size`` pixels."""
+    """DejaVu Sans (shipped in render/assets with its licence) at ``size`` pixels, its masks cached."""
     name = "DejaVuSans-Bold.ttf" if bold else "DejaVuSans.ttf"
     data = resources.files("render").joinpath("assets", name).read_bytes()
-    return ImageFont.truetype(io.BytesIO(data), size)
+    return CachedFont(data, size, name)
 
 
 def text(
@@ -41,10 +132,13 @@ def text(
     draw.text(xy, content, font=font(size, bold), fill=fill, anchor=anchor)
 
 
+@lru_cache(maxsize=4096)
 def text_width(content: str, size: int, bold: bool = False) -> float:
+    """The advance width of ``content`` in pixels."""
     return font(size, bold).getlength(content)
 
 
+@lru_cache(maxsize=4096)
 def fit_text(content: str, size: int, max_width: float, bold: bool = False) -> str:
     """``content`` shortened with an ellipsis so that it fits in ``max_width`` pixels."""
     if text_width(content, size, bold) <= max_width:
@@ -61,9 +155,42 @@ def new_canvas(
     return image, ImageDraw.Draw(image, "RGBA")
 
 
+# A palette image may move a pixel's colour by at most this much in any channel (out of 255), and at most
+# PALETTE_SPREAD of the samples by more than PALETTE_NEAR: the boards' flat colours move by a level or two
+# and only the anti-aliased edges of text and shapes by more, which nobody sees. A picture whose small
+# details would lose their colour (a rare colour folded into a common one) misses the bound and keeps its
+# full colours.
+PALETTE_TOLERANCE = 40
+PALETTE_NEAR = 8
+PALETTE_SPREAD = 0.005
+
+
+def palette_of(image: Image.Image) -> Image.Image | None:
+    """``image`` in 256 colours if that is visually the same picture (see PALETTE_TOLERANCE), else None.
+
+    Fast octree quantisation without dithering: deterministic, so the same image always gives the same
+    palette and pixels.
+    """
+    rgb = image if image.mode == "RGB" else image.convert("RGB")
+    paletted = rgb.quantize(256, method=Image.Quantize.FASTOCTREE, dither=Image.Dither.NONE)
+    difference = ImageChops.difference(rgb, paletted.convert("RGB")).histogram()
+    # One 256-bin histogram per channel; bin n counts the samples that moved by n levels.
+    samples = len(difference) // 256 * rgb.width * rgb.height
+    moved = [sum(difference[n::256]) for n in range(256)]
+    if any(moved[PALETTE_TOLERANCE + 1 :]) or sum(moved[PALETTE_NEAR + 1 :]) > PALETTE_SPREAD * samples:
+        return None
+    return paletted
+
+
 def encode_png(image: Image.Image) -> bytes:
+    """``image`` as PNG bytes: 256 colours at a low compression level where that looks the same (about half
+    the bytes of full colour, and faster), else full colour. The same image always gives the same bytes."""
     buffer = io.BytesIO()
-    image.save(buffer, format="PNG", compress_level=3)
+    paletted = palette_of(image)
+    if paletted is not None:
+        paletted.save(buffer, format="PNG", compress_level=1)
+    else:
+        image.save(buffer, format="PNG", compress_level=3)
     return buffer.getvalue()
 
 

@@ -109,9 +109,11 @@ def test_bench_json_has_the_contract_keys(capsys: pytest.CaptureFixture[str]) ->
         "selfplay_games_per_s",
         "state_json_bytes",
         "render_ms",
+        "render_floor_ratio",
         "png_bytes",
         "greedy_first_rate",
     }
+    assert figures["render_floor_ratio"] > 0
     assert 0 <= figures["greedy_first_rate"] <= 1
     assert 0 < figures["png_bytes"] < 1_000_000 and figures["render_ms"]["p95"] > 0
     assert figures["legal_ms"]["p50"] > 0 and figures["state_json_bytes"] > 0

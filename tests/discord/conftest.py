@@ -6,11 +6,16 @@ on it with ``async with running_bot(bot, fake_discord): ...`` from ``tests.disco
 
 from __future__ import annotations
 
+import os
 from collections.abc import AsyncIterator
 
 import pytest
 
 from tests.discord.fake import FakeDiscord
+
+# Bots under test draw in a thread: starting render processes for each of them would make the suite slower
+# on two cores. tests/discord/test_render_pool.py runs a bot on its processes.
+os.environ.setdefault("BIGAPPLE_RENDER_WORKERS", "0")
 
 
 @pytest.fixture

@@ -7,11 +7,9 @@ import random
 import statistics
 import tempfile
 import time
-from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-import cogs._notifier as notifier_module
 from cogs._client import BigApple
 from tests.discord.fake import FakeDiscord
 from tests.discord.harness import running_bot
@@ -33,25 +31,26 @@ async def _wait_for_post(fake: FakeDiscord, thread: FakeChannel, version: int) -
 
 
 async def measure_e2e(moves: int = 40, seed: int = 1) -> dict[str, Any]:
-    """p50/p95 milliseconds from a typed move to its board post, and the share of that spent rendering."""
+    """p50/p95 milliseconds from a typed move to its board post, and the share of that spent rendering
+    (waiting for the bot's renderer, in its processes unless ``BIGAPPLE_RENDER_WORKERS`` says 0)."""
     rendering = [0.0]
-    original: Callable[..., bytes | None] = notifier_module.render_view
-
-    def timed_render(*args: Any) -> bytes | None:
-        start = time.perf_counter()
-        try:
-            return original(*args)
-        finally:
-            rendering[0] += time.perf_counter() - start
-
     fake = FakeDiscord()
     await fake.start()
-    notifier_module.render_view = timed_render  # type: ignore[assignment]
     samples: list[float] = []
     render_total = 0.0
     try:
         with tempfile.TemporaryDirectory() as tmp:
             bot = BigApple(Path(tmp) / "bench.db", dev_guild=fake.guild.id, seed_source=lambda: seed)
+            original = bot.renderer.render
+
+            async def timed_render(*args: Any) -> bytes | None:
+                start = time.perf_counter()
+                try:
+                    return await original(*args)
+                finally:
+                    rendering[0] += time.perf_counter() - start
+
+            bot.renderer.render = timed_render  # type: ignore[method-assign,assignment]
             async with running_bot(bot, fake):
                 ix = await fake.slash("game new", {"game": "ny_piatnik", "players": 2}, user=fake.alice)
                 await ix.response()
@@ -85,7 +84,6 @@ async def measure_e2e(moves: int = 40, seed: int = 1) -> dict[str, Any]:
                     samples.append((time.perf_counter() - began) * 1000)
                     render_total += rendering[0] * 1000
     finally:
-        notifier_module.render_view = original  # type: ignore[assignment]
         await fake.stop()
     ordered = sorted(samples)
     return {

@@ -1,0 +1,29 @@
+"""The render figures of ``bench``: public boards against a blank canvas of the same size."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from engine.host.selfplay import play_match
+from engine.registry import GAMES, POLICIES
+from render.bench import measure_render, spread, time_boards
+
+
+def test_spread_keeps_the_first_and_last_and_at_most_the_count() -> None:
+    assert spread(list(range(5)), 10) == list(range(5))
+    picked = spread(list(range(100)), 7)
+    assert len(picked) == 7 and picked[0] == 0 and picked[-1] == 99 and picked == sorted(picked)
+
+
+def test_boards_are_timed_against_a_floor_of_their_size() -> None:
+    rules = GAMES["ny_piatnik"]
+    states: list[Any] = []
+    play_match(rules, 3, 1, frozenset(), [POLICIES["ny_piatnik"]["greedy"]], on_state=states.append)
+    boards = [rules.view(state, None) for state in states]
+    timings = time_boards("ny_piatnik", boards, ["a", "b", "c"], samples=4)
+    assert len(timings.board_ms) == len(timings.floor_ms) == len(timings.png_bytes) == 4
+    assert all(ms > 0 for ms in timings.board_ms + timings.floor_ms)
+    figures = measure_render("ny_piatnik", boards, ["a", "b", "c"], samples=4)
+    assert figures is not None and set(figures) == {"render_ms", "render_floor_ratio", "png_bytes"}
+    assert figures["render_floor_ratio"] > 0 and figures["render_ms"]["p50"] <= figures["render_ms"]["p95"]
+    assert measure_render("chess", boards) is None

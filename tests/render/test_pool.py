@@ -1,0 +1,88 @@
+"""Rendering in worker processes: the same bytes as in this process, two at once, and a thread when
+processes cannot run."""
+
+from __future__ import annotations
+
+import asyncio
+from typing import Any
+
+import pytest
+
+import render.pool as pool_module
+from render.pool import RenderPool, configured_workers
+from render.registry import render_view
+from tests.render.test_speed_paths import sample_views
+
+
+async def test_workers_draw_the_same_bytes_as_this_process_two_at_once() -> None:
+    jobs: list[tuple[str, Any, list[str], str, Any]] = []
+    for slug in ("skyline", "ny_henn", "fifth_avenue"):
+        views, names = sample_views(slug)
+        jobs.extend((slug, view, names, locale, since) for view, locale, since in views[-3:])
+    pool = RenderPool(2)
+    try:
+        drawn = await asyncio.gather(*(pool.render(*job) for job in jobs))
+        again = await asyncio.gather(*(pool.render(*job) for job in jobs))
+        assert pool.rendered_in_processes == 2 * len(jobs) and pool.rendered_in_threads == 0
+        assert pool._executor is not None and len(pool._executor._processes) == 2  # both workers drew
+    finally:
+        await pool.close()
+    assert drawn == again == [render_view(*job) for job in jobs]
+
+
+async def test_a_pool_that_cannot_start_renders_in_a_thread(monkeypatch: pytest.MonkeyPatch) -> None:
+    def refuse(*args: Any, **kwargs: Any) -> None:
+        raise OSError("no processes here")
+
+    monkeypatch.setattr(pool_module, "ProcessPoolExecutor", refuse)
+    views, names = sample_views("ny_piatnik")
+    view, locale, since = views[-1]
+    pool = RenderPool(2)
+    assert await pool.render("ny_piatnik", view, names, locale, since) == render_view(
+        "ny_piatnik", view, names, locale, since
+    )
+    assert not pool.uses_processes and pool.rendered_in_threads == 1
+    await pool.close()
+
+
+async def test_a_broken_pool_is_replaced_and_the_image_drawn_meanwhile() -> None:
+    views, names = sample_views("ny_piatnik")
+    view, locale, since = views[-1]
+    expected = render_view("ny_piatnik", view, names, locale, since)
+    pool = RenderPool(1)
+    try:
+        assert await pool.render("ny_piatnik", view, names, locale, since) == expected
+        assert pool._executor is not None
+        for process in list(pool._executor._processes.values()):
+            process.kill()  # a worker dies (out of memory, say)
+            process.join()
+        # Three images asked for at once from the broken pool: all drawn, the failure counted once.
+        drawn = await asyncio.gather(
+            *(pool.render("ny_piatnik", view, names, locale, since) for _ in range(3))
+        )
+        assert drawn == [expected] * 3
+        assert pool.failures == 1 and pool.rendered_in_threads >= 1 and pool.uses_processes
+        assert await pool.render("ny_piatnik", view, names, locale, since) == expected
+        assert pool._executor is not None and pool.rendered_in_processes >= 2
+    finally:
+        await pool.close()
+
+
+async def test_zero_workers_render_in_a_thread(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("BIGAPPLE_RENDER_WORKERS", "0")
+    pool = RenderPool()
+    assert pool.workers == 0 and not pool.uses_processes
+    views, names = sample_views("skyline")
+    view, locale, since = views[0]
+    assert await pool.render("skyline", view, names, locale, since) == render_view(
+        "skyline", view, names, locale, since
+    )
+    await pool.close()
+
+
+def test_the_pool_is_sized_to_the_cores(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.delenv("BIGAPPLE_RENDER_WORKERS", raising=False)
+    assert configured_workers() == pool_module.cores() >= 1
+    assert configured_workers(3) == 3
+    monkeypatch.setenv("BIGAPPLE_RENDER_WORKERS", "not a number")
+    assert configured_workers() == pool_module.cores()

@@ -1,0 +1,153 @@
+"""The faster render paths draw what the plain ones drew: cached text masks and repeated renders."""
+
+from __future__ import annotations
+
+import io
+from importlib import resources
+from typing import Any
+
+import pytest
+from PIL import Image, ImageChops, ImageDraw, ImageFont
+
+from engine.host.selfplay import play_match
+from engine.registry import GAMES, POLICIES
+from render import canvas
+from render import since as since_marks
+from render.registry import render_view
+from render.since import Since
+
+
+def sample_views(slug: str) -> tuple[list[tuple[Any, str, Since | None]], list[str]]:
+    """Boards and a hand at a few points of a seeded match, in both languages, and one marked board."""
+    rules = GAMES[slug]
+    seats = max(n for n in rules.seat_counts if n <= 4)
+    states: list[Any] = []
+    play_match(rules, seats, 3, frozenset(), [POLICIES[slug]["greedy"]], on_state=states.append)
+    picked = [states[0], states[len(states) // 2], states[-1]]
+    jobs: list[tuple[Any, str, Since | None]] = [
+        (rules.view(state, seat), locale, None)
+        for state in picked
+        for seat in (None, 0)
+        for locale in ("en", "it")
+    ]
+    before = rules.view(states[len(states) // 3], None)
+    jobs.append((rules.view(states[-1], None), "en", Since(before, 1)))
+    return jobs, [f"Player {n + 1}" for n in range(seats)]
+
+
+@pytest.mark.parametrize("slug", sorted(GAMES))
+def test_cached_masks_draw_the_same_bytes_as_fresh_ones(slug: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    jobs, names = sample_views(slug)
+    monkeypatch.setattr(canvas, "MASKS", canvas.MaskCache(budget=0))
+    fresh = [render_view(slug, view, names, locale, since) for view, locale, since in jobs]
+    assert canvas.MASKS.hits == 0 and canvas.MASKS.pixels == 0
+    cache = canvas.MaskCache()
+    monkeypatch.setattr(canvas, "MASKS", cache)
+    first = [render_view(slug, view, names, locale, since) for view, locale, since in jobs]
+    second = [render_view(slug, view, names, locale, since) for view, locale, since in jobs]
+    assert cache.hits > cache.misses > 0
+    assert first == fresh and second == fresh
+
+
+def uncached_font(size: int, bold: bool) -> ImageFont.FreeTypeFont:
+    name = "DejaVuSans-Bold.ttf" if bold else "DejaVuSans.ttf"
+    return ImageFont.truetype(
+        io.BytesIO(resources.files("render").joinpath("assets", name).read_bytes()), size
+    )
+
+
+def test_a_cached_mask_is_drawn_like_pillows_own_text() -> None:
+    """Fractional positions, anchors and both weights, drawn twice over (the second time from the cache)
+    and compared with Pillow drawing the same text with an uncached font."""
+    cases = [
+        ((10.0, 10.0), "Broadway", 18, False, "la"),
+        ((10.25, 40.5), "Broadway", 18, False, "la"),
+        ((150.7, 80.0), "42nd ▲ ● ★", 22, True, "mm"),
+        ((290.0, 120.3), "Spesa: 12 €", 20, False, "rm"),
+        ((5.5, 150.9), "…", 26, True, "ls"),
+    ]
+    plain = {(size, bold): uncached_font(size, bold) for *_, size, bold, _ in cases}
+    for _ in range(2):
+        cached_image, cached_draw = canvas.new_canvas(300, 200)
+        plain_image = cached_image.copy()
+        plain_draw = ImageDraw.Draw(plain_image, "RGBA")
+        for xy, content, size, bold, anchor in cases:
+            canvas.text(cached_draw, xy, content, size, "#0072B2", bold, anchor)
+            plain_draw.text(xy, content, font=plain[size, bold], fill="#0072B2", anchor=anchor)
+        assert cached_image.tobytes() == plain_image.tobytes()
+
+
+def test_the_mask_cache_keeps_to_its_budget() -> None:
+    cache = canvas.MaskCache(budget=1_000)
+    mask = Image.new("L", (20, 20)).im
+    for n in range(10):
+        cache.put(("key", n), (mask, (0, 0)))
+    assert cache.pixels <= 1_000 and cache.get(("key", 9)) is not None and cache.get(("key", 0)) is None
+
+
+def decoded(png: bytes | None) -> Image.Image:
+    assert png is not None
+    with Image.open(io.BytesIO(png)) as image:
+        return image.convert("RGB")
+
+
+@pytest.mark.parametrize("slug", sorted(GAMES))
+def test_palette_images_look_the_same_as_full_colour(slug: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Every sampled image, decoded, is within the documented tolerance of its full-colour render, and the
+    "changed since your last turn" mark keeps its exact magenta."""
+    jobs, names = sample_views(slug)
+    paletted = [render_view(slug, view, names, locale, since) for view, locale, since in jobs]
+    monkeypatch.setattr(canvas, "palette_of", lambda image: None)
+    full = [render_view(slug, view, names, locale, since) for view, locale, since in jobs]
+    modes = []
+    for small, big in zip(paletted, full, strict=True):
+        assert small is not None and big is not None
+        with Image.open(io.BytesIO(small)) as image:
+            modes.append(image.mode)
+        if small == big:
+            continue  # kept in full colour
+        shown, truth = decoded(small), decoded(big)
+        assert len(small) < 0.7 * len(big)
+        moved = ImageChops.difference(shown, truth).histogram()
+        per_level = [sum(moved[n::256]) for n in range(256)]
+        assert not any(per_level[canvas.PALETTE_TOLERANCE + 1 :])
+        assert (
+            sum(per_level[canvas.PALETTE_NEAR + 1 :])
+            <= canvas.PALETTE_SPREAD * 3 * truth.width * truth.height
+        )
+        magenta = Image.new("RGB", truth.size, since_marks.CHANGED)
+        exact = ImageChops.difference(truth, magenta).convert("L").point(lambda v: 255 if v == 0 else 0)
+        kept = ImageChops.difference(shown, magenta).convert("L").point(lambda v: 255 if v == 0 else 0)
+        assert exact.histogram()[255] == kept.histogram()[255]
+    # The boards of every game are sent in 256 colours.
+    assert modes.count("P") >= len(modes) // 2, modes
+
+
+def test_a_picture_that_would_lose_detail_keeps_full_colour() -> None:
+    """A smooth ramp of thousands of colours with small dots of rare ones: 256 colours cannot hold it."""
+    image = Image.new("RGB", (256, 256))
+    image.putdata([(x, y, (x * y) % 256) for y in range(256) for x in range(256)])
+    for n in range(40):
+        image.putpixel((n * 6, n * 6), (255, 0, 204))
+    assert canvas.palette_of(image) is None
+    with Image.open(io.BytesIO(canvas.encode_png(image))) as png:
+        assert png.mode == "RGB" and png.convert("RGB").tobytes() == image.tobytes()
+
+
+def test_a_drawing_becomes_a_palette_image_the_same_bytes_each_time() -> None:
+    image, draw = canvas.new_canvas(400, 300)
+    canvas.legend(draw, (10, 10), [(0, "ann"), (1, "bob")], 20)
+    since_marks.mark(draw, (100, 100, 200, 180), 20)
+    png = canvas.encode_png(image)
+    assert png == canvas.encode_png(image.copy())
+    with Image.open(io.BytesIO(png)) as paletted:
+        assert paletted.mode == "P"
+
+
+@pytest.mark.parametrize("slug", sorted(GAMES))
+def test_the_same_view_gives_the_same_bytes(slug: str) -> None:
+    jobs, names = sample_views(slug)
+    view, locale, since = jobs[-1]
+    canvas.MASKS.clear()
+    first = render_view(slug, view, names, locale, since)
+    assert render_view(slug, view, names, locale, since) == first
