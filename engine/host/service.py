@@ -18,7 +18,7 @@ from typing import Any
 from pydantic import BaseModel, ValidationError
 
 import lang
-from engine.core.contract import Event, GameRules, MultiSelect, Outcome, Policy, dump_state, load_state
+from engine.core.contract import Event, GameRules, MultiSelect, Outcome, Policy, Step, dump_state, load_state
 from engine.core.errors import (
     CorruptRecord,
     EngineError,
@@ -87,6 +87,14 @@ STATUS_SAID = {
     MatchStatus.FINISHED: HOST.word("over", "match"),
     MatchStatus.ABANDONED: HOST.word("abandoned", "match"),
 }
+
+
+def _think(
+    rules: GameRules[Any, Any], policy: Policy[Any, Any], state: BaseModel, seat: int, rng: Rng
+) -> tuple[BaseModel, Step[Any]]:
+    """A computer seat's move in ``state`` and the step it leads to."""
+    action = policy.choose(rules, state, seat, rules.legal_actions(state, seat), rng)
+    return action, rules.apply(state, seat, action)
 
 
 def utc_now() -> datetime:
@@ -315,7 +323,10 @@ class GameHost:
         rules = self.rules(match.game)
         log = await self.store.action_log(match.id)
         try:
-            state, events = replay(rules, match.seat_count, match.seed, match.options, log)
+            # A long match takes a while to replay: off the event loop.
+            state, events = await asyncio.to_thread(
+                replay, rules, match.seat_count, match.seed, match.options, log
+            )
         except CorruptRecord as exc:
             raise CorruptRecord(
                 f"match #{match.id} cannot be read ({exc.message}); {ADMIN_CAN_ABANDON}"
@@ -881,14 +892,17 @@ class GameHost:
             if due:
                 seat = due[0]
                 policy = self.policy(match.game, computers[seat] or "random")
-                legal = rules.legal_actions(state, seat)
-                action = policy.choose(rules, state, seat, legal, bot_rng(match.seed, match.version))
+                # A computer thinks (and the rules apply its move) in a worker thread, so the event loop
+                # keeps answering everyone else meanwhile.
+                action, step = await asyncio.to_thread(
+                    _think, rules, policy, state, seat, bot_rng(match.seed, match.version)
+                )
             else:
                 forced = [(s, a) for s in to_act if (a := rules.automatic(state, s)) is not None]
                 if not forced:
                     return match
                 seat, action = forced[0]
-            step = rules.apply(state, seat, action)
+                step = rules.apply(state, seat, action)
             match, new_lines = await self._commit(match, rules, seat, action, state, step.state, step.events)
             lines.extend(new_lines)
             state = step.state
