@@ -5,6 +5,8 @@ from __future__ import annotations
 import asyncio
 import logging
 import sqlite3
+import threading
+from collections.abc import Sequence
 from pathlib import Path
 
 import pytest
@@ -453,3 +455,39 @@ async def test_an_unreadable_notice_is_settled_without_quoting_it(
     assert [seat for seat, _ in recorder.sent] == [None, 1]  # the others went out
     assert await store.pending_deliveries() == []
     assert "SECRET-HAND-42" not in "\n".join(r.getMessage() for r in caplog.records)
+
+
+class WaitsForTheLoop:
+    """A computer player that decides only once the event loop has run something else while it thinks:
+    one that thought on the loop itself would wait in vain (and give up after a while)."""
+
+    name = "patient"
+
+    def __init__(self) -> None:
+        self.thinking = threading.Event()
+        self.loop_ran = threading.Event()
+        self.thought_while_the_loop_ran = 0
+
+    def choose(self, rules: object, state: object, seat: int, legal: Sequence[object], rng: object) -> object:
+        self.loop_ran.clear()
+        self.thinking.set()
+        if self.loop_ran.wait(timeout=2):
+            self.thought_while_the_loop_ran += 1
+        self.thinking.clear()
+        return legal[-1]
+
+
+async def test_computer_players_think_off_the_event_loop(store: SqliteMatchStore) -> None:
+    patient = WaitsForTheLoop()
+    host = GameHost(store, games=TOY_GAMES, policies={"toy": {"patient": patient}})
+    match = await host.create_match("toy", 2, creator=ANN, seed=3)
+    await host.add_computer(match.id, "patient")
+    thinking = asyncio.create_task(host.start(match.id, by_user=ANN.user_id))
+    while not thinking.done():
+        if patient.thinking.is_set():
+            patient.loop_ran.set()  # the loop's own work, done while the computer thinks
+        await asyncio.sleep(0)
+    match = (await thinking).match
+    computer = next(p.seat for p in match.players if p.bot is not None)
+    moves = [a for a in await store.action_log(match.id) if a.seat == computer]
+    assert moves and patient.thought_while_the_loop_ran == len(moves)
