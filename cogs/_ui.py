@@ -218,7 +218,11 @@ def seat_to_act(match: MatchRecord, user_id: int, to_act: frozenset[int]) -> int
     if seat is None:
         raise NotSeated(HOST.say("you are not playing in match #{number}", number=match.id))
     if seat not in to_act:
-        raise NotYourTurn(HOST.say("it is not your turn; you will be told when it is, the way you chose with /settings notify"))
+        raise NotYourTurn(
+            HOST.say(
+                "it is not your turn; you will be told when it is, the way you chose with /settings notify"
+            )
+        )
     return seat
 
 

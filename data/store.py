@@ -278,14 +278,17 @@ class SqliteMatchStore:
             log.warning("left match %s out of a listing: %s", match_id, problem)
         return listing
 
-    async def match_ids(self, statuses: Sequence[MatchStatus], limit: int = 100_000) -> list[int]:
-        """The ids of the matches in ``statuses``, oldest first (nothing else is read, so a row that
-        cannot be read is still listed)."""
+    async def match_ids(
+        self, statuses: Sequence[MatchStatus], limit: int = 100_000, after: int = 0
+    ) -> list[int]:
+        """The ids above ``after`` of the matches in ``statuses``, oldest first, at most ``limit`` (nothing
+        else is read, so a row that cannot be read is still listed)."""
         wanted = sorted({MatchStatus(s).value for s in statuses})
-        sql = f"SELECT id FROM matches WHERE status IN ({', '.join('?' * len(wanted))}) ORDER BY id LIMIT ?"
+        marks = ", ".join("?" * len(wanted))
+        sql = f"SELECT id FROM matches WHERE status IN ({marks}) AND id > ? ORDER BY id LIMIT ?"
 
         def body(raw: sqlite3.Connection) -> list[int]:
-            return [int(row[0]) for row in raw.execute(sql, (*wanted, max(0, limit)))]
+            return [int(row[0]) for row in raw.execute(sql, (*wanted, after, max(0, limit)))]
 
         return await self._db.read(body, may_inline=False)
 

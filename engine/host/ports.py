@@ -254,8 +254,11 @@ class MatchStore(Protocol):
         """Give a pending delivery up at once."""
         ...
 
-    async def match_ids(self, statuses: Sequence[MatchStatus], limit: int = 100_000) -> list[int]:
-        """Ids of the matches in ``statuses``, oldest first, whether or not their rows can be read."""
+    async def match_ids(
+        self, statuses: Sequence[MatchStatus], limit: int = 100_000, after: int = 0
+    ) -> list[int]:
+        """Ids above ``after`` of the matches in ``statuses``, oldest first, whether or not their rows can
+        be read."""
         ...
 
     async def match_summary(self, match_id: int) -> MatchSummary:

@@ -816,7 +816,7 @@ class GameHost:
         Match by match: one that cannot be read or whose computers fail is logged and skipped, and
         every other goes on."""
         resumed = []
-        for match_id in await self.store.match_ids([MatchStatus.ACTIVE]):
+        for match_id in await self._all_ids([MatchStatus.ACTIVE]):
             try:
                 async with self._locks(match_id):
                     fresh = await self.store.get_match(match_id)
@@ -825,6 +825,13 @@ class GameHost:
             except Exception:
                 log.exception("match %s could not be resumed; the others go on", match_id)
         return resumed
+
+    async def _all_ids(self, statuses: Sequence[MatchStatus], page: int = 1000) -> list[int]:
+        """Every id of the matches in ``statuses``, read a page at a time so no count is too large."""
+        found: list[int] = []
+        while batch := await self.store.match_ids(statuses, page, after=found[-1] if found else 0):
+            found += batch
+        return found
 
     async def flush(self, notifier: Notifier, destinations: int = 50) -> int:
         """Send pending deliveries; returns how many were sent.

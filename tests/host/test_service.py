@@ -491,3 +491,16 @@ async def test_computer_players_think_off_the_event_loop(store: SqliteMatchStore
     computer = next(p.seat for p in match.players if p.bot is not None)
     moves = [a for a in await store.action_log(match.id) if a.seat == computer]
     assert moves and patient.thought_while_the_loop_ran == len(moves)
+
+
+async def test_resume_pages_through_every_active_match(store: SqliteMatchStore) -> None:
+    host = GameHost(store, games=TOY_GAMES, policies=TOY_POLICIES)
+    made = []
+    for seed in range(5):
+        match = await host.create_match("toy", 2, creator=ANN, seed=seed)
+        await host.join(match.id, BOB)
+        await host.start(match.id)
+        made.append(match.id)
+    # Pages of two: every active match is still found, in order, each once.
+    assert await host._all_ids([MatchStatus.ACTIVE], page=2) == made
+    assert await store.match_ids([MatchStatus.ACTIVE], 2, after=made[1]) == made[2:4]
