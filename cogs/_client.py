@@ -18,6 +18,7 @@ from cogs._lang import CatalogueTranslator
 from cogs._notifier import DiscordNotifier
 from cogs._ui import DYNAMIC_ITEMS
 from cogs.tournaments import TOURNAMENT_ITEMS, publish
+from data.db import OneProcess
 from data.ratings import SqliteRatings
 from data.settings import SqliteSettings
 from data.store import SqliteMatchStore
@@ -103,6 +104,7 @@ class BigApple(commands.Bot):
         self.sync_on_start = dev_guild is not None
 
     async def setup_hook(self) -> None:
+        self._one_process = OneProcess.claim(self.db_path)
         self.store = await SqliteMatchStore.open(
             self.db_path, clock=lambda: self.clock().astimezone(UTC).isoformat(timespec="milliseconds")
         )
@@ -279,3 +281,5 @@ class BigApple(commands.Bot):
         await self.renderer.close()
         if hasattr(self, "store"):
             await self.store.close()
+        if hasattr(self, "_one_process"):
+            self._one_process.release()

@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from datetime import UTC, datetime
 from importlib import resources
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import IO, Any, TypeVar
 
 import aiosqlite
 from pydantic import BaseModel, ValidationError
@@ -379,3 +379,34 @@ class Database:
             await self.on_worker(lambda raw: raw.execute("PRAGMA wal_checkpoint(PASSIVE)").fetchall())
         except sqlite3.Error as exc:
             log.warning("WAL checkpoint failed: %s", exc)
+
+
+class OneProcess:
+    """Holds the file lock that keeps a second bot process off the same SQLite database: two processes
+    would both send the same pending notices. (PostgreSQL is the way to run several.)"""
+
+    def __init__(self, handle: IO[bytes] | None) -> None:
+        self._handle = handle
+
+    @classmethod
+    def claim(cls, path: str | os.PathLike[str]) -> OneProcess:
+        """Take the lock beside ``path``; ``RuntimeError`` saying what to do when another process has it."""
+        try:
+            import fcntl
+        except ImportError:  # no advisory locks on this system: nothing to hold
+            return cls(None)
+        handle = open(f"{os.fspath(path)}.lock", "a+b")  # noqa: SIM115 (held until release)
+        try:
+            fcntl.flock(handle.fileno(), fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except OSError:
+            handle.close()
+            raise RuntimeError(
+                f"another Big Apple process is already using {os.fspath(path)}; stop it first (one process "
+                "per SQLite file: several processes need PostgreSQL)"
+            ) from None
+        return cls(handle)
+
+    def release(self) -> None:
+        if self._handle is not None:
+            self._handle.close()  # closing the file lets the lock go
+            self._handle = None

@@ -160,3 +160,12 @@ async def test_commits_are_synced_to_disk_and_never_on_the_event_loop(tmp_path: 
     assert synchronous == 2  # FULL
     assert write_thread != loop_thread
     assert read_on == loop_thread  # reads still take the short way
+
+
+def test_a_second_process_on_one_file_is_refused_until_the_first_lets_go(tmp_path: Path) -> None:
+    db = tmp_path / "bot.sqlite"
+    first = dbmod.OneProcess.claim(db)
+    with pytest.raises(RuntimeError, match="another Big Apple process is already using"):
+        dbmod.OneProcess.claim(db)
+    first.release()
+    dbmod.OneProcess.claim(db).release()
