@@ -16,6 +16,7 @@ import sys
 import tempfile
 import time
 from collections.abc import Sequence
+from datetime import timedelta
 from pathlib import Path
 from typing import Any
 
@@ -44,6 +45,7 @@ class Settings(BaseSettings):
     bigapple_db: Path = HERE / "bigapple.db"
     bigapple_dev_guild: int | None = None
     bigapple_render_workers: int | None = None  # processes that draw images; default one per core, 0 a thread
+    bigapple_retention_days: float = 30.0  # sent notices older than this are deleted
     log_level: str | None = None  # default: INFO for the bot, WARNING for the offline commands
 
     @property
@@ -63,7 +65,10 @@ def cmd_run(settings: Settings, sync_only: bool = False) -> int:
 
     token = settings.discord_token.get_secret_value().strip()
     bot = BigApple(
-        settings.bigapple_db, settings.bigapple_dev_guild, render_workers=settings.bigapple_render_workers
+        settings.bigapple_db,
+        settings.bigapple_dev_guild,
+        render_workers=settings.bigapple_render_workers,
+        retention=timedelta(days=settings.bigapple_retention_days),
     )
 
     async def sync() -> None:

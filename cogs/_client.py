@@ -6,7 +6,7 @@ import asyncio
 import contextlib
 import logging
 from collections.abc import Callable
-from datetime import UTC, datetime
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
 
@@ -42,6 +42,9 @@ EXTENSIONS = (
     "cogs.tournaments",
     "cogs.settings",
 )
+# How long sent notices are kept, and how often the old ones are looked for.
+RETENTION = timedelta(days=30)
+PRUNE_EVERY = timedelta(hours=1)
 # How long the outbox waits before retrying deliveries that failed, when nothing new arrives.
 RETRY_SECONDS = 5.0
 # discord.py logs whole request and event payloads at DEBUG, DM contents included; these loggers stay at
@@ -79,10 +82,12 @@ class BigApple(commands.Bot):
         seed_source: Callable[[], int] | None = None,
         clock: Callable[[], datetime] = utc_now,
         render_workers: int | None = None,
+        retention: timedelta = RETENTION,
     ) -> None:
         """``seed_source`` fixes the seeds of new matches (tests); by default each is random. ``clock``
         tells the time that match clocks and turn reminders run on (tests move it on). ``render_workers``
-        processes draw the images (None: ``BIGAPPLE_RENDER_WORKERS``, else one per core; 0: a thread)."""
+        processes draw the images (None: ``BIGAPPLE_RENDER_WORKERS``, else one per core; 0: a thread).
+        Sent notices older than ``retention`` are deleted."""
         silence_payload_logs()
         # Slash commands, buttons and DMs need no privileged intent.
         super().__init__(
@@ -94,6 +99,8 @@ class BigApple(commands.Bot):
         self.seed_source = seed_source
         self.clock = clock
         self.renderer = RenderPool(render_workers)
+        self.retention = retention
+        self._pruned_at: datetime | None = None
         self._outbox_wakeup = asyncio.Event()
         self._outbox_task: asyncio.Task[None] | None = None
         self._background: set[asyncio.Task[None]] = set()
@@ -194,6 +201,7 @@ class BigApple(commands.Bot):
             await self._sweep_pings()
             if await self._sweep_clocks():
                 continue  # a timeout queued notices: send them now
+            await self._forget_old_notices()
             wait = self.retry_seconds
             due = self.host.backoff.next_retry_in()
             if due is not None:
@@ -240,6 +248,20 @@ class BigApple(commands.Bot):
             await self.notifier.pings.sweep()
         except Exception:
             log.exception("sending turn reminders failed; retrying")
+
+    async def _forget_old_notices(self) -> None:
+        """At most once an hour, delete the notices sent longer ago than the retention period."""
+        now = self.clock()
+        if self._pruned_at is not None and now - self._pruned_at < PRUNE_EVERY:
+            return
+        self._pruned_at = now
+        try:
+            gone = await self.store.forget_sent(now - self.retention)
+        except Exception:
+            log.exception("old notices could not be deleted; trying again later")
+            return
+        if gone:
+            log.info("deleted %d notices sent more than %s ago", gone, self.retention)
 
     async def _sweep_clocks(self) -> int:
         """Fire the match clocks' reminders and timeouts that are due; how many fired."""

@@ -1022,6 +1022,21 @@ class SqliteMatchStore:
 
         await self._db.write(body)
 
+    async def forget_sent(self, before: datetime, limit: int = 5000) -> int:
+        """Delete up to ``limit`` notices settled (sent, or given up) before ``before``; how many. The
+        action log and snapshots are the truth of a match: a sent notice is only a record of a post."""
+        cutoff = clockrows.utc_text(before)
+
+        def body(raw: sqlite3.Connection) -> int:
+            gone = raw.execute(
+                "DELETE FROM deliveries WHERE id IN (SELECT id FROM deliveries "
+                "WHERE status IN ('sent', 'failed') AND COALESCE(sent_at, created_at) < ? LIMIT ?)",
+                (cutoff, limit),
+            )
+            return gone.rowcount
+
+        return await self._db.write(body)
+
     # -------------------------------------------------------------------------------------- clocks
 
     async def seat_clocks(self, match_id: int) -> list[SeatClock]:

@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 import json
 import sqlite3
+from datetime import UTC, datetime
 from pathlib import Path
 
 import pytest
@@ -484,3 +485,29 @@ async def test_corrupt_players_actions_snapshots_and_deliveries(
         ).fetchall()
     raw.close()
     assert settled == [("failed", 1)]
+
+
+async def test_notices_sent_before_the_retention_period_are_forgotten(db_path: Path) -> None:
+    now = ["2026-01-01T00:00:00.000+00:00"]
+    store = await SqliteMatchStore.open(db_path, clock=lambda: now[0])
+    try:
+        match = await started(store)  # its opening notice, queued in January
+        (hello,) = await store.pending_deliveries()
+        now[0] = "2026-01-02T00:00:00.000+00:00"
+        await store.mark_delivered(hello.id)  # sent in January
+        now[0] = "2026-03-01T00:00:00.000+00:00"
+        match = await store.commit_action(
+            match.id,
+            match.version,
+            LoggedAction(seat=0, notation="m1"),
+            state(1),
+            deliveries=[DeliveryDraft(payload='{"headline": "a move"}')],
+        )
+        cutoff = datetime(2026, 2, 1, tzinfo=UTC)
+        assert await store.forget_sent(cutoff) == 1  # January's sent notice; March's is still pending
+        assert await store.forget_sent(cutoff) == 0
+        (pending,) = await store.pending_deliveries()
+        assert pending.version == match.version
+        assert [a.notation for a in await store.action_log(match.id)] == ["m1"]  # the log stays whole
+    finally:
+        await store.close()
