@@ -223,6 +223,16 @@ def cmd_bench(args: argparse.Namespace) -> int:
             games[slug]["greedy_first_rate"] = greedy_first_rate(rules, greedy, others, 3, args.winrate)
     with tempfile.TemporaryDirectory() as tmp:
         store = asyncio.run(measure_store(actions=args.store_actions, tmp_dir=Path(tmp)))
+    from data.store import SqliteMatchStore
+    from engine.host.stall_bench import measure_stall
+
+    async def stall(folder: Path) -> dict[str, Any]:
+        async with await SqliteMatchStore.open(folder / "stall.db") as stall_store:
+            return await measure_stall(stall_store, slugs)
+
+    with tempfile.TemporaryDirectory() as tmp:
+        loop_figures = asyncio.run(stall(Path(tmp)))
+        loop_figures.pop("moves")
     from tests.discord.e2e_bench import measure_e2e
 
     e2e = asyncio.run(measure_e2e(moves=args.e2e_moves))
@@ -233,7 +243,7 @@ def cmd_bench(args: argparse.Namespace) -> int:
             turns = asyncio.run(measure_turns(slug, max_moves=args.turn_moves))
             turns.pop("checks")
             games[slug]["turns"] = turns
-    report = {"games": games, "store": store, "e2e_ms": e2e}
+    report = {"games": games, "store": store, "e2e_ms": e2e, "loop": loop_figures}
     if args.json:
         print(json.dumps(report))
     else:
@@ -241,6 +251,7 @@ def cmd_bench(args: argparse.Namespace) -> int:
             print(f"{slug}: {json.dumps(figures)}")
         print(f"store: {json.dumps(store)}")
         print(f"e2e_ms: {json.dumps(e2e)}")
+        print(f"loop: {json.dumps(loop_figures)}")
     return 0
 
 
