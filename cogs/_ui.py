@@ -18,7 +18,17 @@ from cogs.errors import respond_error
 from engine.core.contract import MultiSelect
 from engine.core.errors import EngineError, LobbyError, NotSeated, NotYourTurn, StaleVersion
 from engine.host.clock import Pace
-from engine.host.menus import BUTTON_LABEL_LIMIT, MAX_ROWS, PLAY, MenuOption, clip, lay_out, parse_value
+from engine.host.menus import (
+    BUTTON_LABEL_LIMIT,
+    BUTTONS_PER_ROW,
+    MAX_ROWS,
+    PLAY,
+    Control,
+    MenuOption,
+    clip,
+    lay_out,
+    parse_value,
+)
 from engine.host.ports import MatchRecord, MatchStatus, Player, Scope
 from engine.host.service import STATUS_SAID, ActResult, GameHost
 from engine.host.shortcuts import act_run, steps
@@ -165,15 +175,23 @@ def move_menu(
     entries = host.legal_menu(match, seat, locale)
     view = discord.ui.View(timeout=None)
     choices = host.multi_selects(match, seat) if not prefix else []
-    if undo:
-        view.add_item(UndoButton(match.id, match.version, locale, menu="m", row=MAX_ROWS - 1))
     if len(entries) == 1 and not choices:
         # One legal move: one tap plays it.
+        if undo:
+            view.add_item(UndoButton(match.id, match.version, locale, menu="m", row=MAX_ROWS - 1))
         view.add_item(OneMoveButton(match.id, match.version, entries[0].label))
         return t(locale, "Your only move in match #{number}:", number=match.id), view
-    rows = MAX_ROWS - (1 if choices or undo else 0)
+    rows = MAX_ROWS - (1 if choices else 0)
     fits = functools.partial(ChoiceButton.fits, match.id, match.version)
-    for slot, control in enumerate(lay_out(entries, prefix, page, locale, rows, fits)):
+    controls = lay_out(entries, prefix, page, locale, rows, fits)
+    undo_row = MAX_ROWS - 1 if choices else _room_for_one_button(controls, rows)
+    if undo and undo_row is None:
+        # No row has room for Undo: the moves make do with one row fewer.
+        controls = lay_out(entries, prefix, page, locale, rows - 1, fits)
+        undo_row = rows - 1
+    if undo and undo_row is not None:
+        view.add_item(UndoButton(match.id, match.version, locale, menu="m", row=undo_row))
+    for slot, control in enumerate(controls):
         if control.kind == "button":
             view.add_item(ChoiceButton.of(match.id, match.version, control.options[0], control.row))
             continue
@@ -202,6 +220,21 @@ def move_menu(
         group = next((label for e in entries for key, label in e.path if key == prefix), prefix)
         text = t(locale, "{group}: pick one.", group=group)
     return text, view
+
+
+def _room_for_one_button(controls: Sequence[Control], rows: int) -> int | None:
+    """A row of ``rows`` where one more button fits beside ``controls``: an empty one, else the last row
+    of buttons with room left; None when every row is full (a select fills its row)."""
+    used = {c.row for c in controls}
+    free = [row for row in range(rows) if row not in used]
+    if free:
+        return free[-1]
+    buttons = [c.row for c in controls if c.kind == "button"]
+    selects = {c.row for c in controls if c.kind != "button"}
+    for row in sorted(set(buttons) - selects, reverse=True):
+        if buttons.count(row) < BUTTONS_PER_ROW:
+            return row
+    return None
 
 
 def seat_to_act(match: MatchRecord, user_id: int, to_act: frozenset[int]) -> int:

@@ -252,6 +252,8 @@ async def test_a_shortcut_finishes_the_turn_in_one_tap(fake_discord: FakeDiscord
         # Ending the turn, with or without floors bought on the way out, is one choice of the menu.
         offered = menu_choices(menu)
         assert {"=endbuild", "=endbuild;endturn", "=endbuild;buy 1;buy 1;endturn"} <= set(offered)
+        # Undo (the build revealed nothing) finds room without pushing these lists behind a tap.
+        assert any(b["custom_id"].startswith("ba:undo:") for b in menu.buttons)
         select, finish = offered["=endbuild;buy 1;endturn"]
         labels = {o["label"] for s in menu.selects for o in s["options"]} | {b["label"] for b in menu.buttons}
         assert {"Stop building", "End your turn", "Buy a 1 M floor, end turn"} <= labels
@@ -263,7 +265,9 @@ async def test_a_shortcut_finishes_the_turn_in_one_tap(fake_discord: FakeDiscord
         text = after.content or ""
         # Each move of the run is played, logged and reported on its own; then the turn has passed.
         assert text.count("✅ You played") == 3 and "You played: Stop building." in text, text
-        assert "You played: End your turn." in text and "Waiting for" in text and not after.buttons
+        assert "You played: End your turn." in text and "Waiting for" in text
+        # The turn has passed: no moves are offered, only Undo while the next player has not moved.
+        assert [b["custom_id"].split(":")[1] for b in after.buttons] == ["undo"]
         log = await bot.store.action_log(match_id)
         assert [entry.notation for entry in log[before:]] == ["endbuild", "buy 1", "endturn"]
         record = await bot.host.match(match_id)
