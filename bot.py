@@ -192,6 +192,10 @@ def cmd_selfplay(args: argparse.Namespace) -> int:
     return 1 if failed else 0
 
 
+# Positions of one match whose board and first hand ``bench`` renders per game.
+RENDER_SAMPLE = 30
+
+
 def cmd_bench(args: argparse.Namespace) -> int:
     from data.bench import measure_store
     from engine.host.benchmarks import bench_engine, greedy_first_rate
@@ -206,9 +210,12 @@ def cmd_bench(args: argparse.Namespace) -> int:
         rules = GAMES[slug]
         seats = max(n for n in rules.seat_counts if n <= 4)
         games[slug] = bench_engine(rules, get_policy(slug, "random"), seats, seconds=budget)
-        views: list[Any] = []
-        play_match(rules, seats, 1, frozenset(), [get_policy(slug, "greedy")], on_state=views.append)
-        sample = [rules.view(state, seat) for state in views for seat in (None, 0)]
+        states: list[Any] = []
+        play_match(rules, seats, 1, frozenset(), [get_policy(slug, "greedy")], on_state=states.append)
+        # Positions spread over the whole match, not all of them: an image takes 50-300 ms, and a match
+        # has hundreds of positions, which would blow the command's time budget on rendering alone.
+        spread = states[:: max(1, len(states) // RENDER_SAMPLE)]
+        sample = [rules.view(state, seat) for state in spread for seat in (None, 0)]
         games[slug].update(measure_render(slug, sample, [f"Player {n + 1}" for n in range(seats)]) or {})
         if args.winrate:
             greedy, others = get_policy(slug, "greedy"), get_policy(slug, "random")
