@@ -8,6 +8,7 @@ from __future__ import annotations
 import io
 from functools import lru_cache
 from importlib import resources
+from typing import Any
 
 from PIL import Image, ImageDraw, ImageFont
 
@@ -21,12 +22,61 @@ MUTED = "#5D5346"
 PAPER = "#F4F1EA"
 
 
+# Rendered texts kept per font: a board draws a hundred or so, most of them the same on every board
+# (coordinates, names, card titles), and rasterising text is a third of what drawing a board costs.
+TEXT_CACHE_SIZE = 4096
+
+
+class _Font(ImageFont.FreeTypeFont):
+    """A FreeType font that keeps the masks and lengths of the texts it rendered (LRU, thread-safe), so
+    a text drawn again with the same arguments is not rasterised again: the same mask gives the same
+    pixels. ``ImageDraw`` only reads the masks it is given."""
+
+    def __init__(self, data: bytes, size: int) -> None:
+        super().__init__(io.BytesIO(data), size)
+        self._mask = lru_cache(maxsize=TEXT_CACHE_SIZE)(super().getmask2)
+        self._length = lru_cache(maxsize=TEXT_CACHE_SIZE)(super().getlength)
+
+    def getmask2(  # type: ignore[override]
+        self,
+        text: str | bytes,
+        mode: str = "",
+        direction: str | None = None,
+        features: list[str] | None = None,
+        language: str | None = None,
+        stroke_width: float = 0,
+        anchor: str | None = None,
+        ink: int = 0,
+        start: tuple[float, float] | None = None,
+        *args: Any,
+        **kwargs: Any,
+    ) -> tuple[Any, tuple[int, int]]:
+        if features is not None or args or mode == "RGBA":
+            # Lists are not hashable, and an RGBA mask (colour glyphs) is changed by the caller.
+            return super().getmask2(
+                text, mode, direction, features, language, stroke_width, anchor, ink, start, *args, **kwargs
+            )
+        return self._mask(text, mode, direction, None, language, stroke_width, anchor, ink, start, **kwargs)
+
+    def getlength(
+        self,
+        text: str | bytes,
+        mode: str = "",
+        direction: str | None = None,
+        features: list[str] | None = None,
+        language: str | None = None,
+    ) -> float:
+        if features is not None:
+            return super().getlength(text, mode, direction, features, language)
+        return float(self._length(text, mode, direction, None, language))
+
+
 @lru_cache(maxsize=64)
 def font(size: int, bold: bool = False) -> ImageFont.FreeTypeFont:
     """DejaVu Sans (shipped in render/assets with its licence) at ``size`` pixels."""
     name = "DejaVuSans-Bold.ttf" if bold else "DejaVuSans.ttf"
     data = resources.files("render").joinpath("assets", name).read_bytes()
-    return ImageFont.truetype(io.BytesIO(data), size)
+    return _Font(data, size)
 
 
 def text(
