@@ -50,7 +50,6 @@ from tests.discord.models import (
     TEXT_CHANNEL,
     TEXT_INPUT,
     UPDATE_MESSAGE,
-    WAIT_SECONDS,
     ApiError,
     BotFailure,
     FakeAttachment,
@@ -472,7 +471,7 @@ class FakeDiscord:
             raise BotFailure("\n\n".join(self.failures))
 
     async def wait_until(
-        self, check: Callable[[], T | None], *, timeout: float = WAIT_SECONDS, what: str = "a condition"
+        self, check: Callable[[], T | None], *, timeout: float = 3.0, what: str = "a condition"
     ) -> T:
         """Wait until ``check()`` returns something truthy, and return it.
 
@@ -498,7 +497,7 @@ class FakeDiscord:
                 await asyncio.wait_for(event.wait(), remaining)
 
     async def wait_for(
-        self, predicate: Callable[[RecordedRequest], bool], *, timeout: float = WAIT_SECONDS
+        self, predicate: Callable[[RecordedRequest], bool], *, timeout: float = 3.0
     ) -> RecordedRequest:
         """The first logged request (past or future) for which ``predicate`` is true."""
         return await self.wait_until(
@@ -516,7 +515,7 @@ class FakeDiscord:
         channel: FakeChannel | None = None,
         predicate: Callable[[FakeMessage], bool] | None = None,
         *,
-        timeout: float = WAIT_SECONDS,
+        timeout: float = 3.0,
     ) -> FakeMessage:
         """The first live, non-ephemeral message (in ``channel`` if given) matching ``predicate``."""
 
@@ -528,11 +527,7 @@ class FakeDiscord:
         return await self.wait_until(check, timeout=timeout, what=f"a message in {where}")
 
     async def wait_for_dm(
-        self,
-        user: FakeUser,
-        predicate: Callable[[FakeMessage], bool] | None = None,
-        *,
-        timeout: float = WAIT_SECONDS,
+        self, user: FakeUser, predicate: Callable[[FakeMessage], bool] | None = None, *, timeout: float = 3.0
     ) -> FakeMessage:
         """The first DM to ``user`` matching ``predicate``."""
         return await self.wait_until(
@@ -542,7 +537,7 @@ class FakeDiscord:
         )
 
     async def wait_for_thread(
-        self, parent: FakeChannel | None = None, *, name: str | None = None, timeout: float = WAIT_SECONDS
+        self, parent: FakeChannel | None = None, *, name: str | None = None, timeout: float = 3.0
     ) -> FakeChannel:
         """The first thread (under ``parent``, called ``name``) the bot created."""
         return await self.wait_until(
@@ -551,7 +546,7 @@ class FakeDiscord:
             what=f"a thread named {name!r}" if name else "a thread",
         )
 
-    async def wait_connected(self, *, timeout: float = WAIT_SECONDS) -> None:
+    async def wait_connected(self, *, timeout: float = 3.0) -> None:
         """Wait until a client has identified on the gateway."""
         await self.wait_until(lambda: self.connected, timeout=timeout, what="a gateway IDENTIFY")
 

@@ -20,11 +20,6 @@ if TYPE_CHECKING:
 
 JSON = dict[str, Any]
 
-# How long a wait for the bot (a message, a response, a request...) lasts before ``FakeTimeout``. A wait
-# ends as soon as what it waits for happens, so this only bounds a failing test; it is generous because
-# a bot on a loaded machine (two cores, other test runs) may take seconds where it takes milliseconds.
-WAIT_SECONDS = 15.0
-
 DISCORD_EPOCH_MS = 1420070400000
 
 # Channel types (https://discord.com/developers/docs/resources/channel#channel-object-channel-types).
@@ -656,14 +651,14 @@ class FakeInteraction:
         return self.original is not None and self.original.ephemeral
 
     async def wait_until(
-        self, check: Callable[[FakeInteraction], Any], *, timeout: float = WAIT_SECONDS, what: str = ""
+        self, check: Callable[[FakeInteraction], Any], *, timeout: float = 3.0, what: str = ""
     ) -> Any:
         """Wait until ``check(self)`` returns something truthy, and return it."""
         return await self.fake.wait_until(
             lambda: check(self), timeout=timeout, what=what or f"interaction {self.id}"
         )
 
-    async def callback(self, *, timeout: float = WAIT_SECONDS) -> InteractionEvent:
+    async def callback(self, *, timeout: float = 3.0) -> InteractionEvent:
         """The bot's initial callback (type 4, 5, 6, 7, 8 or 9)."""
         return await self.wait_until(
             lambda ix: next((e for e in ix.events if e.kind == "callback"), None),
@@ -671,7 +666,7 @@ class FakeInteraction:
             what=f"the callback to {self.describe()}",
         )
 
-    async def response(self, *, timeout: float = WAIT_SECONDS) -> FakeMessage:
+    async def response(self, *, timeout: float = 3.0) -> FakeMessage:
         """The message answering this interaction, once it has content (see the class docstring)."""
         event = await self.callback(timeout=timeout)
         if event.callback_type in (AUTOCOMPLETE_RESULT, MODAL):
@@ -685,7 +680,7 @@ class FakeInteraction:
             what=f"the response to {self.describe()}",
         )
 
-    async def followup(self, index: int = 0, *, timeout: float = WAIT_SECONDS) -> FakeMessage:
+    async def followup(self, index: int = 0, *, timeout: float = 3.0) -> FakeMessage:
         """The ``index``-th followup message (the first one after a defer also fills the original)."""
         return await self.wait_until(
             lambda ix: ix.followups[index] if len(ix.followups) > index else None,
@@ -693,14 +688,14 @@ class FakeInteraction:
             what=f"followup #{index} to {self.describe()}",
         )
 
-    async def choices(self, *, timeout: float = WAIT_SECONDS) -> list[JSON]:
+    async def choices(self, *, timeout: float = 3.0) -> list[JSON]:
         """The autocomplete choices (callback type 8), each ``{"name": ..., "value": ...}``."""
         await self.callback(timeout=timeout)
         if self.choices_sent is None:
             raise AssertionError(f"{self.describe()} was not answered with autocomplete choices")
         return self.choices_sent
 
-    async def modal(self, *, timeout: float = WAIT_SECONDS) -> FakeModal:
+    async def modal(self, *, timeout: float = 3.0) -> FakeModal:
         """The modal the bot opened (callback type 9)."""
         await self.callback(timeout=timeout)
         if self.modal_sent is None:
