@@ -26,3 +26,8 @@ async def store(db_path: Path, inline: bool) -> AsyncIterator[SqliteMatchStore]:
         yield opened
     finally:
         await opened.close()
+
+
+@pytest.fixture
+def commits_without_fsync() -> None:
+    """Overrides tests/conftest.py: here the store keeps its ``synchronous=FULL``, which these tests check."""

@@ -2,20 +2,66 @@
 
 ``fake_discord`` gives a started ``FakeDiscord`` (default world) per test and stops it afterwards; start a bot
 on it with ``async with running_bot(bot, fake_discord): ...`` from ``tests.discord.harness``.
+
+Images the bot sends are drawn in full but sent as a cheap stand-in PNG (``quick_png``); a test that reads
+the pixels of one asks for the real encoding with ``@pytest.mark.real_png``.
 """
 
 from __future__ import annotations
 
+import hashlib
+import io
 import os
+import sys
 from collections.abc import AsyncIterator
 
 import pytest
+from PIL import Image, PngImagePlugin
 
+import render.canvas
+import render.registry  # every game's renderer, found in sys.modules below
+import render.standings
 from tests.discord.fake import FakeDiscord
 
 # Bots under test draw in a thread: starting render processes for each of them would make the suite slower
 # on two cores. tests/discord/test_render_pool.py runs a bot on its processes.
 os.environ.setdefault("BIGAPPLE_RENDER_WORKERS", "0")
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    config.addinivalue_line(
+        "markers", "real_png: encode the images the bot sends as the bot does, instead of a stand-in"
+    )
+
+
+def stand_in_png(image: Image.Image) -> bytes:
+    """A one-pixel PNG that carries ``image``'s size and a digest of its mode, size and pixels.
+
+    Two images get the same bytes exactly when their pixels are the same, as with the real encoder, so
+    every check that compares uploads (an unchanged board is not sent again) sees what it would; but it
+    costs a copy and a hash of the pixels, where compressing a drawn board takes tens of milliseconds.
+    """
+    digest = hashlib.blake2b(f"{image.mode}:{image.size}:".encode(), digest_size=20)
+    digest.update(image.tobytes())
+    info = PngImagePlugin.PngInfo()
+    info.add_text("size", "x".join(map(str, image.size)))
+    info.add_text("pixels", digest.hexdigest())
+    buffer = io.BytesIO()
+    Image.new("1", (1, 1)).save(buffer, format="PNG", pnginfo=info)
+    return buffer.getvalue()
+
+
+@pytest.fixture(autouse=True)
+def quick_png(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Every renderer draws its image in full, then hands it to ``stand_in_png`` instead of the PNG
+    encoder, which takes about half of a board's rendering time. Encoding real images is covered by
+    tests/render, the CLI and transcript tests, and by any test here marked ``real_png``."""
+    if request.node.get_closest_marker("real_png"):
+        return
+    encoder = render.canvas.encode_png
+    for name, module in list(sys.modules.items()):
+        if name.startswith("render.") and getattr(module, "encode_png", None) is encoder:
+            monkeypatch.setattr(module, "encode_png", stand_in_png)
 
 
 @pytest.fixture

@@ -153,6 +153,7 @@ async def play_one_move(fake: FakeDiscord, bot: BigApple, match_id: int, thread:
     return notation
 
 
+@pytest.mark.real_png  # reads the final board's image
 async def test_a_whole_match_from_new_to_standings(fake_discord: FakeDiscord, tmp_path: Path) -> None:
     fake = fake_discord
     cy = fake.add_user("cy")

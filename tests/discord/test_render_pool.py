@@ -4,12 +4,16 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
+
 from cogs._client import BigApple
 from render.registry import render_view
 from tests.discord.fake import FakeDiscord
 from tests.discord.harness import running_bot
 
 
+# The worker draws a real PNG, compared with this process's own: the stand-in encoder stays out.
+@pytest.mark.real_png
 async def test_the_board_of_a_new_match_is_drawn_in_a_worker_process(
     tmp_path: Path, fake_discord: FakeDiscord
 ) -> None:

@@ -3,8 +3,9 @@
 from __future__ import annotations
 
 import io
+from importlib import resources
 
-from PIL import Image
+from PIL import Image, ImageDraw, ImageFont
 
 from render.canvas import SEAT_STYLES, encode_png, font, legend, new_canvas, seat_style
 
@@ -30,3 +31,24 @@ def test_a_legend_draws_and_encodes() -> None:
     png = encode_png(image)
     with Image.open(io.BytesIO(png)) as decoded:
         assert decoded.size == (300, 200) and decoded.getpixel((22, 22)) != (244, 241, 234)
+
+
+def test_text_drawn_from_the_font_cache_is_the_text_freetype_draws() -> None:
+    """The canvas font keeps rendered texts; a text drawn again (cached) or at a fractional position has
+    exactly the pixels and width of Pillow's own font."""
+    data = resources.files("render").joinpath("assets", "DejaVuSans-Bold.ttf").read_bytes()
+    plain = ImageFont.truetype(io.BytesIO(data), 17)
+    cached = font(17, bold=True)
+    drawn = []
+    for face in (plain, cached, cached):
+        image = Image.new("RGB", (240, 90), (244, 241, 234))
+        draw = ImageDraw.Draw(image, "RGBA")
+        for xy, anchor in (((5, 5), "la"), ((120.5, 45.25), "mm"), ((235, 85), "rs")):
+            draw.text(xy, "Park Ave ● 42", font=face, fill="#0072B2", anchor=anchor)
+        drawn.append(image.tobytes())
+    assert drawn[0] == drawn[1] == drawn[2]
+    assert (
+        cached.getlength("Park Ave ● 42")
+        == cached.getlength("Park Ave ● 42")
+        == plain.getlength("Park Ave ● 42")
+    )

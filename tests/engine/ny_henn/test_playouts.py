@@ -120,12 +120,14 @@ def test_secrets_stay_with_their_owner(seats: int) -> None:
     for ply, (state, _seat, _action, _step) in enumerate(playout(seats, 5)):
         if ply % 7:
             continue
+        # What the public and each seat see of the real position, for every owner's redraw.
+        seen = {viewer: RULES.view(state, viewer) for viewer in (None, *range(seats))}
         for owner in range(seats):
             other = RULES.resample_secrets(state, owner, rng)
             resampled += other != state
-            assert RULES.view(other, None) == RULES.view(state, None)
+            assert RULES.view(other, None) == seen[None]
             for viewer in set(range(seats)) - RULES.observers(state, owner):
-                assert RULES.view(other, viewer) == RULES.view(state, viewer)
+                assert RULES.view(other, viewer) == seen[viewer]
     assert resampled > 0
 
 

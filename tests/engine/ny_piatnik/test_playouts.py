@@ -104,12 +104,14 @@ def test_playout_replay_notation_and_secrets(seats: int, options: frozenset[str]
                 i
             ] + state.board.count(colour)
         if ply % 9 == 0:
+            # What the public and each seat see of the real position, for every owner's redraw.
+            seen = {viewer: RULES.view(state, viewer) for viewer in (None, *range(seats))}
             for owner in range(seats):
                 other = RULES.resample_secrets(state, owner, rng)
                 assert [back_counts(h) for h in other.hands] == [back_counts(h) for h in state.hands]
-                assert RULES.view(other, None) == RULES.view(state, None)
+                assert RULES.view(other, None) == seen[None]
                 for viewer in set(range(seats)) - RULES.observers(state, owner):
-                    assert RULES.view(other, viewer) == RULES.view(state, viewer)
+                    assert RULES.view(other, viewer) == seen[viewer]
         final = step.state
     assert final is not None
     outcome = RULES.outcome(final)
