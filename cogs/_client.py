@@ -25,7 +25,7 @@ from data.store import SqliteMatchStore
 from data.tournaments import SqliteTournamentStore
 from engine.host.outbox import Backoff
 from engine.host.ports import MatchRecord, MatchStatus
-from engine.host.service import GameHost
+from engine.host.service import GameHost, utc_now
 from engine.host.timekeeper import Timekeeper
 from engine.host.tournaments import TournamentHost, TournamentStatus
 from render.pool import RenderPool
@@ -50,10 +50,6 @@ RETRY_SECONDS = 5.0
 # discord.py logs whole request and event payloads at DEBUG, DM contents included; these loggers stay at
 # INFO or above so that no hand ever reaches a log line, whatever the configured level.
 PAYLOAD_LOGGERS = ("discord.http", "discord.gateway", "discord.webhook.async_", "discord.state")
-
-
-def utc_now() -> datetime:
-    return datetime.now(UTC)
 
 
 def silence_payload_logs() -> None:

@@ -16,7 +16,7 @@ import os
 import sqlite3
 from collections.abc import Awaitable, Callable, Collection, Iterable, Sequence
 from dataclasses import dataclass, field
-from datetime import UTC, datetime
+from datetime import datetime
 from types import TracebackType
 from typing import Any, Self, TypeVar
 
@@ -862,7 +862,7 @@ class SqliteMatchStore:
             rows = raw.execute(
                 f"SELECT {_PING_COLUMNS} FROM turn_pings WHERE sent = 0 AND due_at <= ? "
                 "ORDER BY due_at LIMIT ?",
-                (_utc_text(now), max(0, limit)),
+                (clockrows.utc_text(now), max(0, limit)),
             ).fetchall()
             return [_to_ping(row) for row in rows]
 
@@ -882,7 +882,8 @@ class SqliteMatchStore:
 
         def body(raw: sqlite3.Connection) -> None:
             raw.execute(
-                "UPDATE turn_pings SET due_at = ? WHERE user_id = ? AND sent = 0", (_utc_text(now), user_id)
+                "UPDATE turn_pings SET due_at = ? WHERE user_id = ? AND sent = 0",
+                (clockrows.utc_text(now), user_id),
             )
 
         await self._db.write(body)
@@ -898,7 +899,7 @@ class SqliteMatchStore:
                 (
                     via.value,
                     int(via is not Via.HELD),
-                    _utc_text(due_at or ping.due_at),
+                    clockrows.utc_text(due_at or ping.due_at),
                     ping.match_id,
                     ping.turn,
                     ping.seat,
@@ -915,7 +916,7 @@ class SqliteMatchStore:
             raw.execute(
                 "UPDATE turn_pings SET via = '', sent = 0, due_at = ? "
                 "WHERE match_id = ? AND turn = ? AND seat = ?",
-                (_utc_text(due_at), ping.match_id, ping.turn, ping.seat),
+                (clockrows.utc_text(due_at), ping.match_id, ping.turn, ping.seat),
             )
 
         await self._db.write(body)
@@ -1279,11 +1280,6 @@ def _readable_deliveries(rows: Iterable[Sequence[Any]]) -> tuple[list[Delivery],
 _PING_COLUMNS = "match_id, turn, seat, user_id, started_at, due_at, via"
 
 
-def _utc_text(moment: datetime) -> str:
-    """An aware time as stored in ``turn_pings``: UTC ISO-8601 text, which sorts as time does."""
-    return moment.astimezone(UTC).isoformat(timespec="milliseconds")
-
-
 def _to_ping(row: Sequence[Any]) -> TurnPing:
     return TurnPing(
         match_id=row[0],
@@ -1308,8 +1304,8 @@ def _save_turn_pings(raw: sqlite3.Connection, match_id: int, turn: int, pings: S
                 turn,
                 p.seat,
                 p.user_id,
-                _utc_text(p.started_at),
-                _utc_text(p.due_at),
+                clockrows.utc_text(p.started_at),
+                clockrows.utc_text(p.due_at),
                 p.via.value,
                 int(p.sent),
             )
