@@ -11,7 +11,8 @@ import time
 from pathlib import Path
 
 from data import db as dbmod
-from data.store import _GUARD_COMMIT, _INSERT_ACTION, _INSERT_SNAPSHOT, SqliteMatchStore
+from data.checkpoints import is_checkpoint, pack_state
+from data.store import _GUARD_COMMIT, _INSERT_ACTION, _INSERT_CHECKPOINT, SqliteMatchStore
 from engine.core.replay import LoggedAction
 from engine.host.ports import MatchStatus, NewMatch, Player
 
@@ -84,8 +85,8 @@ async def _store_rate(path: Path, actions: int, state: str, inline: bool) -> flo
 
 
 def _raw_rate(path: Path, actions: int, state: str, synchronous: str = dbmod.SYNCHRONOUS) -> float:
-    """The same work with plain sqlite3: guard UPDATE (with the latest state), action row, snapshot row,
-    with the store's PRAGMAs (``synchronous`` may be set otherwise to price it)."""
+    """The same work with plain sqlite3: guard UPDATE (with the latest state), action row, checkpoint
+    row when due, with the store's PRAGMAs (``synchronous`` may be set otherwise to price it)."""
     _fresh(path)
     raw = sqlite3.connect(path, isolation_level=None)
     try:
@@ -107,7 +108,8 @@ def _raw_rate(path: Path, actions: int, state: str, synchronous: str = dbmod.SYN
             raw.execute("BEGIN IMMEDIATE")
             raw.execute(_GUARD_COMMIT, (now, active, state, None, match_id, i))
             raw.execute(_INSERT_ACTION, (match_id, i + 1, i % 2, f"build {i % 40}", now))
-            raw.execute(_INSERT_SNAPSHOT, (match_id, i + 1, state))
+            if is_checkpoint(i + 1):
+                raw.execute(_INSERT_CHECKPOINT, (match_id, i + 1, pack_state(state)))
             raw.execute("COMMIT")
         elapsed = time.perf_counter() - start
     finally:

@@ -21,6 +21,7 @@ from typing import IO, Any, TypeVar
 import aiosqlite
 from pydantic import BaseModel, ValidationError
 
+from data.checkpoints import pack_state
 from engine.core.errors import CorruptRecord
 
 T = TypeVar("T")
@@ -36,6 +37,8 @@ SYNCHRONOUS = "FULL"
 CHECKPOINT_EVERY = 250
 
 _MIGRATION_FILE = re.compile(r"^(\d{4})_([a-z0-9_]+)\.sql$")
+# A migration that frees much space says so with this line; the file is vacuumed once it is applied.
+_VACUUM_AFTER = "-- after: VACUUM"
 
 
 @dataclass(frozen=True, slots=True)
@@ -165,6 +168,8 @@ def migrate(raw: sqlite3.Connection, migrations: Sequence[Migration] | None = No
             f"the database was migrated by newer code (schema version {max(recorded)}; this code knows "
             f"up to {max(known, default=0)}); upgrade the bot instead of opening it with this one"
         )
+    # Migrations may call it to compress stored states (0014).
+    raw.create_function("pack_state", 1, pack_state, deterministic=True)
     applied: list[int] = []
     for step in steps:
         if step.version in recorded:
@@ -183,6 +188,8 @@ def migrate(raw: sqlite3.Connection, migrations: Sequence[Migration] | None = No
 
         if write_transaction(raw, apply):
             applied.append(step.version)
+            if _VACUUM_AFTER in step.sql:
+                raw.execute("VACUUM")  # outside any transaction, as SQLite requires
     return applied
 
 

@@ -24,6 +24,7 @@ from pydantic import ValidationError
 
 from data import clocks as clockrows
 from data import db as dbmod
+from data.checkpoints import is_checkpoint, pack_state, unpack_state
 from engine.core.errors import (
     CorruptRecord,
     EngineError,
@@ -44,6 +45,7 @@ from engine.host.ports import (
     MatchSummary,
     NewMatch,
     Player,
+    StoredBoard,
     TurnLines,
 )
 
@@ -72,7 +74,7 @@ _INSERT_PLAYER = (
     "INSERT INTO players (match_id, joined, user_id, name, bot, seat) "
     "VALUES (?, (SELECT COALESCE(MAX(joined) + 1, 0) FROM players WHERE match_id = ?), ?, ?, ?, ?)"
 )
-_INSERT_SNAPSHOT = "INSERT INTO snapshots (match_id, version, state_json) VALUES (?, ?, ?)"
+_INSERT_CHECKPOINT = "INSERT INTO checkpoints (match_id, version, state) VALUES (?, ?, ?)"
 _INSERT_DELIVERY = (
     "INSERT INTO deliveries (match_id, version, seat, payload, created_at) VALUES (?, ?, ?, ?, ?)"
 )
@@ -367,41 +369,61 @@ class SqliteMatchStore:
 
         return await self._db.read(body)
 
-    async def snapshot(self, match_id: int, version: int) -> str:
-        """The state JSON of the match as it stood at ``version``: the latest snapshot stored at or
-        before it (versions that changed no state, such as ``close_match``, keep the previous one).
+    async def board_at(self, match_id: int, version: int) -> StoredBoard:
+        """What it takes to know the match as it stood at ``version``: the latest state when that is the
+        current version, else the nearest checkpoint at or before it and the actions after it up to
+        ``version`` (see ``data.checkpoints``). Versions that changed no state (such as ``close_match``)
+        have the state of the version before.
 
         Raises ``MatchNotFound`` for an unknown match or a version with no board (before the start or
-        after the current version), ``CorruptRecord`` if the stored state is not text.
+        after the current version), ``CorruptRecord`` if a stored state or action cannot be read.
         """
 
-        def body(raw: sqlite3.Connection) -> str:
-            current = _current_version(raw, match_id)
-            row = (
+        def body(raw: sqlite3.Connection) -> StoredBoard:
+            row = raw.execute("SELECT version, state_json FROM matches WHERE id = ?", (match_id,)).fetchone()
+            if row is None:
+                raise _not_found(match_id)
+            current, latest = row
+            if latest is None:
+                raise MatchNotFound(f"match {match_id} has not started, so it has no board yet")
+            if version == current:
+                if not isinstance(latest, str):
+                    raise CorruptRecord(f"the state of match {match_id} is not text; nothing was changed")
+                return StoredBoard(version=current, state_json=latest)
+            found = (
                 raw.execute(
-                    "SELECT version, state_json FROM snapshots WHERE match_id = ? AND version <= ? "
+                    "SELECT version, state FROM checkpoints WHERE match_id = ? AND version <= ? "
                     "ORDER BY version DESC LIMIT 1",
                     (match_id, version),
                 ).fetchone()
-                if version <= current
+                if 0 <= version < current
                 else None
             )
-            if row is None:
-                first = raw.execute(
-                    "SELECT MIN(version) FROM snapshots WHERE match_id = ?", (match_id,)
+            if found is None:
+                (first,) = raw.execute(
+                    "SELECT MIN(version) FROM checkpoints WHERE match_id = ?", (match_id,)
                 ).fetchone()
-                if first[0] is None:
-                    raise MatchNotFound(f"match {match_id} has not started, so it has no board yet")
                 raise MatchNotFound(
                     f"match {match_id} has no board at version {version}; "
-                    f"boards exist from version {first[0]} to {current}"
+                    f"boards exist from version {first if first is not None else current} to {current}"
                 )
-            if not isinstance(row[1], str):
-                raise CorruptRecord(
-                    f"the snapshot of match {match_id} at version {row[0]} is not text "
-                    f"({type(row[1]).__name__}); nothing was changed"
+            since = int(found[0])
+            state = unpack_state(found[1], f"the checkpoint of match {match_id} at version {since}")
+            # Every action in between, voided ones too: an undo stores a checkpoint, so an action voided
+            # by an undo after ``since`` was still in play at ``version`` if it comes before it.
+            then = tuple(
+                dbmod.validated_row(
+                    LoggedAction,
+                    {"seat": seat, "notation": notation},
+                    f"the action at version {at} of match {match_id}",
                 )
-            return row[1]
+                for at, seat, notation in raw.execute(
+                    "SELECT version, seat, notation FROM actions "
+                    "WHERE match_id = ? AND version > ? AND version <= ? ORDER BY version",
+                    (match_id, since, version),
+                )
+            )
+            return StoredBoard(version=since, state_json=state, then=then)
 
         return await self._db.read(body)
 
@@ -678,7 +700,7 @@ class SqliteMatchStore:
                 "INSERT INTO players (match_id, joined, user_id, name, bot, seat) VALUES (?, ?, ?, ?, ?, ?)",
                 [(match_id, i, p.user_id, p.name, p.bot, p.seat) for i, p in enumerate(players)],
             )
-            raw.execute(_INSERT_SNAPSHOT, (match_id, version, state_json))
+            raw.execute(_INSERT_CHECKPOINT, (match_id, version, pack_state(state_json)))
             _queue(raw, match_id, version, deliveries, now)
             clockrows.write_change(raw, clocks, now)
             return _load_match(raw, match_id)
@@ -696,7 +718,8 @@ class SqliteMatchStore:
         deliveries: Sequence[DeliveryDraft] = (),
         clocks: ClockChange | None = None,
     ) -> MatchRecord:
-        """Append ``action`` at version ``expected_version + 1`` with its resulting snapshot, set the
+        """Append ``action`` at version ``expected_version + 1`` with its resulting state (the latest,
+        and a checkpoint when the version is one, see ``data.checkpoints``), set the
         status (ACTIVE, or FINISHED/ABANDONED with ``result_json``), queue ``deliveries`` and write the
         ``clocks`` the move changed.
 
@@ -708,6 +731,7 @@ class SqliteMatchStore:
         now = self._clock()
         guard_params = (now, status.value, state_json, result_json, match_id, expected_version)
         version = expected_version + 1
+        checkpoint = pack_state(state_json) if is_checkpoint(version) else None
         known = self._known.get(match_id)
         if known is not None and known.version != expected_version:
             known = None
@@ -715,7 +739,8 @@ class SqliteMatchStore:
         def body(raw: sqlite3.Connection) -> MatchRecord:
             _guard(raw, _GUARD_COMMIT, guard_params, match_id, expected_version, _no_moves)
             raw.execute(_INSERT_ACTION, (match_id, version, action.seat, action.notation, now))
-            raw.execute(_INSERT_SNAPSHOT, (match_id, version, state_json))
+            if checkpoint is not None:
+                raw.execute(_INSERT_CHECKPOINT, (match_id, version, checkpoint))
             if deliveries:
                 _queue(raw, match_id, version, deliveries, now)
             clockrows.write_change(raw, clocks, now)
@@ -1191,7 +1216,7 @@ class SqliteMatchStore:
                 "INSERT INTO void_actions (match_id, version, undone_at) VALUES (?, ?, ?)",
                 [(match_id, undone, version) for undone in versions],
             )
-            raw.execute(_INSERT_SNAPSHOT, (match_id, version, state_json))
+            raw.execute(_INSERT_CHECKPOINT, (match_id, version, pack_state(state_json)))
             _queue(raw, match_id, version, deliveries, now)
             clockrows.write_change(raw, clocks, now)
             return _load_match(raw, match_id)

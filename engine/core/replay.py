@@ -31,9 +31,16 @@ def replay(
     Raises ``CorruptRecord`` naming the first entry that does not parse or is not legal where it stands
     (a stored log is never a player's typing, so its faults are faults of the record).
     """
-    state = rules.setup(seats, seed, options)
+    return advance(rules, rules.setup(seats, seed, options), log)
+
+
+def advance(
+    rules: GameRules[Any, Any], state: BaseModel, log: Iterable[LoggedAction], first: int = 1
+) -> tuple[BaseModel, list[Event]]:
+    """The state reached by applying ``log`` to ``state``, and every event produced; ``first`` is the
+    number the complaints give the first entry. Raises ``CorruptRecord`` as ``replay`` does."""
     events: list[Event] = []
-    for number, entry in enumerate(log, start=1):
+    for number, entry in enumerate(log, start=first):
         try:
             step = rules.apply(state, entry.seat, rules.parse(entry.notation))
         except EngineError as exc:

@@ -148,6 +148,15 @@ class Delivery(DeliveryDraft):
     attempts: int = 0
 
 
+class StoredBoard(Frozen):
+    """What a store holds for the state of a match at one version: the state JSON at ``version`` (a
+    checkpoint, or the latest state) and the actions that lead from it to the version asked for."""
+
+    version: int
+    state_json: str
+    then: tuple[LoggedAction, ...] = ()
+
+
 class MatchStore(Protocol):
     """Durable storage for matches. Every write is one transaction; writes that change a started match
     are guarded by its version and raise ``StaleVersion`` when another write got there first.
@@ -239,7 +248,9 @@ class MatchStore(Protocol):
         """The version of ``seat``'s latest action not taken back (None: there is none)."""
         ...
 
-    async def snapshot(self, match_id: int, version: int) -> str: ...
+    async def board_at(self, match_id: int, version: int) -> StoredBoard:
+        """The stored state nearest at or before ``version`` and the actions after it up to ``version``."""
+        ...
 
     async def pending_deliveries(self, limit: int = 100) -> list[Delivery]: ...
 

@@ -31,7 +31,7 @@ from engine.core.errors import (
     StaleVersion,
 )
 from engine.core.notation import quote
-from engine.core.replay import LoggedAction, replay
+from engine.core.replay import LoggedAction, advance, replay
 from engine.core.rng import SEAT_STREAM, Rng, bot_rng
 from engine.core.say import SILENT, Say, items, who
 from engine.host import undo as undoing
@@ -62,6 +62,7 @@ from engine.host.ports import (
     Player,
     Scope,
 )
+from engine.host.recent import Recent
 from engine.host.shortcuts import shortcut_entries
 from engine.host.text import HOST
 from lang.says import Namer, render
@@ -72,6 +73,8 @@ log = logging.getLogger(__name__)
 MAX_AUTOMATED_ACTIONS = 10_000
 # How many destinations the outbox sends to at once.
 PARALLEL_DESTINATIONS = 8
+# How many states of recent versions the host keeps at hand (a few KB each).
+RECENT_STATES = 512
 # The computer players that stand in for a person whose time ran out, the strongest first.
 STRONGEST_FIRST = ("greedy", "random")
 # Match ids are signed 64-bit in the store; anything else cannot name a match.
@@ -160,6 +163,9 @@ class GameHost:
         # Awaited after the commit that finishes a match (ratings, tournaments); failures are only logged
         # because each listener can also catch up from the store later.
         self.finish_listeners: list[Callable[[MatchRecord], Awaitable[object]]] = []
+        # States this host committed or rebuilt lately, by (match id, version): the notices of a burst
+        # of moves are drawn at their own versions, which the store keeps only as checkpoints.
+        self._recent: Recent[tuple[int, int], BaseModel] = Recent(RECENT_STATES)
 
     # ----------------------------------------------------------------- lookups
 
@@ -238,7 +244,27 @@ class GameHost:
             ) from exc
 
     async def state_at(self, match: MatchRecord, version: int) -> BaseModel:
-        return self._load(match, await self.store.snapshot(match.id, version))
+        """The state of ``match`` as it stood at ``version``: the latest state, one this host committed
+        lately, or the nearest stored checkpoint plus a replay of the actions after it (off the event
+        loop). Raises ``MatchNotFound`` for a version with no board, ``CorruptRecord``."""
+        if version == match.version and match.state_json is not None:
+            return self.state_of(match)
+        recent = self._recent.get((match.id, version))
+        if recent is not None:
+            return recent
+        board = await self.store.board_at(match.id, version)
+        state = self._load(match, board.state_json)
+        if board.then:
+            try:
+                state, _ = await asyncio.to_thread(
+                    advance, self.rules(match.game), state, board.then, board.version + 1
+                )
+            except CorruptRecord as exc:
+                raise CorruptRecord(
+                    f"match #{match.id} cannot be read ({exc.message}); {ADMIN_CAN_ABANDON}"
+                ) from None
+        self._recent.keep((match.id, version), state)
+        return state
 
     def view(self, match: MatchRecord, seat: int | None, state: BaseModel | None = None) -> BaseModel:
         rules = self.rules(match.game)
@@ -977,6 +1003,7 @@ class GameHost:
             deliveries=notices,
             clocks=clocks,
         )
+        self._recent.keep((committed.id, committed.version), after)
         # A log line names a move only when everyone may know it (the engine says which are secret).
         move = notation if rules.is_public_action(before, seat, action) else "a private move"
         log.info("match %s: seat %s played %s (version %s)", match.id, seat, move, committed.version)

@@ -3,8 +3,10 @@
 from __future__ import annotations
 
 import asyncio
+import json
 import sqlite3
 import threading
+import zlib
 from pathlib import Path
 
 import pytest
@@ -12,7 +14,7 @@ import pytest
 import data.db as dbmod
 from data.db import Database, Migration, connect, default_db_path, load_migrations, migrate, split_statements
 
-TABLES = {"matches", "players", "actions", "snapshots", "deliveries", "schema_migrations"}
+TABLES = {"matches", "players", "actions", "checkpoints", "deliveries", "schema_migrations"}
 
 
 def tables(path: Path) -> set[str]:
@@ -169,3 +171,37 @@ def test_a_second_process_on_one_file_is_refused_until_the_first_lets_go(tmp_pat
         dbmod.OneProcess.claim(db)
     first.release()
     dbmod.OneProcess.claim(db).release()
+
+
+def test_the_checkpoint_migration_thins_out_and_packs_old_snapshots(tmp_path: Path) -> None:
+    path = tmp_path / "old.db"
+    raw = sqlite3.connect(path, isolation_level=None)
+    try:
+        dbmod.configure(raw)
+        migrate(raw, load_migrations()[:13])  # a database as the bot left it before checkpoints
+        raw.execute(
+            "INSERT INTO matches (id, game, seat_count, seed, status, version, state_json, created_at, "
+            "updated_at) VALUES (1, 'g', 2, 1, 'active', 81, '{\"v\": 81}', 't', 't')"
+        )
+        big = "x" * 20_000  # every snapshot of the old store was a whole state
+        for version in range(2, 82):
+            if version > 2 and version != 81:
+                raw.execute("INSERT INTO actions VALUES (1, ?, 0, 'm', 't')", (version,))
+            raw.execute(
+                "INSERT INTO snapshots VALUES (1, ?, ?)", (version, f'{{"v": {version}, "pad": "{big}"}}')
+            )
+        raw.execute("INSERT INTO void_actions VALUES (1, 80, 81)")  # version 81 was an undo
+        raw.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+        before = path.stat().st_size
+        assert migrate(raw) == [m.version for m in load_migrations()[13:]]
+        raw.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+        after = path.stat().st_size
+        kept = raw.execute("SELECT version, state FROM checkpoints ORDER BY version").fetchall()
+        left = {row[0] for row in raw.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
+    finally:
+        raw.close()
+    # The opening, the multiples of 32 and the undo, each compressed; the rest is gone and the file shrank.
+    assert [v for v, _ in kept] == [2, 32, 64, 81]
+    assert [json.loads(zlib.decompress(s))["v"] for _, s in kept] == [2, 32, 64, 81]
+    assert "snapshots" not in left
+    assert after < before / 5

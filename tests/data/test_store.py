@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 import json
 import sqlite3
+import zlib
 from datetime import UTC, datetime
 from pathlib import Path
 
@@ -13,7 +14,7 @@ import pytest
 from data.store import SqliteMatchStore
 from engine.core.errors import CorruptRecord, LobbyError, MatchClosed, MatchNotFound, StaleVersion
 from engine.core.replay import LoggedAction
-from engine.host.ports import DeliveryDraft, MatchRecord, MatchStatus, NewMatch, Player
+from engine.host.ports import DeliveryDraft, MatchRecord, MatchStatus, NewMatch, Player, StoredBoard
 
 ANN = Player(user_id=101, name="ann")
 BOB = Player(user_id=202, name="bob")
@@ -131,15 +132,19 @@ async def test_start_commits_log_and_snapshots(store: SqliteMatchStore) -> None:
     assert match.status is MatchStatus.ACTIVE and match.version == 3
     assert [(p.name, p.seat) for p in match.players] == [("ann", 0), ("bob", 1), ("cy", 2)]
     assert match.seat_of(202) == 1 and match.state_json == state(0)
-    assert await store.snapshot(match.id, 3) == state(0)
+    assert await store.board_at(match.id, 3) == StoredBoard(version=3, state_json=state(0))
     assert await store.action_log(match.id) == []
 
     match = await play(store, match, 4)
     assert match.version == 7 and match.state_json == state(7)
     log = await store.action_log(match.id)
     assert [(a.seat, a.notation) for a in log] == [(0, "m4"), (1, "m5"), (0, "m6"), (1, "m7")]
-    for version in range(4, 8):
-        assert await store.snapshot(match.id, version) == state(version)
+    # Between checkpoints a board is the opening plus the actions after it.
+    for version in range(4, 7):
+        assert await store.board_at(match.id, version) == StoredBoard(
+            version=3, state_json=state(0), then=tuple(log[: version - 3])
+        )
+    assert await store.board_at(match.id, 7) == StoredBoard(version=7, state_json=state(7))
     assert await store.get_match(match.id) == match
 
     finished = await store.commit_action(
@@ -155,18 +160,37 @@ async def test_start_commits_log_and_snapshots(store: SqliteMatchStore) -> None:
         await store.commit_action(finished.id, finished.version, LoggedAction(seat=0, notation="x"), state(9))
 
 
-async def test_snapshot_is_the_board_as_of_a_version(store: SqliteMatchStore) -> None:
+async def test_board_at_is_the_board_as_of_a_version(store: SqliteMatchStore) -> None:
     lobby = await store.create_match(draft(2), ANN)
     with pytest.raises(MatchNotFound, match="not started"):
-        await store.snapshot(lobby.id, 0)
+        await store.board_at(lobby.id, 0)
     match = await play(store, await started(store), 2)  # start at 2, moves at 3 and 4
     closed = await store.close_match(match.id, match.version, MatchStatus.ABANDONED)
     assert closed.version == match.version + 1
-    assert await store.snapshot(closed.id, closed.version) == state(match.version)
+    assert await store.board_at(closed.id, closed.version) == StoredBoard(version=5, state_json=state(4))
+    m3, m4 = await store.action_log(closed.id)
+    assert await store.board_at(closed.id, 4) == StoredBoard(version=2, state_json=state(0), then=(m3, m4))
     with pytest.raises(MatchNotFound, match="from version 2 to 5"):
-        await store.snapshot(closed.id, 1)
+        await store.board_at(closed.id, 1)
     with pytest.raises(MatchNotFound, match="no board at version 6"):
-        await store.snapshot(closed.id, 6)
+        await store.board_at(closed.id, 6)
+
+
+async def test_a_checkpoint_every_32_versions_compressed(store: SqliteMatchStore, db_path: Path) -> None:
+    match = await play(store, await started(store), 68)  # start at 2, moves at 3 .. 70
+    log = await store.action_log(match.id)
+    assert await store.board_at(match.id, 40) == StoredBoard(
+        version=32, state_json=state(32), then=tuple(log[30:38])
+    )
+    assert await store.board_at(match.id, 64) == StoredBoard(version=64, state_json=state(64))
+    assert (await store.board_at(match.id, 31)).version == 2
+    with sqlite3.connect(db_path) as raw:
+        kept = raw.execute(
+            "SELECT version, state FROM checkpoints WHERE match_id = ?", (match.id,)
+        ).fetchall()
+    raw.close()
+    assert [v for v, _ in kept] == [2, 32, 64]
+    assert all(zlib.decompress(packed).decode() == state(v) for v, packed in kept if v > 2)
 
 
 async def test_stale_commit_is_refused_and_changes_nothing(store: SqliteMatchStore) -> None:
@@ -185,7 +209,7 @@ async def test_stale_commit_is_refused_and_changes_nothing(store: SqliteMatchSto
     assert [a.notation for a in await store.action_log(match.id)] == ["m3"]
     assert await store.pending_deliveries() == pending
     with pytest.raises(MatchNotFound):
-        await store.snapshot(match.id, match.version + 1)
+        await store.board_at(match.id, match.version + 1)
 
 
 async def test_close_match_finishes_or_abandons_once(store: SqliteMatchStore) -> None:
@@ -268,7 +292,7 @@ async def test_unknown_match_is_not_found(store: SqliteMatchStore) -> None:
         store.commit_action(404, 0, LoggedAction(seat=0, notation="x"), state(1)),
         store.close_match(404, 0, MatchStatus.ABANDONED),
         store.action_log(404),
-        store.snapshot(404, 0),
+        store.board_at(404, 0),
     ]
     for call in calls:
         with pytest.raises(MatchNotFound, match="no match 404"):
@@ -285,7 +309,7 @@ async def test_data_survives_close_and_reopen(db_path: Path) -> None:
         assert again == match.model_copy(update={"thread_id": 77, "updated_at": again.updated_at})
         assert [a.notation for a in await reopened.action_log(match.id)] == ["m3", "m4", "m5"]
         assert await reopened.pending_deliveries() == pending
-        assert await reopened.snapshot(match.id, 4) == state(4)
+        assert (await reopened.board_at(match.id, 4)).then == tuple((await reopened.action_log(match.id))[:2])
 
 
 async def test_the_action_log_is_append_only(store: SqliteMatchStore, db_path: Path) -> None:
@@ -467,9 +491,9 @@ async def test_corrupt_players_actions_snapshots_and_deliveries(
     with pytest.raises(CorruptRecord, match=f"action at version 99 of match {other.id}"):
         await store.action_log(other.id)
 
-    raw_write(db_path, "UPDATE snapshots SET state_json = x'00ff' WHERE match_id = ?", other.id)
-    with pytest.raises(CorruptRecord, match=f"snapshot of match {other.id} at version 3 is not text"):
-        await store.snapshot(other.id, 3)
+    raw_write(db_path, "UPDATE checkpoints SET state = x'00ff' WHERE match_id = ?", other.id)
+    with pytest.raises(CorruptRecord, match=f"checkpoint of match {other.id} at version 2 cannot be read"):
+        await store.board_at(other.id, 2)
 
     pending_before = {d.id for d in await store.pending_deliveries()}
     raw_write(db_path, "UPDATE deliveries SET attempts = 'many' WHERE match_id = ?", other.id)

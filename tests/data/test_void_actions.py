@@ -11,7 +11,7 @@ import pytest
 from data.store import SqliteMatchStore
 from engine.core.errors import MatchClosed, StaleVersion
 from engine.core.replay import LoggedAction
-from engine.host.ports import DeliveryDraft, MatchStatus
+from engine.host.ports import DeliveryDraft, MatchStatus, StoredBoard
 from tests.data.test_store import play, started, state
 
 
@@ -20,6 +20,7 @@ async def test_an_undo_voids_the_latest_actions_and_commits_the_board_before_the
 ) -> None:
     match = await play(store, await started(store), 4)
     v = match.version  # the actions are at versions v-3 .. v
+    kept_before = await store.kept_actions(match.id)
     said = [DeliveryDraft(payload='{"lines": ["undo"]}')]
     undone = await store.undo_actions(match.id, v, [v - 1, v], state(v - 2), said)
     assert undone.version == v + 1 and undone.state_json == state(v - 2)
@@ -32,8 +33,14 @@ async def test_an_undo_voids_the_latest_actions_and_commits_the_board_before_the
     # The seat's move at v-1 was taken back: its latest is the one before.
     assert await store.last_action_version(match.id, (v - 1) % 2) == v - 3
     assert await store.action_at(match.id, v) is None
-    assert await store.snapshot(match.id, undone.version) == state(v - 2)
-    assert await store.snapshot(match.id, v) == state(v)  # the past stays as it was
+    assert await store.board_at(match.id, undone.version) == StoredBoard(
+        version=undone.version, state_json=state(v - 2)
+    )
+    # The past stays as it was: the undone actions still lead to the boards they made.
+    opening = match.version - 4
+    assert await store.board_at(match.id, v) == StoredBoard(
+        version=opening, state_json=state(0), then=tuple(a for _, a in kept_before)
+    )
     assert [d.version for d in await store.pending_deliveries()][-1] == undone.version
     # Play goes on after it, at the next version.
     after = await store.commit_action(

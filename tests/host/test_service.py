@@ -11,6 +11,7 @@ from pathlib import Path
 
 import pytest
 
+from data.checkpoints import CHECKPOINT_EVERY
 from data.store import SqliteMatchStore
 from engine.core.errors import (
     CorruptRecord,
@@ -504,3 +505,27 @@ async def test_resume_pages_through_every_active_match(store: SqliteMatchStore) 
     # Pages of two: every active match is still found, in order, each once.
     assert await host._all_ids([MatchStatus.ACTIVE], page=2) == made
     assert await store.match_ids([MatchStatus.ACTIVE], 2, after=made[1]) == made[2:4]
+
+
+async def test_the_board_at_every_version_comes_back_from_checkpoints_and_the_log(
+    store: SqliteMatchStore,
+) -> None:
+    host = GameHost(store)  # the real games: a whole match of computers crosses several checkpoints
+    match = await host.create_match("ny_piatnik", 3, creator=ANN, seed=5)
+    await host.add_computer(match.id, "greedy")
+    await host.add_computer(match.id, "greedy")
+    await host.start(match.id)
+    match = await host.match(match.id)
+    human = match.seat_of(ANN.user_id or 0)
+    while match.status is MatchStatus.ACTIVE:
+        notation = host.legal_notations(match, human)[0]
+        match = (await host.act(match.id, ANN.user_id or 0, notation)).match
+    kept = await store.kept_actions(match.id)
+    assert kept[-1][0] > 2 * CHECKPOINT_EVERY
+    rules = host.rules("ny_piatnik")
+    opening = kept[0][0] - 1
+    fresh = GameHost(store)  # knows no recent state: every board is a checkpoint plus a replay
+    for version in range(opening, match.version + 1):
+        played = [action for at, action in kept if at <= version]
+        expected, _ = replay(rules, 3, match.seed, match.options, played)
+        assert await fresh.state_at(match, version) == expected, version
