@@ -202,6 +202,7 @@ def cmd_selfplay(args: argparse.Namespace) -> int:
 
 def cmd_bench(args: argparse.Namespace) -> int:
     from data.bench import measure_store
+    from data.store_size import measure_store_size
     from engine.host.benchmarks import bench_engine, greedy_first_rate
     from engine.host.selfplay import play_match
     from engine.registry import GAMES, get_game, get_policy
@@ -223,6 +224,8 @@ def cmd_bench(args: argparse.Namespace) -> int:
             games[slug]["greedy_first_rate"] = greedy_first_rate(rules, greedy, others, 3, args.winrate)
     with tempfile.TemporaryDirectory() as tmp:
         store = asyncio.run(measure_store(actions=args.store_actions, tmp_dir=Path(tmp)))
+        per_game = 2 if args.full else 1
+        store.update(asyncio.run(measure_store_size(Path(tmp), slugs, per_game=per_game)))
     from data.store import SqliteMatchStore
     from engine.host.stall_bench import measure_stall
 
