@@ -94,19 +94,7 @@ class SqliteRatings:
         outcome does not cover its seats, ``MatchNotFound`` when the match is not in the database, and
         ``CorruptRecord`` when ``result_json`` is not an ``Outcome``.
         """
-        if match.status is not MatchStatus.FINISHED:
-            raise ValueError(f"match {match.id} is {match.status.value}; only finished matches are rated")
-        if outcome is None and match.result_json is not None:
-            outcome = _outcome(match)
-        if outcome is not None and len(outcome.places) != match.seat_count:
-            raise ValueError(
-                f"the outcome of match {match.id} places {len(outcome.places)} seats, "
-                f"but the match has {match.seat_count}"
-            )
-        seats = rated_seats(match)
-        if outcome is not None:
-            places = places_with_resignations(outcome.places, resigned_seats(match))
-            outcome = outcome.model_copy(update={"places": places})
+        seats, outcome = rating_inputs(match, outcome)
         now = self._clock()
 
         def body(raw: sqlite3.Connection) -> bool:
@@ -132,27 +120,7 @@ class SqliteRatings:
                 _UPSERT_RATING,
                 [(match.game, u, r.mu, r.sigma, r.games, r.wins, now) for u, r in updated.items()],
             )
-            history = []
-            for seat, user_id in enumerate(seats):
-                if user_id is None:
-                    continue
-                old, new = current.get(user_id, Rating()), updated[user_id]
-                history.append(
-                    (
-                        match.id,
-                        match.game,
-                        user_id,
-                        seat,
-                        match.seat_count,
-                        outcome.places[seat],
-                        outcome.scores[seat] if seat < len(outcome.scores) else 0,
-                        old.mu,
-                        old.sigma,
-                        new.mu,
-                        new.sigma,
-                        now,
-                    )
-                )
+            history = history_rows(match, seats, outcome, current, updated, now)
             raw.executemany(_INSERT_HISTORY, history)
             return True
 
@@ -195,27 +163,12 @@ class SqliteRatings:
         Ordered by the conservative ordinal (the display rating before rounding), then by more games,
         then by user id; players with the same ordinal share a rank. Raises ``CorruptRecord``.
         """
-        server = f" AND {_ON_SERVER.format(table='ratings.')}" if guild_id is not None else ""
-        params: tuple[Any, ...] = (game, min_games, *((guild_id,) if guild_id is not None else ()))
+        sql, params = leaderboard_query(game, limit, min_games, guild_id)
 
-        def body(raw: sqlite3.Connection) -> list[LeaderRow]:
-            return raw.execute(
-                f"SELECT user_id, mu, sigma, games, wins, {_ordinal_sql()} AS ord FROM ratings "
-                f"WHERE game = ? AND games >= ?{server} ORDER BY ord DESC, games DESC, user_id LIMIT ?",
-                (*params, max(0, limit)),
-            ).fetchall()
+        def body(raw: sqlite3.Connection) -> list[Any]:
+            return raw.execute(sql, params).fetchall()
 
-        rows = await self._db.read(body)
-        board: list[LeaderRow] = []
-        previous: Any = None
-        for position, (user_id, mu, sigma, games, wins, key) in enumerate(rows, start=1):
-            rating = _rating(game, user_id, mu, sigma, games, wins)
-            # Competition ranking: every better player is listed above, so a tie takes the rank of the
-            # first of the tied players.
-            rank = board[-1].rank if board and key == previous else position
-            previous = key
-            board.append(LeaderRow(rank=rank, user_id=user_id, rating=rating.display, games=games, wins=wins))
-        return board
+        return leader_rows(game, await self._db.read(body))
 
     async def profile(self, user_id: int, recent: int = 5, guild_id: int | None = None) -> Profile:
         """``user_id``'s rating and leaderboard rank in every game they were rated in (by game name) and
@@ -224,37 +177,131 @@ class SqliteRatings:
         rated gets an empty profile, whose ``standing(game)`` is the default rating. Raises
         ``CorruptRecord``.
         """
-        on_server = guild_id is not None
-        # The rank is the one ``leaderboard(game, guild_id=...)`` shows with its default ``min_games`` of 1.
-        standings_sql = (
-            "SELECT game, mu, sigma, games, wins, 1 + (SELECT COUNT(*) FROM ratings AS other "
-            f"WHERE other.game = mine.game AND other.games >= 1 AND {_ordinal_sql('other')} > "
-            f"{_ordinal_sql('mine')}"
-            + (f" AND {_ON_SERVER.format(table='other.')}" if on_server else "")
-            + ") FROM ratings AS mine WHERE user_id = ?"
-            + (f" AND {_ON_SERVER.format(table='mine.')}" if on_server else "")
-            + " ORDER BY game"
+        (standings_sql, standings_params), (recent_sql, recent_params) = profile_queries(
+            user_id, recent, guild_id
         )
-        standings_params = (guild_id, user_id, guild_id) if on_server else (user_id,)
-        recent_sql = (
-            f"SELECT {_HISTORY_COLUMNS} FROM rating_history WHERE user_id = ?"
-            + (" AND match_id IN (SELECT id FROM matches WHERE guild_id = ?)" if on_server else "")
-            + " ORDER BY id DESC LIMIT ?"
-        )
-        recent_params = (user_id, *((guild_id,) if on_server else ()), max(0, recent))
 
         def body(raw: sqlite3.Connection) -> Profile:
-            standings = []
-            for game, mu, sigma, games, wins, rank in raw.execute(standings_sql, standings_params):
-                rating = _rating(game, user_id, mu, sigma, games, wins)
-                standings.append(GameStanding(game=game, rating=rating, rank=rank if games >= 1 else None))
-            rows = raw.execute(recent_sql, recent_params).fetchall()
-            return Profile(user_id=user_id, games=tuple(standings), recent=tuple(_change(r) for r in rows))
+            standings = raw.execute(standings_sql, standings_params).fetchall()
+            return profile_of(user_id, standings, raw.execute(recent_sql, recent_params).fetchall())
 
         return await self._db.read(body)
 
 
 # ----------------------------------------------------------------------------------- row helpers
+# Shared with the PostgreSQL store (data.postgres.ratings), whose SQL is this SQL renumbered.
+
+Query = tuple[str, tuple[Any, ...]]
+
+
+def leaderboard_query(game: str, limit: int, min_games: int, guild_id: int | None) -> Query:
+    """The SQL and parameters of ``leaderboard``: rows of user, mu, sigma, games, wins, ordinal."""
+    server = f" AND {_ON_SERVER.format(table='ratings.')}" if guild_id is not None else ""
+    params: tuple[Any, ...] = (game, min_games, *((guild_id,) if guild_id is not None else ()))
+    return (
+        f"SELECT user_id, mu, sigma, games, wins, {_ordinal_sql()} AS ord FROM ratings "
+        f"WHERE game = ? AND games >= ?{server} ORDER BY ord DESC, games DESC, user_id LIMIT ?",
+        (*params, max(0, limit)),
+    )
+
+
+def leader_rows(game: str, rows: Iterable[Sequence[Any]]) -> list[LeaderRow]:
+    """The leaderboard of ``leaderboard_query``'s rows, ranked."""
+    board: list[LeaderRow] = []
+    previous: Any = None
+    for position, (user_id, mu, sigma, games, wins, key) in enumerate(rows, start=1):
+        rating = _rating(game, user_id, mu, sigma, games, wins)
+        # Competition ranking: every better player is listed above, so a tie takes the rank of the
+        # first of the tied players.
+        rank = board[-1].rank if board and key == previous else position
+        previous = key
+        board.append(LeaderRow(rank=rank, user_id=user_id, rating=rating.display, games=games, wins=wins))
+    return board
+
+
+def profile_queries(user_id: int, recent: int, guild_id: int | None) -> tuple[Query, Query]:
+    """The SQL and parameters of ``profile``: the standings (game, mu, sigma, games, wins, rank) and
+    the latest rating changes (``_HISTORY_COLUMNS``)."""
+    on_server = guild_id is not None
+    # The rank is the one ``leaderboard(game, guild_id=...)`` shows with its default ``min_games`` of 1.
+    standings_sql = (
+        "SELECT game, mu, sigma, games, wins, 1 + (SELECT COUNT(*) FROM ratings AS other "
+        f"WHERE other.game = mine.game AND other.games >= 1 AND {_ordinal_sql('other')} > "
+        f"{_ordinal_sql('mine')}"
+        + (f" AND {_ON_SERVER.format(table='other.')}" if on_server else "")
+        + ") FROM ratings AS mine WHERE user_id = ?"
+        + (f" AND {_ON_SERVER.format(table='mine.')}" if on_server else "")
+        + " ORDER BY game"
+    )
+    standings_params = (guild_id, user_id, guild_id) if on_server else (user_id,)
+    recent_sql = (
+        f"SELECT {_HISTORY_COLUMNS} FROM rating_history WHERE user_id = ?"
+        + (" AND match_id IN (SELECT id FROM matches WHERE guild_id = ?)" if on_server else "")
+        + " ORDER BY id DESC LIMIT ?"
+    )
+    recent_params = (user_id, *((guild_id,) if on_server else ()), max(0, recent))
+    return (standings_sql, standings_params), (recent_sql, recent_params)
+
+
+def profile_of(user_id: int, standings: Iterable[Sequence[Any]], recent: Iterable[Sequence[Any]]) -> Profile:
+    """The profile of ``profile_queries``' rows."""
+    games = []
+    for game, mu, sigma, played, wins, rank in standings:
+        rating = _rating(game, user_id, mu, sigma, played, wins)
+        games.append(GameStanding(game=game, rating=rating, rank=rank if played >= 1 else None))
+    return Profile(user_id=user_id, games=tuple(games), recent=tuple(_change(r) for r in recent))
+
+
+def rating_inputs(match: MatchRecord, outcome: Outcome | None) -> tuple[list[int | None], Outcome | None]:
+    """Who is rated in each seat of ``match`` and the outcome to rate it by (resignations counted last);
+    ``outcome`` defaults to the stored one. Raises as ``record`` says."""
+    if match.status is not MatchStatus.FINISHED:
+        raise ValueError(f"match {match.id} is {match.status.value}; only finished matches are rated")
+    if outcome is None and match.result_json is not None:
+        outcome = _outcome(match)
+    if outcome is not None and len(outcome.places) != match.seat_count:
+        raise ValueError(
+            f"the outcome of match {match.id} places {len(outcome.places)} seats, "
+            f"but the match has {match.seat_count}"
+        )
+    seats = rated_seats(match)
+    if outcome is not None:
+        places = places_with_resignations(outcome.places, resigned_seats(match))
+        outcome = outcome.model_copy(update={"places": places})
+    return seats, outcome
+
+
+def history_rows(
+    match: MatchRecord,
+    seats: Sequence[int | None],
+    outcome: Outcome,
+    current: dict[int, Rating],
+    updated: dict[int, Rating],
+    now: str,
+) -> list[tuple[Any, ...]]:
+    """The ``rating_history`` rows (``_HISTORY_COLUMNS``) of a rated match, one per rated player."""
+    history = []
+    for seat, user_id in enumerate(seats):
+        if user_id is None:
+            continue
+        old, new = current.get(user_id, Rating()), updated[user_id]
+        history.append(
+            (
+                match.id,
+                match.game,
+                user_id,
+                seat,
+                match.seat_count,
+                outcome.places[seat],
+                outcome.scores[seat] if seat < len(outcome.scores) else 0,
+                old.mu,
+                old.sigma,
+                new.mu,
+                new.sigma,
+                now,
+            )
+        )
+    return history
 
 
 def _outcome(match: MatchRecord) -> Outcome:

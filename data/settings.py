@@ -8,7 +8,8 @@ import sqlite3
 from data import db as dbmod
 from data.store import SqliteMatchStore
 
-_TABLES = {"user": ("user_settings", "user_id"), "guild": ("guild_settings", "guild_id")}
+# Each scope and the table and owner column its settings live in.
+TABLES = {"user": ("user_settings", "user_id"), "guild": ("guild_settings", "guild_id")}
 
 
 class SqliteSettings:
@@ -23,7 +24,7 @@ class SqliteSettings:
 
     async def get(self, scope: str, owner: int, key: str) -> str | None:
         """The ``key`` setting of a ``"user"`` or ``"guild"``, or None when unset."""
-        table, column = _TABLES[scope]
+        table, column = TABLES[scope]
 
         def body(raw: sqlite3.Connection) -> str | None:
             row = raw.execute(
@@ -35,7 +36,7 @@ class SqliteSettings:
 
     async def set(self, scope: str, owner: int, key: str, value: str | None) -> None:
         """Set (or with None, clear) the ``key`` setting of a ``"user"`` or ``"guild"``."""
-        table, column = _TABLES[scope]
+        table, column = TABLES[scope]
 
         def body(raw: sqlite3.Connection) -> None:
             if value is None:
