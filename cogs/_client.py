@@ -58,7 +58,7 @@ def silence_payload_logs() -> None:
         logger.setLevel(max(logger.getEffectiveLevel(), logging.INFO))
 
 
-class BigApple(commands.Bot):
+class BigApple(commands.AutoShardedBot):
     """The bot. ``host`` and ``store`` exist once ``setup_hook`` has run."""
 
     host: GameHost

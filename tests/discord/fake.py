@@ -127,6 +127,16 @@ class _GatewaySession:
     seq: int = 0
     intents: int = 0
     identified: bool = False
+    # [shard_id, shard_count] from IDENTIFY; None: unsharded (every guild).
+    shard: tuple[int, int] | None = None
+
+    def owns(self, guild_id: int | None) -> bool:
+        """Whether Discord sends this session the events of ``guild_id`` (None: direct messages, which
+        go to shard 0): guild ``g`` is on shard ``(g >> 22) % shard_count``."""
+        if self.shard is None:
+            return True
+        shard_id, count = self.shard
+        return (0 if guild_id is None else (guild_id >> 22) % count) == shard_id
 
 
 def _compile(template: str) -> re.Pattern[str]:
@@ -205,6 +215,8 @@ class FakeDiscord:
         self.identify_payloads: list[JSON] = []
         self.resume_payloads: list[JSON] = []
         self.sessions: list[_GatewaySession] = []
+        # The shard each session identified with, by session id, so a RESUME gets the same shard.
+        self._shards: dict[str, tuple[int, int] | None] = {}
         self.dispatched: list[tuple[str, JSON]] = []
 
         self._routes: list[_Route] = []
@@ -1376,10 +1388,12 @@ class FakeDiscord:
                 await session.ws.send_str(json.dumps(frame))
 
     async def dispatch(self, event: str, data: JSON, intent: int | None = None) -> None:
-        """Send a gateway dispatch to every identified client that has ``intent`` (None = always)."""
+        """Send a gateway dispatch to every identified client that has ``intent`` (None = always) and,
+        when sharded, runs the shard of the event's guild (direct messages: shard 0)."""
         self.dispatched.append((event, data))
+        guild_id = int(data["guild_id"]) if data.get("guild_id") else None
         for session in list(self.sessions):
-            if session.identified and (intent is None or session.intents & intent):
+            if session.identified and (intent is None or session.intents & intent) and session.owns(guild_id):
                 await self._send(session, {"op": 0, "t": event, "d": data})
 
     async def reconnect_clients(self) -> None:
@@ -1397,7 +1411,8 @@ class FakeDiscord:
                 payload["member"] = member.payload(with_user=False)
         for session in list(self.sessions):
             intent = INTENT_DIRECT_MESSAGES if channel.is_dm else INTENT_GUILD_MESSAGES
-            if not (session.identified and session.intents & intent):
+            owner = None if channel.guild is None else channel.guild.id
+            if not (session.identified and session.intents & intent and session.owns(owner)):
                 continue
             sent = payload
             mentioned = self.bot_user.mention in message.content
@@ -1423,7 +1438,10 @@ class FakeDiscord:
                 await session.ws.close(code=4004, message=b"Authentication failed.")
                 return
             session.intents = int(data.get("intents", 0))
-            await self._send_ready(session, data.get("shard"))
+            shard = data.get("shard")
+            session.shard = (int(shard[0]), int(shard[1])) if shard else None
+            self._shards[session.session_id] = session.shard
+            await self._send_ready(session, shard)
         elif op == 6:
             self.resume_payloads.append(data)
             if data.get("token") != self.token or not str(data.get("session_id", "")).startswith(
@@ -1434,6 +1452,7 @@ class FakeDiscord:
                 return
             session.identified = True
             session.intents = self._last_intents()
+            session.shard = self._shards.get(str(data.get("session_id")))
             await self._send(session, {"op": 0, "t": "RESUMED", "d": {}})
             self._changed()
         elif op == 8:
@@ -1447,7 +1466,7 @@ class FakeDiscord:
         ready: JSON = {
             "v": 10,
             "user": {**self.bot_user.payload(), "verified": True, "mfa_enabled": False, "flags": 0},
-            "guilds": [{"id": str(g.id), "unavailable": True} for g in self.guilds],
+            "guilds": [{"id": str(g.id), "unavailable": True} for g in self.guilds if session.owns(g.id)],
             "session_id": session.session_id,
             "resume_gateway_url": f"ws://127.0.0.1:{self.port}/gateway",
             "application": {"id": str(self.application_id), "flags": 0},
@@ -1459,7 +1478,7 @@ class FakeDiscord:
         session.identified = True
         await self._send(session, {"op": 0, "t": "READY", "d": ready})
         members = bool(session.intents & INTENT_GUILD_MEMBERS)
-        for guild in self.guilds:
+        for guild in (g for g in self.guilds if session.owns(g.id)):
             await self._send(
                 session, {"op": 0, "t": "GUILD_CREATE", "d": self._guild_payload(guild, members=members)}
             )

@@ -582,3 +582,42 @@ async def test_a_repeated_nonce_returns_the_first_message(arena: tuple[FakeDisco
     await first.delete()
     with pytest.raises(discord.NotFound):
         await channel.send("once", nonce="delivery-7")
+
+
+async def test_each_shard_hears_only_the_servers_discord_puts_on_it(fake_discord: FakeDiscord) -> None:
+    fake = fake_discord
+    while {(g.id >> 22) % 2 for g in fake.guilds} != {0, 1}:
+        fake.add_guild(f"Guild {len(fake.guilds)}", owner=fake.owner)
+    on_shard = {s: {g.id for g in fake.guilds if (g.id >> 22) % 2 == s} for s in (0, 1)}
+    heard: dict[int, list[int | None]] = {0: [], 1: []}
+    both_heard = asyncio.Event()
+    clients, connections = [], []
+    for shard in (0, 1):
+        client = discord.AutoShardedClient(
+            intents=discord.Intents.default(), shard_ids=[shard], shard_count=2
+        )
+
+        async def on_interaction(interaction: discord.Interaction, shard: int = shard) -> None:
+            heard[shard].append(interaction.guild_id)
+            if len(heard[0]) + len(heard[1]) == 2:
+                both_heard.set()
+
+        client.event(on_interaction)
+        client._connection.guild_ready_timeout = 0.01  # as running_bot does: no 2 s wait for guilds
+        await client.login(fake.token)
+        connections.append(asyncio.create_task(client.connect(reconnect=False)))
+        clients.append(client)
+    try:
+        for client in clients:
+            await asyncio.wait_for(client.wait_until_ready(), timeout=5)
+        # READY and GUILD_CREATE name only the shard's own servers.
+        assert [{g.id for g in c.guilds} for c in clients] == [on_shard[0], on_shard[1]]
+        second = next(g for g in fake.guilds if g.id in on_shard[1])
+        await fake.inject_interaction(2, fake.owner, second.text_channels[0], {"name": "x", "type": 1})
+        await fake.inject_interaction(2, fake.alice, fake.dm_channel(fake.alice), {"name": "x", "type": 1})
+        await asyncio.wait_for(both_heard.wait(), timeout=5)
+        assert heard == {0: [None], 1: [second.id]}  # direct messages are shard 0's
+    finally:
+        for client in clients:
+            await client.close()
+        await asyncio.wait(connections, timeout=5)
