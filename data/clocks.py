@@ -36,7 +36,7 @@ def moment(text: Any) -> datetime | None:
     return None if text is None else datetime.fromisoformat(str(text))
 
 
-def to_clock(row: Sequence[Any]) -> SeatClock:
+def to_clock(row: dbmod.Row) -> SeatClock:
     fields = {
         "match_id": row[0],
         "seat": row[1],
@@ -168,7 +168,7 @@ def absences(
     return absences_of(rows)
 
 
-def absences_of(rows: Iterable[Sequence[Any]]) -> dict[int, list[tuple[datetime, datetime]]]:
+def absences_of(rows: Iterable[dbmod.Row]) -> dict[int, list[tuple[datetime, datetime]]]:
     """(user_id, starts_at, ends_at) rows as (start, end) by user id, in the rows' order."""
     found: dict[int, list[tuple[datetime, datetime]]] = {}
     for user_id, starts, ends in rows:

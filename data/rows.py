@@ -193,7 +193,7 @@ Refusal = Callable[[int, MatchStatus], EngineError]
 
 
 def guard_refusal(
-    match_id: int, expected_version: int, row: Sequence[Any] | None, refuse: Refusal
+    match_id: int, expected_version: int, row: dbmod.Row | None, refuse: Refusal
 ) -> EngineError:
     """Why a version guard changed no row, given the match's (version, status) as it is now (None: no
     such match): ``MatchNotFound``, ``CorruptRecord`` (unreadable version or status), ``StaleVersion``,
@@ -226,7 +226,7 @@ def thread_of(match_id: int, thread_id: Any) -> int | None:
 # --------------------------------------------------------------------------------- rows to models
 
 
-def to_record(row: Sequence[Any], player_rows: Iterable[Sequence[Any]]) -> MatchRecord:
+def to_record(row: dbmod.Row, player_rows: Iterable[dbmod.Row]) -> MatchRecord:
     """Build a ``MatchRecord`` from a ``matches`` row and its ``players`` rows (strictly typed).
 
     Raises ``CorruptRecord`` naming the match and what cannot be read.
@@ -269,9 +269,9 @@ def to_record(row: Sequence[Any], player_rows: Iterable[Sequence[Any]]) -> Match
     return dbmod.validated_row(MatchRecord, fields, f"match {match_id}")
 
 
-def listing_of(rows: Iterable[Sequence[Any]], player_rows: Iterable[Sequence[Any]]) -> MatchListing:
+def listing_of(rows: Iterable[dbmod.Row], player_rows: Iterable[dbmod.Row]) -> MatchListing:
     """The records of ``rows`` (in their order) with their players, and why each unreadable one is not."""
-    players: dict[int, list[Sequence[Any]]] = {}
+    players: dict[int, list[dbmod.Row]] = {}
     for player in player_rows:
         players.setdefault(player[0], []).append(player)
     listing = MatchListing()
@@ -283,7 +283,7 @@ def listing_of(rows: Iterable[Sequence[Any]], player_rows: Iterable[Sequence[Any
     return listing
 
 
-def summary_of(match_id: int, row: Sequence[Any], user_ids: Iterable[Any]) -> MatchSummary:
+def summary_of(match_id: int, row: dbmod.Row, user_ids: Iterable[Any]) -> MatchSummary:
     """A ``MatchSummary`` from (guild_id, creator_id, version, status), reading loosely."""
     return MatchSummary(
         id=match_id,
@@ -343,16 +343,14 @@ def not_started(match_id: int) -> MatchNotFound:
     return MatchNotFound(f"match {match_id} has not started, so it has no board yet")
 
 
-def checkpoint_board(
-    match_id: int, since: int, packed: Any, action_rows: Iterable[Sequence[Any]]
-) -> StoredBoard:
+def checkpoint_board(match_id: int, since: int, packed: Any, action_rows: Iterable[dbmod.Row]) -> StoredBoard:
     """The checkpoint at ``since`` and the (version, seat, notation) actions after it."""
     state = unpack_state(packed, f"the checkpoint of match {match_id} at version {since}")
     then = tuple(logged_action(match_id, at, seat, notation) for at, seat, notation in action_rows)
     return StoredBoard(version=since, state_json=state, then=then)
 
 
-def readable_deliveries(rows: Iterable[Sequence[Any]]) -> tuple[list[Delivery], list[tuple[int, str]]]:
+def readable_deliveries(rows: Iterable[dbmod.Row]) -> tuple[list[Delivery], list[tuple[int, str]]]:
     """The deliveries of ``rows`` (``DELIVERY_COLUMNS`` first) that can be read, and the id and problem
     of each that cannot."""
     readable: list[Delivery] = []
@@ -371,7 +369,7 @@ def readable_deliveries(rows: Iterable[Sequence[Any]]) -> tuple[list[Delivery], 
     return readable, unreadable
 
 
-def to_ping(row: Sequence[Any]) -> TurnPing:
+def to_ping(row: dbmod.Row) -> TurnPing:
     return TurnPing(
         match_id=row[0],
         turn=row[1],
@@ -412,7 +410,7 @@ def settle_params(ping: TurnPing, via: Via, due_at: datetime | None) -> tuple[An
     )
 
 
-def live_post_of(match_id: int, row: Sequence[Any]) -> LivePost | None:
+def live_post_of(match_id: int, row: dbmod.Row) -> LivePost | None:
     """The live post from its (``LIVE_POST_COLUMNS``) row; None when it cannot be read."""
     try:
         return LivePost(
