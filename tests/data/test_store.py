@@ -16,7 +16,16 @@ import pytest
 from data.store import SqliteMatchStore
 from engine.core.errors import CorruptRecord, LobbyError, MatchClosed, MatchNotFound, StaleVersion
 from engine.core.replay import LoggedAction
-from engine.host.ports import DeliveryDraft, MatchRecord, MatchStatus, NewMatch, Player, StoredBoard
+from engine.host.ports import (
+    DeliveryDraft,
+    LivePost,
+    MatchRecord,
+    MatchStatus,
+    NewMatch,
+    Player,
+    StoredBoard,
+    TurnLines,
+)
 from tests.data.backends import AnyStore, Backdoor, SqliteBackdoor
 
 ANN = Player(user_id=101, name="ann")
@@ -547,3 +556,85 @@ async def test_notices_sent_before_the_retention_period_are_forgotten(backdoor: 
         assert [a.notation for a in await store.action_log(match.id)] == ["m1"]  # the log stays whole
     finally:
         await store.close()
+
+
+# --------------------------------------------------------------------------------------- bookkeeping
+
+
+async def test_a_refused_direct_message_is_told_once(store: AnyStore) -> None:
+    match = await started(store)
+    assert not await store.dm_refused(match.id, 202)
+    assert await store.remember_dm_refused(match.id, 202)
+    assert not await store.remember_dm_refused(match.id, 202)  # told already, restarts included
+    assert await store.dm_refused(match.id, 202) and not await store.dm_refused(match.id, 101)
+
+
+async def test_sent_images_and_private_notices_are_remembered(store: AnyStore) -> None:
+    match = await started(store)
+    assert await store.sent_image(match.id, -1) is None
+    await store.remember_sent_image(match.id, -1, "board-1")
+    await store.remember_sent_image(match.id, -1, "board-2")
+    await store.remember_sent_image(match.id, 1, "hand-1")
+    assert (await store.sent_image(match.id, -1), await store.sent_image(match.id, 1)) == (
+        "board-2",
+        "hand-1",
+    )
+    match = await store.commit_action(
+        match.id,
+        match.version,
+        LoggedAction(seat=0, notation="m"),
+        state(1),
+        deliveries=[DeliveryDraft(seat=1, payload="{}")],
+    )
+    assert await store.has_private_notice(match.id, match.version, 1)
+    assert not await store.has_private_notice(match.id, match.version, 0)
+    (private,) = [d for d in await store.pending_deliveries() if d.seat == 1]
+    await store.mark_undeliverable(private.id, "gone: they left the server")
+    assert not await store.has_private_notice(match.id, match.version, 1)  # given up: not recorded
+
+
+async def test_a_live_post_is_kept_replaced_and_dropped_when_unreadable(
+    store: AnyStore, backdoor: Backdoor
+) -> None:
+    match = await started(store)
+    assert await store.live_post(match.id) is None
+    post = LivePost(
+        match_id=match.id,
+        channel_id=5,
+        message_id=2**62 + 1,
+        to_act=(1,),
+        lines=("ann played", "bob to move"),
+        version=match.version,
+        history=(TurnLines(seats=(0,), lines=("ann to move",)),),
+    )
+    await store.save_live_post(post)
+    assert await store.live_post(match.id) == post
+    newer = post.model_copy(update={"message_id": 7, "to_act": (), "history": ()})
+    await store.save_live_post(newer)
+    assert await store.live_post(match.id) == newer
+    await backdoor.execute("UPDATE live_posts SET to_act = 'not json' WHERE match_id = ?", match.id)
+    assert await store.live_post(match.id) is None  # a new post will replace it
+
+
+async def test_an_unreadable_match_is_summarised_and_abandoned(store: AnyStore, backdoor: Backdoor) -> None:
+    match = await started(store)
+    await backdoor.execute("UPDATE matches SET options = 'garbage' WHERE id = ?", match.id)
+    with pytest.raises(CorruptRecord):
+        await store.get_match(match.id)
+    summary = await store.match_summary(match.id)
+    assert (summary.guild_id, summary.creator_id, summary.version, summary.status) == (
+        None,
+        ANN.user_id,
+        match.version,
+        "active",
+    )
+    assert summary.user_ids == {101, 202}
+    with pytest.raises(MatchNotFound):
+        await store.match_summary(404)
+    with pytest.raises(StaleVersion):
+        await store.abandon_unreadable(match.id, match.version - 1)
+    await store.abandon_unreadable(match.id, match.version)
+    assert (await store.match_summary(match.id)).status == "abandoned"
+    with pytest.raises(MatchClosed, match="already abandoned"):
+        await store.abandon_unreadable(match.id, match.version + 1)
+    assert match.id not in await store.match_ids([MatchStatus.ACTIVE])
