@@ -7,7 +7,7 @@ import pytest
 
 from data.store import SqliteMatchStore
 from tests.data.backends import BACKENDS, AnyStore, Backdoor, PostgresBackdoor, SqliteBackdoor
-from tests.postgres import Server, fresh_database
+from tests.postgres import Databases
 
 
 @pytest.fixture
@@ -28,26 +28,29 @@ def backend(request: pytest.FixtureRequest) -> str:
 
 
 @pytest.fixture
-def server_for(backend: str, request: pytest.FixtureRequest) -> Server | None:
-    """The PostgreSQL server when the backend is PostgreSQL; asked for only then, so the SQLite runs
-    never need one (and outside the event loop, where the session's server is started)."""
+def databases(backend: str, request: pytest.FixtureRequest) -> Databases | None:
+    """The PostgreSQL databases when the backend is PostgreSQL; asked for only then, so the SQLite runs
+    never need a server (and outside the event loop, where the session's server is started)."""
     if backend != "postgres":
         return None
-    server: Server = request.getfixturevalue("postgres_server")
-    return server
+    supply: Databases = request.getfixturevalue("postgres_databases")
+    return supply
 
 
 @pytest.fixture
-async def backdoor(backend: str, db_path: Path, server_for: Server | None) -> AsyncIterator[Backdoor]:
+async def backdoor(backend: str, db_path: Path, databases: Databases | None) -> AsyncIterator[Backdoor]:
     """The test's database, fresh, reached behind its stores' backs; the stores it opens are closed after."""
-    if server_for is not None:
-        door: Backdoor = PostgresBackdoor(await fresh_database(server_for))
-    else:
+    door: Backdoor
+    if databases is None:
         door = SqliteBackdoor(db_path, inline=backend == "inline")
+    else:
+        door = PostgresBackdoor(await databases.take())
     try:
         yield door
     finally:
         await door.close_all()
+        if databases is not None and isinstance(door, PostgresBackdoor):
+            await databases.give_back(door.dsn)
 
 
 @pytest.fixture
