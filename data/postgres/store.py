@@ -19,9 +19,10 @@ What only a shared database needs:
   (``claimed_by``, ``claimed_until`` = now + ``lease``), taking them ``FOR UPDATE SKIP LOCKED``; rows
   another process holds under a lease that has not run out are never returned, and a destination is
   returned from its first pending notice on or not at all, so no notice overtakes another. Sending one
-  (``mark_delivered``) releases it and renews the lease on the rest of its destination; a failure
-  (``mark_failed``) or giving up (``mark_undeliverable``) releases it too. A process that dies holding a
-  claim holds it until the lease runs out; then any process, or the same one restarted, takes the rows.
+  (``mark_delivered``) releases it and renews the lease on the rest of its destination; giving up
+  (``mark_undeliverable``) releases it too, and a failure (``mark_failed``) releases the whole
+  destination, which waits for its next attempt. A process that dies holding a claim holds it until the
+  lease runs out; then any process, or the same one restarted under its name, takes the rows.
   Leases are times of the store's ``clock``: the processes' clocks must agree to well within a lease.
 """
 
