@@ -1,20 +1,21 @@
 """The rows of match clocks (``seat_clocks``), timeouts and absences, as functions on an open transaction.
 
 ``SqliteMatchStore`` calls them inside its own transactions, so a move and the clocks it changes are
-written together (see ``engine.host.clock``).
+written together (see ``engine.host.clock``). The pure helpers (rows to clocks and back, stored times)
+are shared with the PostgreSQL store's twin of this module, ``data.postgres.clocks``.
 """
 
 from __future__ import annotations
 
 import sqlite3
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
 from data import db as dbmod
 from engine.host.clock import ClockChange, SeatClock
 
-_COLUMNS = (
+COLUMNS = (
     "match_id, seat, user_id, bank_seconds, started_at, deadline, reminded, due_at, timeouts, "
     "last_started, last_deadline, last_bank_seconds"
 )
@@ -25,32 +26,37 @@ def utc_text(moment: datetime) -> str:
     return moment.astimezone(UTC).isoformat(timespec="milliseconds")
 
 
-def _moment(text: Any) -> datetime | None:
+def stored_time(at: datetime | None) -> str | None:
+    """``utc_text`` of ``at`` (None stays None)."""
+    return None if at is None else utc_text(at)
+
+
+def moment(text: Any) -> datetime | None:
+    """A stored time (None stays None)."""
     return None if text is None else datetime.fromisoformat(str(text))
 
 
-def to_clock(row: Sequence[Any]) -> SeatClock:
+def to_clock(row: dbmod.Row) -> SeatClock:
     fields = {
         "match_id": row[0],
         "seat": row[1],
         "user_id": row[2],
         "bank": timedelta(seconds=float(row[3])),
-        "started_at": _moment(row[4]),
-        "deadline": _moment(row[5]),
+        "started_at": moment(row[4]),
+        "deadline": moment(row[5]),
         "reminded": row[6],
-        "due_at": _moment(row[7]),
+        "due_at": moment(row[7]),
         "timeouts": row[8],
-        "last_started": _moment(row[9]),
-        "last_deadline": _moment(row[10]),
+        "last_started": moment(row[9]),
+        "last_deadline": moment(row[10]),
         "last_bank": None if row[11] is None else timedelta(seconds=float(row[11])),
     }
     return dbmod.validated_row(SeatClock, fields, f"the clock of seat {row[1]} in match {row[0]}")
 
 
-def _params(clock: SeatClock) -> tuple[Any, ...]:
-    def text(moment: datetime | None) -> str | None:
-        return None if moment is None else utc_text(moment)
-
+def clock_params(clock: SeatClock) -> tuple[Any, ...]:
+    """The ``seat_clocks`` row (``COLUMNS``) of ``clock``."""
+    text = stored_time
     return (
         clock.match_id,
         clock.seat,
@@ -72,8 +78,8 @@ def write_change(raw: sqlite3.Connection, change: ClockChange | None, now: str) 
     if not change:
         return
     raw.executemany(
-        f"INSERT OR REPLACE INTO seat_clocks ({_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-        [_params(clock) for clock in change.clocks],
+        f"INSERT OR REPLACE INTO seat_clocks ({COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+        [clock_params(clock) for clock in change.clocks],
     )
     raw.executemany(
         "INSERT OR IGNORE INTO timeouts (match_id, seat, user_id, at) VALUES (?, ?, ?, ?)",
@@ -82,14 +88,13 @@ def write_change(raw: sqlite3.Connection, change: ClockChange | None, now: str) 
 
 
 def seat_clocks(raw: sqlite3.Connection, match_id: int) -> list[SeatClock]:
-    rows = raw.execute(f"SELECT {_COLUMNS} FROM seat_clocks WHERE match_id = ? ORDER BY seat", (match_id,))
+    rows = raw.execute(f"SELECT {COLUMNS} FROM seat_clocks WHERE match_id = ? ORDER BY seat", (match_id,))
     return [to_clock(row) for row in rows]
 
 
 def due_clocks(raw: sqlite3.Connection, now: datetime, limit: int) -> list[SeatClock]:
     rows = raw.execute(
-        f"SELECT {_COLUMNS} FROM seat_clocks WHERE due_at IS NOT NULL AND due_at <= ? "
-        "ORDER BY due_at LIMIT ?",
+        f"SELECT {COLUMNS} FROM seat_clocks WHERE due_at IS NOT NULL AND due_at <= ? ORDER BY due_at LIMIT ?",
         (utc_text(now), limit),
     )
     return [to_clock(row) for row in rows]
@@ -97,7 +102,22 @@ def due_clocks(raw: sqlite3.Connection, now: datetime, limit: int) -> list[SeatC
 
 def next_due(raw: sqlite3.Connection) -> datetime | None:
     (text,) = raw.execute("SELECT MIN(due_at) FROM seat_clocks WHERE due_at IS NOT NULL").fetchone()
-    return _moment(text)
+    return moment(text)
+
+
+def settle_params(old: SeatClock, new: SeatClock) -> tuple[Any, ...]:
+    """(new reminded, new due_at; match_id, seat, and old reminded, due_at, deadline) of a clock moved on
+    past a reminder only if its row is still ``old``."""
+    text = stored_time
+    return (
+        new.reminded,
+        text(new.due_at),
+        old.match_id,
+        old.seat,
+        old.reminded,
+        text(old.due_at),
+        text(old.deadline),
+    )
 
 
 def replace_if_unchanged(raw: sqlite3.Connection, old: SeatClock, new: SeatClock) -> bool:
@@ -105,15 +125,7 @@ def replace_if_unchanged(raw: sqlite3.Connection, old: SeatClock, new: SeatClock
     changed = raw.execute(
         "UPDATE seat_clocks SET reminded = ?, due_at = ? "
         "WHERE match_id = ? AND seat = ? AND reminded = ? AND due_at IS ? AND deadline IS ?",
-        (
-            new.reminded,
-            None if new.due_at is None else utc_text(new.due_at),
-            old.match_id,
-            old.seat,
-            old.reminded,
-            None if old.due_at is None else utc_text(old.due_at),
-            None if old.deadline is None else utc_text(old.deadline),
-        ),
+        settle_params(old, new),
     )
     return changed.rowcount == 1
 
@@ -121,7 +133,7 @@ def replace_if_unchanged(raw: sqlite3.Connection, old: SeatClock, new: SeatClock
 def running_clocks_of(raw: sqlite3.Connection, user_id: int) -> list[SeatClock]:
     """The clocks of ``user_id`` that are running, in matches still being played."""
     rows = raw.execute(
-        f"SELECT {', '.join('c.' + c.strip() for c in _COLUMNS.split(','))} FROM seat_clocks c "
+        f"SELECT {', '.join('c.' + c.strip() for c in COLUMNS.split(','))} FROM seat_clocks c "
         "JOIN matches m ON m.id = c.match_id "
         "WHERE c.user_id = ? AND c.deadline IS NOT NULL AND m.status = 'active'",
         (user_id,),
@@ -145,15 +157,20 @@ def absences(
     raw: sqlite3.Connection, user_ids: Sequence[int], ending_after: datetime
 ) -> dict[int, list[tuple[datetime, datetime]]]:
     """The absences of ``user_ids`` that end after ``ending_after``, as (start, end) by user id."""
-    found: dict[int, list[tuple[datetime, datetime]]] = {}
     if not user_ids:
-        return found
+        return {}
     marks = ", ".join("?" for _ in user_ids)
     rows = raw.execute(
         f"SELECT user_id, starts_at, ends_at FROM absences WHERE user_id IN ({marks}) AND ends_at > ? "
         "ORDER BY starts_at",
         (*user_ids, utc_text(ending_after)),
     )
+    return absences_of(rows)
+
+
+def absences_of(rows: Iterable[dbmod.Row]) -> dict[int, list[tuple[datetime, datetime]]]:
+    """(user_id, starts_at, ends_at) rows as (start, end) by user id, in the rows' order."""
+    found: dict[int, list[tuple[datetime, datetime]]] = {}
     for user_id, starts, ends in rows:
         found.setdefault(int(user_id), []).append(
             (datetime.fromisoformat(starts), datetime.fromisoformat(ends))

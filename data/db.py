@@ -11,12 +11,12 @@ import logging
 import os
 import re
 import sqlite3
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from importlib import resources
 from pathlib import Path
-from typing import IO, Any, TypeVar
+from typing import IO, Any, Protocol, TypeVar
 
 import aiosqlite
 from pydantic import BaseModel, ValidationError
@@ -56,6 +56,17 @@ def utc_now() -> str:
 
 
 M = TypeVar("M", bound=BaseModel)
+
+
+class Row(Protocol):
+    """A stored row as the drivers give it (a tuple from sqlite3, a record from asyncpg): its values by
+    position."""
+
+    def __getitem__(self, index: int, /) -> Any: ...
+
+    def __iter__(self) -> Iterator[Any]: ...
+
+    def __len__(self) -> int: ...
 
 
 # Columns whose stored text may hold a seat's secrets (whole states, private notices): a complaint

@@ -14,27 +14,18 @@ import json
 import logging
 import os
 import sqlite3
-from collections.abc import Awaitable, Callable, Collection, Iterable, Sequence
-from dataclasses import dataclass, field
+from collections.abc import Callable, Collection, Sequence
 from datetime import datetime
 from types import TracebackType
 from typing import Any, Self, TypeVar
 
-from pydantic import ValidationError
-
 from data import clocks as clockrows
 from data import db as dbmod
-from data.checkpoints import is_checkpoint, pack_state, unpack_state
-from engine.core.errors import (
-    CorruptRecord,
-    EngineError,
-    LobbyError,
-    MatchClosed,
-    MatchNotFound,
-    StaleVersion,
-)
+from data import rows
+from data.checkpoints import is_checkpoint, pack_state
+from data.rows import MAX_DELIVERY_ATTEMPTS, Destination, MatchListing
 from engine.core.replay import LoggedAction
-from engine.host.clock import ClockChange, Pace, SeatClock, paused
+from engine.host.clock import ClockChange, SeatClock, paused
 from engine.host.notify import TurnPing, Via
 from engine.host.ports import (
     Delivery,
@@ -46,26 +37,16 @@ from engine.host.ports import (
     NewMatch,
     Player,
     StoredBoard,
-    TurnLines,
 )
+
+__all__ = ["MAX_DELIVERY_ATTEMPTS", "Destination", "MatchListing", "SqliteMatchStore"]
 
 T = TypeVar("T")
 log = logging.getLogger(__name__)
-# A stream of notices kept in order: a match's thread (seat None) or one seat's private messages.
-Destination = tuple[int, int | None]
-_DELIVERY_COLUMNS = "id, match_id, version, seat, payload, attempts"
-
-MAX_DELIVERY_ATTEMPTS = 5
-_KNOWN_MATCHES = 256
-_INT64 = range(-(2**63), 2**63)
-
-_MATCH_COLUMNS = (
-    "id, game, options, seat_count, seed, status, version, creator_id, guild_id, channel_id, thread_id, "
-    "state_json, result_json, created_at, updated_at, pace"
-)
-_PLAYER_COLUMNS = "match_id, user_id, name, bot, seat, resigned, absent"
-# Seated players in seat order; lobby players (no seat yet) in the order they joined.
-_PLAYER_ORDER = "seat IS NULL, seat, joined"
+_DELIVERY_COLUMNS = rows.DELIVERY_COLUMNS
+_MATCH_COLUMNS = rows.MATCH_COLUMNS
+_PLAYER_COLUMNS = rows.PLAYER_COLUMNS
+_PLAYER_ORDER = rows.PLAYER_ORDER
 
 _SELECT_MATCH = f"SELECT {_MATCH_COLUMNS} FROM matches WHERE id = ?"
 _SELECT_THREAD = "SELECT thread_id FROM matches WHERE id = ?"
@@ -116,14 +97,6 @@ _GUARD_CLOSE = (
 )
 
 
-@dataclass
-class MatchListing:
-    """A listing of matches, and why each row left out of it cannot be read (by match id)."""
-
-    matches: list[MatchRecord] = field(default_factory=list)
-    unreadable: dict[int, str] = field(default_factory=dict)
-
-
 class SqliteMatchStore:
     """Durable match storage in one SQLite file (see ``engine.host.ports.MatchStore``).
 
@@ -150,27 +123,8 @@ class SqliteMatchStore:
         self._db = db
         self.max_attempts = max_attempts
         self._clock = clock
-        # The last record this store read or wrote per match, most recent last. A commit whose guard
-        # proves the match is still at that record's version derives its result from it (see
-        # ``commit_action``) instead of reading the match back.
-        self._known: dict[int, MatchRecord] = {}
-
-    def _remember(self, record: MatchRecord) -> MatchRecord:
-        self._known.pop(record.id, None)
-        self._known[record.id] = record
-        if len(self._known) > _KNOWN_MATCHES:
-            del self._known[next(iter(self._known))]
-        return record
-
-    async def _track(self, match_id: int, call: Awaitable[MatchRecord]) -> MatchRecord:
-        """Await ``call`` and remember the record it returns; if it raises (stale, corrupt, ...), forget
-        what was known of the match so the next commit reads it afresh."""
-        try:
-            record = await call
-        except BaseException:
-            self._known.pop(match_id, None)
-            raise
-        return self._remember(record)
+        # The last record this store read or wrote per match (see ``commit_action``).
+        self._known = rows.KnownMatches()
 
     @classmethod
     async def open(
@@ -211,7 +165,7 @@ class SqliteMatchStore:
 
     async def get_match(self, match_id: int) -> MatchRecord:
         """The match with its players. Raises ``MatchNotFound`` or ``CorruptRecord``."""
-        return await self._track(match_id, self._db.read(lambda raw: _load_match(raw, match_id)))
+        return await self._known.track(match_id, self._db.read(lambda raw: _load_match(raw, match_id)))
 
     async def list_matches(
         self,
@@ -257,23 +211,15 @@ class SqliteMatchStore:
         params.append(max(0, limit))
 
         def body(raw: sqlite3.Connection) -> MatchListing:
-            rows = raw.execute(f"SELECT {_MATCH_COLUMNS} {selection}", params).fetchall()
-            if not rows:
+            found = raw.execute(f"SELECT {_MATCH_COLUMNS} {selection}", params).fetchall()
+            if not found:
                 return MatchListing()
-            players: dict[int, list[tuple[Any, ...]]] = {}
-            for row in raw.execute(
+            players = raw.execute(
                 f"SELECT {_PLAYER_COLUMNS} FROM players WHERE match_id IN (SELECT id {selection}) "
                 f"ORDER BY match_id, {_PLAYER_ORDER}",
                 params,
-            ):
-                players.setdefault(row[0], []).append(row)
-            listing = MatchListing()
-            for row in rows:
-                try:
-                    listing.matches.append(_to_record(row, players.get(row[0], ())))
-                except CorruptRecord as exc:
-                    listing.unreadable[row[0]] = exc.message
-            return listing
+            )
+            return rows.listing_of(found, players)
 
         listing = await self._db.read(body, may_inline=False)
         for match_id, problem in listing.unreadable.items():
@@ -303,16 +249,9 @@ class SqliteMatchStore:
                 "SELECT guild_id, creator_id, version, status FROM matches WHERE id = ?", (match_id,)
             ).fetchone()
             if row is None:
-                raise _not_found(match_id)
+                raise rows.not_found(match_id)
             users = raw.execute("SELECT user_id FROM players WHERE match_id = ?", (match_id,)).fetchall()
-            return MatchSummary(
-                id=match_id,
-                guild_id=row[0] if type(row[0]) is int else None,
-                creator_id=row[1] if type(row[1]) is int else None,
-                version=row[2] if type(row[2]) is int else -1,
-                status=str(row[3]),
-                user_ids=frozenset(u for (u,) in users if type(u) is int),
-            )
+            return rows.summary_of(match_id, row, (u for (u,) in users))
 
         return await self._db.read(body)
 
@@ -325,11 +264,10 @@ class SqliteMatchStore:
 
         def body(raw: sqlite3.Connection) -> list[LoggedAction]:
             _current_version(raw, match_id)
-            log = []
-            for version, seat, notation in raw.execute(_SELECT_KEPT_LOG, (match_id,)):
-                what = f"the action at version {version} of match {match_id}"
-                log.append(dbmod.validated_row(LoggedAction, {"seat": seat, "notation": notation}, what))
-            return log
+            return [
+                rows.logged_action(match_id, version, seat, notation)
+                for version, seat, notation in raw.execute(_SELECT_KEPT_LOG, (match_id,))
+            ]
 
         return await self._db.read(body, may_inline=False)
 
@@ -382,14 +320,12 @@ class SqliteMatchStore:
         def body(raw: sqlite3.Connection) -> StoredBoard:
             row = raw.execute("SELECT version, state_json FROM matches WHERE id = ?", (match_id,)).fetchone()
             if row is None:
-                raise _not_found(match_id)
+                raise rows.not_found(match_id)
             current, latest = row
             if latest is None:
-                raise MatchNotFound(f"match {match_id} has not started, so it has no board yet")
+                raise rows.not_started(match_id)
             if version == current:
-                if not isinstance(latest, str):
-                    raise CorruptRecord(f"the state of match {match_id} is not text; nothing was changed")
-                return StoredBoard(version=current, state_json=latest)
+                return rows.latest_board(match_id, current, latest)
             found = (
                 raw.execute(
                     "SELECT version, state FROM checkpoints WHERE match_id = ? AND version <= ? "
@@ -403,27 +339,16 @@ class SqliteMatchStore:
                 (first,) = raw.execute(
                     "SELECT MIN(version) FROM checkpoints WHERE match_id = ?", (match_id,)
                 ).fetchone()
-                raise MatchNotFound(
-                    f"match {match_id} has no board at version {version}; "
-                    f"boards exist from version {first if first is not None else current} to {current}"
-                )
+                raise rows.no_board(match_id, version, first, current)
             since = int(found[0])
-            state = unpack_state(found[1], f"the checkpoint of match {match_id} at version {since}")
             # Every action in between, voided ones too: an undo stores a checkpoint, so an action voided
             # by an undo after ``since`` was still in play at ``version`` if it comes before it.
-            then = tuple(
-                dbmod.validated_row(
-                    LoggedAction,
-                    {"seat": seat, "notation": notation},
-                    f"the action at version {at} of match {match_id}",
-                )
-                for at, seat, notation in raw.execute(
-                    "SELECT version, seat, notation FROM actions "
-                    "WHERE match_id = ? AND version > ? AND version <= ? ORDER BY version",
-                    (match_id, since, version),
-                )
+            then = raw.execute(
+                "SELECT version, seat, notation FROM actions "
+                "WHERE match_id = ? AND version > ? AND version <= ? ORDER BY version",
+                (match_id, since, version),
             )
-            return StoredBoard(version=since, state_json=state, then=then)
+            return rows.checkpoint_board(match_id, since, found[1], then)
 
         return await self._db.read(body)
 
@@ -432,11 +357,11 @@ class SqliteMatchStore:
         (and logged); ``pending_by_destination`` settles such rows."""
 
         def body(raw: sqlite3.Connection) -> list[Delivery]:
-            rows = raw.execute(
+            found = raw.execute(
                 f"SELECT {_DELIVERY_COLUMNS} FROM deliveries WHERE status = 'pending' ORDER BY id LIMIT ?",
                 (max(0, limit),),
             ).fetchall()
-            return _readable_deliveries(rows)[0]
+            return rows.readable_deliveries(found)[0]
 
         return await self._db.read(body)
 
@@ -462,12 +387,12 @@ class SqliteMatchStore:
             batches: list[list[Delivery]] = []
             unreadable: list[tuple[int, str]] = []
             for match_id, seat in chosen:
-                rows = raw.execute(
+                found = raw.execute(
                     f"SELECT {_DELIVERY_COLUMNS} FROM deliveries WHERE status = 'pending' AND match_id IS ? "
                     "AND seat IS ? ORDER BY id LIMIT ?",
                     (match_id, seat, max(1, per_destination)),
                 ).fetchall()
-                readable, bad = _readable_deliveries(rows)
+                readable, bad = rows.readable_deliveries(found)
                 unreadable += bad
                 if readable:
                     batches.append(readable)
@@ -486,8 +411,7 @@ class SqliteMatchStore:
 
         Raises ``ValueError`` when the seed does not fit a signed 64-bit integer.
         """
-        if draft.seed not in _INT64:
-            raise ValueError(f"the seed {draft.seed} does not fit a signed 64-bit integer")
+        rows.check_seed(draft.seed)
         now = self._clock()
 
         def body(raw: sqlite3.Connection) -> MatchRecord:
@@ -521,7 +445,7 @@ class SqliteMatchStore:
                 )
             return _load_match(raw, match_id)
 
-        return self._remember(await self._db.write(body))
+        return self._known.remember(await self._db.write(body))
 
     async def add_player(self, match_id: int, expected_version: int, player: Player) -> MatchRecord:
         """Add ``player`` to the lobby (its ``seat`` is ignored: ``start_match`` assigns seats).
@@ -538,26 +462,23 @@ class SqliteMatchStore:
                 (now, match_id, expected_version),
                 match_id,
                 expected_version,
-                _lobby_closed,
+                rows.lobby_closed,
             )
             seat_count, joined = raw.execute(
                 "SELECT seat_count, (SELECT COUNT(*) FROM players WHERE match_id = ?) "
                 "FROM matches WHERE id = ?",
                 (match_id, match_id),
             ).fetchone()
-            if (
-                player.user_id is not None
-                and raw.execute(
+            already = player.user_id is not None and bool(
+                raw.execute(
                     "SELECT 1 FROM players WHERE match_id = ? AND user_id = ?", (match_id, player.user_id)
                 ).fetchone()
-            ):
-                raise LobbyError(f"you have already joined match {match_id}", ["leave"])
-            if joined >= seat_count:
-                raise LobbyError(f"match {match_id} is full ({joined} of {seat_count} seats taken)")
+            )
+            rows.check_joining(match_id, seat_count, joined, already)
             raw.execute(_INSERT_PLAYER, (match_id, match_id, player.user_id, player.name, player.bot, None))
             return _load_match(raw, match_id)
 
-        return await self._track(match_id, self._db.write(body))
+        return await self._known.track(match_id, self._db.write(body))
 
     async def remove_player(self, match_id: int, expected_version: int, user_id: int) -> MatchRecord:
         """Take ``user_id`` out of the lobby.
@@ -574,16 +495,16 @@ class SqliteMatchStore:
                 (now, match_id, expected_version),
                 match_id,
                 expected_version,
-                _lobby_closed,
+                rows.lobby_closed,
             )
             removed = raw.execute(
                 "DELETE FROM players WHERE match_id = ? AND user_id = ?", (match_id, user_id)
             )
             if removed.rowcount == 0:
-                raise LobbyError(f"you are not in match {match_id}", ["join"])
+                raise rows.not_in_lobby(match_id)
             return _load_match(raw, match_id)
 
-        return await self._track(match_id, self._db.write(body))
+        return await self._known.track(match_id, self._db.write(body))
 
     async def replace_player(
         self,
@@ -604,7 +525,12 @@ class SqliteMatchStore:
 
         def body(raw: sqlite3.Connection) -> MatchRecord:
             _guard(
-                raw, _GUARD_ACTIVE, (now, match_id, expected_version), match_id, expected_version, _no_moves
+                raw,
+                _GUARD_ACTIVE,
+                (now, match_id, expected_version),
+                match_id,
+                expected_version,
+                rows.no_moves,
             )
             try:
                 changed = raw.execute(
@@ -621,22 +547,19 @@ class SqliteMatchStore:
                     ),
                 )
             except sqlite3.IntegrityError:
-                raise LobbyError(f"that player already holds another seat in match {match_id}") from None
+                raise rows.seat_taken(match_id) from None
             if changed.rowcount == 0:
-                seats = [
-                    str(row[0])
-                    for row in raw.execute(
-                        "SELECT seat FROM players WHERE match_id = ? AND seat IS NOT NULL ORDER BY seat",
-                        (match_id,),
-                    )
-                ]
-                raise LobbyError(f"match {match_id} has no seat {seat}", seats)
+                seats = raw.execute(
+                    "SELECT seat FROM players WHERE match_id = ? AND seat IS NOT NULL ORDER BY seat",
+                    (match_id,),
+                )
+                raise rows.no_such_seat(match_id, seat, (row[0] for row in seats))
             if deliveries:
                 _queue(raw, match_id, expected_version + 1, deliveries, now)
             clockrows.write_change(raw, clocks, now)
             return _load_match(raw, match_id)
 
-        return await self._track(match_id, self._db.write(body))
+        return await self._known.track(match_id, self._db.write(body))
 
     async def set_thread(self, match_id: int, thread_id: int) -> None:
         """Remember the match's Discord thread (does not change the version). Raises ``MatchNotFound``."""
@@ -647,7 +570,7 @@ class SqliteMatchStore:
                 "UPDATE matches SET thread_id = ?, updated_at = ? WHERE id = ?", (thread_id, now, match_id)
             )
             if changed.rowcount == 0:
-                raise _not_found(match_id)
+                raise rows.not_found(match_id)
 
         await self._db.write(body)
 
@@ -669,15 +592,7 @@ class SqliteMatchStore:
         Raises ``MatchNotFound``, ``StaleVersion``, or ``LobbyError`` when the match is not in the lobby,
         the seats are not exactly ``0 .. seat_count - 1`` or a user appears twice.
         """
-        seats = sorted(p.seat for p in players if p.seat is not None)
-        if len(seats) != len(players) or seats != list(range(len(players))):
-            raise LobbyError(
-                "every player needs a different seat, numbered from 0",
-                [f"{p.name}: {p.seat}" for p in players],
-            )
-        users = [p.user_id for p in players if p.user_id is not None]
-        if len(set(users)) != len(users):
-            raise LobbyError("a player cannot take two seats")
+        rows.check_seating(players)
         now = self._clock()
 
         def body(raw: sqlite3.Connection) -> MatchRecord:
@@ -687,13 +602,10 @@ class SqliteMatchStore:
                 (now, state_json, match_id, expected_version),
                 match_id,
                 expected_version,
-                _lobby_closed,
+                rows.lobby_closed,
             )
             (seat_count,) = raw.execute("SELECT seat_count FROM matches WHERE id = ?", (match_id,)).fetchone()
-            if len(players) != seat_count:
-                raise LobbyError(
-                    f"match {match_id} needs {seat_count} players and {len(players)} were seated"
-                )
+            rows.check_seated(match_id, seat_count, players)
             version = expected_version + 1
             raw.execute("DELETE FROM players WHERE match_id = ?", (match_id,))
             raw.executemany(
@@ -705,7 +617,7 @@ class SqliteMatchStore:
             clockrows.write_change(raw, clocks, now)
             return _load_match(raw, match_id)
 
-        return await self._track(match_id, self._db.write(body))
+        return await self._known.track(match_id, self._db.write(body))
 
     async def commit_action(
         self,
@@ -726,18 +638,15 @@ class SqliteMatchStore:
         Raises ``MatchNotFound``, ``StaleVersion`` (another commit got there first; nothing stored),
         ``MatchClosed`` when the match is not active, ``ValueError`` for ``status`` LOBBY.
         """
-        if status is MatchStatus.LOBBY:
-            raise ValueError("a committed action cannot put a match back in the lobby")
+        rows.check_commit_status(status)
         now = self._clock()
         guard_params = (now, status.value, state_json, result_json, match_id, expected_version)
         version = expected_version + 1
         checkpoint = pack_state(state_json) if is_checkpoint(version) else None
-        known = self._known.get(match_id)
-        if known is not None and known.version != expected_version:
-            known = None
+        known = self._known.at(match_id, expected_version)
 
         def body(raw: sqlite3.Connection) -> MatchRecord:
-            _guard(raw, _GUARD_COMMIT, guard_params, match_id, expected_version, _no_moves)
+            _guard(raw, _GUARD_COMMIT, guard_params, match_id, expected_version, rows.no_moves)
             raw.execute(_INSERT_ACTION, (match_id, version, action.seat, action.notation, now))
             if checkpoint is not None:
                 raw.execute(_INSERT_CHECKPOINT, (match_id, version, checkpoint))
@@ -746,20 +655,18 @@ class SqliteMatchStore:
             clockrows.write_change(raw, clocks, now)
             if known is None:
                 return _load_match(raw, match_id)
-            # The guard proved the row was still at the version ``known`` was read at, and every change
-            # but the thread id bumps the version: so only the columns written here and the thread id
-            # can differ, and re-reading the whole match and its players is not needed.
-            update = {
-                "version": version,
-                "status": status,
-                "state_json": state_json,
-                "result_json": result_json,
-                "updated_at": now,
-                "thread_id": _thread_id(raw, match_id),
-            }
-            return known.model_copy(update=update)
+            (thread_id,) = raw.execute(_SELECT_THREAD, (match_id,)).fetchone()
+            return rows.committed_record(
+                known,
+                version=version,
+                status=status,
+                state_json=state_json,
+                result_json=result_json,
+                now=now,
+                thread_id=rows.thread_of(match_id, thread_id),
+            )
 
-        return await self._track(match_id, self._db.write(body))
+        return await self._known.track(match_id, self._db.write(body))
 
     async def abandon_unreadable(self, match_id: int, expected_version: int) -> None:
         """Abandon a match whose row cannot be read in full (only its version and status are needed).
@@ -774,7 +681,7 @@ class SqliteMatchStore:
                 (now, MatchStatus.ABANDONED.value, None, match_id, expected_version),
                 match_id,
                 expected_version,
-                _already_closed,
+                rows.already_closed,
             )
 
         await self._db.write(body)
@@ -792,8 +699,7 @@ class SqliteMatchStore:
         Raises ``MatchNotFound``, ``StaleVersion``, ``MatchClosed`` when it is already closed, and
         ``ValueError`` unless ``status`` is FINISHED or ABANDONED.
         """
-        if status not in (MatchStatus.FINISHED, MatchStatus.ABANDONED):
-            raise ValueError(f"close_match needs FINISHED or ABANDONED, not {status.value}")
+        rows.check_close_status(status)
         now = self._clock()
 
         def body(raw: sqlite3.Connection) -> MatchRecord:
@@ -803,12 +709,12 @@ class SqliteMatchStore:
                 (now, status.value, result_json, match_id, expected_version),
                 match_id,
                 expected_version,
-                _already_closed,
+                rows.already_closed,
             )
             _queue(raw, match_id, expected_version + 1, deliveries, now)
             return _load_match(raw, match_id)
 
-        return await self._track(match_id, self._db.write(body))
+        return await self._known.track(match_id, self._db.write(body))
 
     # ---------------------------------------------------------------------------------- deliveries
 
@@ -872,11 +778,11 @@ class SqliteMatchStore:
                 if turn is not None
                 else "turn = (SELECT MAX(turn) FROM turn_pings WHERE match_id = ?)"
             )
-            rows = raw.execute(
+            found = raw.execute(
                 f"SELECT {_PING_COLUMNS} FROM turn_pings WHERE match_id = ? AND {where} ORDER BY seat",
                 (match_id, match_id if turn is None else turn),
             ).fetchall()
-            return [_to_ping(row) for row in rows]
+            return [rows.to_ping(row) for row in found]
 
         return await self._db.read(body)
 
@@ -884,12 +790,12 @@ class SqliteMatchStore:
         """Held pings due by ``now``, the longest due first."""
 
         def body(raw: sqlite3.Connection) -> list[TurnPing]:
-            rows = raw.execute(
+            found = raw.execute(
                 f"SELECT {_PING_COLUMNS} FROM turn_pings WHERE sent = 0 AND due_at <= ? "
                 "ORDER BY due_at LIMIT ?",
                 (clockrows.utc_text(now), max(0, limit)),
             ).fetchall()
-            return [_to_ping(row) for row in rows]
+            return [rows.to_ping(row) for row in found]
 
         return await self._db.read(body)
 
@@ -921,14 +827,7 @@ class SqliteMatchStore:
             changed = raw.execute(
                 "UPDATE turn_pings SET via = ?, sent = ?, due_at = ? "
                 "WHERE match_id = ? AND turn = ? AND seat = ? AND sent = 0",
-                (
-                    via.value,
-                    int(via is not Via.HELD),
-                    clockrows.utc_text(due_at or ping.due_at),
-                    ping.match_id,
-                    ping.turn,
-                    ping.seat,
-                ),
+                rows.settle_params(ping, via, due_at),
             )
             return changed.rowcount == 1
 
@@ -975,25 +874,14 @@ class SqliteMatchStore:
 
         def body(raw: sqlite3.Connection) -> LivePost | None:
             row = raw.execute(
-                "SELECT channel_id, message_id, to_act, lines, version, history FROM live_posts "
-                "WHERE match_id = ?",
-                (match_id,),
+                f"SELECT {rows.LIVE_POST_COLUMNS} FROM live_posts WHERE match_id = ?", (match_id,)
             ).fetchone()
             if row is None:
                 return None
-            try:
-                return LivePost(
-                    match_id=match_id,
-                    channel_id=row[0],
-                    message_id=row[1],
-                    to_act=tuple(json.loads(row[2])),
-                    lines=tuple(json.loads(row[3])),
-                    version=row[4],
-                    history=tuple(TurnLines.model_validate(turn) for turn in json.loads(row[5])),
-                )
-            except (ValueError, TypeError, ValidationError):
+            post = rows.live_post_of(match_id, row)
+            if post is None:
                 log.warning("the live post of match %s cannot be read; a new post will replace it", match_id)
-                return None
+            return post
 
         return await self._db.read(body)
 
@@ -1012,15 +900,7 @@ class SqliteMatchStore:
                 "channel_id = excluded.channel_id, message_id = excluded.message_id, "
                 "to_act = excluded.to_act, lines = excluded.lines, version = excluded.version, "
                 "history = excluded.history",
-                (
-                    post.match_id,
-                    post.channel_id,
-                    post.message_id,
-                    json.dumps(list(post.to_act)),
-                    json.dumps(list(post.lines)),
-                    post.version,
-                    json.dumps([turn.model_dump(mode="json") for turn in post.history]),
-                ),
+                rows.live_post_params(post),
             )
 
         await self._db.write(body)
@@ -1160,12 +1040,10 @@ class SqliteMatchStore:
 
         def body(raw: sqlite3.Connection) -> list[tuple[int, LoggedAction]]:
             _current_version(raw, match_id)
-            kept = []
-            for version, seat, notation in raw.execute(_SELECT_KEPT_LOG, (match_id,)):
-                what = f"the action at version {version} of match {match_id}"
-                entry = dbmod.validated_row(LoggedAction, {"seat": seat, "notation": notation}, what)
-                kept.append((int(version), entry))
-            return kept
+            return [
+                (int(version), rows.logged_action(match_id, version, seat, notation))
+                for version, seat, notation in raw.execute(_SELECT_KEPT_LOG, (match_id,))
+            ]
 
         return await self._db.read(body, may_inline=False)
 
@@ -1185,8 +1063,7 @@ class SqliteMatchStore:
         Raises ``MatchNotFound``, ``StaleVersion``, ``MatchClosed`` when the match is not active, and
         ``ValueError`` when ``versions`` is empty or names an action that is not the latest kept ones.
         """
-        if not versions:
-            raise ValueError("an undo takes back at least one action")
+        rows.check_undo(versions)
         now = self._clock()
         version = expected_version + 1
 
@@ -1197,7 +1074,7 @@ class SqliteMatchStore:
                 (now, state_json, match_id, expected_version),
                 match_id,
                 expected_version,
-                _no_moves,
+                rows.no_moves,
             )
             kept = [
                 int(row[0])
@@ -1207,11 +1084,7 @@ class SqliteMatchStore:
                     (match_id, len(versions)),
                 )
             ]
-            if sorted(kept) != sorted(versions):
-                raise ValueError(
-                    f"match {match_id} can only take back its latest actions {sorted(kept)}, "
-                    f"not {sorted(versions)}"
-                )
+            rows.check_latest(match_id, kept, versions)
             raw.executemany(
                 "INSERT INTO void_actions (match_id, version, undone_at) VALUES (?, ?, ?)",
                 [(match_id, undone, version) for undone in versions],
@@ -1221,7 +1094,7 @@ class SqliteMatchStore:
             clockrows.write_change(raw, clocks, now)
             return _load_match(raw, match_id)
 
-        return await self._track(match_id, self._db.write(body))
+        return await self._known.track(match_id, self._db.write(body))
 
 
 # ----------------------------------------------------------------------------- worker-thread helpers
@@ -1234,87 +1107,34 @@ def _guard(
     params: Sequence[Any],
     match_id: int,
     expected_version: int,
-    refuse: Callable[[int, MatchStatus], EngineError],
+    refuse: rows.Refusal,
 ) -> None:
     """Run a version guard; if it changed no row, raise why: ``MatchNotFound``, ``StaleVersion``,
     ``CorruptRecord`` (unreadable status) or ``refuse(match_id, status)`` for a status it does not allow."""
     if raw.execute(sql, params).rowcount == 1:
         return
     row = raw.execute("SELECT version, status FROM matches WHERE id = ?", (match_id,)).fetchone()
-    if row is None:
-        raise _not_found(match_id)
-    version, status = row
-    if type(version) is not int:
-        raise CorruptRecord(
-            f"match {match_id} cannot be read: its version is {version!r}; nothing was changed"
-        )
-    if version != expected_version:
-        raise StaleVersion(
-            f"this board has moved on (now at version {version}, you acted on {expected_version})",
-            [str(version)],
-        )
-    raise refuse(match_id, _status(match_id, status))
+    raise rows.guard_refusal(match_id, expected_version, row, refuse)
 
 
 def _current_version(raw: sqlite3.Connection, match_id: int) -> int:
     """The match's version; raises ``MatchNotFound``."""
     row = raw.execute("SELECT version FROM matches WHERE id = ?", (match_id,)).fetchone()
     if row is None:
-        raise _not_found(match_id)
+        raise rows.not_found(match_id)
     version: int = row[0]
     return version
-
-
-def _thread_id(raw: sqlite3.Connection, match_id: int) -> int | None:
-    """The match's thread id; raises ``CorruptRecord`` if it is not an integer."""
-    (thread_id,) = raw.execute(_SELECT_THREAD, (match_id,)).fetchone()
-    if thread_id is not None and type(thread_id) is not int:
-        raise CorruptRecord(
-            f"match {match_id} cannot be read: thread_id is {thread_id!r}, not a Discord id; "
-            "nothing was changed"
-        )
-    return thread_id
 
 
 def _load_match(raw: sqlite3.Connection, match_id: int) -> MatchRecord:
     """The match and its players; raises ``MatchNotFound`` or ``CorruptRecord``."""
     row = raw.execute(_SELECT_MATCH, (match_id,)).fetchone()
     if row is None:
-        raise _not_found(match_id)
-    return _to_record(row, raw.execute(_SELECT_PLAYERS, (match_id,)).fetchall())
+        raise rows.not_found(match_id)
+    return rows.to_record(row, raw.execute(_SELECT_PLAYERS, (match_id,)).fetchall())
 
 
-def _readable_deliveries(rows: Iterable[Sequence[Any]]) -> tuple[list[Delivery], list[tuple[int, str]]]:
-    """The deliveries of ``rows`` that can be read, and the id and problem of each that cannot."""
-    readable: list[Delivery] = []
-    unreadable: list[tuple[int, str]] = []
-    for row in rows:
-        try:
-            readable.append(
-                dbmod.validated_row(
-                    Delivery,
-                    dict(zip(("id", "match_id", "version", "seat", "payload", "attempts"), row, strict=True)),
-                    f"delivery {row[0]} of match {row[1]}",
-                )
-            )
-        except CorruptRecord as exc:
-            unreadable.append((int(row[0]), exc.message))
-    return readable, unreadable
-
-
-_PING_COLUMNS = "match_id, turn, seat, user_id, started_at, due_at, via"
-
-
-def _to_ping(row: Sequence[Any]) -> TurnPing:
-    return TurnPing(
-        match_id=row[0],
-        turn=row[1],
-        seat=row[2],
-        user_id=row[3],
-        started_at=datetime.fromisoformat(row[4]),
-        due_at=datetime.fromisoformat(row[5]),
-        via=Via(row[6]),
-    )
+_PING_COLUMNS = rows.PING_COLUMNS
 
 
 def _save_turn_pings(raw: sqlite3.Connection, match_id: int, turn: int, pings: Sequence[TurnPing]) -> None:
@@ -1323,19 +1143,7 @@ def _save_turn_pings(raw: sqlite3.Connection, match_id: int, turn: int, pings: S
         "INSERT INTO turn_pings (match_id, turn, seat, user_id, started_at, due_at, via, sent) "
         "VALUES (?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (match_id, turn, seat) DO UPDATE SET "
         "due_at = excluded.due_at, via = excluded.via, sent = excluded.sent WHERE turn_pings.sent = 0",
-        [
-            (
-                match_id,
-                turn,
-                p.seat,
-                p.user_id,
-                clockrows.utc_text(p.started_at),
-                clockrows.utc_text(p.due_at),
-                p.via.value,
-                int(p.sent),
-            )
-            for p in pings
-        ],
+        rows.ping_params(match_id, turn, pings),
     )
 
 
@@ -1350,102 +1158,3 @@ def _queue(
 def _require_delivery(raw: sqlite3.Connection, delivery_id: int) -> None:
     if raw.execute("SELECT 1 FROM deliveries WHERE id = ?", (delivery_id,)).fetchone() is None:
         raise LookupError(f"there is no delivery {delivery_id}")
-
-
-# --------------------------------------------------------------------------------- rows to models
-
-
-def _to_record(row: Sequence[Any], player_rows: Iterable[Sequence[Any]]) -> MatchRecord:
-    """Build a ``MatchRecord`` from a ``matches`` row and its ``players`` rows (strictly typed).
-
-    Raises ``CorruptRecord`` naming the match and what cannot be read.
-    """
-    match_id = row[0]
-    players = tuple(
-        dbmod.validated_row(
-            Player,
-            {
-                "user_id": user_id,
-                "name": name,
-                "bot": bot,
-                "seat": seat,
-                "resigned": bool(resigned),
-                "absent": bool(absent),
-            },
-            f"a player of match {match_id}",
-        )
-        for _, user_id, name, bot, seat, resigned, absent in player_rows
-    )
-    fields = {
-        "id": match_id,
-        "game": row[1],
-        "options": _options(match_id, row[2]),
-        "seat_count": row[3],
-        "seed": row[4],
-        "status": _status(match_id, row[5]),
-        "version": row[6],
-        "creator_id": row[7],
-        "guild_id": row[8],
-        "channel_id": row[9],
-        "thread_id": row[10],
-        "players": players,
-        "state_json": row[11],
-        "result_json": row[12],
-        "created_at": row[13],
-        "updated_at": row[14],
-        "pace": _pace(match_id, row[15]),
-    }
-    return dbmod.validated_row(MatchRecord, fields, f"match {match_id}")
-
-
-def _options(match_id: int, text: Any) -> frozenset[str]:
-    try:
-        options = json.loads(text)
-    except (TypeError, ValueError):
-        options = None
-    if not isinstance(options, list) or not all(isinstance(o, str) for o in options):
-        raise CorruptRecord(
-            f"match {match_id} cannot be read: its options are not a JSON list of option ids "
-            f"({str(text)[:60]!r}); nothing was changed"
-        )
-    return frozenset(options)
-
-
-def _pace(match_id: int, value: Any) -> Pace:
-    try:
-        return Pace(value)
-    except ValueError:
-        raise CorruptRecord(
-            f"match {match_id} cannot be read: unknown clock {value!r}; nothing was changed",
-            [p.value for p in Pace],
-        ) from None
-
-
-def _status(match_id: int, value: Any) -> MatchStatus:
-    try:
-        return MatchStatus(value)
-    except ValueError:
-        raise CorruptRecord(
-            f"match {match_id} cannot be read: unknown status {value!r}; nothing was changed",
-            [s.value for s in MatchStatus],
-        ) from None
-
-
-# ------------------------------------------------------------------------------------- refusals
-
-
-def _not_found(match_id: int) -> MatchNotFound:
-    return MatchNotFound(f"there is no match {match_id}")
-
-
-def _lobby_closed(match_id: int, status: MatchStatus) -> EngineError:
-    return LobbyError(f"match {match_id} is {status.value}; the lobby is closed")
-
-
-def _no_moves(match_id: int, status: MatchStatus) -> EngineError:
-    allowed = ["start"] if status is MatchStatus.LOBBY else []
-    return MatchClosed(f"match {match_id} is {status.value}; no moves can be made", allowed)
-
-
-def _already_closed(match_id: int, status: MatchStatus) -> EngineError:
-    return MatchClosed(f"match {match_id} is already {status.value}")

@@ -3,12 +3,12 @@
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Iterator
+from collections.abc import AsyncIterator, Iterator
 
 import pytest
 
 import data.db
-from tests.postgres import Server, fresh_database, prepare_template, running_server
+from tests.postgres import Databases, Server, prepare_template, running_server
 
 
 @pytest.fixture(autouse=True)
@@ -27,7 +27,15 @@ def postgres_server() -> Iterator[Server]:
         yield server
 
 
+@pytest.fixture(scope="session")
+def postgres_databases(postgres_server: Server) -> Databases:
+    """The session's supply of fresh databases (see ``tests.postgres.Databases``)."""
+    return Databases(postgres_server)
+
+
 @pytest.fixture
-async def postgres_dsn(postgres_server: Server) -> str:
+async def postgres_dsn(postgres_databases: Databases) -> AsyncIterator[str]:
     """The DSN of a fresh, migrated, empty PostgreSQL database of its own for one test."""
-    return await fresh_database(postgres_server)
+    dsn = await postgres_databases.take()
+    yield dsn
+    await postgres_databases.give_back(dsn)

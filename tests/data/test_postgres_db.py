@@ -6,6 +6,7 @@ import asyncpg
 import pytest
 
 from data.postgres.db import Migration, PgDatabase, is_postgres, load_migrations, migrate
+from tests.postgres import Databases
 
 
 def test_urls_that_name_postgresql() -> None:
@@ -74,3 +75,31 @@ async def test_the_action_log_is_append_only(postgres_dsn: str) -> None:
         assert await database.read(lambda conn: conn.fetchval("SELECT notation FROM actions")) == "m"
     finally:
         await database.close()
+
+
+async def test_a_database_handed_back_is_emptied_for_the_next_test(postgres_databases: Databases) -> None:
+    dsn = await postgres_databases.take()
+    conn = await asyncpg.connect(dsn)
+    try:
+        await conn.execute(
+            "INSERT INTO matches (game, seat_count, seed, created_at, updated_at) "
+            "VALUES ('g', 2, 1, 't', 't')"
+        )
+        await conn.execute("INSERT INTO actions VALUES (1, 1, 0, 'm', 't')")  # append-only, yet emptied
+    finally:
+        await conn.close()
+    await postgres_databases.give_back(dsn)
+    assert await postgres_databases.take() == dsn
+    conn = await asyncpg.connect(dsn)
+    try:
+        assert await conn.fetchval("SELECT COUNT(*) FROM actions") == 0
+        made = await conn.fetchval(
+            "INSERT INTO matches (game, seat_count, seed, created_at, updated_at) "
+            "VALUES ('g', 2, 1, 't', 't') RETURNING id"
+        )
+        assert made == 1  # ids count from 1 again
+        await conn.execute("ALTER TABLE matches DROP CONSTRAINT matches_status_check")
+    finally:
+        await conn.close()
+    await postgres_databases.give_back(dsn)  # its schema changed: never handed out again
+    assert dsn not in postgres_databases.free

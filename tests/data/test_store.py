@@ -1,4 +1,6 @@
-"""SqliteMatchStore: lobby rules, commits, version guards, concurrency, outbox and corrupt rows."""
+"""The match stores: lobby rules, commits, version guards, concurrency, outbox and corrupt rows, on every
+backend (``store``: SQLite inline and on the worker, PostgreSQL). Tests that reach into the SQLite file
+itself take ``sqlite_store`` and run on SQLite only."""
 
 from __future__ import annotations
 
@@ -14,7 +16,17 @@ import pytest
 from data.store import SqliteMatchStore
 from engine.core.errors import CorruptRecord, LobbyError, MatchClosed, MatchNotFound, StaleVersion
 from engine.core.replay import LoggedAction
-from engine.host.ports import DeliveryDraft, MatchRecord, MatchStatus, NewMatch, Player, StoredBoard
+from engine.host.ports import (
+    DeliveryDraft,
+    LivePost,
+    MatchRecord,
+    MatchStatus,
+    NewMatch,
+    Player,
+    StoredBoard,
+    TurnLines,
+)
+from tests.data.backends import AnyStore, Backdoor, SqliteBackdoor
 
 ANN = Player(user_id=101, name="ann")
 BOB = Player(user_id=202, name="bob")
@@ -31,7 +43,7 @@ def state(n: int) -> str:
     return json.dumps({"turn": n, "board": [n] * 5})
 
 
-async def started(store: SqliteMatchStore, *joiners: Player) -> MatchRecord:
+async def started(store: AnyStore, *joiners: Player) -> MatchRecord:
     """A started match of ann plus ``joiners`` (bob by default), seated in join order."""
     joiners = joiners or (BOB,)
     match = await store.create_match(draft(1 + len(joiners)), ANN)
@@ -42,7 +54,7 @@ async def started(store: SqliteMatchStore, *joiners: Player) -> MatchRecord:
     return await store.start_match(match.id, match.version, seated, state(0), hello)
 
 
-async def play(store: SqliteMatchStore, match: MatchRecord, moves: int) -> MatchRecord:
+async def play(store: AnyStore, match: MatchRecord, moves: int) -> MatchRecord:
     for _ in range(moves):
         n = match.version + 1
         match = await store.commit_action(
@@ -65,7 +77,7 @@ def raw_write(path: Path, sql: str, *params: object) -> None:
 # ---------------------------------------------------------------------------------------------- lobby
 
 
-async def test_create_match_opens_a_lobby(store: SqliteMatchStore) -> None:
+async def test_create_match_opens_a_lobby(store: AnyStore) -> None:
     match = await store.create_match(draft(3, options=frozenset({"b", "a"}), guild_id=9, channel_id=8), ANN)
     assert match.status is MatchStatus.LOBBY and match.version == 0
     assert match.options == {"a", "b"} and match.seat_count == 3 and match.seed == 7
@@ -77,7 +89,7 @@ async def test_create_match_opens_a_lobby(store: SqliteMatchStore) -> None:
     assert lonely.players == () and lonely.id != match.id
 
 
-async def test_join_and_leave_follow_the_lobby_rules(store: SqliteMatchStore) -> None:
+async def test_join_and_leave_follow_the_lobby_rules(store: AnyStore) -> None:
     match = await store.create_match(draft(2), ANN)
     with pytest.raises(LobbyError, match="already joined"):
         await store.add_player(match.id, match.version, ANN)
@@ -94,7 +106,7 @@ async def test_join_and_leave_follow_the_lobby_rules(store: SqliteMatchStore) ->
     assert (await store.get_match(match.id)).version == 3
 
 
-async def test_lobby_changes_need_the_current_version(store: SqliteMatchStore) -> None:
+async def test_lobby_changes_need_the_current_version(store: AnyStore) -> None:
     match = await store.create_match(draft(3), ANN)
     await store.add_player(match.id, match.version, BOB)
     with pytest.raises(StaleVersion) as caught:
@@ -104,7 +116,7 @@ async def test_lobby_changes_need_the_current_version(store: SqliteMatchStore) -
     assert [p.name for p in (await store.get_match(match.id)).players] == ["ann", "bob"]
 
 
-async def test_no_joining_or_leaving_once_started(store: SqliteMatchStore) -> None:
+async def test_no_joining_or_leaving_once_started(store: AnyStore) -> None:
     match = await started(store)
     with pytest.raises(LobbyError, match="lobby is closed"):
         await store.add_player(match.id, match.version, CY)
@@ -114,7 +126,7 @@ async def test_no_joining_or_leaving_once_started(store: SqliteMatchStore) -> No
         await store.start_match(match.id, match.version, match.players, state(0))
 
 
-async def test_start_checks_the_seats(store: SqliteMatchStore) -> None:
+async def test_start_checks_the_seats(store: AnyStore) -> None:
     match = await store.create_match(draft(2), ANN)
     match = await store.add_player(match.id, match.version, BOB)
     with pytest.raises(LobbyError, match="different seat"):
@@ -127,7 +139,7 @@ async def test_start_checks_the_seats(store: SqliteMatchStore) -> None:
 # ----------------------------------------------------------------------------------------------- play
 
 
-async def test_start_commits_log_and_snapshots(store: SqliteMatchStore) -> None:
+async def test_start_commits_log_and_snapshots(store: AnyStore) -> None:
     match = await started(store, BOB, CY)
     assert match.status is MatchStatus.ACTIVE and match.version == 3
     assert [(p.name, p.seat) for p in match.players] == [("ann", 0), ("bob", 1), ("cy", 2)]
@@ -160,7 +172,7 @@ async def test_start_commits_log_and_snapshots(store: SqliteMatchStore) -> None:
         await store.commit_action(finished.id, finished.version, LoggedAction(seat=0, notation="x"), state(9))
 
 
-async def test_board_at_is_the_board_as_of_a_version(store: SqliteMatchStore) -> None:
+async def test_board_at_is_the_board_as_of_a_version(store: AnyStore) -> None:
     lobby = await store.create_match(draft(2), ANN)
     with pytest.raises(MatchNotFound, match="not started"):
         await store.board_at(lobby.id, 0)
@@ -176,7 +188,7 @@ async def test_board_at_is_the_board_as_of_a_version(store: SqliteMatchStore) ->
         await store.board_at(closed.id, 6)
 
 
-async def test_a_checkpoint_every_32_versions_compressed(store: SqliteMatchStore, db_path: Path) -> None:
+async def test_a_checkpoint_every_32_versions_compressed(store: AnyStore, backdoor: Backdoor) -> None:
     match = await play(store, await started(store), 68)  # start at 2, moves at 3 .. 70
     log = await store.action_log(match.id)
     assert await store.board_at(match.id, 40) == StoredBoard(
@@ -184,16 +196,14 @@ async def test_a_checkpoint_every_32_versions_compressed(store: SqliteMatchStore
     )
     assert await store.board_at(match.id, 64) == StoredBoard(version=64, state_json=state(64))
     assert (await store.board_at(match.id, 31)).version == 2
-    with sqlite3.connect(db_path) as raw:
-        kept = raw.execute(
-            "SELECT version, state FROM checkpoints WHERE match_id = ?", (match.id,)
-        ).fetchall()
-    raw.close()
+    kept = await backdoor.fetch(
+        "SELECT version, state FROM checkpoints WHERE match_id = ? ORDER BY version", match.id
+    )
     assert [v for v, _ in kept] == [2, 32, 64]
     assert all(zlib.decompress(packed).decode() == state(v) for v, packed in kept if v > 2)
 
 
-async def test_stale_commit_is_refused_and_changes_nothing(store: SqliteMatchStore) -> None:
+async def test_stale_commit_is_refused_and_changes_nothing(store: AnyStore) -> None:
     match = await play(store, await started(store), 1)
     pending = await store.pending_deliveries()
     with pytest.raises(StaleVersion) as caught:
@@ -212,7 +222,7 @@ async def test_stale_commit_is_refused_and_changes_nothing(store: SqliteMatchSto
         await store.board_at(match.id, match.version + 1)
 
 
-async def test_close_match_finishes_or_abandons_once(store: SqliteMatchStore) -> None:
+async def test_close_match_finishes_or_abandons_once(store: AnyStore) -> None:
     lobby = await store.create_match(draft(2), ANN)
     abandoned = await store.close_match(lobby.id, lobby.version, MatchStatus.ABANDONED)
     assert abandoned.status is MatchStatus.ABANDONED and abandoned.version == 1
@@ -229,7 +239,7 @@ async def test_close_match_finishes_or_abandons_once(store: SqliteMatchStore) ->
         await store.close_match(done.id, done.version, MatchStatus.ACTIVE)
 
 
-async def test_replace_player_hands_a_seat_over(store: SqliteMatchStore) -> None:
+async def test_replace_player_hands_a_seat_over(store: AnyStore) -> None:
     match = await started(store)
     bob = match.player_at(1)
     assert bob is not None
@@ -246,9 +256,9 @@ async def test_replace_player_hands_a_seat_over(store: SqliteMatchStore) -> None
         await store.replace_player(lobby.id, lobby.version, 0, CY)
 
 
-async def test_set_thread_does_not_move_the_version(store: SqliteMatchStore, db_path: Path) -> None:
+async def test_set_thread_does_not_move_the_version(store: AnyStore, backdoor: Backdoor) -> None:
     match = await started(store)
-    other = await SqliteMatchStore.open(db_path)
+    other = await backdoor.open()
     try:
         await other.set_thread(match.id, 2**62 + 5)  # another store (or process) sets it
     finally:
@@ -258,7 +268,7 @@ async def test_set_thread_does_not_move_the_version(store: SqliteMatchStore, db_
     assert (await store.get_match(match.id)).thread_id == 2**62 + 5
 
 
-async def test_list_matches_filters_newest_first(store: SqliteMatchStore) -> None:
+async def test_list_matches_filters_newest_first(store: AnyStore) -> None:
     here = await store.create_match(draft(2, guild_id=1), ANN)
     active = await started(store)
     there = await store.create_match(draft(2, guild_id=2))
@@ -271,7 +281,7 @@ async def test_list_matches_filters_newest_first(store: SqliteMatchStore) -> Non
     assert len(await store.list_matches(limit=2)) == 2
 
 
-async def test_list_matches_by_player_and_by_thread(store: SqliteMatchStore) -> None:
+async def test_list_matches_by_player_and_by_thread(store: AnyStore) -> None:
     mine = await store.create_match(draft(2), ANN)
     await store.create_match(draft(2))
     await store.set_thread(mine.id, 777)
@@ -281,7 +291,7 @@ async def test_list_matches_by_player_and_by_thread(store: SqliteMatchStore) -> 
     assert await store.list_matches([MatchStatus.ACTIVE], user_id=ANN.user_id) == []
 
 
-async def test_unknown_match_is_not_found(store: SqliteMatchStore) -> None:
+async def test_unknown_match_is_not_found(store: AnyStore) -> None:
     calls = [
         store.get_match(404),
         store.add_player(404, 0, ANN),
@@ -299,12 +309,12 @@ async def test_unknown_match_is_not_found(store: SqliteMatchStore) -> None:
             await call
 
 
-async def test_data_survives_close_and_reopen(db_path: Path) -> None:
-    async with await SqliteMatchStore.open(db_path) as store:
+async def test_data_survives_close_and_reopen(backdoor: Backdoor) -> None:
+    async with await backdoor.open() as store:
         match = await play(store, await started(store), 3)
         await store.set_thread(match.id, 77)
         pending = await store.pending_deliveries()
-    async with await SqliteMatchStore.open(db_path) as reopened:
+    async with await backdoor.open() as reopened:
         again = await reopened.get_match(match.id)
         assert again == match.model_copy(update={"thread_id": 77, "updated_at": again.updated_at})
         assert [a.notation for a in await reopened.action_log(match.id)] == ["m3", "m4", "m5"]
@@ -312,15 +322,15 @@ async def test_data_survives_close_and_reopen(db_path: Path) -> None:
         assert (await reopened.board_at(match.id, 4)).then == tuple((await reopened.action_log(match.id))[:2])
 
 
-async def test_the_action_log_is_append_only(store: SqliteMatchStore, db_path: Path) -> None:
+async def test_the_action_log_is_append_only(store: AnyStore, backdoor: Backdoor) -> None:
     match = await play(store, await started(store), 1)
-    with pytest.raises(sqlite3.IntegrityError, match="append-only"):
-        raw_write(db_path, "UPDATE actions SET notation = 'cheat' WHERE match_id = ?", match.id)
-    with pytest.raises(sqlite3.IntegrityError, match="append-only"):
-        raw_write(db_path, "DELETE FROM actions WHERE match_id = ?", match.id)
+    with pytest.raises(backdoor.integrity_error, match="append-only"):
+        await backdoor.execute("UPDATE actions SET notation = 'cheat' WHERE match_id = ?", match.id)
+    with pytest.raises(backdoor.integrity_error, match="append-only"):
+        await backdoor.execute("DELETE FROM actions WHERE match_id = ?", match.id)
 
 
-async def test_seed_must_fit_64_bits(store: SqliteMatchStore) -> None:
+async def test_seed_must_fit_64_bits(store: AnyStore) -> None:
     await store.create_match(draft(2, seed=2**63 - 1))
     with pytest.raises(ValueError, match="64-bit"):
         await store.create_match(draft(2, seed=2**63))
@@ -329,11 +339,9 @@ async def test_seed_must_fit_64_bits(store: SqliteMatchStore) -> None:
 # ---------------------------------------------------------------------------------------- concurrency
 
 
-async def test_two_stores_commit_the_same_version_once(
-    store: SqliteMatchStore, db_path: Path, inline: bool
-) -> None:
+async def test_two_stores_commit_the_same_version_once(store: AnyStore, backdoor: Backdoor) -> None:
     match = await started(store)
-    other = await SqliteMatchStore.open(db_path, inline=inline)
+    other = await backdoor.open()
     try:
         await other.get_match(match.id)
         results = await asyncio.gather(
@@ -351,7 +359,7 @@ async def test_two_stores_commit_the_same_version_once(
     assert (await store.get_match(match.id)).version == match.version + 1
 
 
-async def test_two_tasks_on_one_store_commit_the_same_version_once(store: SqliteMatchStore) -> None:
+async def test_two_tasks_on_one_store_commit_the_same_version_once(store: AnyStore) -> None:
     match = await started(store)
     results = await asyncio.gather(
         *(
@@ -365,10 +373,8 @@ async def test_two_tasks_on_one_store_commit_the_same_version_once(store: Sqlite
     assert len(await store.action_log(match.id)) == 1
 
 
-async def test_a_locked_database_is_waited_for_off_the_loop(store: SqliteMatchStore, db_path: Path) -> None:
+async def test_a_locked_database_is_waited_for_off_the_loop(store: AnyStore, backdoor: Backdoor) -> None:
     match = await started(store)
-    blocker = sqlite3.connect(db_path, isolation_level=None)
-    blocker.execute("BEGIN IMMEDIATE")  # another process holds the write lock
     ticks = 0
 
     async def ticker() -> None:
@@ -378,13 +384,12 @@ async def test_a_locked_database_is_waited_for_off_the_loop(store: SqliteMatchSt
             await asyncio.sleep(0.005)
 
     ticking = asyncio.create_task(ticker())
-    commit = asyncio.create_task(
-        store.commit_action(match.id, match.version, LoggedAction(seat=0, notation="waits"), state(1))
-    )
-    await asyncio.sleep(0.15)
-    assert not commit.done() and ticks >= 5  # the commit waits while the loop keeps running
-    blocker.execute("COMMIT")
-    blocker.close()
+    async with backdoor.holding_write_lock(match.id):  # another process is writing
+        commit = asyncio.create_task(
+            store.commit_action(match.id, match.version, LoggedAction(seat=0, notation="waits"), state(1))
+        )
+        await asyncio.sleep(0.15)
+        assert not commit.done() and ticks >= 5  # the commit waits while the loop keeps running
     committed = await commit
     ticking.cancel()
     assert committed.version == match.version + 1
@@ -394,7 +399,7 @@ async def test_a_locked_database_is_waited_for_off_the_loop(store: SqliteMatchSt
 # ----------------------------------------------------------------------------------------- deliveries
 
 
-async def test_deliveries_go_from_pending_to_sent(store: SqliteMatchStore) -> None:
+async def test_deliveries_go_from_pending_to_sent(store: AnyStore) -> None:
     match = await started(store)
     notices = [DeliveryDraft(payload="public"), DeliveryDraft(seat=1, payload="private")]
     match = await store.commit_action(
@@ -415,8 +420,8 @@ async def test_deliveries_go_from_pending_to_sent(store: SqliteMatchStore) -> No
         await store.mark_delivered(10_000)
 
 
-async def test_failed_deliveries_are_retried_then_given_up(db_path: Path) -> None:
-    async with await SqliteMatchStore.open(db_path, max_attempts=3) as store:
+async def test_failed_deliveries_are_retried_then_given_up(backdoor: Backdoor) -> None:
+    async with await backdoor.open(max_attempts=3) as store:
         await started(store)
         (delivery,) = await store.pending_deliveries()
         for attempt in (1, 2):
@@ -429,35 +434,36 @@ async def test_failed_deliveries_are_retried_then_given_up(db_path: Path) -> Non
         await store.mark_delivered(delivery.id)  # ... unless it does get through after all
         with pytest.raises(LookupError):
             await store.mark_failed(10_000, "nope")
-    with sqlite3.connect(db_path) as raw:
-        row = raw.execute("SELECT status, attempts, last_error FROM deliveries").fetchone()
-    raw.close()
-    assert row == ("sent", 3, "discord is down (3)")
+    assert await backdoor.fetch("SELECT status, attempts, last_error FROM deliveries") == [
+        ("sent", 3, "discord is down (3)")
+    ]
 
 
 # -------------------------------------------------------------------------------------------- corrupt
 
 
-@pytest.mark.parametrize(
-    ("column", "garbage", "complaint"),
-    [
-        ("options", "{not json", "options are not a JSON list"),
-        ("options", '{"a": 1}', "options are not a JSON list"),
-        ("status", "paused", "unknown status 'paused'"),
-        ("seat_count", "two", "seat_count"),
-        ("version", 1.5, "version"),
-        ("created_at", b"\xff", "created_at"),
-    ],
-)
-async def test_corrupt_match_rows_are_reported_and_nothing_changes(
-    store: SqliteMatchStore, db_path: Path, column: str, garbage: object, complaint: str
+# Garbage both databases can hold (a CHECK constraint dropped on PostgreSQL), and garbage only SQLite's
+# loose column types can (PostgreSQL's typed columns refuse it).
+ANY_BACKEND_GARBAGE = [
+    ("options", "{not json", "options are not a JSON list"),
+    ("options", '{"a": 1}', "options are not a JSON list"),
+    ("status", "paused", "unknown status 'paused'"),
+    ("pace", "blitz", "unknown clock 'blitz'"),
+]
+SQLITE_GARBAGE = [
+    ("seat_count", "two", "seat_count"),
+    ("version", 1.5, "version"),
+    ("created_at", b"\xff", "created_at"),
+]
+
+
+async def check_corrupt_match_row(
+    store: AnyStore, backdoor: Backdoor, column: str, garbage: object, complaint: str
 ) -> None:
     match = await started(store)
-    with sqlite3.connect(db_path) as raw:
-        raw.execute("PRAGMA ignore_check_constraints = ON")
-        before = raw.execute("SELECT * FROM matches WHERE id = ?", (match.id,)).fetchone()
-        raw.execute(f"UPDATE matches SET {column} = ? WHERE id = ?", (garbage, match.id))
-    raw.close()
+    (before,) = await backdoor.fetch("SELECT * FROM matches WHERE id = ?", match.id)
+    await backdoor.drop_checks("matches")
+    await backdoor.execute(f"UPDATE matches SET {column} = ? WHERE id = ?", garbage, match.id)
     with pytest.raises(CorruptRecord) as caught:
         await store.get_match(match.id)
     assert f"match {match.id}" in caught.value.message and complaint in caught.value.message
@@ -470,17 +476,36 @@ async def test_corrupt_match_rows_are_reported_and_nothing_changes(
     assert match.id in await store.match_ids([MatchStatus.ACTIVE]) or column == "status"
     with pytest.raises(CorruptRecord):
         await store.commit_action(match.id, match.version, LoggedAction(seat=0, notation="x"), state(1))
-    with sqlite3.connect(db_path) as raw:
-        after = raw.execute("SELECT * FROM matches WHERE id = ?", (match.id,)).fetchone()
-        actions = raw.execute("SELECT COUNT(*) FROM actions").fetchone()[0]
-    raw.close()
-    assert actions == 0
+    (after,) = await backdoor.fetch("SELECT * FROM matches WHERE id = ?", match.id)
+    assert await backdoor.fetch("SELECT COUNT(*) FROM actions") == [(0,)]
     assert [a for a, b in zip(after, before, strict=True) if a != b] == [garbage]
 
 
-async def test_corrupt_players_actions_snapshots_and_deliveries(
-    store: SqliteMatchStore, db_path: Path
+@pytest.mark.parametrize(("column", "garbage", "complaint"), ANY_BACKEND_GARBAGE)
+async def test_corrupt_match_rows_are_reported_and_nothing_changes(
+    store: AnyStore, backdoor: Backdoor, column: str, garbage: object, complaint: str
 ) -> None:
+    await check_corrupt_match_row(store, backdoor, column, garbage, complaint)
+
+
+@pytest.mark.parametrize(("column", "garbage", "complaint"), SQLITE_GARBAGE)
+async def test_values_only_sqlite_can_hold_are_reported_too(
+    sqlite_store: SqliteMatchStore, db_path: Path, inline: bool, column: str, garbage: object, complaint: str
+) -> None:
+    await check_corrupt_match_row(sqlite_store, SqliteBackdoor(db_path, inline), column, garbage, complaint)
+
+
+async def test_a_corrupt_checkpoint_is_reported(store: AnyStore, backdoor: Backdoor) -> None:
+    match = await play(store, await started(store), 1)
+    await backdoor.execute("UPDATE checkpoints SET state = ? WHERE match_id = ?", b"\x00\xff", match.id)
+    with pytest.raises(CorruptRecord, match=f"checkpoint of match {match.id} at version 2 cannot be read"):
+        await store.board_at(match.id, 2)
+    assert (await store.board_at(match.id, 3)).state_json == state(3)  # the latest state is whole
+
+
+async def test_corrupt_players_actions_and_deliveries(sqlite_store: SqliteMatchStore, db_path: Path) -> None:
+    """Values only SQLite's loose column types can hold."""
+    store = sqlite_store
     match = await play(store, await started(store), 1)
     raw_write(db_path, "UPDATE players SET seat = 'front' WHERE match_id = ? AND seat = 1", match.id)
     with pytest.raises(CorruptRecord, match=f"a player of match {match.id} cannot be read: seat"):
@@ -490,10 +515,6 @@ async def test_corrupt_players_actions_snapshots_and_deliveries(
     raw_write(db_path, "INSERT INTO actions VALUES (?, 99, 'zero', 'x', 't')", other.id)
     with pytest.raises(CorruptRecord, match=f"action at version 99 of match {other.id}"):
         await store.action_log(other.id)
-
-    raw_write(db_path, "UPDATE checkpoints SET state = x'00ff' WHERE match_id = ?", other.id)
-    with pytest.raises(CorruptRecord, match=f"checkpoint of match {other.id} at version 2 cannot be read"):
-        await store.board_at(other.id, 2)
 
     pending_before = {d.id for d in await store.pending_deliveries()}
     raw_write(db_path, "UPDATE deliveries SET attempts = 'many' WHERE match_id = ?", other.id)
@@ -511,9 +532,9 @@ async def test_corrupt_players_actions_snapshots_and_deliveries(
     assert settled == [("failed", 1)]
 
 
-async def test_notices_sent_before_the_retention_period_are_forgotten(db_path: Path) -> None:
+async def test_notices_sent_before_the_retention_period_are_forgotten(backdoor: Backdoor) -> None:
     now = ["2026-01-01T00:00:00.000+00:00"]
-    store = await SqliteMatchStore.open(db_path, clock=lambda: now[0])
+    store = await backdoor.open(clock=lambda: now[0])
     try:
         match = await started(store)  # its opening notice, queued in January
         (hello,) = await store.pending_deliveries()
@@ -535,3 +556,85 @@ async def test_notices_sent_before_the_retention_period_are_forgotten(db_path: P
         assert [a.notation for a in await store.action_log(match.id)] == ["m1"]  # the log stays whole
     finally:
         await store.close()
+
+
+# --------------------------------------------------------------------------------------- bookkeeping
+
+
+async def test_a_refused_direct_message_is_told_once(store: AnyStore) -> None:
+    match = await started(store)
+    assert not await store.dm_refused(match.id, 202)
+    assert await store.remember_dm_refused(match.id, 202)
+    assert not await store.remember_dm_refused(match.id, 202)  # told already, restarts included
+    assert await store.dm_refused(match.id, 202) and not await store.dm_refused(match.id, 101)
+
+
+async def test_sent_images_and_private_notices_are_remembered(store: AnyStore) -> None:
+    match = await started(store)
+    assert await store.sent_image(match.id, -1) is None
+    await store.remember_sent_image(match.id, -1, "board-1")
+    await store.remember_sent_image(match.id, -1, "board-2")
+    await store.remember_sent_image(match.id, 1, "hand-1")
+    assert (await store.sent_image(match.id, -1), await store.sent_image(match.id, 1)) == (
+        "board-2",
+        "hand-1",
+    )
+    match = await store.commit_action(
+        match.id,
+        match.version,
+        LoggedAction(seat=0, notation="m"),
+        state(1),
+        deliveries=[DeliveryDraft(seat=1, payload="{}")],
+    )
+    assert await store.has_private_notice(match.id, match.version, 1)
+    assert not await store.has_private_notice(match.id, match.version, 0)
+    (private,) = [d for d in await store.pending_deliveries() if d.seat == 1]
+    await store.mark_undeliverable(private.id, "gone: they left the server")
+    assert not await store.has_private_notice(match.id, match.version, 1)  # given up: not recorded
+
+
+async def test_a_live_post_is_kept_replaced_and_dropped_when_unreadable(
+    store: AnyStore, backdoor: Backdoor
+) -> None:
+    match = await started(store)
+    assert await store.live_post(match.id) is None
+    post = LivePost(
+        match_id=match.id,
+        channel_id=5,
+        message_id=2**62 + 1,
+        to_act=(1,),
+        lines=("ann played", "bob to move"),
+        version=match.version,
+        history=(TurnLines(seats=(0,), lines=("ann to move",)),),
+    )
+    await store.save_live_post(post)
+    assert await store.live_post(match.id) == post
+    newer = post.model_copy(update={"message_id": 7, "to_act": (), "history": ()})
+    await store.save_live_post(newer)
+    assert await store.live_post(match.id) == newer
+    await backdoor.execute("UPDATE live_posts SET to_act = 'not json' WHERE match_id = ?", match.id)
+    assert await store.live_post(match.id) is None  # a new post will replace it
+
+
+async def test_an_unreadable_match_is_summarised_and_abandoned(store: AnyStore, backdoor: Backdoor) -> None:
+    match = await started(store)
+    await backdoor.execute("UPDATE matches SET options = 'garbage' WHERE id = ?", match.id)
+    with pytest.raises(CorruptRecord):
+        await store.get_match(match.id)
+    summary = await store.match_summary(match.id)
+    assert (summary.guild_id, summary.creator_id, summary.version, summary.status) == (
+        None,
+        ANN.user_id,
+        match.version,
+        "active",
+    )
+    assert summary.user_ids == {101, 202}
+    with pytest.raises(MatchNotFound):
+        await store.match_summary(404)
+    with pytest.raises(StaleVersion):
+        await store.abandon_unreadable(match.id, match.version - 1)
+    await store.abandon_unreadable(match.id, match.version)
+    assert (await store.match_summary(match.id)).status == "abandoned"
+    with pytest.raises(MatchClosed, match="already abandoned"):
+        await store.abandon_unreadable(match.id, match.version + 1)
+    assert match.id not in await store.match_ids([MatchStatus.ACTIVE])

@@ -5,9 +5,9 @@ from __future__ import annotations
 
 from datetime import UTC, datetime, timedelta
 
-from data.store import SqliteMatchStore
 from engine.host.notify import TurnPing, Via
 from engine.host.ports import LivePost
+from tests.data.backends import AnyStore
 from tests.data.test_store import ANN, draft
 
 NOON = datetime(2026, 1, 14, 12, tzinfo=UTC)
@@ -25,7 +25,7 @@ def ping(match_id: int, turn: int, seat: int = 0, due: datetime = NOON, via: Via
     )
 
 
-async def test_pings_are_saved_with_the_post_that_begins_the_turn(store: SqliteMatchStore) -> None:
+async def test_pings_are_saved_with_the_post_that_begins_the_turn(store: AnyStore) -> None:
     match = await store.create_match(draft(2), ANN)
     later = NOON + timedelta(hours=3)
     await store.save_live_post(
@@ -48,7 +48,7 @@ async def test_pings_are_saved_with_the_post_that_begins_the_turn(store: SqliteM
     assert await store.turn_pings(match.id) == [] and await store.next_ping_due() is None
 
 
-async def test_a_retried_post_never_unsends_a_ping(store: SqliteMatchStore) -> None:
+async def test_a_retried_post_never_unsends_a_ping(store: AnyStore) -> None:
     match = await store.create_match(draft(2), ANN)
     await store.save_live_post(post(match.id, 2), [ping(match.id, 2, via=Via.MENTION)])
     await store.save_live_post(post(match.id, 2), [ping(match.id, 2, due=NOON + timedelta(hours=1))])
@@ -56,7 +56,7 @@ async def test_a_retried_post_never_unsends_a_ping(store: SqliteMatchStore) -> N
     assert kept.via is Via.MENTION and kept.due_at == NOON
 
 
-async def test_a_held_ping_is_claimed_once(store: SqliteMatchStore) -> None:
+async def test_a_held_ping_is_claimed_once(store: AnyStore) -> None:
     match = await store.create_match(draft(2), ANN)
     held = ping(match.id, 3)
     await store.save_live_post(post(match.id, 3), [held])
@@ -72,7 +72,7 @@ async def test_a_held_ping_is_claimed_once(store: SqliteMatchStore) -> None:
     assert await store.turn_pings(match.id) == []
 
 
-async def test_a_persons_held_pings_come_due_when_their_settings_change(store: SqliteMatchStore) -> None:
+async def test_a_persons_held_pings_come_due_when_their_settings_change(store: AnyStore) -> None:
     match = await store.create_match(draft(2), ANN)
     later = NOON + timedelta(hours=8)
     await store.save_live_post(post(match.id, 3), [ping(match.id, 3, 0, later), ping(match.id, 3, 1, later)])

@@ -3,20 +3,17 @@ every read that replays or counts moves."""
 
 from __future__ import annotations
 
-import sqlite3
-from pathlib import Path
-
 import pytest
 
-from data.store import SqliteMatchStore
 from engine.core.errors import MatchClosed, StaleVersion
 from engine.core.replay import LoggedAction
 from engine.host.ports import DeliveryDraft, MatchStatus, StoredBoard
+from tests.data.backends import AnyStore, Backdoor
 from tests.data.test_store import play, started, state
 
 
 async def test_an_undo_voids_the_latest_actions_and_commits_the_board_before_them(
-    store: SqliteMatchStore, db_path: Path
+    store: AnyStore, backdoor: Backdoor
 ) -> None:
     match = await play(store, await started(store), 4)
     v = match.version  # the actions are at versions v-3 .. v
@@ -49,21 +46,17 @@ async def test_an_undo_voids_the_latest_actions_and_commits_the_board_before_the
     assert [n.notation for n in await store.action_log(match.id)] == [f"m{v - 3}", f"m{v - 2}", "mx"]
     assert after.version == v + 2
     # Nothing is deleted: the rows are still there, and the void list cannot be edited.
-    raw = sqlite3.connect(db_path)
-    try:
-        assert raw.execute("SELECT COUNT(*) FROM actions WHERE match_id = ?", (match.id,)).fetchone()[0] == 5
-        assert raw.execute("SELECT version, undone_at FROM void_actions ORDER BY version").fetchall() == [
-            (v - 1, v + 1),
-            (v, v + 1),
-        ]
-        with pytest.raises(sqlite3.IntegrityError, match="stays undone"):
-            raw.execute("DELETE FROM void_actions")
-    finally:
-        raw.close()
+    assert await backdoor.fetch("SELECT COUNT(*) FROM actions WHERE match_id = ?", match.id) == [(5,)]
+    assert await backdoor.fetch("SELECT version, undone_at FROM void_actions ORDER BY version") == [
+        (v - 1, v + 1),
+        (v, v + 1),
+    ]
+    with pytest.raises(backdoor.integrity_error, match="stays undone"):
+        await backdoor.execute("DELETE FROM void_actions")
 
 
 async def test_an_undo_needs_the_current_version_the_latest_actions_and_a_running_match(
-    store: SqliteMatchStore,
+    store: AnyStore,
 ) -> None:
     match = await play(store, await started(store), 3)
     v = match.version

@@ -1,0 +1,131 @@
+"""The rows of match clocks (``seat_clocks``), timeouts and absences on PostgreSQL: ``data.clocks``'s
+twin, as async functions on a connection inside a transaction of ``PostgresMatchStore``.
+
+Rows are turned into clocks and back by ``data.clocks``'s own helpers, so both stores read and write
+the same values. The reads of due clocks take a shard filter (``shard_clause``): a process fires the
+clocks of its own servers' matches only.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from datetime import datetime
+
+from data import clocks as clockrows
+from data.postgres.db import Conn
+from data.postgres.sql import Args, row_count, shard_clause
+from engine.host.clock import ClockChange, SeatClock
+from engine.host.shards import Shards
+
+COLUMNS = clockrows.COLUMNS
+_MARKS = ", ".join(f"${i}" for i in range(1, 13))
+_KEY = ("match_id", "seat")
+_UPSERT = (
+    f"INSERT INTO seat_clocks ({COLUMNS}) VALUES ({_MARKS}) ON CONFLICT (match_id, seat) DO UPDATE SET "
+    + ", ".join(
+        f"{column} = EXCLUDED.{column}"
+        for column in (c.strip() for c in COLUMNS.split(","))
+        if column not in _KEY
+    )
+)
+_PREFIXED = ", ".join("c." + c.strip() for c in COLUMNS.split(","))
+
+
+async def write_change(conn: Conn, change: ClockChange | None, now: str) -> None:
+    """Store the seat clocks of ``change`` (each replacing its seat's row) and count its timeouts."""
+    if not change:
+        return
+    if change.clocks:
+        await conn.executemany(_UPSERT, [clockrows.clock_params(clock) for clock in change.clocks])
+    if change.timeouts:
+        await conn.executemany(
+            "INSERT INTO timeouts (match_id, seat, user_id, at) VALUES ($1, $2, $3, $4) "
+            "ON CONFLICT DO NOTHING",
+            [(clock.match_id, clock.seat, clock.user_id, now) for clock in change.timeouts],
+        )
+
+
+async def seat_clocks(conn: Conn, match_id: int) -> list[SeatClock]:
+    rows = await conn.fetch(f"SELECT {COLUMNS} FROM seat_clocks WHERE match_id = $1 ORDER BY seat", match_id)
+    return [clockrows.to_clock(row) for row in rows]
+
+
+async def due_clocks(conn: Conn, now: datetime, limit: int, shards: Shards | None) -> list[SeatClock]:
+    """The clocks due by ``now`` in the matches of ``shards``' servers (None: every match)."""
+    args = Args(clockrows.utc_text(now))
+    owned = shard_clause(shards, "m.guild_id", args)
+    rows = await conn.fetch(
+        f"SELECT {_PREFIXED} FROM seat_clocks c {_joined(owned)} WHERE c.due_at IS NOT NULL "
+        f"AND c.due_at <= $1 {owned} ORDER BY c.due_at LIMIT {args(_limit(limit))}",
+        *args.values,
+    )
+    return [clockrows.to_clock(row) for row in rows]
+
+
+async def next_due(conn: Conn, shards: Shards | None) -> datetime | None:
+    args = Args()
+    owned = shard_clause(shards, "m.guild_id", args)
+    text = await conn.fetchval(
+        f"SELECT MIN(c.due_at) FROM seat_clocks c {_joined(owned)} WHERE c.due_at IS NOT NULL {owned}",
+        *args.values,
+    )
+    return clockrows.moment(text)
+
+
+async def replace_if_unchanged(conn: Conn, old: SeatClock, new: SeatClock) -> bool:
+    """Write ``new`` over ``old`` only if the row is still ``old`` (nobody acted on it meanwhile)."""
+    status = await conn.execute(
+        "UPDATE seat_clocks SET reminded = $1, due_at = $2 "
+        "WHERE match_id = $3 AND seat = $4 AND reminded = $5 "
+        "AND due_at IS NOT DISTINCT FROM $6 AND deadline IS NOT DISTINCT FROM $7",
+        *clockrows.settle_params(old, new),
+    )
+    return row_count(status) == 1
+
+
+async def running_clocks_of(conn: Conn, user_id: int) -> list[SeatClock]:
+    """The clocks of ``user_id`` that are running, in matches still being played."""
+    rows = await conn.fetch(
+        f"SELECT {_PREFIXED} FROM seat_clocks c JOIN matches m ON m.id = c.match_id "
+        "WHERE c.user_id = $1 AND c.deadline IS NOT NULL AND m.status = 'active'",
+        user_id,
+    )
+    return [clockrows.to_clock(row) for row in rows]
+
+
+async def timeouts_of(conn: Conn, user_id: int, guild_id: int | None) -> int:
+    if guild_id is None:
+        count = await conn.fetchval("SELECT COUNT(*) FROM timeouts WHERE user_id = $1", user_id)
+    else:
+        count = await conn.fetchval(
+            "SELECT COUNT(*) FROM timeouts t JOIN matches m ON m.id = t.match_id "
+            "WHERE t.user_id = $1 AND m.guild_id = $2",
+            user_id,
+            guild_id,
+        )
+    return int(count)
+
+
+async def absences(
+    conn: Conn, user_ids: Sequence[int], ending_after: datetime
+) -> dict[int, list[tuple[datetime, datetime]]]:
+    """The absences of ``user_ids`` that end after ``ending_after``, as (start, end) by user id."""
+    if not user_ids:
+        return {}
+    rows = await conn.fetch(
+        "SELECT user_id, starts_at, ends_at FROM absences WHERE user_id = ANY($1::bigint[]) AND ends_at > $2 "
+        "ORDER BY starts_at",
+        list(user_ids),
+        clockrows.utc_text(ending_after),
+    )
+    return clockrows.absences_of(rows)
+
+
+def _joined(owned: str) -> str:
+    """The join a shard filter on ``m.guild_id`` needs (none when nothing is filtered)."""
+    return "JOIN matches m ON m.id = c.match_id" if owned else ""
+
+
+def _limit(limit: int) -> int | None:
+    """SQLite reads a negative LIMIT as none; PostgreSQL's is NULL."""
+    return None if limit < 0 else limit
