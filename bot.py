@@ -42,7 +42,11 @@ class Settings(BaseSettings):
     model_config = SettingsConfigDict(env_file=HERE / ".env", extra="ignore")
 
     discord_token: SecretStr | None = None
-    bigapple_db: Path = HERE / "bigapple.db"
+    # A SQLite file, or a postgresql:// URL for several processes on one database.
+    bigapple_db: str = str(HERE / "bigapple.db")
+    # The Discord shards this process runs (e.g. 0-3) out of BIGAPPLE_SHARD_COUNT; unset: all of them.
+    bigapple_shard_ids: str | None = None
+    bigapple_shard_count: int | None = None
     bigapple_dev_guild: int | None = None
     bigapple_render_workers: int | None = None  # processes that draw images; default one per core, 0 a thread
     bigapple_retention_days: float = 30.0  # sent notices older than this are deleted
@@ -62,13 +66,20 @@ def cmd_run(settings: Settings, sync_only: bool = False) -> int:
         print(NO_TOKEN_MESSAGE, file=sys.stderr)
         return 2
     from cogs._client import BigApple
+    from engine.host.shards import Shards
 
+    try:
+        shards = Shards.parse(settings.bigapple_shard_ids, settings.bigapple_shard_count)
+    except ValueError as exc:
+        print(exc, file=sys.stderr)
+        return 2
     token = settings.discord_token.get_secret_value().strip()
     bot = BigApple(
         settings.bigapple_db,
         settings.bigapple_dev_guild,
         render_workers=settings.bigapple_render_workers,
         retention=timedelta(days=settings.bigapple_retention_days),
+        shards=shards,
     )
 
     async def sync() -> None:

@@ -18,14 +18,11 @@ from cogs._lang import CatalogueTranslator
 from cogs._notifier import DiscordNotifier
 from cogs._ui import DYNAMIC_ITEMS
 from cogs.tournaments import TOURNAMENT_ITEMS, publish
-from data.db import OneProcess
-from data.ratings import SqliteRatings
-from data.settings import SqliteSettings
-from data.store import SqliteMatchStore
-from data.tournaments import SqliteTournamentStore
+from data.backend import AnyMatchStore, AnyRatings, AnySettings, AnyTournamentStore, Stores, open_stores
 from engine.host.outbox import Backoff
 from engine.host.ports import MatchRecord, MatchStatus
 from engine.host.service import GameHost, utc_now
+from engine.host.shards import Shards
 from engine.host.timekeeper import Timekeeper
 from engine.host.tournaments import TournamentHost, TournamentStatus
 from render.pool import RenderPool
@@ -62,34 +59,46 @@ class BigApple(commands.AutoShardedBot):
     """The bot. ``host`` and ``store`` exist once ``setup_hook`` has run."""
 
     host: GameHost
-    store: SqliteMatchStore
-    ratings: SqliteRatings
+    stores: Stores
+    store: AnyMatchStore
+    ratings: AnyRatings
     tournaments: TournamentHost
-    tournament_store: SqliteTournamentStore
-    settings: SqliteSettings
+    tournament_store: AnyTournamentStore
+    settings: AnySettings
     timekeeper: Timekeeper
     component_types: tuple[type[discord.ui.DynamicItem[Any]], ...] = ()
 
     def __init__(
         self,
-        db_path: Path,
+        database: str | Path,
         dev_guild: int | None = None,
         retry_seconds: float = RETRY_SECONDS,
         seed_source: Callable[[], int] | None = None,
         clock: Callable[[], datetime] = utc_now,
         render_workers: int | None = None,
         retention: timedelta = RETENTION,
+        shards: Shards | None = None,
     ) -> None:
         """``seed_source`` fixes the seeds of new matches (tests); by default each is random. ``clock``
         tells the time that match clocks and turn reminders run on (tests move it on). ``render_workers``
         processes draw the images (None: ``BIGAPPLE_RENDER_WORKERS``, else one per core; 0: a thread).
-        Sent notices older than ``retention`` are deleted."""
+        Sent notices older than ``retention`` are deleted. ``shards``: the Discord shards this process
+        runs, when several processes share a PostgreSQL database (None: all of them, as many as Discord
+        recommends)."""
         silence_payload_logs()
+        sharding: dict[str, Any] = {}
+        if shards is not None:
+            sharding = {"shard_ids": sorted(shards.ids), "shard_count": shards.count}
         # Slash commands, buttons and DMs need no privileged intent.
         super().__init__(
-            command_prefix=commands.when_mentioned, intents=discord.Intents.default(), help_command=None
+            command_prefix=commands.when_mentioned,
+            intents=discord.Intents.default(),
+            help_command=None,
+            **sharding,
         )
-        self.db_path = db_path
+        self.shard_range = shards
+        # A SQLite file, or a postgresql:// URL (see ``data.backend``).
+        self.database = database
         self.dev_guild = dev_guild
         self.retry_seconds = retry_seconds
         self.seed_source = seed_source
@@ -107,19 +116,21 @@ class BigApple(commands.AutoShardedBot):
         self.sync_on_start = dev_guild is not None
 
     async def setup_hook(self) -> None:
-        self._one_process = OneProcess.claim(self.db_path)
-        self.store = await SqliteMatchStore.open(
-            self.db_path, clock=lambda: self.clock().astimezone(UTC).isoformat(timespec="milliseconds")
+        self.stores = await open_stores(
+            self.database,
+            clock=lambda: self.clock().astimezone(UTC).isoformat(timespec="milliseconds"),
+            shards=self.shard_range,
         )
+        self.store = self.stores.matches
         self.host = GameHost(
             self.store,
             seed_source=self.seed_source,
             backoff=Backoff(base=self.retry_seconds),
             clock=self.clock,
         )
-        self.ratings = SqliteRatings.from_store(self.store)
-        self.tournament_store = SqliteTournamentStore.beside(self.store)
-        self.settings = SqliteSettings.beside(self.store)
+        self.ratings = self.stores.ratings
+        self.tournament_store = self.stores.tournaments
+        self.settings = self.stores.settings
         await self.tree.set_translator(CatalogueTranslator())
         self.tournaments = TournamentHost(
             self.host, self.tournament_store, seed_source=self.seed_source, clock=self.clock
@@ -297,7 +308,5 @@ class BigApple(commands.AutoShardedBot):
                 await self._outbox_task
         await super().close()
         await self.renderer.close()
-        if hasattr(self, "store"):
-            await self.store.close()
-        if hasattr(self, "_one_process"):
-            self._one_process.release()
+        if hasattr(self, "stores"):
+            await self.stores.close()

@@ -8,6 +8,7 @@ from collections.abc import Callable, Sequence
 from data import db as dbmod
 from data.postgres.db import Conn, PgDatabase
 from data.postgres.settings import PostgresSettings
+from data.postgres.sql import Args, row_count, shard_clause
 from data.tournaments import _record
 from engine.core.errors import CorruptRecord, StaleVersion
 from engine.core.errors import MatchNotFound as TournamentNotFound
@@ -81,19 +82,10 @@ class PostgresTournamentStore:
 
     async def tournament_ids(self, statuses: Sequence[TournamentStatus]) -> list[int]:
         """Ids of this process's tournaments in ``statuses``, oldest first (records are not read)."""
-        wanted = [TournamentStatus(s).value for s in statuses]
-        shards = self._shards
-        everything = shards is None or shards.everything
-        rows = await self._db.read(
-            lambda conn: conn.fetch(
-                "SELECT id FROM tournaments WHERE status = ANY($1) AND ($2 OR "
-                "((COALESCE(guild_id, 0) >> 22) % $3) = ANY($4)) ORDER BY id",
-                wanted,
-                everything,
-                1 if shards is None else shards.count,
-                [0] if shards is None else sorted(shards.ids),
-            )
-        )
+        args = Args([TournamentStatus(s).value for s in statuses])
+        shards = shard_clause(self._shards, "guild_id", args)
+        sql = f"SELECT id FROM tournaments WHERE status = ANY($1) {shards} ORDER BY id"
+        rows = await self._db.read(lambda conn: conn.fetch(sql, *args.values))
         return [int(row[0]) for row in rows]
 
     async def save_tournament(self, record: TournamentRecord, expected_version: int) -> TournamentRecord:
@@ -112,7 +104,7 @@ class PostgresTournamentStore:
                 saved.id,
                 expected_version,
             )
-            if changed != "UPDATE 1":
+            if row_count(changed) != 1:
                 version = await conn.fetchval("SELECT version FROM tournaments WHERE id = $1", saved.id)
                 if version is None:
                     raise TournamentNotFound(f"there is no tournament {saved.id}")

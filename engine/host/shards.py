@@ -32,6 +32,28 @@ class Shards(Frozen):
             raise ValueError(f"shard ids must be some of 0 .. {count - 1}, not {sorted(chosen)}")
         return cls(ids=chosen, count=count)
 
+    @classmethod
+    def parse(cls, ids: str | None, count: int | None) -> Shards | None:
+        """The shards of the settings ``BIGAPPLE_SHARD_IDS`` (``0-3`` or ``0,2,5``; all when unset) and
+        ``BIGAPPLE_SHARD_COUNT``; None when neither is set. ``ValueError`` says what is wrong."""
+        if count is None:
+            if ids:
+                raise ValueError("BIGAPPLE_SHARD_IDS needs BIGAPPLE_SHARD_COUNT, the total number of shards")
+            return None
+        if not ids or not ids.strip():
+            return cls.of(range(count), count)
+        chosen: set[int] = set()
+        for part in ids.split(","):
+            first, _, last = part.strip().partition("-")
+            try:
+                chosen.update(range(int(first), int(last or first) + 1))
+            except ValueError:
+                raise ValueError(
+                    f"BIGAPPLE_SHARD_IDS is a list of shard numbers and ranges such as 0-3 or 0,2,5, "
+                    f"not {ids!r}"
+                ) from None
+        return cls.of(chosen, count)
+
     @property
     def everything(self) -> bool:
         return len(self.ids) == self.count

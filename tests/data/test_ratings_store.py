@@ -1,14 +1,17 @@
-"""SqliteRatings: recording finished matches once, leaderboards, profiles and durability."""
+"""The ratings stores (SQLite and PostgreSQL): recording finished matches once, leaderboards, profiles and
+durability."""
 
 from __future__ import annotations
 
 import itertools
 import sqlite3
-from collections.abc import AsyncIterator
 from pathlib import Path
 
 import pytest
 
+from data.backend import AnyRatings
+from data.postgres.ratings import PostgresRatings
+from data.postgres.store import PostgresMatchStore
 from data.ratings import SqliteRatings
 from data.store import SqliteMatchStore
 from engine.core.contract import Outcome
@@ -16,6 +19,7 @@ from engine.core.errors import CorruptRecord, MatchNotFound
 from engine.core.replay import LoggedAction
 from engine.host.ports import MatchRecord, MatchStatus, NewMatch, Player
 from engine.host.ratings import Rating, places_with_resignations, rate_match
+from tests.data.backends import AnyStore, Backdoor
 
 ANN = Player(user_id=101, name="ann")
 BOB = Player(user_id=202, name="bob")
@@ -28,16 +32,15 @@ def clock() -> str:
 
 
 @pytest.fixture
-async def store(tmp_path: Path, inline: bool) -> AsyncIterator[SqliteMatchStore]:
-    opened = await SqliteMatchStore.open(tmp_path / "x.db", clock=clock, inline=inline)
-    try:
-        yield opened
-    finally:
-        await opened.close()
+async def store(backdoor: Backdoor) -> AnyStore:
+    """A match store on each backend (see tests/data/backends.py), on a fixed clock."""
+    return await backdoor.open(clock=clock)
 
 
 @pytest.fixture
-def ratings(store: SqliteMatchStore) -> SqliteRatings:
+def ratings(store: AnyStore) -> AnyRatings:
+    if isinstance(store, PostgresMatchStore):
+        return PostgresRatings(store.database, clock=clock)
     return SqliteRatings.from_store(store)
 
 
@@ -46,7 +49,7 @@ def result(*places: int) -> Outcome:
 
 
 async def finished(
-    store: SqliteMatchStore,
+    store: AnyStore,
     players: tuple[Player, ...],
     places: tuple[int, ...],
     game: str = "toy",
@@ -70,7 +73,7 @@ async def finished(
     )
 
 
-async def test_recording_is_idempotent(store: SqliteMatchStore, ratings: SqliteRatings) -> None:
+async def test_recording_is_idempotent(store: AnyStore, ratings: AnyRatings) -> None:
     match = await finished(store, (ANN, BOB), (1, 2))
     assert await ratings.record(match) is True
     after = await ratings.ratings("toy", [101, 202])
@@ -83,9 +86,7 @@ async def test_recording_is_idempotent(store: SqliteMatchStore, ratings: SqliteR
     assert await ratings.ratings("other", [101]) == {101: Rating()}
 
 
-async def test_recorded_ratings_are_the_pure_computation(
-    store: SqliteMatchStore, ratings: SqliteRatings
-) -> None:
+async def test_recorded_ratings_are_the_pure_computation(store: AnyStore, ratings: AnyRatings) -> None:
     first = await finished(store, (ANN, BOB, CY), (2, 1, 3))
     second = await finished(store, (CY, ROBOT, ANN), (1, 2, 3))
     assert await ratings.record(first) and await ratings.record(second)
@@ -94,7 +95,7 @@ async def test_recorded_ratings_are_the_pure_computation(
     assert await ratings.ratings("toy", [101, 202, 303]) == expected
 
 
-async def test_changes_show_each_players_move(store: SqliteMatchStore, ratings: SqliteRatings) -> None:
+async def test_changes_show_each_players_move(store: AnyStore, ratings: AnyRatings) -> None:
     match = await finished(store, (ANN, ROBOT, BOB), (2, 1, 3))
     await ratings.record(match)
     changes = await ratings.changes(match.id)
@@ -108,7 +109,7 @@ async def test_changes_show_each_players_move(store: SqliteMatchStore, ratings: 
 
 
 async def test_matches_with_one_human_are_marked_but_change_nothing(
-    store: SqliteMatchStore, ratings: SqliteRatings
+    store: AnyStore, ratings: AnyRatings
 ) -> None:
     match = await finished(store, (ANN, ROBOT), (1, 2))
     assert await ratings.record(match) is False
@@ -118,9 +119,7 @@ async def test_matches_with_one_human_are_marked_but_change_nothing(
     assert await ratings.leaderboard("toy") == []
 
 
-async def test_only_finished_stored_matches_are_rated(
-    store: SqliteMatchStore, ratings: SqliteRatings
-) -> None:
+async def test_only_finished_stored_matches_are_rated(store: AnyStore, ratings: AnyRatings) -> None:
     match = await finished(store, (ANN, BOB), (1, 2))
     with pytest.raises(ValueError, match="only finished"):
         await ratings.record(match.model_copy(update={"status": MatchStatus.ACTIVE}))
@@ -134,16 +133,14 @@ async def test_only_finished_stored_matches_are_rated(
     assert await ratings.record(match) is True
 
 
-async def test_the_outcome_given_wins_over_the_stored_one(
-    store: SqliteMatchStore, ratings: SqliteRatings
-) -> None:
+async def test_the_outcome_given_wins_over_the_stored_one(store: AnyStore, ratings: AnyRatings) -> None:
     match = await finished(store, (ANN, BOB), (1, 2))
     assert await ratings.record(match, result(2, 1))
     after = await ratings.ratings("toy", [101, 202])
     assert after[202].wins == 1 and after[101].wins == 0
 
 
-async def test_leaderboard_orders_by_rating(store: SqliteMatchStore, ratings: SqliteRatings) -> None:
+async def test_leaderboard_orders_by_rating(store: AnyStore, ratings: AnyRatings) -> None:
     # Ann beats everyone, bob beats cy; cy never wins.
     for players, places in [
         ((ANN, BOB), (1, 2)),
@@ -166,15 +163,13 @@ async def test_leaderboard_orders_by_rating(store: SqliteMatchStore, ratings: Sq
     assert await ratings.leaderboard("nothing") == []
 
 
-async def test_leaderboard_ties_share_a_rank(store: SqliteMatchStore, ratings: SqliteRatings) -> None:
+async def test_leaderboard_ties_share_a_rank(store: AnyStore, ratings: AnyRatings) -> None:
     await ratings.record(await finished(store, (ANN, BOB, CY), (1, 1, 3)))
     board = await ratings.leaderboard("toy")
     assert [(row.rank, row.user_id) for row in board] == [(1, 101), (1, 202), (3, 303)]
 
 
-async def test_profile_lists_games_and_recent_matches(
-    store: SqliteMatchStore, ratings: SqliteRatings
-) -> None:
+async def test_profile_lists_games_and_recent_matches(store: AnyStore, ratings: AnyRatings) -> None:
     played = []
     for n, game in zip(range(4), itertools.cycle(["toy", "chess"]), strict=False):
         match = await finished(store, (ANN, BOB), (1, 2) if n % 2 == 0 else (2, 1), game=game)
@@ -198,9 +193,7 @@ async def test_profile_lists_games_and_recent_matches(
     assert stranger.standing("toy").rating == Rating()
 
 
-async def test_a_server_sees_only_its_own_players_and_matches(
-    store: SqliteMatchStore, ratings: SqliteRatings
-) -> None:
+async def test_a_server_sees_only_its_own_players_and_matches(store: AnyStore, ratings: AnyRatings) -> None:
     home = await finished(store, (ANN, BOB), (2, 1), guild_id=1)
     await ratings.record(home)
     for _ in range(2):  # cy beats ann twice on another server
@@ -247,7 +240,7 @@ async def test_corrupt_rating_rows_are_reported(tmp_path: Path) -> None:
 
 
 async def test_a_player_who_resigned_is_rated_last_even_when_their_computer_won(
-    store: SqliteMatchStore, ratings: SqliteRatings
+    store: AnyStore, ratings: AnyRatings
 ) -> None:
     draft = NewMatch(game="toy", seat_count=3, seed=5)
     match = await store.create_match(draft, ANN)

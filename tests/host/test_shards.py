@@ -21,3 +21,15 @@ def test_shard_ids_must_lie_within_the_count() -> None:
         Shards.of([4], 4)
     with pytest.raises(ValueError):
         Shards.of([], 2)
+
+
+def test_the_settings_name_shards_as_ranges_or_lists() -> None:
+    assert Shards.parse("0-2,5", 8) == Shards.of([0, 1, 2, 5], 8)
+    assert Shards.parse(None, 4) == Shards.of(range(4), 4)
+    assert Shards.parse(None, None) is None
+    with pytest.raises(ValueError, match="needs BIGAPPLE_SHARD_COUNT"):
+        Shards.parse("1", None)
+    with pytest.raises(ValueError, match="such as 0-3"):
+        Shards.parse("one", 4)
+    with pytest.raises(ValueError, match=r"0 \.\. 3"):
+        Shards.parse("2-5", 4)
