@@ -243,7 +243,15 @@ def cmd_bench(args: argparse.Namespace) -> int:
             turns = asyncio.run(measure_turns(slug, max_moves=args.turn_moves))
             turns.pop("checks")
             games[slug]["turns"] = turns
-    report = {"games": games, "store": store, "e2e_ms": e2e, "loop": loop_figures}
+    report: dict[str, Any] = {"games": games, "store": store, "e2e_ms": e2e, "loop": loop_figures}
+    if args.full:
+        from tests.discord.throughput_bench import measure_throughput
+
+        throughput = asyncio.run(
+            measure_throughput(matches=args.throughput_matches, budget_s=args.throughput_seconds)
+        )
+        throughput.pop("checks")
+        report["throughput"] = throughput
     if args.json:
         print(json.dumps(report))
     else:
@@ -252,6 +260,9 @@ def cmd_bench(args: argparse.Namespace) -> int:
         print(f"store: {json.dumps(store)}")
         print(f"e2e_ms: {json.dumps(e2e)}")
         print(f"loop: {json.dumps(loop_figures)}")
+        for section in ("throughput",):
+            if section in report:
+                print(f"{section}: {json.dumps(report[section])}")
     return 0
 
 
@@ -389,6 +400,15 @@ def build_parser() -> argparse.ArgumentParser:
     )
     bench.add_argument(
         "--turn-moves", type=int, default=150, help="moves played by menus per game with --full"
+    )
+    bench.add_argument(
+        "--throughput-matches", type=int, default=12, help="matches played at once for throughput (--full)"
+    )
+    bench.add_argument(
+        "--throughput-seconds",
+        type=float,
+        default=75.0,
+        help="time for the search of the sustained move rate (--full)",
     )
     return parser
 

@@ -130,7 +130,8 @@ def test_bench_json_has_the_contract_keys(capsys: pytest.CaptureFixture[str]) ->
 
 def test_bench_full_reports_what_a_turn_costs(capsys: pytest.CaptureFixture[str]) -> None:
     args = ["bench", "--game", "skyline", "--json", "--seconds", "1", "--store-actions", "20"]
-    code = bot.main([*args, "--e2e-moves", "2", "--full", "--turn-moves", "30"])
+    throughput = ["--throughput-matches", "2", "--throughput-seconds", "4"]
+    code = bot.main([*args, "--e2e-moves", "2", "--full", "--turn-moves", "30", *throughput])
     report = json.loads(capsys.readouterr().out)
     assert code == 0
     turns = report["games"]["skyline"]["turns"]
@@ -149,6 +150,10 @@ def test_bench_full_reports_what_a_turn_costs(capsys: pytest.CaptureFixture[str]
         and turns["mentions_per_turn"] <= 1.2
     )
     assert turns["taps_per_step_p50"] >= 1 and turns["bytes_uploaded_per_move"] > 0
+    sustained = report["throughput"]
+    assert set(sustained) == {"moves_per_s", "p95_ms", "matches", "offered"} and sustained["matches"] == 2
+    assert sustained["offered"] and all(rate > 0 and p95 > 0 for rate, p95 in sustained["offered"])
+    assert sustained["moves_per_s"] in [0.0, *(rate for rate, p95 in sustained["offered"] if p95 <= 300)]
 
 
 @pytest.mark.parametrize(
