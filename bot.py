@@ -252,6 +252,10 @@ def cmd_bench(args: argparse.Namespace) -> int:
         )
         throughput.pop("checks")
         report["throughput"] = throughput
+        with tempfile.TemporaryDirectory() as tmp:
+            crowded = asyncio.run(tournament_moves(Path(tmp), args.tournaments, args.tournament_moves))
+        crowded.pop("checks")
+        report["tournaments"] = crowded
     if args.json:
         print(json.dumps(report))
     else:
@@ -260,10 +264,44 @@ def cmd_bench(args: argparse.Namespace) -> int:
         print(f"store: {json.dumps(store)}")
         print(f"e2e_ms: {json.dumps(e2e)}")
         print(f"loop: {json.dumps(loop_figures)}")
-        for section in ("throughput",):
+        for section in ("throughput", "tournaments"):
             if section in report:
                 print(f"{section}: {json.dumps(report[section])}")
     return 0
+
+
+async def tournament_moves(folder: Path, count: int, moves: int) -> dict[str, Any]:
+    """``tournaments`` of ``bench --full``: moves timed among ``count`` running tournaments in a new
+    store in ``folder`` (see ``engine.host.tournament_bench``)."""
+    from data.ratings import SqliteRatings
+    from data.store import SqliteMatchStore
+    from data.tournaments import SqliteTournamentStore
+    from engine.host.service import GameHost
+    from engine.host.tournament_bench import measure_tournament_moves
+    from engine.host.tournaments import TournamentHost
+
+    async with await SqliteMatchStore.open(folder / "tournaments.db") as store:
+        database = store.database
+        durable = await database.on_worker(lambda raw: raw.execute("PRAGMA synchronous").fetchone()[0])
+        # The field is made without syncing each commit to disk; the timed moves commit as the bot does.
+        await database.on_worker(lambda raw: raw.execute("PRAGMA synchronous = OFF").fetchall())
+
+        async def durable_again() -> None:
+            await database.on_worker(
+                lambda raw: raw.execute(f"PRAGMA synchronous = {int(durable)}").fetchall()
+            )
+
+        host = GameHost(store, seed_source=lambda: 1)
+        tournaments = TournamentHost(host, SqliteTournamentStore.beside(store), seed_source=lambda: 1)
+        return await measure_tournament_moves(
+            host,
+            tournaments,
+            count=count,
+            moves=moves,
+            finishing=min(5, max(1, count // 100)),  # first rounds played out: one in a hundred, at most five
+            rate=SqliteRatings.from_store(store).record,
+            before_timing=durable_again,
+        )
 
 
 def cmd_tournament_sim(args: argparse.Namespace) -> int:
@@ -396,13 +434,20 @@ def build_parser() -> argparse.ArgumentParser:
     bench.add_argument(
         "--full",
         action="store_true",
-        help="also what a turn costs: posts, mentions, requests, bytes and taps",
+        help="also what a turn costs (posts, mentions, requests, bytes and taps), the sustained move rate "
+        "and moves among 1,000 running tournaments",
     )
     bench.add_argument(
         "--turn-moves", type=int, default=150, help="moves played by menus per game with --full"
     )
     bench.add_argument(
         "--throughput-matches", type=int, default=12, help="matches played at once for throughput (--full)"
+    )
+    bench.add_argument(
+        "--tournaments", type=int, default=1000, help="tournaments running while moves are timed (--full)"
+    )
+    bench.add_argument(
+        "--tournament-moves", type=int, default=200, help="moves timed among the tournaments (--full)"
     )
     bench.add_argument(
         "--throughput-seconds",

@@ -131,7 +131,8 @@ def test_bench_json_has_the_contract_keys(capsys: pytest.CaptureFixture[str]) ->
 def test_bench_full_reports_what_a_turn_costs(capsys: pytest.CaptureFixture[str]) -> None:
     args = ["bench", "--game", "skyline", "--json", "--seconds", "1", "--store-actions", "20"]
     throughput = ["--throughput-matches", "2", "--throughput-seconds", "4"]
-    code = bot.main([*args, "--e2e-moves", "2", "--full", "--turn-moves", "30", *throughput])
+    crowd = ["--tournaments", "10", "--tournament-moves", "12"]
+    code = bot.main([*args, "--e2e-moves", "2", "--full", "--turn-moves", "30", *throughput, *crowd])
     report = json.loads(capsys.readouterr().out)
     assert code == 0
     turns = report["games"]["skyline"]["turns"]
@@ -154,6 +155,9 @@ def test_bench_full_reports_what_a_turn_costs(capsys: pytest.CaptureFixture[str]
     assert set(sustained) == {"moves_per_s", "p95_ms", "matches", "offered"} and sustained["matches"] == 2
     assert sustained["offered"] and all(rate > 0 and p95 > 0 for rate, p95 in sustained["offered"])
     assert sustained["moves_per_s"] in [0.0, *(rate for rate, p95 in sustained["offered"] if p95 <= 300)]
+    crowded = report["tournaments"]
+    assert crowded["tournaments"] == 10 and crowded["moves"] == 12
+    assert crowded["move_p95_ms"] >= crowded["move_p50_ms"] > 0 and crowded["finish_ms"]["max"] > 0
 
 
 @pytest.mark.parametrize(
