@@ -235,7 +235,8 @@ def cmd_bench(args: argparse.Namespace) -> int:
         loop_figures.pop("moves")
     from tests.discord.e2e_bench import measure_e2e
 
-    e2e = asyncio.run(measure_e2e(moves=args.e2e_moves))
+    e2e = asyncio.run(measure_e2e(moves=args.e2e_moves, games=slugs))
+    e2e.pop("samples")
     if args.full:
         from tests.discord.turns_bench import measure_turns
 

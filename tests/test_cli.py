@@ -123,7 +123,11 @@ def test_bench_json_has_the_contract_keys(capsys: pytest.CaptureFixture[str]) ->
         "store_vs_raw_sqlite",
         "full_sync_cost_ratio",
     }
-    assert set(report["e2e_ms"]) == {"p50", "p95", "render_share"}
+    assert set(report["e2e_ms"]) == {"p50", "p95", "render_share", "games"}
+    assert set(report["e2e_ms"]["games"]) == {"ny_piatnik"}
+    assert (
+        0 < report["e2e_ms"]["games"]["ny_piatnik"]["p50"] <= report["e2e_ms"]["games"]["ny_piatnik"]["p95"]
+    )
     assert 0 < report["e2e_ms"]["p50"] <= report["e2e_ms"]["p95"] and 0 < report["e2e_ms"]["render_share"] < 1
     assert set(report["loop"]) == {"max_stall_ms"} and report["loop"]["max_stall_ms"] >= 0
 
