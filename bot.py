@@ -200,43 +200,87 @@ def cmd_selfplay(args: argparse.Namespace) -> int:
     return 1 if failed else 0
 
 
+# What each part of ``bench`` takes in full on a quiet two-core machine, in seconds (see ``TimeBudget``).
+RENDER_PART_S = 3.0  # a self-play match and its boards timed, per game
+STORE_PART_S = 4.5  # per 2,000 commits, three ways
+STALL_PART_S = 0.5  # per game
+E2E_START_S = 2.0  # the bot's start and its matches
+E2E_MOVE_S = 0.1  # per move timed
+STALL_MOVES = 30
+
+
 def cmd_bench(args: argparse.Namespace) -> int:
     from data.bench import measure_store
-    from engine.host.benchmarks import bench_engine, greedy_first_rate
+    from engine.host.benchmarks import TimeBudget, bench_engine, greedy_first_rate
     from engine.host.selfplay import play_match
     from engine.registry import GAMES, get_game, get_policy
-    from render.bench import measure_render
+    from render.bench import SAMPLES, measure_render
 
     slugs = [get_game(args.game).name] if args.game else sorted(GAMES)
-    budget = args.seconds / max(1, len(slugs))
+    per_game = args.seconds / max(1, len(slugs))
+    parts = {f"engine:{slug}": per_game for slug in slugs}
+    parts.update({f"render:{slug}": RENDER_PART_S for slug in slugs})
+    parts["store"] = STORE_PART_S * args.store_actions / 2000
+    parts["stall"] = STALL_PART_S * len(slugs)
+    parts["e2e"] = E2E_MOVE_S * args.e2e_moves
+    # Without --full the run must end within 90 s however busy the machine: when it falls behind, the
+    # parts still to run sample less.
+    budget = TimeBudget(args.budget, parts, fixed={"e2e": E2E_START_S})
+
+    def timed(part: str, started: float, paced: bool = True) -> None:
+        budget.spent(part, time.perf_counter() - started, paced)
+
     games = {}
     for slug in slugs:
         rules = GAMES[slug]
         seats = max(n for n in rules.seat_counts if n <= 4)
-        games[slug] = bench_engine(rules, get_policy(slug, "random"), seats, seconds=budget)
+        started = time.perf_counter()
+        seconds = per_game * budget.share(f"engine:{slug}")
+        games[slug] = bench_engine(rules, get_policy(slug, "random"), seats, seconds=seconds)
+        timed(f"engine:{slug}", started, paced=False)  # it stops at its time, however fast the machine
+        started = time.perf_counter()
+        samples = budget.scaled(f"render:{slug}", SAMPLES, least=6)
         views: list[Any] = []
         play_match(rules, seats, 1, frozenset(), [get_policy(slug, "greedy")], on_state=views.append)
         boards = [rules.view(state, None) for state in views]  # the public board only
-        games[slug].update(measure_render(slug, boards, [f"Player {n + 1}" for n in range(seats)]) or {})
+        names = [f"Player {n + 1}" for n in range(seats)]
+        games[slug].update(measure_render(slug, boards, names, samples) or {})
+        timed(f"render:{slug}", started)
         if args.winrate:
             greedy, others = get_policy(slug, "greedy"), get_policy(slug, "random")
             games[slug]["greedy_first_rate"] = greedy_first_rate(rules, greedy, others, 3, args.winrate)
+    started = time.perf_counter()
+    actions = budget.scaled("store", args.store_actions, least=100)
     with tempfile.TemporaryDirectory() as tmp:
-        store = asyncio.run(measure_store(actions=args.store_actions, tmp_dir=Path(tmp)))
+        store = asyncio.run(measure_store(actions=actions, tmp_dir=Path(tmp)))
+    timed("store", started)
     from data.store import SqliteMatchStore
     from engine.host.stall_bench import measure_stall
 
+    started = time.perf_counter()
+    stall_moves = budget.scaled("stall", STALL_MOVES, least=5)
+
     async def stall(folder: Path) -> dict[str, Any]:
         async with await SqliteMatchStore.open(folder / "stall.db") as stall_store:
-            return await measure_stall(stall_store, slugs)
+            return await measure_stall(stall_store, slugs, moves=stall_moves)
 
     with tempfile.TemporaryDirectory() as tmp:
         loop_figures = asyncio.run(stall(Path(tmp)))
         loop_figures.pop("moves")
+    timed("stall", started)
     from tests.discord.e2e_bench import measure_e2e
 
-    e2e = asyncio.run(measure_e2e(moves=args.e2e_moves, games=slugs))
+    e2e_moves = budget.scaled("e2e", args.e2e_moves, least=len(slugs))
+    # Its own check as well: each game takes fewer moves once the run is late (one at least).
+    e2e = asyncio.run(measure_e2e(moves=e2e_moves, games=slugs, seconds=max(0.0, budget.left())))
     e2e.pop("samples")
+    cut = {part: round(share, 2) for part, share in budget.shares.items() if share < 1}
+    if cut:
+        print(
+            f"bench: the machine ran {budget.pace:.1f} times slower than a quiet one; "
+            f"these parts sampled less to end in time: {json.dumps(cut)}",
+            file=sys.stderr,
+        )
     if args.full:
         from tests.discord.turns_bench import measure_turns
 
@@ -426,7 +470,13 @@ def build_parser() -> argparse.ArgumentParser:
     bench = sub.add_parser("bench", help="speed figures (at most 90 s)")
     bench.add_argument("--game")
     bench.add_argument("--json", action="store_true")
-    bench.add_argument("--seconds", type=float, default=40.0, help="time budget for the engine figures")
+    bench.add_argument("--seconds", type=float, default=20.0, help="time budget for the engine figures")
+    bench.add_argument(
+        "--budget",
+        type=float,
+        default=65.0,
+        help="seconds the figures without --full aim at (at most 90 s); parts sample less on a slow machine",
+    )
     bench.add_argument("--store-actions", type=int, default=2000, help="commits timed for the store figures")
     bench.add_argument("--e2e-moves", type=int, default=40, help="moves timed through the fake Discord")
     bench.add_argument(

@@ -84,13 +84,16 @@ def _p95(ordered: list[float]) -> float:
 
 
 async def measure_e2e(
-    moves: int = 40, seed: int = 1, games: Sequence[str] = ("ny_piatnik",)
+    moves: int = 40, seed: int = 1, games: Sequence[str] = ("ny_piatnik",), seconds: float | None = None
 ) -> dict[str, Any]:
     """p50/p95 milliseconds from a typed move to its board post, and the share of that spent rendering
     (while the bot waits for at least one image from its renderer, in its processes unless
     ``BIGAPPLE_RENDER_WORKERS`` says 0), over ``moves`` moves shared out between two-player matches of
     ``games`` (at least one move each); and, under ``games``, the p50 and p95 of each game's own moves.
-    ``samples`` holds every game's latencies."""
+    ``samples`` holds every game's latencies. With ``seconds``, a game stops taking moves (after its
+    first) once its share of the time left is used, so that a slow machine samples less instead of
+    running late."""
+    ends = None if seconds is None else time.perf_counter() + seconds
     watch = RenderWatch()
     fake = FakeDiscord()
     await fake.start()
@@ -113,9 +116,17 @@ async def measure_e2e(
             async with running_bot(bot, fake):
                 users = {fake.alice.id: fake.alice, fake.bob.id: fake.bob}
                 chooser = random.Random(seed)
-                for game in games:
+                for number, game in enumerate(games):
                     match_id, thread = await _new_match(fake, game)
+                    # This game's part of the time left: until its share of it has passed.
+                    until = (
+                        None
+                        if ends is None
+                        else time.perf_counter() + (ends - time.perf_counter()) / (len(games) - number)
+                    )
                     for _ in range(per_game):
+                        if until is not None and samples[game] and time.perf_counter() > until:
+                            break
                         match = await bot.host.match(match_id)
                         if match.state_json is None or match.result_json is not None:
                             break

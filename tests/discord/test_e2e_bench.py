@@ -67,3 +67,12 @@ def test_images_drawn_side_by_side_count_once_in_the_render_time() -> None:
     before_reset = time.perf_counter()
     watch.reset()
     assert 0 <= watch.busy() <= time.perf_counter() - before_reset
+
+
+async def test_a_late_run_takes_one_move_per_game() -> None:
+    figures = await measure_e2e(moves=20, games=["ny_piatnik", "skyline"], seconds=0.0)
+    assert {game: len(samples) for game, samples in figures["samples"].items()} == {
+        "ny_piatnik": 1,
+        "skyline": 1,
+    }
+    assert set(figures["games"]) == {"ny_piatnik", "skyline"}
