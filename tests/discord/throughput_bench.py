@@ -34,7 +34,7 @@ from engine.host.ports import MatchStatus
 from engine.registry import GAMES
 from tests.discord.fake import FakeDiscord
 from tests.discord.harness import running_bot
-from tests.discord.models import FakeChannel, FakeMessage, FakeUser, Upload
+from tests.discord.models import FakeChannel, FakeMessage, FakeUser, NotInvokable, Upload
 
 LIMIT_MS = 300.0
 # A rate is not sustained when more than this share of its offers found no match ready to move.
@@ -167,6 +167,7 @@ class Driver:
         self.replaced = 0
         self.stuck = 0
         self.played = 0  # moves whose board post arrived, warm-ups included
+        self.refused = 0  # moves the fake would not send
         self.rendering = 0.0
 
     async def add_match(self, game: str, players: list[FakeUser]) -> int:
@@ -215,7 +216,14 @@ class Driver:
     async def _play(self, offer: Offer, level: Level | None) -> None:
         began = time.perf_counter()
         posted = self.fake.post_of(offer.match_id, offer.version)
-        await self.fake.slash("move", {"notation": offer.notation}, user=offer.user, channel=offer.thread)
+        try:
+            await self.fake.slash("move", {"notation": offer.notation}, user=offer.user, channel=offer.thread)
+        except NotInvokable:
+            # Discord would not send this /move (a notation longer than the option allows): not a move.
+            self.refused += 1
+            posted.cancel()
+            await self.prepare(offer.match_id)
+            return
         try:
             arrived = await asyncio.wait_for(posted, LOST_AFTER_S)
         except TimeoutError:
@@ -248,6 +256,7 @@ class Driver:
         started: dict[asyncio.Task[None], float] = {}
         cpu = render = 0.0
         workers: float | None = None
+        window_open = False
         n = 0
         while (at := start + n * interval) < end:
             delay = at - time.perf_counter()
@@ -255,7 +264,8 @@ class Driver:
                 await asyncio.sleep(delay)
             n += 1
             timed = at >= timed_from
-            if timed and not cpu:
+            if timed and not window_open:
+                window_open = True
                 cpu, render, workers = time.process_time(), self.rendering, render_cpu(self.bot)
             if timed and self._late(level, started, time.perf_counter()) > allowed_late:
                 level.aborted = True
@@ -271,7 +281,7 @@ class Driver:
             if timed:
                 started[task] = time.perf_counter()
         level.window_s = max(0.0, min(time.perf_counter(), end) - timed_from)
-        level.cpu_s = time.process_time() - cpu if cpu else 0.0
+        level.cpu_s = time.process_time() - cpu if window_open else 0.0
         level.render_s = self.rendering - render
         after = render_cpu(self.bot)
         if workers is not None and after is not None:
@@ -436,6 +446,7 @@ async def measure_throughput(
             "moves_played": driver.played,
             "versions_stored": stored,
             "stuck_matches": driver.stuck,
+            "refused_moves": driver.refused,
             "render_workers": bot.renderer.workers,
             "setup_s": round(setup_s, 2),
             "seconds": round(time.perf_counter() - started, 2),
