@@ -211,45 +211,94 @@ def cmd_selfplay(args: argparse.Namespace) -> int:
     return 1 if failed else 0
 
 
+# What each part of ``bench`` takes in full on a quiet two-core machine, in seconds (see ``TimeBudget``).
+RENDER_PART_S = 3.0  # a self-play match and its boards timed, per game
+STORE_PART_S = 4.5  # per 2,000 commits, three ways
+SIZE_PART_S = 0.8  # a whole computer match stored and sent, per game
+STALL_PART_S = 0.5  # per game
+E2E_START_S = 2.0  # the bot's start and its matches
+E2E_MOVE_S = 0.1  # per move timed
+STALL_MOVES = 30
+
+
 def cmd_bench(args: argparse.Namespace) -> int:
     from data.bench import measure_store
     from data.store_size import measure_store_size
-    from engine.host.benchmarks import bench_engine, greedy_first_rate
+    from engine.host.benchmarks import TimeBudget, bench_engine, greedy_first_rate
     from engine.host.selfplay import play_match
     from engine.registry import GAMES, get_game, get_policy
-    from render.bench import measure_render
+    from render.bench import SAMPLES, measure_render
 
     slugs = [get_game(args.game).name] if args.game else sorted(GAMES)
-    budget = args.seconds / max(1, len(slugs))
+    per_game = args.seconds / max(1, len(slugs))
+    parts = {f"engine:{slug}": per_game for slug in slugs}
+    parts.update({f"render:{slug}": RENDER_PART_S for slug in slugs})
+    parts["store"] = STORE_PART_S * args.store_actions / 2000
+    parts["size"] = SIZE_PART_S * len(slugs)
+    parts["stall"] = STALL_PART_S * len(slugs)
+    parts["e2e"] = E2E_MOVE_S * args.e2e_moves
+    # Without --full the run must end within 90 s however busy the machine: when it falls behind, the
+    # parts still to run sample less.
+    budget = TimeBudget(args.budget, parts, fixed={"e2e": E2E_START_S})
+
+    def timed(part: str, started: float, paced: bool = True) -> None:
+        budget.spent(part, time.perf_counter() - started, paced)
+
     games = {}
     for slug in slugs:
         rules = GAMES[slug]
         seats = max(n for n in rules.seat_counts if n <= 4)
-        games[slug] = bench_engine(rules, get_policy(slug, "random"), seats, seconds=budget)
+        started = time.perf_counter()
+        seconds = per_game * budget.share(f"engine:{slug}")
+        games[slug] = bench_engine(rules, get_policy(slug, "random"), seats, seconds=seconds)
+        timed(f"engine:{slug}", started, paced=False)  # it stops at its time, however fast the machine
+        started = time.perf_counter()
+        samples = budget.scaled(f"render:{slug}", SAMPLES, least=6)
         views: list[Any] = []
         play_match(rules, seats, 1, frozenset(), [get_policy(slug, "greedy")], on_state=views.append)
         boards = [rules.view(state, None) for state in views]  # the public board only
-        games[slug].update(measure_render(slug, boards, [f"Player {n + 1}" for n in range(seats)]) or {})
+        names = [f"Player {n + 1}" for n in range(seats)]
+        games[slug].update(measure_render(slug, boards, names, samples) or {})
+        timed(f"render:{slug}", started)
         if args.winrate:
             greedy, others = get_policy(slug, "greedy"), get_policy(slug, "random")
             games[slug]["greedy_first_rate"] = greedy_first_rate(rules, greedy, others, 3, args.winrate)
+    started = time.perf_counter()
+    actions = budget.scaled("store", args.store_actions, least=100)
     with tempfile.TemporaryDirectory() as tmp:
-        store = asyncio.run(measure_store(actions=args.store_actions, tmp_dir=Path(tmp)))
-        per_game = 2 if args.full else 1
-        store.update(asyncio.run(measure_store_size(Path(tmp), slugs, per_game=per_game)))
+        store = asyncio.run(measure_store(actions=actions, tmp_dir=Path(tmp)))
+        timed("store", started)
+        started = time.perf_counter()
+        # Whole matches are the unit here: one of each game at least, two with --full.
+        store.update(asyncio.run(measure_store_size(Path(tmp), slugs, per_game=2 if args.full else 1)))
+        timed("size", started, paced=False)
     from data.store import SqliteMatchStore
     from engine.host.stall_bench import measure_stall
 
+    started = time.perf_counter()
+    stall_moves = budget.scaled("stall", STALL_MOVES, least=5)
+
     async def stall(folder: Path) -> dict[str, Any]:
         async with await SqliteMatchStore.open(folder / "stall.db") as stall_store:
-            return await measure_stall(stall_store, slugs)
+            return await measure_stall(stall_store, slugs, moves=stall_moves)
 
     with tempfile.TemporaryDirectory() as tmp:
         loop_figures = asyncio.run(stall(Path(tmp)))
         loop_figures.pop("moves")
+    timed("stall", started)
     from tests.discord.e2e_bench import measure_e2e
 
-    e2e = asyncio.run(measure_e2e(moves=args.e2e_moves))
+    e2e_moves = budget.scaled("e2e", args.e2e_moves, least=len(slugs))
+    # Its own check as well: each game takes fewer moves once the run is late (one at least).
+    e2e = asyncio.run(measure_e2e(moves=e2e_moves, games=slugs, seconds=max(0.0, budget.left())))
+    e2e.pop("samples")
+    cut = {part: round(share, 2) for part, share in budget.shares.items() if share < 1}
+    if cut:
+        print(
+            f"bench: the machine ran {budget.pace:.1f} times slower than a quiet one; "
+            f"these parts sampled less to end in time: {json.dumps(cut)}",
+            file=sys.stderr,
+        )
     if args.full:
         from tests.discord.turns_bench import measure_turns
 
@@ -257,7 +306,19 @@ def cmd_bench(args: argparse.Namespace) -> int:
             turns = asyncio.run(measure_turns(slug, max_moves=args.turn_moves))
             turns.pop("checks")
             games[slug]["turns"] = turns
-    report = {"games": games, "store": store, "e2e_ms": e2e, "loop": loop_figures}
+    report: dict[str, Any] = {"games": games, "store": store, "e2e_ms": e2e, "loop": loop_figures}
+    if args.full:
+        from tests.discord.throughput_bench import measure_throughput
+
+        throughput = asyncio.run(
+            measure_throughput(matches=args.throughput_matches, budget_s=args.throughput_seconds)
+        )
+        throughput.pop("checks")
+        report["throughput"] = throughput
+        with tempfile.TemporaryDirectory() as tmp:
+            crowded = asyncio.run(tournament_moves(Path(tmp), args.tournaments, args.tournament_moves))
+        crowded.pop("checks")
+        report["tournaments"] = crowded
     if args.json:
         print(json.dumps(report))
     else:
@@ -266,7 +327,44 @@ def cmd_bench(args: argparse.Namespace) -> int:
         print(f"store: {json.dumps(store)}")
         print(f"e2e_ms: {json.dumps(e2e)}")
         print(f"loop: {json.dumps(loop_figures)}")
+        for section in ("throughput", "tournaments"):
+            if section in report:
+                print(f"{section}: {json.dumps(report[section])}")
     return 0
+
+
+async def tournament_moves(folder: Path, count: int, moves: int) -> dict[str, Any]:
+    """``tournaments`` of ``bench --full``: moves timed among ``count`` running tournaments in a new
+    store in ``folder`` (see ``engine.host.tournament_bench``)."""
+    from data.ratings import SqliteRatings
+    from data.store import SqliteMatchStore
+    from data.tournaments import SqliteTournamentStore
+    from engine.host.service import GameHost
+    from engine.host.tournament_bench import measure_tournament_moves
+    from engine.host.tournaments import TournamentHost
+
+    async with await SqliteMatchStore.open(folder / "tournaments.db") as store:
+        database = store.database
+        durable = await database.on_worker(lambda raw: raw.execute("PRAGMA synchronous").fetchone()[0])
+        # The field is made without syncing each commit to disk; the timed moves commit as the bot does.
+        await database.on_worker(lambda raw: raw.execute("PRAGMA synchronous = OFF").fetchall())
+
+        async def durable_again() -> None:
+            await database.on_worker(
+                lambda raw: raw.execute(f"PRAGMA synchronous = {int(durable)}").fetchall()
+            )
+
+        host = GameHost(store, seed_source=lambda: 1)
+        tournaments = TournamentHost(host, SqliteTournamentStore.beside(store), seed_source=lambda: 1)
+        return await measure_tournament_moves(
+            host,
+            tournaments,
+            count=count,
+            moves=moves,
+            finishing=min(5, max(1, count // 100)),  # first rounds played out: one in a hundred, at most five
+            rate=SqliteRatings.from_store(store).record,
+            before_timing=durable_again,
+        )
 
 
 def cmd_tournament_sim(args: argparse.Namespace) -> int:
@@ -390,7 +488,13 @@ def build_parser() -> argparse.ArgumentParser:
     bench = sub.add_parser("bench", help="speed figures (at most 90 s)")
     bench.add_argument("--game")
     bench.add_argument("--json", action="store_true")
-    bench.add_argument("--seconds", type=float, default=40.0, help="time budget for the engine figures")
+    bench.add_argument("--seconds", type=float, default=20.0, help="time budget for the engine figures")
+    bench.add_argument(
+        "--budget",
+        type=float,
+        default=65.0,
+        help="seconds the figures without --full aim at (at most 90 s); parts sample less on a slow machine",
+    )
     bench.add_argument("--store-actions", type=int, default=2000, help="commits timed for the store figures")
     bench.add_argument("--e2e-moves", type=int, default=40, help="moves timed through the fake Discord")
     bench.add_argument(
@@ -399,10 +503,26 @@ def build_parser() -> argparse.ArgumentParser:
     bench.add_argument(
         "--full",
         action="store_true",
-        help="also what a turn costs: posts, mentions, requests, bytes and taps",
+        help="also what a turn costs (posts, mentions, requests, bytes and taps), the sustained move rate "
+        "and moves among 1,000 running tournaments",
     )
     bench.add_argument(
         "--turn-moves", type=int, default=150, help="moves played by menus per game with --full"
+    )
+    bench.add_argument(
+        "--throughput-matches", type=int, default=12, help="matches played at once for throughput (--full)"
+    )
+    bench.add_argument(
+        "--tournaments", type=int, default=1000, help="tournaments running while moves are timed (--full)"
+    )
+    bench.add_argument(
+        "--tournament-moves", type=int, default=200, help="moves timed among the tournaments (--full)"
+    )
+    bench.add_argument(
+        "--throughput-seconds",
+        type=float,
+        default=75.0,
+        help="time for the search of the sustained move rate (--full)",
     )
     return parser
 

@@ -123,14 +123,20 @@ def test_bench_json_has_the_contract_keys(capsys: pytest.CaptureFixture[str]) ->
         "store_vs_raw_sqlite",
         "full_sync_cost_ratio",
     }
-    assert set(report["e2e_ms"]) == {"p50", "p95", "render_share"}
+    assert set(report["e2e_ms"]) == {"p50", "p95", "render_share", "games"}
+    assert set(report["e2e_ms"]["games"]) == {"ny_piatnik"}
+    assert (
+        0 < report["e2e_ms"]["games"]["ny_piatnik"]["p50"] <= report["e2e_ms"]["games"]["ny_piatnik"]["p95"]
+    )
     assert 0 < report["e2e_ms"]["p50"] <= report["e2e_ms"]["p95"] and 0 < report["e2e_ms"]["render_share"] < 1
     assert set(report["loop"]) == {"max_stall_ms"} and report["loop"]["max_stall_ms"] >= 0
 
 
 def test_bench_full_reports_what_a_turn_costs(capsys: pytest.CaptureFixture[str]) -> None:
     args = ["bench", "--game", "skyline", "--json", "--seconds", "1", "--store-actions", "20"]
-    code = bot.main([*args, "--e2e-moves", "2", "--full", "--turn-moves", "30"])
+    throughput = ["--throughput-matches", "2", "--throughput-seconds", "4"]
+    crowd = ["--tournaments", "10", "--tournament-moves", "12"]
+    code = bot.main([*args, "--e2e-moves", "2", "--full", "--turn-moves", "30", *throughput, *crowd])
     report = json.loads(capsys.readouterr().out)
     assert code == 0
     turns = report["games"]["skyline"]["turns"]
@@ -149,6 +155,13 @@ def test_bench_full_reports_what_a_turn_costs(capsys: pytest.CaptureFixture[str]
         and turns["mentions_per_turn"] <= 1.2
     )
     assert turns["taps_per_step_p50"] >= 1 and turns["bytes_uploaded_per_move"] > 0
+    sustained = report["throughput"]
+    assert set(sustained) == {"moves_per_s", "p95_ms", "matches", "offered"} and sustained["matches"] == 2
+    assert sustained["offered"] and all(rate > 0 and p95 > 0 for rate, p95 in sustained["offered"])
+    assert sustained["moves_per_s"] in [0.0, *(rate for rate, p95 in sustained["offered"] if p95 <= 300)]
+    crowded = report["tournaments"]
+    assert crowded["tournaments"] == 10 and crowded["moves"] == 12
+    assert crowded["move_p95_ms"] >= crowded["move_p50_ms"] > 0 and crowded["finish_ms"]["max"] > 0
 
 
 @pytest.mark.parametrize(

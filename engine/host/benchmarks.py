@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import statistics
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any
 
 from engine.core.contract import GameRules, Policy, dump_state, load_state
@@ -97,3 +97,59 @@ def greedy_first_rate(
             ply += 1
         firsts += outcome is not None and outcome.places[seat_of_greedy] == 1
     return firsts / matches
+
+
+class TimeBudget:
+    """Keeps ``bench`` within its time by doing less work (fewer samples) when the machine is slow.
+
+    Each part is declared with the seconds its full work takes on a quiet machine, and optionally a
+    fixed cost that does not shrink with the work (starting a bot, say). Before a part runs, ``share``
+    says which fraction of its full work fits: 1 while every part still to run fits in the time left
+    at the pace seen so far, else the time left (after the fixed costs) over what their work would take,
+    never below ``floor``, so that every figure keeps some samples. ``spent`` records what a part took;
+    parts that run for a set time however fast the machine (``paced=False``) leave the pace alone.
+    """
+
+    def __init__(
+        self,
+        seconds: float,
+        parts: dict[str, float],
+        fixed: dict[str, float] | None = None,
+        clock: Callable[[], float] = time.perf_counter,
+        floor: float = 0.15,
+    ) -> None:
+        self._clock = clock
+        self.deadline = clock() + seconds
+        self._pending = dict(parts)
+        self._fixed = dict(fixed or {})
+        self._floor = floor
+        self._actual = 0.0  # seconds taken by the paced parts done so far
+        self._nominal = 0.0  # what they would have taken on a quiet machine, for the share they did
+        self.shares: dict[str, float] = {}
+
+    @property
+    def pace(self) -> float:
+        """How many times slower than a quiet machine the paced parts ran (1 before any)."""
+        return self._actual / self._nominal if self._nominal > 0 else 1.0
+
+    def left(self) -> float:
+        """Seconds until the deadline (negative once past it)."""
+        return self.deadline - self._clock()
+
+    def share(self, part: str) -> float:
+        fixed = self.pace * sum(self._fixed.get(p, 0.0) for p in self._pending)
+        needed = self.pace * sum(self._pending.values())
+        room = self.left() - fixed
+        share = 1.0 if needed <= room else max(self._floor, min(1.0, room / needed))
+        self.shares[part] = share
+        return share
+
+    def spent(self, part: str, seconds: float, paced: bool = True) -> None:
+        nominal = self._fixed.pop(part, 0.0) + self._pending.pop(part, 0.0) * self.shares.get(part, 1.0)
+        if paced and nominal > 0:
+            self._actual += seconds
+            self._nominal += nominal
+
+    def scaled(self, part: str, full: int, least: int = 1) -> int:
+        """``full`` units of work (samples, moves) times the share of ``part``, at least ``least``."""
+        return max(least, min(full, round(full * self.share(part))))

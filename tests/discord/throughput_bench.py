@@ -1,0 +1,454 @@
+"""Sustained throughput for ``python bot.py bench --full``: how many moves a second one bot carries through
+the fake Discord while its board posts still arrive within ``LIMIT_MS`` (at the 95th percentile).
+
+One bot (the real client, its store, its renderer as configured, and the local fake Discord) hosts
+``matches`` matches at once across the games, made the way people make them (``/game new``, Join,
+Start). Moves are then offered on a fixed schedule, ``rate`` a second (open loop: the schedule does not
+wait for the bot), each a ``/move`` typed by the player to act in a match whose last board post has
+arrived. A move's latency runs from its injection to the board post (or the edit of the turn's post)
+that shows it. Each rate is held for a short warm-up and then a timed window; the search raises the
+rate while the window's p95 stays within the limit, then bisects between the best rate that held and
+the first that did not.
+
+A rate holds when the p95 of its window is within the limit and the schedule was kept: nearly every
+offer found a match ready to move (``MAX_MISSED``). The fake and this driver run on the bot's event
+loop, as a load generator in the same process would: what they cost is in the figures.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import random
+import re
+import tempfile
+import time
+from collections import deque
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from cogs._client import BigApple
+from engine.host.ports import MatchStatus
+from engine.registry import GAMES
+from tests.discord.fake import FakeDiscord
+from tests.discord.harness import running_bot
+from tests.discord.models import FakeChannel, FakeMessage, FakeUser, NotInvokable, Upload
+
+LIMIT_MS = 300.0
+# A rate is not sustained when more than this share of its offers found no match ready to move.
+MAX_MISSED = 0.05
+# A move whose post has not come after this long counts as lost (its latency is this).
+LOST_AFTER_S = 10.0
+# Board posts carry the match and its version in the Play button; a finished match's last post
+# carries the Rematch button instead.
+PLAY = re.compile(r"^ba:play:(?P<match>[0-9]+):(?P<version>[0-9]+)$")
+REMATCH = re.compile(r"^ba:rematch:(?P<match>[0-9]+)$")
+FINISHED = 1 << 62  # the version a finished match's last post stands for
+MIN_RATE = 0.5  # the search gives up below this many moves a second
+WINDOW_S = 4.0  # the longest a rate is timed
+
+
+def percentile(values: Sequence[float], fraction: float) -> float:
+    """Nearest rank, as the other bench figures: the value at index ``int(fraction * n)``; 0 when empty."""
+    if not values:
+        return 0.0
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, int(fraction * len(ordered)))]
+
+
+class PostWatch(FakeDiscord):
+    """A fake Discord that notes when each match's board post (or its edit) for a version arrives."""
+
+    def __init__(self, **kwargs: Any) -> None:
+        super().__init__(**kwargs)
+        self.board_version: dict[int, int] = {}  # match id -> latest version its thread shows
+        self._waiting: dict[int, list[tuple[int, asyncio.Future[float]]]] = {}
+
+    def _seen(self, message: FakeMessage) -> None:
+        if message.ephemeral or not message.channel.is_thread:
+            return  # a DM carries Play buttons too, but it is not the board post
+        now = time.perf_counter()
+        for button in message.buttons:
+            custom_id = button.get("custom_id") or ""
+            if found := PLAY.match(custom_id):
+                self._arrived(int(found["match"]), int(found["version"]), now)
+            elif found := REMATCH.match(custom_id):
+                self._arrived(int(found["match"]), FINISHED, now)
+
+    def _arrived(self, match_id: int, version: int, now: float) -> None:
+        if version <= self.board_version.get(match_id, -1):
+            return
+        self.board_version[match_id] = version
+        still = []
+        for wanted, future in self._waiting.pop(match_id, []):
+            if version >= wanted:
+                if not future.done():
+                    future.set_result(now)
+            else:
+                still.append((wanted, future))
+        if still:
+            self._waiting[match_id] = still
+
+    def post_of(self, match_id: int, version: int) -> asyncio.Future[float]:
+        """A future set to the moment the thread of ``match_id`` first shows ``version`` or later."""
+        future: asyncio.Future[float] = asyncio.get_running_loop().create_future()
+        if self.board_version.get(match_id, -1) >= version:
+            future.set_result(time.perf_counter())
+        else:
+            self._waiting.setdefault(match_id, []).append((version, future))
+        return future
+
+    async def _store_message(self, message: FakeMessage) -> None:
+        self._seen(message)
+        await super()._store_message(message)
+
+    async def _edit_message(
+        self, message: FakeMessage, body: dict[str, Any], files: Sequence[Upload], *, fill: bool = False
+    ) -> None:
+        await super()._edit_message(message, body, files, fill=fill)
+        self._seen(message)
+
+
+@dataclass
+class Offer:
+    """A move ready to be typed: the match, its thread, who types it, what, and the version it makes."""
+
+    match_id: int
+    thread: FakeChannel
+    user: FakeUser
+    notation: str
+    version: int
+
+
+@dataclass
+class Level:
+    """One rate held for a window: the latencies of the moves offered in it, and the offers missed."""
+
+    rate: float
+    samples: list[float] = field(default_factory=list)
+    offered: int = 0
+    missed: int = 0
+    lost: int = 0
+    aborted: bool = False
+    window_s: float = 0.0
+    cpu_s: float = 0.0  # this process's CPU time during the window (bot, fake and driver)
+    render_cpu_s: float | None = None  # the render processes' CPU time during the window, when known
+    render_s: float = 0.0  # time spent waiting for rendered images during the window
+
+    @property
+    def p95(self) -> float:
+        return percentile(self.samples, 0.95)
+
+    @property
+    def held(self) -> bool:
+        return (
+            not self.aborted
+            and bool(self.samples)
+            and self.p95 <= LIMIT_MS
+            and self.missed <= MAX_MISSED * max(1, self.offered)
+        )
+
+
+class Driver:
+    """Keeps the matches and their next moves, and plays them at a given rate."""
+
+    def __init__(self, bot: BigApple, fake: PostWatch, seed: int) -> None:
+        self.bot = bot
+        self.fake = fake
+        self.chooser = random.Random(seed)
+        self.users: dict[int, FakeUser] = {}
+        self.threads: dict[int, FakeChannel] = {}
+        self.ready: deque[Offer] = deque()
+        self.busy: set[asyncio.Task[None]] = set()
+        self.tables: dict[int, tuple[str, list[FakeUser]]] = {}  # match id -> its game and players
+        self.finished: list[int] = []  # matches that ended, to be replaced between rates
+        self.replaced = 0
+        self.stuck = 0
+        self.played = 0  # moves whose board post arrived, warm-ups included
+        self.refused = 0  # moves the fake would not send
+        self.rendering = 0.0
+
+    async def add_match(self, game: str, players: list[FakeUser]) -> int:
+        """A match of ``game`` made, joined and started through the commands and buttons."""
+        fake = self.fake
+        known = {t.id for t in fake.threads(fake.general)}
+        await (
+            await fake.slash("game new", {"game": game, "players": len(players)}, user=players[0])
+        ).response()
+        thread = await fake.wait_until(
+            lambda: next((t for t in fake.threads(fake.general) if t.id not in known), None), timeout=10
+        )
+        lobby = await fake.wait_for_message(thread, timeout=10)
+        for joiner in players[1:]:
+            join = _button(lobby, "ba:lobby:join:")
+            lobby = await (await fake.click(lobby, join, user=joiner)).response()
+        start = _button(lobby, "ba:lobby:start:")
+        match_id = int(start.rsplit(":", 1)[1])
+        await (await fake.click(lobby, start, user=players[0])).response()
+        self.threads[match_id] = thread
+        self.tables[match_id] = (game, players)
+        self.users.update((u.id, u) for u in players)
+        await self.prepare(match_id)
+        return match_id
+
+    async def prepare(self, match_id: int) -> None:
+        """Once the match's board post shows its latest version, queue a move of the player to act."""
+        for _ in range(100):
+            match = await self.bot.host.match(match_id)
+            if match.status is not MatchStatus.ACTIVE or match.state_json is None:
+                self.finished.append(match_id)
+                return
+            await asyncio.wait_for(self.fake.post_of(match_id, match.version), LOST_AFTER_S)
+            latest = await self.bot.host.match(match_id)
+            if latest.version == match.version:
+                break
+        host = self.bot.host
+        seat = min(host.rules(match.game).to_act(host.state_of(match)))
+        player = match.player_at(seat)
+        assert player is not None and player.user_id is not None
+        notation = self.chooser.choice(host.legal_notations(match, seat))
+        self.ready.append(
+            Offer(match_id, self.threads[match_id], self.users[player.user_id], notation, match.version + 1)
+        )
+
+    async def _play(self, offer: Offer, level: Level | None) -> None:
+        began = time.perf_counter()
+        posted = self.fake.post_of(offer.match_id, offer.version)
+        try:
+            await self.fake.slash("move", {"notation": offer.notation}, user=offer.user, channel=offer.thread)
+        except NotInvokable:
+            # Discord would not send this /move (a notation longer than the option allows): not a move.
+            self.refused += 1
+            posted.cancel()
+            await self.prepare(offer.match_id)
+            return
+        try:
+            arrived = await asyncio.wait_for(posted, LOST_AFTER_S)
+        except TimeoutError:
+            arrived = began + LOST_AFTER_S
+            if level is not None:
+                level.lost += 1
+        else:
+            self.played += 1
+        if level is not None:
+            level.samples.append(round((arrived - began) * 1000, 2))
+        try:
+            await self.prepare(offer.match_id)
+        except TimeoutError:
+            self.stuck += 1  # its post never came: the match leaves the pool
+
+    def _late(self, level: Level, started: dict[asyncio.Task[None], float], now: float) -> int:
+        """Moves of the window that are over the limit already: answered late, or still unanswered."""
+        waiting = sum(1 for task, at in started.items() if not task.done() and now - at > LIMIT_MS / 1000)
+        return sum(1 for s in level.samples if s > LIMIT_MS) + waiting
+
+    async def run(self, rate: float, window: float, warmup: float) -> Level:
+        """Offer ``rate`` moves a second for ``warmup`` then ``window`` seconds; the window is timed.
+        The level stops early once more than 5% of the window's moves (as planned) are over the limit."""
+        level = Level(rate)
+        interval = 1.0 / rate
+        start = time.perf_counter()
+        timed_from = start + warmup
+        end = timed_from + window
+        allowed_late = 0.05 * rate * window
+        started: dict[asyncio.Task[None], float] = {}
+        cpu = render = 0.0
+        workers: float | None = None
+        window_open = False
+        n = 0
+        while (at := start + n * interval) < end:
+            delay = at - time.perf_counter()
+            if delay > 0:
+                await asyncio.sleep(delay)
+            n += 1
+            timed = at >= timed_from
+            if timed and not window_open:
+                window_open = True
+                cpu, render, workers = time.process_time(), self.rendering, render_cpu(self.bot)
+            if timed and self._late(level, started, time.perf_counter()) > allowed_late:
+                level.aborted = True
+                break
+            if timed:
+                level.offered += 1
+            if not self.ready:
+                level.missed += timed
+                continue
+            task = asyncio.create_task(self._play(self.ready.popleft(), level if timed else None))
+            self.busy.add(task)
+            task.add_done_callback(self.busy.discard)
+            if timed:
+                started[task] = time.perf_counter()
+        level.window_s = max(0.0, min(time.perf_counter(), end) - timed_from)
+        level.cpu_s = time.process_time() - cpu if window_open else 0.0
+        level.render_s = self.rendering - render
+        after = render_cpu(self.bot)
+        if workers is not None and after is not None:
+            level.render_cpu_s = after - workers
+        await self.settle()
+        return level
+
+    async def settle(self) -> None:
+        """Wait for the moves in flight and their posts, then replace the matches that ended, so that
+        every rate is offered to as many matches."""
+        if self.busy:
+            await asyncio.wait(set(self.busy), timeout=2 * LOST_AFTER_S)
+        while self.finished:
+            game, players = self.tables[self.finished.pop()]
+            await self.add_match(game, players)
+            self.replaced += 1
+
+
+def render_cpu(bot: BigApple) -> float | None:
+    """CPU seconds used so far by the bot's render processes (Linux only; None elsewhere, or before the
+    processes start)."""
+    executor = bot.renderer._executor
+    processes = getattr(executor, "_processes", None)
+    if not processes:
+        return None
+    total = 0.0
+    try:
+        for pid in list(processes):
+            fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+            total += (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+    except (OSError, IndexError, ValueError):
+        return None
+    return total
+
+
+def _button(message: FakeMessage, prefix: str) -> str:
+    return next(b["custom_id"] for b in message.buttons if b["custom_id"].startswith(prefix))
+
+
+def next_rate(
+    tried: dict[float, bool], start: float, factor: float = 1.5, resolution: float = 0.08
+) -> float | None:
+    """The next rate to try, given the rates tried so far (rate -> whether it held): ``start`` first;
+    up by ``factor`` from the best that held while none has failed; down by half while none has held;
+    then halfway between the best that held and the lowest that failed above it, until the two are
+    within ``resolution`` of each other (relative). None when the search is over."""
+    if not tried:
+        return start
+    held = [rate for rate, ok in tried.items() if ok]
+    failed = [rate for rate, ok in tried.items() if not ok]
+    if not failed:
+        return round(max(held) * factor, 1)
+    lowest_failed = min(failed)
+    below = [rate for rate in held if rate < lowest_failed]
+    if not below:
+        lower = round(lowest_failed / 2, 1)
+        return lower if lower >= MIN_RATE and lower not in tried else None
+    best = max(below)
+    if (lowest_failed - best) / best <= resolution:
+        return None
+    middle = round((best + lowest_failed) / 2, 1)
+    return None if middle in tried else middle
+
+
+async def measure_throughput(
+    matches: int = 12,
+    games: Sequence[str] | None = None,
+    start_rate: float = 10.0,
+    window: float | None = None,
+    warmup: float | None = None,
+    budget_s: float = 75.0,
+    max_levels: int = 10,
+    seed: int = 1,
+    render_workers: int | None = None,
+) -> dict[str, Any]:
+    """The throughput figures: ``moves_per_s`` (the best rate that held, 0 when none did), ``p95_ms`` at
+    that rate, ``matches`` and ``offered`` ([rate, p95] per rate tried, in order). ``checks`` holds what
+    a test or a reader of the figures looks at: per rate tried, its latencies and offers, the CPU time
+    this process spent and the time spent waiting for images. The search stops once ``budget_s``
+    seconds have gone (levels, not set-up). Each rate is timed for ``window`` seconds after ``warmup``;
+    by default a fifteenth of the budget (at most 4 s, at least 0.5 s) and a quarter of that."""
+    window = window or min(WINDOW_S, max(0.5, budget_s / 15))
+    warmup = window / 4 if warmup is None else warmup
+    games = list(games or sorted(GAMES))
+    fake = PostWatch(ack_deadline=LOST_AFTER_S)
+    people = [fake.add_user(f"player{n}") for n in range(3 * matches)]
+    await fake.start()
+    levels: list[Level] = []
+    started = time.perf_counter()
+    setup_s = 0.0
+    stored = 0
+    try:
+        with tempfile.TemporaryDirectory() as tmp:
+            bot = BigApple(
+                Path(tmp) / "throughput.db",
+                dev_guild=fake.guild.id,
+                seed_source=lambda: seed,
+                render_workers=render_workers,
+            )
+            driver = Driver(bot, fake, seed)
+            original = bot.renderer.render
+
+            async def timed_render(*args: Any) -> bytes | None:
+                began = time.perf_counter()
+                try:
+                    return await original(*args)
+                finally:
+                    driver.rendering += time.perf_counter() - began
+
+            bot.renderer.render = timed_render  # type: ignore[method-assign,assignment]
+            async with running_bot(bot, fake, ready_timeout=30, settle_timeout=2 * LOST_AFTER_S):
+                for number in range(matches):
+                    game = games[number % len(games)]
+                    # Every third match has three players (when the game allows), the others two.
+                    seats = 3 if number % 3 == 2 and 3 in GAMES[game].seat_counts else 2
+                    seated = people[3 * number : 3 * number + seats]
+                    await driver.add_match(game, seated)
+                setup_s = time.perf_counter() - started
+                began = time.perf_counter()
+                tried: dict[float, bool] = {}
+                # A rate takes its warm-up, its window and about a second to settle.
+                while (
+                    len(levels) < max_levels and time.perf_counter() - began + warmup + window + 1 <= budget_s
+                ):
+                    rate = next_rate(tried, start_rate)
+                    if rate is None or rate in tried:
+                        break
+                    level = await driver.run(rate, window, warmup)
+                    levels.append(level)
+                    tried[rate] = level.held
+                await driver.settle()
+                stored = sum(m.version for m in await bot.store.list_matches(limit=10_000))
+    finally:
+        await fake.stop()
+    best = max((level for level in levels if level.held), key=lambda level: level.rate, default=None)
+    return {
+        "moves_per_s": best.rate if best else 0.0,
+        "p95_ms": best.p95 if best else None,
+        "matches": matches,
+        "offered": [[level.rate, level.p95] for level in levels],
+        "checks": {
+            "levels": [
+                {
+                    "rate": level.rate,
+                    "held": level.held,
+                    "p95_ms": level.p95,
+                    "samples_ms": level.samples,
+                    "offered": level.offered,
+                    "missed": level.missed,
+                    "lost": level.lost,
+                    "aborted": level.aborted,
+                    "window_s": round(level.window_s, 3),
+                    "cpu_ms_per_move": round(1000 * level.cpu_s / max(1, len(level.samples)), 2),
+                    "render_ms_per_move": round(1000 * level.render_s / max(1, len(level.samples)), 2),
+                    "render_cpu_ms_per_move": None
+                    if level.render_cpu_s is None
+                    else round(1000 * level.render_cpu_s / max(1, len(level.samples)), 2),
+                }
+                for level in levels
+            ],
+            "replaced_matches": driver.replaced,
+            "moves_played": driver.played,
+            "versions_stored": stored,
+            "stuck_matches": driver.stuck,
+            "refused_moves": driver.refused,
+            "render_workers": bot.renderer.workers,
+            "setup_s": round(setup_s, 2),
+            "seconds": round(time.perf_counter() - started, 2),
+        },
+    }
