@@ -151,3 +151,21 @@ def test_the_same_view_gives_the_same_bytes(slug: str) -> None:
     canvas.MASKS.clear()
     first = render_view(slug, view, names, locale, since)
     assert render_view(slug, view, names, locale, since) == first
+
+
+def test_a_colour_the_sampled_palette_misses_is_kept_by_the_full_one() -> None:
+    """Dots of a rare colour between the sampled pixels: the palette of the sample lacks it, so the
+    palette of every pixel is taken instead, and the dots keep their exact colour."""
+    image, draw = canvas.new_canvas(300, 300)
+    draw.rectangle((0, 150, 299, 299), fill=(30, 60, 90))
+    between = range(2, 300, canvas.SAMPLE_STEP * 4)  # the sample takes columns and rows 1, 4, 7, …
+    dots = [(x, y) for x in between for y in between]
+    for dot in dots:
+        image.putpixel(dot, (255, 0, 204))
+    sample = image.resize((100, 100), Image.Resampling.NEAREST)
+    assert (255, 0, 204) not in {colour for _, colour in sample.getcolors(1000) or []}
+    paletted = canvas.palette_of(image)
+    assert paletted is not None
+    shown = paletted.convert("RGB")
+    assert all(shown.getpixel(dot) == (255, 0, 204) for dot in dots)
+    assert canvas.palette_of(image.copy()).tobytes() == paletted.tobytes()  # type: ignore[union-attr]
