@@ -213,7 +213,7 @@ def cmd_selfplay(args: argparse.Namespace) -> int:
 
 # What each part of ``bench`` takes in full on a quiet two-core machine, in seconds (see ``TimeBudget``).
 RENDER_PART_S = 3.0  # a self-play match and its boards timed, per game
-STORE_PART_S = 4.5  # per 2,000 commits, three ways
+STORE_PART_S = 30.0  # per 2,000 moves (a read, a commit with two notices, their sending), three ways
 SIZE_PART_S = 0.8  # a whole computer match stored and sent, per game
 STALL_PART_S = 0.5  # per game
 E2E_START_S = 2.0  # the bot's start and its matches
@@ -495,7 +495,7 @@ def build_parser() -> argparse.ArgumentParser:
         default=65.0,
         help="seconds the figures without --full aim at (at most 90 s); parts sample less on a slow machine",
     )
-    bench.add_argument("--store-actions", type=int, default=2000, help="commits timed for the store figures")
+    bench.add_argument("--store-actions", type=int, default=500, help="moves timed for the store figures")
     bench.add_argument("--e2e-moves", type=int, default=40, help="moves timed through the fake Discord")
     bench.add_argument(
         "--winrate", type=int, default=0, metavar="N", help="also play N 3-player matches, one greedy seat"
