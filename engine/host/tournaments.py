@@ -8,6 +8,7 @@ match ending and its result being recorded loses nothing: the next ``process`` f
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import hashlib
 import logging
@@ -495,6 +496,10 @@ class TournamentHost:
                 self._watch(record)
             except Exception:
                 log.exception("tournament %s could not move on; the others go on", tid)
+            if len(ids) > 1:
+                # Reads of an idle tournament may never suspend: let everyone else in between two, so
+                # that a pass over a thousand of them does not hold the event loop for its whole length.
+                await asyncio.sleep(0)
         return reports
 
     async def tick(self) -> list[RoundReport]:

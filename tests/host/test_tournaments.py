@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import sqlite3
 from collections.abc import AsyncIterator
 from datetime import UTC, datetime, timedelta
@@ -278,3 +279,26 @@ async def test_tick_reads_no_tournament_until_its_clock_has_something_due(tmp_pa
         assert [r.finished_rounds for r in reports] == [[1]]
     finally:
         await store.close()
+
+
+async def test_a_pass_over_every_tournament_lets_the_event_loop_serve_others(
+    tournaments: TournamentHost,
+) -> None:
+    started = []
+    for _ in range(3):
+        record = await registered(tournaments, 2, 2, rounds=2, table_size=4)
+        started.append((await tournaments.start(record.id)).tournament.id)
+    others: list[str] = []
+    seen: dict[int, bool] = {}  # per tournament: whether the click had been served when it was read
+    reading = tournaments.store.get_tournament
+
+    async def get_tournament(tournament_id: int) -> TournamentRecord:
+        if not seen:  # a player clicks while the pass begins
+            asyncio.get_running_loop().call_soon(others.append, "a player's click")
+        seen.setdefault(tournament_id, bool(others))
+        return await reading(tournament_id)
+
+    tournaments.store.get_tournament = get_tournament  # type: ignore[method-assign]
+    assert await tournaments.process() == []  # people must move: nothing to report
+    # The click was served before the pass reached the last tournament, not after all of them.
+    assert list(seen) == started and seen[started[-1]]
