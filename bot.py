@@ -434,6 +434,55 @@ def cmd_clock_sim(args: argparse.Namespace) -> int:
 # ------------------------------------------------------------------------------ parsing
 
 
+def cmd_replay(args: argparse.Namespace) -> int:
+    from data.store import SqliteMatchStore
+    from engine.core.errors import MatchNotFound
+    from engine.host.history import match_frames
+    from engine.host.service import GameHost
+    from render.animation import Still, animate
+    from render.registry import render_view
+
+    database = Path(args.db)
+    if not database.is_file():
+        print(f"error: there is no database at {database}", file=sys.stderr)
+        return 1
+
+    async def frames() -> tuple[Any, Any, list[Any]]:
+        async with await SqliteMatchStore.open(database) as store:
+            host = GameHost(store)
+            match = await host.match(args.match)
+            return host, match, await match_frames(host, match)
+
+    try:
+        host, match, shown = asyncio.run(frames())
+    except MatchNotFound as exc:
+        print(f"error: {exc.describe()}", file=sys.stderr)
+        return 1
+    rules = host.rules(match.game)
+    if args.seat is not None and not 0 <= args.seat < match.seat_count:
+        print(
+            f"error: match {match.id} has seats 0 to {match.seat_count - 1}, not {args.seat}", file=sys.stderr
+        )
+        return 2
+    out = Path(args.out)
+    out.mkdir(parents=True, exist_ok=True)
+    stills = []
+    for frame in shown:
+        png = render_view(match.game, rules.view(frame.state, args.seat), match.seat_names())
+        if png is None:
+            print(f"error: {match.game} has no renderer", file=sys.stderr)
+            return 2
+        (out / f"move-{frame.number:04d}.png").write_bytes(png)
+        stills.append(Still(png, frame.turn_ends))
+    line: dict[str, Any] = {"match": match.id, "frames": len(shown), "actions": len(shown) - 1}
+    if args.animation:
+        animation = animate(stills)
+        (out / f"match-{match.id}.gif").write_bytes(animation)
+        line["animation_bytes"] = len(animation)
+    print(json.dumps(line))
+    return 0
+
+
 def lang_choices() -> tuple[str, ...]:
     from lang import SUPPORTED
 
@@ -484,6 +533,13 @@ def build_parser() -> argparse.ArgumentParser:
     clock_sim.add_argument("--clock", choices=["relaxed", "daily", "fast"], default="daily")
     clock_sim.add_argument("--silent-seat", type=int, default=1, help="the seat (from 0) that never answers")
     clock_sim.add_argument("--seed", type=int, default=1)
+
+    replay = sub.add_parser("replay", help="a stored match's board after every move, as PNGs (and a GIF)")
+    replay.add_argument("--db", required=True, help="the SQLite database file")
+    replay.add_argument("--match", type=int, required=True)
+    replay.add_argument("--out", required=True, help="the folder the images are written to")
+    replay.add_argument("--seat", type=int, default=None, help="draw this seat's own view (from 0)")
+    replay.add_argument("--animation", action="store_true", help="also the animation of the final post")
 
     bench = sub.add_parser("bench", help="speed figures (at most 90 s)")
     bench.add_argument("--game")
@@ -550,6 +606,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             "tournament-sim": cmd_tournament_sim,
             "transcript": cmd_transcript,
             "clock-sim": cmd_clock_sim,
+            "replay": cmd_replay,
         }
         handler = handlers[args.command]
         return handler(args)

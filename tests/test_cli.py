@@ -2,13 +2,19 @@
 
 from __future__ import annotations
 
+import asyncio
 import json
 from pathlib import Path
 
 import pytest
+from PIL import Image
 
 import bot
+from data.store import SqliteMatchStore
+from engine.core.replay import LoggedAction
+from engine.host.service import GameHost
 from engine.registry import GAMES
+from render.registry import render_view
 
 
 @pytest.fixture(autouse=True)
@@ -222,3 +228,59 @@ def test_clock_sim_finishes_a_match_with_a_silent_seat(game: str, capsys: pytest
 def test_clock_sim_refuses_a_seat_that_is_not_there(capsys: pytest.CaptureFixture[str]) -> None:
     assert bot.main(["clock-sim", "--game", "ny1901", "--players", "2", "--silent-seat", "5"]) == 1
     assert "silent-seat" in capsys.readouterr().err
+
+
+def test_replay_writes_every_move_and_the_animation_of_a_demo_match(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    demo, out = tmp_path / "demo", tmp_path / "replay"
+    assert (
+        bot.main(["demo", "--game", "ny_piatnik", "--players", "2", "--seed", "3", "--out", str(demo)]) == 0
+    )
+    capsys.readouterr()
+    database = demo / "bigapple.db"
+    assert bot.main(["replay", "--db", str(database), "--match", "1", "--out", str(out), "--animation"]) == 0
+    line = json.loads(capsys.readouterr().out)
+    kept = asyncio.run(kept_actions(database, 1))
+    assert line["frames"] == line["actions"] + 1 == len(kept) + 1
+    assert sorted(p.name for p in out.glob("move-*.png")) == [
+        f"move-{n:04d}.png" for n in range(line["frames"])
+    ]
+    animation = out / "match-1.gif"
+    assert line["animation_bytes"] == animation.stat().st_size <= 8 * 1024 * 1024
+    with Image.open(animation) as gif:
+        assert gif.format == "GIF" and gif.n_frames == line["frames"]
+
+    # A seat's own view after move N is that seat's view of the stored board at that move.
+    seat_out = tmp_path / "seat"
+    assert (
+        bot.main(["replay", "--db", str(database), "--match", "1", "--out", str(seat_out), "--seat", "1"])
+        == 0
+    )
+    number, version = 5, kept[4][0]
+    expected = asyncio.run(drawn_at(database, 1, version, 1))
+    assert (seat_out / f"move-{number:04d}.png").read_bytes() == expected
+    assert expected != (out / f"move-{number:04d}.png").read_bytes()  # the hand is not on the public board
+
+
+def test_replay_of_an_unknown_match_exits_1(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    demo = tmp_path / "demo"
+    assert bot.main(["demo", "--game", "ny_piatnik", "--players", "2", "--out", str(demo)]) == 0
+    capsys.readouterr()
+    args = ["replay", "--db", str(demo / "bigapple.db"), "--match", "99", "--out", str(tmp_path / "x")]
+    assert bot.main(args) == 1
+    assert "99" in capsys.readouterr().err
+    assert bot.main(["replay", "--db", str(tmp_path / "none.db"), "--match", "1", "--out", "x"]) == 1
+
+
+async def kept_actions(database: Path, match_id: int) -> list[tuple[int, LoggedAction]]:
+    async with await SqliteMatchStore.open(database) as store:
+        return await store.kept_actions(match_id)
+
+
+async def drawn_at(database: Path, match_id: int, version: int, seat: int) -> bytes | None:
+    async with await SqliteMatchStore.open(database) as store:
+        host = GameHost(store)
+        match = await host.match(match_id)
+        view = host.view(match, seat, await host.state_at(match, version))
+        return render_view(match.game, view, match.seat_names())

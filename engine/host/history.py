@@ -1,0 +1,60 @@
+"""A match move by move, as it stood after each move: the frames of a replay or an animation.
+
+The frames come from the seed and the kept action log (moves taken back are not part of the story), in
+one pass off the event loop, so a long match costs one replay rather than a replay per frame.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from pydantic import BaseModel
+
+from engine.core.contract import GameRules
+from engine.core.errors import CorruptRecord
+from engine.core.replay import LoggedAction, advance
+from engine.host.ports import MatchRecord, MatchStatus
+from engine.host.service import ADMIN_CAN_ABANDON, GameHost
+
+
+@dataclass(frozen=True, slots=True)
+class Frame:
+    """The match after its ``number``-th move (0: the opening), stored at ``version``; ``turn_ends`` says
+    whether the move ended its player's turn (someone else acts next, or the match is over)."""
+
+    number: int
+    version: int
+    state: BaseModel
+    turn_ends: bool
+
+
+async def match_frames(host: GameHost, match: MatchRecord) -> list[Frame]:
+    """Every frame of ``match``, from the opening to its latest move. Raises ``MatchClosed`` for a match
+    that never started, ``CorruptRecord`` when its log cannot be replayed."""
+    if match.status is MatchStatus.LOBBY or match.state_json is None:
+        host.state_of(match)  # says why there is no board
+    kept = await host.store.kept_actions(match.id)
+    rules = host.rules(match.game)
+    try:
+        return await asyncio.to_thread(_frames, rules, match, kept)
+    except CorruptRecord as exc:
+        raise CorruptRecord(
+            f"match #{match.id} cannot be read ({exc.message}); {ADMIN_CAN_ABANDON}"
+        ) from None
+
+
+def _frames(
+    rules: GameRules[Any, Any], match: MatchRecord, kept: Sequence[tuple[int, LoggedAction]]
+) -> list[Frame]:
+    state = rules.setup(match.seat_count, match.seed, match.options)
+    opening_version = kept[0][0] - 1 if kept else match.version
+    frames = [Frame(0, opening_version, state, True)]
+    for number, (version, entry) in enumerate(kept, start=1):
+        after, _ = advance(rules, state, [entry], first=number)
+        ends = rules.outcome(after) is not None or entry.seat not in rules.to_act(after)
+        frames.append(Frame(number, version, after, ends))
+        state = after
+    return frames
