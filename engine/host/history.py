@@ -16,8 +16,9 @@ from pydantic import BaseModel
 from engine.core.contract import GameRules
 from engine.core.errors import CorruptRecord
 from engine.core.replay import LoggedAction, advance
+from engine.core.say import Say
 from engine.host.ports import MatchRecord, MatchStatus
-from engine.host.service import ADMIN_CAN_ABANDON, GameHost
+from engine.host.service import ADMIN_CAN_ABANDON, GameHost, sentence, told
 
 
 @dataclass(frozen=True, slots=True)
@@ -58,3 +59,31 @@ def _frames(
         frames.append(Frame(number, version, after, ends))
         state = after
     return frames
+
+
+@dataclass(frozen=True, slots=True)
+class Moment:
+    """The match as it stood after its ``move``-th move of ``moves`` (0: the opening): the state to draw
+    and the sentences that move said to everyone (and to the seat asked for, if any)."""
+
+    move: int
+    moves: int
+    state: BaseModel
+    says: tuple[Say, ...]
+
+
+async def moment(host: GameHost, match: MatchRecord, move: int, seat: int | None = None) -> Moment:
+    """``match`` after its ``move``-th kept move (clamped to the moves there are), from the stored board
+    of that time, never today's. ``seat``: also what that seat alone was told then."""
+    if match.state_json is None:
+        host.state_of(match)  # says why there is no board
+    kept = await host.store.kept_actions(match.id)
+    move = max(0, min(move, len(kept)))
+    if move == 0:
+        opening = kept[0][0] - 1 if kept else match.version
+        return Moment(0, len(kept), await host.state_at(match, opening), ())
+    version, entry = kept[move - 1]
+    before = await host.state_at(match, version - 1)
+    after, events = advance(host.rules(match.game), before, [entry], first=move)
+    heard = [e for e in events if e.is_public or (seat is not None and e.audience and seat in e.audience)]
+    return Moment(move, len(kept), after, tuple(sentence(e) for e in told(heard)))

@@ -1,0 +1,143 @@
+"""/replay: step through a match move by move, privately. Each step shows the board as it stood after that
+move (the public board of the time, never today's, or for a seated player their own view of that time)
+and what the move said, in the reader's language. The buttons carry the match, the move and the view, so
+they keep working after a restart."""
+
+from __future__ import annotations
+
+import io
+from typing import TYPE_CHECKING, Any
+
+import discord
+from discord import app_commands
+from discord.ext import commands
+
+from cogs._lang import reader_locale
+from cogs._ui import Guarded, bot_of, scope_of
+from cogs.lobby import thread_id_of
+from engine.core.errors import NotSeated
+from engine.host.history import moment
+from engine.host.ports import MatchStatus
+from lang import t
+from lang.says import render
+
+if TYPE_CHECKING:
+    from cogs._client import BigApple
+
+# The last move, whatever number it has.
+LATEST = 10**9
+# What each button does: its symbol and the move it goes to, from the move shown and the last one.
+STEPS = {"f": "⏮", "p": "◀", "n": "▶", "l": "⏭"}
+
+
+class ReplayButton(
+    Guarded,
+    discord.ui.DynamicItem[discord.ui.Button[Any]],
+    template=r"ba:replay:(?P<match_id>[0-9]{1,20}):(?P<move>[0-9]{1,20}):(?P<own>[po]):(?P<kind>[fpnlv])",
+):
+    """A step of the replay: ``kind`` first, previous, next, last, or ``v`` to switch between the public
+    board and the player's own view; ``own`` is ``o`` when the step shows the player's own view."""
+
+    def __init__(
+        self,
+        match_id: int,
+        move: int,
+        own: str,
+        kind: str,
+        label: str | None = None,
+        disabled: bool = False,
+    ) -> None:
+        super().__init__(
+            discord.ui.Button(
+                label=label if kind == "v" else None,
+                emoji=STEPS.get(kind),
+                style=discord.ButtonStyle.secondary,
+                custom_id=f"ba:replay:{match_id}:{move}:{own}:{kind}",
+                disabled=disabled,
+            )
+        )
+        self.match_id, self.move, self.own = match_id, move, own == "o"
+
+    async def run(self, interaction: discord.Interaction[Any]) -> None:
+        await show_move(interaction, self.match_id, self.move, self.own, edit=True)
+
+
+async def show_move(
+    interaction: discord.Interaction[Any], match_id: int, move: int, own: bool, edit: bool = False
+) -> None:
+    """Answer privately (or, from a button, in place) with the board after ``move`` and its steps."""
+    bot = bot_of(interaction)
+    if edit:
+        await interaction.response.defer()
+    else:
+        await interaction.response.defer(ephemeral=True, thinking=True)
+    locale = await reader_locale(interaction)
+    match = await bot.host.match(match_id, scope_of(interaction))
+    seat = match.seat_of(interaction.user.id)
+    if own and seat is None:
+        raise NotSeated(
+            t(
+                locale,
+                "you are not playing in match #{number}, so it has no view of your own",
+                number=match.id,
+            )
+        )
+    shown = await moment(bot.host, match, move, seat if own else None)
+    view_of = seat if own else None
+    png = await bot.renderer.render(
+        match.game, bot.host.view(match, view_of, shown.state), match.seat_names(), locale
+    )
+    name = bot.notifier.namer(match)
+    lines = [
+        bot.notifier.heading(match, locale)
+        + " · "
+        + (
+            t(locale, "the opening")
+            if shown.move == 0
+            else t(locale, "move {move} of {moves}", move=shown.move, moves=shown.moves)
+        ),
+        *(render(locale, say, name) for say in shown.says),
+    ]
+    if own:
+        lines.append(t(locale, "Your own view at that moment: nobody else sees it."))
+    controls = steps(match.id, shown.move, shown.moves, own, seat is not None, locale)
+    files = [discord.File(io.BytesIO(png), filename="board.png")] if png is not None else []
+    if edit:
+        await interaction.edit_original_response(content="\n".join(lines), attachments=files, view=controls)
+    else:
+        await interaction.followup.send("\n".join(lines), files=files, view=controls, ephemeral=True)
+
+
+def steps(match_id: int, move: int, moves: int, own: bool, seated: bool, locale: str) -> discord.ui.View:
+    """The ⏮ ◀ ▶ ⏭ buttons around ``move`` of ``moves``, and for a seated player the switch of view."""
+    view = discord.ui.View(timeout=None)
+    mode = "o" if own else "p"
+    targets = {"f": 0, "p": max(0, move - 1), "n": min(moves, move + 1), "l": moves}
+    for kind, target in targets.items():
+        view.add_item(ReplayButton(match_id, target, mode, kind, disabled=target == move))
+    if seated:
+        label = t(locale, "Public board") if own else t(locale, "My view")
+        view.add_item(ReplayButton(match_id, move, "p" if own else "o", "v", label=label))
+    return view
+
+
+class Replay(commands.Cog):
+    def __init__(self, bot: BigApple) -> None:
+        self.bot = bot
+
+    @app_commands.command(name="replay", description="Step through a match move by move, privately")
+    @app_commands.describe(
+        match="The match number (default: this thread's match)",
+        move="The move to show (0: the opening; default: the latest)",
+    )
+    async def replay(
+        self, interaction: discord.Interaction[Any], match: int | None = None, move: int | None = None
+    ) -> None:
+        record = await self.bot.host.find_match(
+            scope_of(interaction), match, thread_id_of(interaction), list(MatchStatus)
+        )
+        await show_move(interaction, record.id, LATEST if move is None else max(0, move), own=False)
+
+
+async def setup(bot: BigApple) -> None:
+    await bot.add_cog(Replay(bot))

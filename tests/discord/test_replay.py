@@ -1,0 +1,78 @@
+"""/replay through the fake Discord: each step shows the board as it stood after that move, to the reader
+alone; a seated player may see their own view of that moment and nobody else's; the buttons survive a
+restart."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from engine.registry import GAMES
+from render.registry import render_view
+from tests.discord.fake import FakeDiscord
+from tests.discord.models import FakeMessage
+from tests.discord.test_bigapple import big_apple, play_one_move, started_match
+
+
+def board_of(message: FakeMessage) -> bytes:
+    assert len(message.attachments) == 1, message.attachments
+    return message.attachments[0].data
+
+
+def step(message: FakeMessage, kind: str) -> str:
+    return next(b["custom_id"] for b in message.buttons if b["custom_id"].endswith(f":{kind}"))
+
+
+@pytest.mark.parametrize("game", sorted(GAMES))
+async def test_each_step_is_the_board_of_its_time_and_a_players_own_view_is_theirs_alone(
+    fake_discord: FakeDiscord, tmp_path: Path, game: str
+) -> None:
+    fake = fake_discord
+    async with big_apple(fake, tmp_path / "bot.db") as bot:
+        match_id, thread = await started_match(fake, bot, game)
+        for _ in range(3):
+            await play_one_move(fake, bot, match_id, thread)
+        match = await bot.host.match(match_id)
+        kept = await bot.store.kept_actions(match_id)
+        names = match.seat_names()
+
+        async def drawn(move: int, seat: int | None) -> bytes | None:
+            version = kept[move - 1][0] if move else kept[0][0] - 1
+            state = await bot.host.state_at(match, version)
+            return render_view(game, bot.host.view(match, seat, state), names)
+
+        # Someone not playing asks for move 2: the public board of that time, and no view of their own.
+        shown = await (await fake.slash("replay", {"move": 2}, user=fake.admin, channel=thread)).response()
+        assert shown.ephemeral and f"move 2 of {len(kept)}" in (shown.content or "")
+        assert board_of(shown) == await drawn(2, None)
+        assert not any(b["custom_id"].endswith(":v") for b in shown.buttons)
+        await play_one_move(fake, bot, match_id, thread)  # the match goes on: the past stays as it was
+        back = await (await fake.click(shown, step(shown, "p"), user=fake.admin)).response()
+        assert "move 1 of" in (back.content or "") and board_of(back) == await drawn(1, None)
+        first = await (await fake.click(back, step(back, "f"), user=fake.admin)).response()
+        assert "the opening" in (first.content or "") and board_of(first) == await drawn(0, None)
+
+        # A player switches to their own view of move 2: theirs, at that moment.
+        alice_seat = match.seat_of(fake.alice.id)
+        mine = await (await fake.slash("replay", {"move": 2}, user=fake.alice, channel=thread)).response()
+        own = await (await fake.click(mine, step(mine, "v"), user=fake.alice)).response()
+        assert "Your own view" in (own.content or "")
+        assert board_of(own) == await drawn(2, alice_seat)
+        public = await (await fake.click(own, step(own, "v"), user=fake.alice)).response()
+        assert board_of(public) == await drawn(2, None)
+
+
+async def test_replay_buttons_work_after_a_restart(fake_discord: FakeDiscord, tmp_path: Path) -> None:
+    fake = fake_discord
+    async with big_apple(fake, tmp_path / "bot.db") as bot:
+        match_id, thread = await started_match(fake, bot, "ny1901")
+        for _ in range(2):
+            await play_one_move(fake, bot, match_id, thread)
+        shown = await (await fake.slash("replay", {}, user=fake.bob, channel=thread)).response()
+        assert "move 2 of 2" in (shown.content or "")
+    async with big_apple(fake, tmp_path / "bot.db") as bot:
+        earlier = await (await fake.click(shown, step(shown, "p"), user=fake.bob)).response()
+        assert "move 1 of 2" in (earlier.content or "")
+        own = await (await fake.click(earlier, step(earlier, "v"), user=fake.bob)).response()
+        assert "Your own view" in (own.content or "") and "move 1 of 2" in (own.content or "")
