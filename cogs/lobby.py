@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING, Any
 import discord
 from discord import app_commands
 from discord.ext import commands
+from pydantic import ValidationError
 
 from cogs._clocks import clock_notes, duration
 from cogs._lang import reader_locale, recipient_locale
@@ -71,6 +72,11 @@ async def options_autocomplete(
         for option in rules.options
         if option.startswith(last.strip().lower())
     ][:25]
+
+
+# /game history reads this many finished matches and shows the latest this many of them.
+HISTORY_READ = 100
+HISTORY_SHOWN = 15
 
 
 class Lobby(commands.GroupCog, group_name="game", group_description="Create, join and manage matches"):
@@ -220,6 +226,45 @@ class Lobby(commands.GroupCog, group_name="game", group_description="Create, joi
         if not lines:
             await interaction.response.send_message(
                 t(locale, "No open matches here. Start one with `/game new`."), ephemeral=True
+            )
+            return
+        await interaction.response.send_message("\n".join(lines)[:2000], ephemeral=True)
+
+    @app_commands.command(name="history", description="Finished matches on this server, newest first")
+    async def history(self, interaction: discord.Interaction[Any]) -> None:
+        host = self.bot.host
+        scope = scope_of(interaction)
+        # As /game list: a server's own matches; in direct messages, the user's matches anywhere.
+        listing = await self.bot.store.survey_matches(
+            [MatchStatus.FINISHED],
+            guild_id=scope.guild_id,
+            user_id=None if scope.guild_id is not None else scope.user_id,
+            limit=HISTORY_READ,
+        )
+        locale = await reader_locale(interaction)
+        # The store lists by match number; the history is by the time each match ended.
+        finished = sorted(listing.matches, key=lambda m: m.updated_at, reverse=True)[:HISTORY_SHOWN]
+        lines = []
+        unreadable = sorted(listing.unreadable)
+        for m in finished:
+            try:
+                outcome = host.outcome(m) if m.game in host.games else None
+            except ValidationError:
+                outcome = None
+            if outcome is None:
+                unreadable.append(m.id)
+                continue
+            ended = int(datetime.fromisoformat(m.updated_at).timestamp())
+            where = " · " + t(locale, "in {thread}", thread=f"<#{m.thread_id}>") if m.thread_id else ""
+            won = winners_line(locale, outcome, self.bot.notifier.namer(m))
+            lines.append(f"#{m.id} {game_title(self.bot, m.game, locale)} · <t:{ended}:d> · {won}{where}")
+        lines += [
+            t(locale, "#{number} cannot be read; an admin can abandon it with `/game abandon`", number=n)
+            for n in unreadable
+        ]
+        if not lines:
+            await interaction.response.send_message(
+                t(locale, "No finished matches here yet."), ephemeral=True
             )
             return
         await interaction.response.send_message("\n".join(lines)[:2000], ephemeral=True)

@@ -1,6 +1,6 @@
-"""/replay through the fake Discord: each step shows the board as it stood after that move, to the reader
-alone; a seated player may see their own view of that moment and nobody else's; the buttons survive a
-restart."""
+"""/replay and /game history through the fake Discord. Each step of a replay shows the board as it stood
+after that move, to the reader alone; a seated player may see their own view of that moment and nobody
+else's; the buttons survive a restart. The history lists a server's finished matches."""
 
 from __future__ import annotations
 
@@ -8,6 +8,7 @@ from pathlib import Path
 
 import pytest
 
+from engine.host.ports import MatchStatus
 from engine.registry import GAMES
 from render.registry import render_view
 from tests.discord.fake import FakeDiscord
@@ -76,3 +77,27 @@ async def test_replay_buttons_work_after_a_restart(fake_discord: FakeDiscord, tm
         assert "move 1 of 2" in (earlier.content or "")
         own = await (await fake.click(earlier, step(earlier, "v"), user=fake.bob)).response()
         assert "Your own view" in (own.content or "") and "move 1 of 2" in (own.content or "")
+
+
+async def test_game_history_lists_this_servers_finished_matches_latest_first(
+    fake_discord: FakeDiscord, tmp_path: Path
+) -> None:
+    fake = fake_discord
+    elsewhere = fake.add_guild("Elsewhere", owner=fake.owner)
+    async with big_apple(fake, tmp_path / "bot.db") as bot:
+        finished = []
+        for game, guild in (("ny_piatnik", fake.guild), ("skyline", fake.guild), ("ny1901", elsewhere)):
+            match = await bot.host.create_match(game, 2, guild_id=guild.id)
+            for _ in range(2):
+                await bot.host.add_computer(match.id, "greedy")
+            await bot.host.start(match.id)  # computers play it to the end at once
+            finished.append(await bot.host.match(match.id))
+        assert all(m.status is MatchStatus.FINISHED for m in finished)
+        await bot.host.create_match("fifth_avenue", 2, guild_id=fake.guild.id)  # still in its lobby
+        reply = await (await fake.slash("game history", {}, user=fake.alice)).response()
+        lines = (reply.content or "").splitlines()
+        assert reply.ephemeral and len(lines) == 2  # this server's finished matches only
+        assert lines[0].startswith(f"#{finished[1].id} Skyline") and lines[1].startswith(
+            f"#{finished[0].id} New York"
+        )
+        assert all("🏆" in line and "<t:" in line for line in lines)
