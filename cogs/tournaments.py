@@ -6,6 +6,7 @@ import asyncio
 import hashlib
 import io
 import logging
+from datetime import datetime
 from typing import TYPE_CHECKING, Any, ClassVar
 
 import discord
@@ -20,6 +21,7 @@ from engine.core.errors import EngineError, LobbyError, MatchNotFound
 from engine.core.options import parse_options
 from engine.host.clock import Pace
 from engine.host.ports import MatchRecord, MatchStatus
+from engine.host.ratings import RatingChange
 from engine.host.text import HOST
 from engine.host.tournaments import (
     TOURNAMENT_STATUS,
@@ -1098,6 +1100,34 @@ class Ratings(commands.Cog):
             "\n".join(lines), ephemeral=True, allowed_mentions=discord.AllowedMentions.none()
         )
 
+    async def _played(self, change: RatingChange, locale: str) -> str:
+        """One line of a player's history: when, which game and match, against whom, the place, the
+        points, the rating before and after, and where the match was played."""
+        sign = "+" if change.delta >= 0 else ""
+        ended = int(datetime.fromisoformat(change.at).timestamp())
+        title = t(locale, self.bot.host.rules(change.game).title)
+        place = t(
+            locale,
+            "match #{number}: {place} of {seats}",
+            number=change.match_id,
+            place=change.place,
+            seats=change.seats,
+        )
+        points = tn(locale, "{count} point", "{count} points", change.score)
+        rating = f"{change.before} → {change.after} ({sign}{change.delta})"
+        line = f"<t:{ended}:d> · {title} · {place}, {points}, {rating}"
+        try:
+            match = await self.bot.store.get_match(change.match_id)
+        except EngineError:
+            return line  # the match cannot be read: its rating line still stands
+        name = self.bot.notifier.namer(match)
+        others = [name(p.seat) for p in match.players if p.seat is not None and p.seat != change.seat]
+        if others:
+            line += " · " + t(locale, "against {players}", players=join(locale, others))
+        if match.thread_id:
+            line += " · " + t(locale, "in {thread}", thread=f"<#{match.thread_id}>")
+        return line
+
     @app_commands.command(name="profile", description="Ratings and recent matches of a player")
     @app_commands.describe(user="Whose profile (default: yours)")
     async def profile(self, interaction: discord.Interaction[Any], user: discord.User | None = None) -> None:
@@ -1106,7 +1136,7 @@ class Ratings(commands.Cog):
         # On a server, only what was played there; in direct messages, your own whole record.
         if interaction.guild_id is None and who.id != interaction.user.id:
             raise LobbyError(t(locale, "in direct messages you can see your own profile only"))
-        profile = await self.bot.ratings.profile(who.id, guild_id=interaction.guild_id)
+        profile = await self.bot.ratings.profile(who.id, PROFILE_MATCHES, guild_id=interaction.guild_id)
         lines = [f"**{display_name(who)}**"]
         for standing in profile.games:
             rating = standing.rating
@@ -1115,16 +1145,10 @@ class Ratings(commands.Cog):
             lines.append(
                 f"{title}: {standing.display}{rank} ({record_words(locale, rating.games, rating.wins)})"
             )
+        if profile.recent:
+            lines.append(t(locale, "Latest matches:"))
         for change in profile.recent:
-            sign = "+" if change.after >= change.before else ""
-            place = t(
-                locale,
-                "match #{number}: {place} of {seats}",
-                number=change.match_id,
-                place=change.place,
-                seats=change.seats,
-            )
-            lines.append(f"{place}, {change.before} → {change.after} ({sign}{change.after - change.before})")
+            lines.append(await self._played(change, locale))
         if len(lines) == 1:
             lines.append(t(locale, "No rated matches yet."))
         timeouts = await self.bot.store.timeouts_of(who.id, interaction.guild_id)
@@ -1138,6 +1162,9 @@ class Ratings(commands.Cog):
                 )
             )
         await interaction.response.send_message("\n".join(lines), ephemeral=True)
+
+
+PROFILE_MATCHES = 10
 
 
 def record_words(locale: str, games: int, wins: int) -> str:

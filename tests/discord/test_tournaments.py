@@ -105,6 +105,10 @@ async def test_a_swiss_tournament_from_creation_to_ratings(fake_discord: FakeDis
         assert sum(f"<@{u.id}>" in (board.content or "") for u in people) == 8
         profile = await (await fake.slash("profile", {}, user=people[0])).response()
         assert "New York" in (profile.content or "") and "match #" in (profile.content or "")
+        # Each of their two matches: the date, the points, the opponents and the match's thread.
+        played = [line for line in (profile.content or "").splitlines() if line.startswith("<t:")]
+        assert len(played) == 2
+        assert all(" points" in line and "against " in line and " in <#" in line for line in played)
 
 
 async def test_organisers_may_advance_a_round_and_delegate_to_a_role(
