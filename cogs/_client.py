@@ -5,7 +5,8 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
-from collections.abc import Callable
+import os
+from collections.abc import Callable, Coroutine
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
@@ -41,6 +42,8 @@ EXTENSIONS = (
     "cogs.settings",
     "cogs.replay",
 )
+# Set to 0 to post no animation of finished matches (drawing every move costs processor time).
+ANIMATIONS_ENV = "BIGAPPLE_ANIMATIONS"
 # How long sent notices are kept, and how often the old ones are looked for.
 RETENTION = timedelta(days=30)
 PRUNE_EVERY = timedelta(hours=1)
@@ -80,13 +83,15 @@ class BigApple(commands.AutoShardedBot):
         render_workers: int | None = None,
         retention: timedelta = RETENTION,
         shards: Shards | None = None,
+        animations: bool | None = None,
     ) -> None:
         """``seed_source`` fixes the seeds of new matches (tests); by default each is random. ``clock``
         tells the time that match clocks and turn reminders run on (tests move it on). ``render_workers``
         processes draw the images (None: ``BIGAPPLE_RENDER_WORKERS``, else one per core; 0: a thread).
         Sent notices older than ``retention`` are deleted. ``shards``: the Discord shards this process
         runs, when several processes share a PostgreSQL database (None: all of them, as many as Discord
-        recommends)."""
+        recommends). ``animations``: post the animation of every finished match (None: unless
+        ``BIGAPPLE_ANIMATIONS`` is 0)."""
         silence_payload_logs()
         sharding: dict[str, Any] = {}
         if shards is not None:
@@ -99,6 +104,9 @@ class BigApple(commands.AutoShardedBot):
             **sharding,
         )
         self.shard_range = shards
+        if animations is None:
+            animations = os.environ.get(ANIMATIONS_ENV, "1").strip() != "0"
+        self.animations = animations
         # A SQLite file, or a postgresql:// URL (see ``data.backend``).
         self.database = database
         self.dev_guild = dev_guild
@@ -168,10 +176,14 @@ class BigApple(commands.AutoShardedBot):
         may start new matches whose computer players finish them at once.
         """
         await self._rate(match)
-        task = asyncio.create_task(self._advance_tournament(match.id), name=f"tournament-after-{match.id}")
+        self.in_background(self._advance_tournament(match.id), f"tournament-after-{match.id}")
+        self.kick_outbox()
+
+    def in_background(self, work: Coroutine[Any, Any, None], name: str) -> None:
+        """Run ``work`` as a task of its own, cancelled when the bot closes."""
+        task = asyncio.create_task(work, name=name)
         self._background.add(task)
         task.add_done_callback(self._background.discard)
-        self.kick_outbox()
 
     async def _rate(self, match: MatchRecord) -> None:
         """Rate a finished match once, unless it belongs to an unrated tournament."""

@@ -21,6 +21,7 @@ from cogs._pings import TurnPings
 from cogs._ui import HandButton, final_view, match_view
 from cogs.tournaments import table_thread_name
 from engine.core.errors import MatchNotFound
+from engine.host.history import match_frames
 from engine.host.outbox import DestinationGone
 from engine.host.ports import Delivery, LivePost, MatchRecord, Notice, TurnLines
 from engine.host.text import clip_lines, notice_heading, notice_lines, standings_lines, winners_line
@@ -362,6 +363,27 @@ class DiscordNotifier:
             turn.pings,
         )
         self.pings.saved(turn.pings or ())
+        if outcome is not None:
+            self.bot.in_background(
+                self._post_animation(match, message.channel, locale), f"animation-{match.id}"
+            )
+
+    async def _post_animation(
+        self, match: MatchRecord, channel: discord.abc.Messageable, locale: str
+    ) -> None:
+        """The whole match move by move, as an animated GIF under the final post. It is drawn in the
+        background, a board at a time between the images of other matches, so no move elsewhere waits
+        for it; a failure is logged and the match stays as it is."""
+        try:
+            frames = await match_frames(self.bot.host, match)
+            views = [(self.bot.host.view(match, None, f.state), f.turn_ends) for f in frames]
+            gif = await self.bot.renderer.animation(match.game, views, match.seat_names())
+            await channel.send(
+                t(locale, "The whole match, move by move:"),
+                file=discord.File(io.BytesIO(gif), filename=f"match-{match.id}.gif"),
+            )
+        except Exception:
+            log.exception("match %s: the animation of the match could not be posted", match.id)
 
     async def _edit_live(
         self, live: LivePost, content: str, png: bytes | None, view: discord.ui.View | None

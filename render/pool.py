@@ -13,16 +13,20 @@ import asyncio
 import logging
 import multiprocessing
 import os
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from concurrent.futures import Future, ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
+from typing import Any, TypeVar
 
 from pydantic import BaseModel
 
 import lang
 from render import canvas
+from render.animation import Still, animate
 from render.registry import render_view
 from render.since import Since
+
+T = TypeVar("T")
 
 log = logging.getLogger(__name__)
 
@@ -118,27 +122,43 @@ class RenderPool:
         since: Since | None = None,
     ) -> bytes | None:
         """``render_view(game, view, names, locale, since)`` without holding up the event loop."""
-        names = tuple(names)
+        return await self._run(render_view, game, view, tuple(names), locale, since)
+
+    async def animation(
+        self, game: str, frames: Sequence[tuple[BaseModel, bool]], names: Sequence[str]
+    ) -> bytes:
+        """The animated GIF of ``frames`` (a view and whether its move ended a turn, in order; see
+        ``render.animation``). The boards are drawn one after another, so the images other matches need
+        meanwhile are drawn between them rather than after them all. Raises ``ValueError`` as ``animate``."""
+        stills = []
+        for view, turn_ends in frames:
+            png = await self.render(game, view, names)
+            if png is not None:
+                stills.append(Still(png, turn_ends))
+        return await self._run(animate, stills)
+
+    async def _run(self, fn: Callable[..., T], *args: Any) -> T:
+        """``fn(*args)`` in a worker process, or in a thread when there are none (or they broke)."""
         pool = self._pool()
         if pool is not None:
             try:
                 # Submitting fails when a process cannot be started (OSError) or the pool is already
                 # broken or shut down (RuntimeError is BrokenProcessPool's base).
-                future: Future[bytes | None] = pool.submit(render_view, game, view, names, locale, since)
+                future: Future[T] = pool.submit(fn, *args)
             except (OSError, RuntimeError) as exc:
                 self._give_up(exc, pool)
             else:
                 try:
-                    png = await asyncio.wrap_future(future)
+                    result = await asyncio.wrap_future(future)
                 except BrokenProcessPool as exc:
                     # A worker died while drawing: this image is drawn here instead. An error of the
                     # renderer itself is not a broken pool and reaches the caller as it would in a thread.
                     self._give_up(exc, pool)
                 else:
                     self.rendered_in_processes += 1
-                    return png
+                    return result
         self.rendered_in_threads += 1
-        return await asyncio.to_thread(render_view, game, view, names, locale, since)
+        return await asyncio.to_thread(fn, *args)
 
     async def close(self) -> None:
         """Stop the worker processes (waiting in a thread for the images they are drawing)."""

@@ -32,6 +32,16 @@ def pytest_configure(config: pytest.Config) -> None:
     config.addinivalue_line(
         "markers", "real_png: encode the images the bot sends as the bot does, instead of a stand-in"
     )
+    config.addinivalue_line("markers", "animation: the bot posts the animation of each finished match")
+
+
+@pytest.fixture(autouse=True)
+def no_animations(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Drawing every move of every match a test finishes would cost seconds each: the bots here post no
+    animation (the setting a server short of processor time would choose), except in tests marked
+    ``animation``."""
+    if not request.node.get_closest_marker("animation"):
+        monkeypatch.setenv("BIGAPPLE_ANIMATIONS", "0")
 
 
 def stand_in_png(image: Image.Image) -> bytes:

@@ -154,6 +154,7 @@ async def play_one_move(fake: FakeDiscord, bot: BigApple, match_id: int, thread:
 
 
 @pytest.mark.real_png  # reads the final board's image
+@pytest.mark.animation
 async def test_a_whole_match_from_new_to_standings(fake_discord: FakeDiscord, tmp_path: Path) -> None:
     fake = fake_discord
     cy = fake.add_user("cy")
@@ -194,6 +195,15 @@ async def test_a_whole_match_from_new_to_standings(fake_discord: FakeDiscord, tm
         assert [b["custom_id"] for b in final.buttons] == [f"ba:rematch:{match_id}"]  # no more Play
         with Image.open(io.BytesIO(final.attachments[0].data)) as image:
             assert image.format == "PNG" and image.width >= 400
+        # Under the final post, the whole match move by move: a frame per kept move and the opening.
+        animated = await fake.wait_for_message(
+            thread, lambda m: any(a.filename == f"match-{match_id}.gif" for a in m.attachments), timeout=60
+        )
+        assert thread.messages.index(animated) > thread.messages.index(final)
+        gif = animated.attachments[0].data
+        assert len(gif) <= 8 * 1024 * 1024
+        with Image.open(io.BytesIO(gif)) as image:
+            assert image.format == "GIF" and image.n_frames == len(await bot.store.kept_actions(match_id)) + 1
         first_dms = [fake.dm_messages(u)[0].content or "" for u in users.values()]
         assert (
             sum("It is your turn" in text for text in first_dms) == 1
