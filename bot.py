@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import itertools
 import json
 import logging
 import signal
@@ -227,7 +228,7 @@ def cmd_bench(args: argparse.Namespace) -> int:
     from engine.host.benchmarks import TimeBudget, bench_engine, greedy_first_rate
     from engine.host.selfplay import play_match
     from engine.registry import GAMES, get_game, get_policy
-    from render.bench import SAMPLES, measure_render
+    from render.bench import SAMPLES, measure_animation, measure_render
 
     slugs = [get_game(args.game).name] if args.game else sorted(GAMES)
     per_game = args.seconds / max(1, len(slugs))
@@ -259,6 +260,8 @@ def cmd_bench(args: argparse.Namespace) -> int:
         boards = [rules.view(state, None) for state in views]  # the public board only
         names = [f"Player {n + 1}" for n in range(seats)]
         games[slug].update(measure_render(slug, boards, names, samples) or {})
+        ends = [True, *(rules.to_act(a) != rules.to_act(b) for a, b in itertools.pairwise(views))]
+        games[slug].update(measure_animation(slug, boards, ends, names, samples) or {})
         timed(f"render:{slug}", started)
         if args.winrate:
             greedy, others = get_policy(slug, "greedy"), get_policy(slug, "random")

@@ -49,16 +49,40 @@ def animate(stills: Sequence[Still], max_bytes: int = MAX_BYTES) -> bytes:
 def _gif(stills: Sequence[Still], width: int) -> bytes:
     boards = [_scaled(still.png, width) for still in stills]
     size = (max(b.width for b in boards), max(b.height for b in boards))
-    # One palette for every frame (the last board's, which shows the most), so that each frame stores only
-    # what its move changed; boards that grew or shrank are set on a page of the largest size.
-    palette = _page(boards[-1], size).quantize(
-        256, method=Image.Quantize.FASTOCTREE, dither=Image.Dither.NONE
-    )
+    # One palette for every frame, so that each frame stores only what its move changed; boards that grew
+    # or shrank are set on a page of the largest size.
+    palette = _palette([_page(b, size) for b in boards])
     frames = [_page(b, size).quantize(palette=palette, dither=Image.Dither.NONE) for b in boards]
     durations = [FRAME_MS] * (len(frames) - 1) + [LAST_FRAME_MS]
     buffer = io.BytesIO()
-    frames[0].save(buffer, format="GIF", save_all=True, append_images=frames[1:], duration=durations, loop=0)
+    frames[0].save(
+        buffer,
+        format="GIF",
+        save_all=True,
+        append_images=frames[1:],
+        duration=durations,
+        loop=0,
+        optimize=False,
+    )
     return buffer.getvalue()
+
+
+def _palette(boards: Sequence[Image.Image], looks: int = 8) -> Image.Image:
+    """256 colours for the whole match: those of a sample of the pixels of ``looks`` boards spread from
+    the first to the last, so that a colour seen only early in the match (a card, a piece later gone)
+    keeps its own."""
+    picked = [
+        boards[round(n * (len(boards) - 1) / max(1, looks - 1))] for n in range(min(looks, len(boards)))
+    ]
+    samples = [
+        b.resize((max(1, b.width // 3), max(1, b.height // 3)), Image.Resampling.NEAREST) for b in picked
+    ]
+    sheet = Image.new("RGB", (max(s.width for s in samples), sum(s.height for s in samples)))
+    top = 0
+    for sample in samples:
+        sheet.paste(sample, (0, top))
+        top += sample.height
+    return sheet.quantize(256, method=Image.Quantize.FASTOCTREE, dither=Image.Dither.NONE)
 
 
 def _scaled(png: bytes, width: int) -> Image.Image:
@@ -67,7 +91,7 @@ def _scaled(png: bytes, width: int) -> Image.Image:
         image = opened.convert("RGB")
     if image.width > width:
         height = round(image.height * width / image.width)
-        image = image.resize((width, height), Image.Resampling.LANCZOS)
+        image = image.resize((width, height), Image.Resampling.BOX)
     return image
 
 

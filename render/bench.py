@@ -19,6 +19,7 @@ from PIL import Image
 from pydantic import BaseModel
 
 from engine.host.benchmarks import percentile
+from render.animation import Still, animate
 from render.canvas import encode_png, new_canvas
 from render.registry import RENDERERS
 
@@ -82,4 +83,29 @@ def measure_render(
         "render_ms": {"p50": round(percentile(timings.board_ms, 0.5), 2), "p95": round(board_p95, 2)},
         "render_floor_ratio": round(board_p95 / floor, 2) if floor > 0 else 0.0,
         "png_bytes": round(statistics.fmean(timings.png_bytes)),
+    }
+
+
+def measure_animation(
+    game: str,
+    views: Sequence[BaseModel],
+    turn_ends: Sequence[bool],
+    names: Sequence[str] = (),
+    samples: int = SAMPLES,
+) -> dict[str, Any] | None:
+    """What the animation of a whole match costs, from ``samples`` of its boards spread over the match:
+    ``animation_ms_per_frame`` to draw a board and make it a GIF frame (in one process, as the bot does,
+    a board at a time), ``match_frames`` (the match's frames) and ``animation_s``, their product: the
+    time to build this match's animation."""
+    if game not in RENDERERS or not views:
+        return None
+    board = RENDERERS[game].board
+    picked = spread(list(zip(views, turn_ends, strict=True)), samples)
+    start = time.perf_counter()
+    animate([Still(board(view, names, "en", None), ends) for view, ends in picked])
+    per_frame = (time.perf_counter() - start) / len(picked)
+    return {
+        "animation_ms_per_frame": round(per_frame * 1000, 2),
+        "match_frames": len(views),
+        "animation_s": round(per_frame * len(views), 2),
     }

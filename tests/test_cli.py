@@ -118,8 +118,16 @@ def test_bench_json_has_the_contract_keys(capsys: pytest.CaptureFixture[str]) ->
         "render_floor_ratio",
         "png_bytes",
         "greedy_first_rate",
+        "animation_ms_per_frame",
+        "match_frames",
+        "animation_s",
     }
     assert figures["render_floor_ratio"] > 0
+    # The animation's time is its cost per frame over the match's frames (the opening and each move).
+    assert figures["animation_ms_per_frame"] > 0 and figures["match_frames"] > 10
+    assert figures["animation_s"] == pytest.approx(
+        figures["animation_ms_per_frame"] * figures["match_frames"] / 1000, abs=0.01
+    )
     assert 0 <= figures["greedy_first_rate"] <= 1
     assert 0 < figures["png_bytes"] < 1_000_000 and figures["render_ms"]["p95"] > 0
     assert figures["legal_ms"]["p50"] > 0 and figures["state_json_bytes"] > 0

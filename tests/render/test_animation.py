@@ -46,3 +46,18 @@ def test_a_large_match_is_scaled_down_then_told_turn_by_turn() -> None:
         animate(stills, max_bytes=100)
     with pytest.raises(ValueError, match="at least one board"):
         animate([])
+
+
+def test_a_colour_seen_only_early_keeps_its_own_in_the_animation() -> None:
+    def drawn(step: int) -> bytes:
+        image = Image.new("RGB", (800, 400), (244, 241, 234))
+        if step == 0:  # a piece later gone, in a colour no later board has
+            ImageDraw.Draw(image).rectangle((100, 100, 300, 300), fill=(204, 0, 153))
+        ImageDraw.Draw(image).rectangle((400 + step * 10, 100, 500 + step * 10, 200), fill=(0, 114, 178))
+        return encode_png(image)
+
+    gif = animate([Still(drawn(n)) for n in range(10)])
+    with Image.open(io.BytesIO(gif)) as frames:
+        frames.seek(0)
+        red, green, blue = frames.convert("RGB").getpixel((200, 200))  # type: ignore[misc]
+    assert abs(red - 204) + abs(green - 0) + abs(blue - 153) <= 24
