@@ -100,13 +100,14 @@ def default_db_path() -> Path:
     return Path(__file__).resolve().parent.parent / DB_FILENAME
 
 
-def load_migrations() -> list[Migration]:
-    """Every migration shipped in ``data/migrations``, in number order.
+def load_migrations(package: str = "data") -> list[Migration]:
+    """Every migration shipped in ``package``'s ``migrations`` folder (``data``: SQLite's,
+    ``data.postgres``: PostgreSQL's), in number order.
 
     Read with ``importlib.resources`` so an installed package finds them too. Raises ``ValueError``
     when two files share a number.
     """
-    folder = resources.files(__package__ or "data").joinpath("migrations")
+    folder = resources.files(package).joinpath("migrations")
     found: dict[int, Migration] = {}
     for entry in folder.iterdir():
         match = _MIGRATION_FILE.match(entry.name)

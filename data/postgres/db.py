@@ -9,14 +9,14 @@ of that row and then finds the version moved, so exactly one of two racing moves
 
 from __future__ import annotations
 
-import re
 from collections.abc import Awaitable, Callable, Sequence
-from dataclasses import dataclass
-from importlib import resources
 from typing import TypeVar
 
 import asyncpg
 from asyncpg.pool import PoolConnectionProxy
+
+from data import db as dbmod
+from data.db import Migration
 
 T = TypeVar("T")
 # A connection of its own or one lent by the pool: the stores' transaction bodies take either.
@@ -24,7 +24,6 @@ Conn = asyncpg.Connection | PoolConnectionProxy
 Body = Callable[[Conn], Awaitable[T]]
 
 SCHEMES = ("postgresql://", "postgres://")
-_MIGRATION_FILE = re.compile(r"^(\d{4})_([a-z0-9_]+)\.sql$")
 # Any number both processes agree on: the lock that lets one process at a time migrate the schema.
 _MIGRATION_LOCK = 0x0B16A991E
 POOL_SIZE = 10
@@ -35,30 +34,9 @@ def is_postgres(url: str) -> bool:
     return url.strip().lower().startswith(SCHEMES)
 
 
-@dataclass(frozen=True, slots=True)
-class Migration:
-    """One schema step: its number, its name and its SQL script."""
-
-    version: int
-    name: str
-    sql: str
-
-
 def load_migrations() -> list[Migration]:
     """Every PostgreSQL migration shipped in ``data/postgres/migrations``, in number order."""
-    folder = resources.files(__package__ or "data.postgres").joinpath("migrations")
-    found: dict[int, Migration] = {}
-    for entry in folder.iterdir():
-        match = _MIGRATION_FILE.match(entry.name)
-        if match is None:
-            continue
-        version = int(match.group(1))
-        if version in found:
-            raise ValueError(
-                f"two migrations are numbered {version:04d}: {found[version].name}, {entry.name}"
-            )
-        found[version] = Migration(version, match.group(2), entry.read_text(encoding="utf-8"))
-    return [found[v] for v in sorted(found)]
+    return dbmod.load_migrations("data.postgres")
 
 
 async def migrate(conn: Conn, migrations: Sequence[Migration] | None = None) -> list[int]:
