@@ -28,7 +28,7 @@ def main(argv: Sequence[str]) -> int:
     port, token, database, shard_ids, shard_count, dev_guild = argv
     point_at_fake(int(port))
     shards = Shards.parse(shard_ids, int(shard_count))
-    # A fixed seed: the test can tell the matches' opening apart from a corrupted one.
+    # Every match deals the same way, so a failing run can be played again.
     bot = BigApple(
         database, int(dev_guild), retry_seconds=0.2, render_workers=0, shards=shards, seed_source=lambda: 7
     )
