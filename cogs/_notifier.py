@@ -9,6 +9,7 @@ from __future__ import annotations
 import hashlib
 import io
 import logging
+from collections import Counter
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
@@ -278,6 +279,7 @@ class DiscordNotifier:
         body.extend(f"• {line}" for line in notice_lines(locale, notice, name))
         if outcome is not None:
             body.append("\n".join(standings_lines(locale, match, outcome, name)))
+            body.append(await self._moves_line(match, locale, name))
         if everyone:
             players = mention_list(match, tuple(range(match.seat_count)))
             body.append(t(locale, "Players: {players}", players=players))
@@ -367,6 +369,12 @@ class DiscordNotifier:
             self.bot.in_background(
                 self._post_animation(match, message.channel, locale), f"animation-{match.id}"
             )
+
+    async def _moves_line(self, match: MatchRecord, locale: str, name: Namer) -> str:
+        """How many moves each player made (moves taken back not counted), for the final post."""
+        made = Counter(seat for _, seat in await self.bot.store.action_seats(match.id))
+        counts = [f"{name(seat)} {made[seat]}" for seat in range(match.seat_count)]
+        return t(locale, "Moves: {counts}", counts=" · ".join(counts))
 
     async def _post_animation(
         self, match: MatchRecord, channel: discord.abc.Messageable, locale: str

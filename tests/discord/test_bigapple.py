@@ -193,6 +193,10 @@ async def test_a_whole_match_from_new_to_standings(fake_discord: FakeDiscord, tm
         final = await board_post(fake, thread, record.version)
         assert "Final standings" in (final.content or "")
         assert [b["custom_id"] for b in final.buttons] == [f"ba:rematch:{match_id}"]  # no more Play
+        made = [seat for _, seat in await bot.store.action_seats(match_id)]
+        name = bot.notifier.namer(record)
+        moves = " · ".join(f"{name(seat)} {made.count(seat)}" for seat in range(record.seat_count))
+        assert f"Moves: {moves}" in (final.content or "")  # each player's moves, the statistics of the match
         with Image.open(io.BytesIO(final.attachments[0].data)) as image:
             assert image.format == "PNG" and image.width >= 400
         # Under the final post, the whole match move by move: a frame per kept move and the opening.
