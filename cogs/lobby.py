@@ -74,6 +74,15 @@ async def options_autocomplete(
     ][:25]
 
 
+def unreadable_lines(locale: str, match_ids: list[int]) -> list[str]:
+    """A listing's line for each match that cannot be read: named, never hidden, so an admin knows what
+    to abandon."""
+    return [
+        t(locale, "#{number} cannot be read; an admin can abandon it with `/game abandon`", number=n)
+        for n in match_ids
+    ]
+
+
 # /game history reads this many finished matches and shows the latest this many of them.
 HISTORY_READ = 100
 HISTORY_SHOWN = 15
@@ -218,11 +227,7 @@ class Lobby(commands.GroupCog, group_name="game", group_description="Create, joi
                 waited = duration(locale, self.bot.clock() - datetime.fromisoformat(m.updated_at))
                 status += " · " + t(locale, "waiting for {time}", time=waited)
             lines.append(f"#{m.id} {game_title(self.bot, m.game, locale)} · {status} · {seats}{where}")
-        # An unreadable match is named, never hidden, so an admin knows what to abandon.
-        lines += [
-            t(locale, "#{number} cannot be read; an admin can abandon it with `/game abandon`", number=n)
-            for n in unreadable
-        ]
+        lines += unreadable_lines(locale, unreadable)
         if not lines:
             await interaction.response.send_message(
                 t(locale, "No open matches here. Start one with `/game new`."), ephemeral=True
@@ -258,10 +263,7 @@ class Lobby(commands.GroupCog, group_name="game", group_description="Create, joi
             where = " · " + t(locale, "in {thread}", thread=f"<#{m.thread_id}>") if m.thread_id else ""
             won = winners_line(locale, outcome, self.bot.notifier.namer(m))
             lines.append(f"#{m.id} {game_title(self.bot, m.game, locale)} · <t:{ended}:d> · {won}{where}")
-        lines += [
-            t(locale, "#{number} cannot be read; an admin can abandon it with `/game abandon`", number=n)
-            for n in unreadable
-        ]
+        lines += unreadable_lines(locale, unreadable)
         if not lines:
             await interaction.response.send_message(
                 t(locale, "No finished matches here yet."), ephemeral=True

@@ -124,12 +124,7 @@ class SqliteTournamentStore:
                     f"tournament {saved.id} changed meanwhile (version {row[0]}, "
                     f"not {expected_version}); try again"
                 )
-            links = [
-                (table.match_id, saved.id)
-                for rnd in saved.rounds
-                for table in rnd.tables
-                if table.match_id is not None
-            ]
+            links = match_links(saved)
             raw.executemany(
                 "INSERT OR IGNORE INTO tournament_matches (match_id, tournament_id) VALUES (?, ?)", links
             )
@@ -171,6 +166,16 @@ class SqliteTournamentStore:
                 )
 
         await self._db.write(body)
+
+
+def match_links(record: TournamentRecord) -> list[tuple[int, int]]:
+    """(match id, tournament id) of every table of ``record`` that has its match."""
+    return [
+        (table.match_id, record.id)
+        for rnd in record.rounds
+        for table in rnd.tables
+        if table.match_id is not None
+    ]
 
 
 def _record(row: Sequence[Any]) -> TournamentRecord:

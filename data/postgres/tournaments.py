@@ -9,7 +9,7 @@ from data import db as dbmod
 from data.postgres.db import Conn, PgDatabase
 from data.postgres.settings import PostgresSettings
 from data.postgres.sql import Args, row_count, shard_clause
-from data.tournaments import _record
+from data.tournaments import _record, match_links
 from engine.core.errors import CorruptRecord, StaleVersion
 from engine.core.errors import MatchNotFound as TournamentNotFound
 from engine.host.shards import Shards
@@ -112,12 +112,7 @@ class PostgresTournamentStore:
                     f"tournament {saved.id} changed meanwhile (version {version}, "
                     f"not {expected_version}); try again"
                 )
-            links = [
-                (table.match_id, saved.id)
-                for rnd in saved.rounds
-                for table in rnd.tables
-                if table.match_id is not None
-            ]
+            links = match_links(saved)
             await conn.executemany(
                 "INSERT INTO tournament_matches (match_id, tournament_id) VALUES ($1, $2) "
                 "ON CONFLICT DO NOTHING",
