@@ -50,6 +50,7 @@ class Settings(BaseSettings):
     bigapple_shard_count: int | None = None
     bigapple_dev_guild: int | None = None
     bigapple_render_workers: int | None = None  # processes that draw images; default one per core, 0 a thread
+    bigapple_think_workers: int | None = None  # processes where strong computers think; likewise
     bigapple_retention_days: float = 30.0  # sent notices older than this are deleted
     log_level: str | None = None  # default: INFO for the bot, WARNING for the offline commands
 
@@ -79,6 +80,7 @@ def cmd_run(settings: Settings, sync_only: bool = False) -> int:
         settings.bigapple_db,
         settings.bigapple_dev_guild,
         render_workers=settings.bigapple_render_workers,
+        think_workers=settings.bigapple_think_workers,
         retention=timedelta(days=settings.bigapple_retention_days),
         shards=shards,
     )

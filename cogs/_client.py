@@ -25,6 +25,7 @@ from engine.host.outbox import Backoff
 from engine.host.ports import MatchRecord, MatchStatus
 from engine.host.service import GameHost, utc_now
 from engine.host.shards import Shards
+from engine.host.thinking import ThinkPool
 from engine.host.timekeeper import Timekeeper
 from engine.host.tournaments import TournamentHost, TournamentStatus
 from render.pool import RenderPool
@@ -81,13 +82,15 @@ class BigApple(commands.AutoShardedBot):
         seed_source: Callable[[], int] | None = None,
         clock: Callable[[], datetime] = utc_now,
         render_workers: int | None = None,
+        think_workers: int | None = None,
         retention: timedelta = RETENTION,
         shards: Shards | None = None,
         animations: bool | None = None,
     ) -> None:
         """``seed_source`` fixes the seeds of new matches (tests); by default each is random. ``clock``
         tells the time that match clocks and turn reminders run on (tests move it on). ``render_workers``
-        processes draw the images (None: ``BIGAPPLE_RENDER_WORKERS``, else one per core; 0: a thread).
+        processes draw the images (None: ``BIGAPPLE_RENDER_WORKERS``, else one per core; 0: a thread),
+        ``think_workers`` processes run the strong computer players (``BIGAPPLE_THINK_WORKERS``, likewise).
         Sent notices older than ``retention`` are deleted. ``shards``: the Discord shards this process
         runs, when several processes share a PostgreSQL database (None: all of them, as many as Discord
         recommends). ``animations``: post the animation of every finished match (None: unless
@@ -114,6 +117,7 @@ class BigApple(commands.AutoShardedBot):
         self.seed_source = seed_source
         self.clock = clock
         self.renderer = RenderPool(render_workers)
+        self.thinker = ThinkPool(think_workers)
         self.retention = retention
         self._pruned_at: datetime | None = None
         self._outbox_wakeup = asyncio.Event()
@@ -137,6 +141,7 @@ class BigApple(commands.AutoShardedBot):
             seed_source=self.seed_source,
             backoff=Backoff(base=self.retry_seconds),
             clock=self.clock,
+            thinker=self.thinker,
         )
         self.ratings = self.stores.ratings
         self.tournament_store = self.stores.tournaments
@@ -322,5 +327,6 @@ class BigApple(commands.AutoShardedBot):
                 await self._outbox_task
         await super().close()
         await self.renderer.close()
+        await self.thinker.close()
         if hasattr(self, "stores"):
             await self.stores.close()

@@ -703,7 +703,8 @@ class LobbyButton(
     discord.ui.DynamicItem[discord.ui.Button[Any]],
     template=r"ba:lobby:(?P<action>join|leave|bot|start):(?P<match_id>[0-9]{1,20})",
 ):
-    """Join, leave, add a computer player, or start; the lobby message is redrawn after each."""
+    """Join, leave, or start; the lobby message is redrawn after each. (``bot``, a normal computer player,
+    is the button of lobbies posted before the levels came: it keeps working.)"""
 
     LABELS: ClassVar[dict[str, str]] = {
         "join": N_("Join"),
@@ -744,10 +745,72 @@ class LobbyButton(
             await bot.host.start(self.match_id, by_user=user.id, scope=scope)
             bot.kick_outbox()
             match = await bot.host.match(self.match_id, scope)
-        locale = await recipient_locale(bot, None, match.guild_id)  # the lobby message is public
-        await interaction.response.edit_message(
-            content=lobby_text(bot, match, locale), view=lobby_view(match, locale)
+        await redraw_lobby(interaction, match)
+
+
+async def redraw_lobby(interaction: discord.Interaction[Any], match: MatchRecord) -> None:
+    bot = bot_of(interaction)
+    locale = await recipient_locale(bot, None, match.guild_id)  # the lobby message is public
+    await interaction.response.edit_message(
+        content=lobby_text(bot, match, locale),
+        view=lobby_view(match, locale, levels_of(bot.host, match.game)),
+    )
+
+
+# How strong each computer player is, as people choose it: (its level, the level and what it does).
+LEVEL_WORDS = {
+    "random": (N_("easy"), N_("easy: plays at random")),
+    "greedy": (N_("normal"), N_("normal: takes the move that looks best right now")),
+    "strong": (N_("strong"), N_("strong: thinks several moves ahead")),
+}
+
+
+def levels_of(host: GameHost, game: str) -> list[str]:
+    """The computer players a person may choose for ``game``, weakest first."""
+    available = host.policies.get(game, {})
+    return [name for name in LEVEL_WORDS if name in available]
+
+
+def _first_up(text: str) -> str:
+    return text[:1].upper() + text[1:]
+
+
+def level_name(locale: str, policy: str) -> str:
+    words = LEVEL_WORDS.get(policy)
+    return t(locale, words[0]) if words else policy
+
+
+class ComputerSelect(
+    Guarded,
+    discord.ui.DynamicItem[discord.ui.Select[Any]],
+    template=r"ba:lobby:add:(?P<match_id>[0-9]{1,20})",
+):
+    """Adds a computer player of the chosen level (the match's creator only)."""
+
+    def __init__(self, match_id: int, locale: str = lang.DEFAULT, levels: Sequence[str] = ()) -> None:
+        super().__init__(
+            discord.ui.Select(
+                placeholder=t(locale, "Add a computer player…"),
+                custom_id=f"ba:lobby:add:{match_id}",
+                options=[
+                    discord.SelectOption(label=_first_up(t(locale, LEVEL_WORDS[level][1])), value=level)
+                    for level in levels
+                ],
+            )
         )
+        self.match_id = match_id
+
+    async def run(self, interaction: discord.Interaction[Any]) -> None:
+        bot = bot_of(interaction)
+        scope = scope_of(interaction)
+        level = self.item.values[0] if self.item.values else ""
+        await require_creator(bot, self.match_id, scope)
+        match = await bot.host.match(self.match_id, scope)
+        if level not in levels_of(bot.host, match.game):
+            choices = [t(lang.DEFAULT, LEVEL_WORDS[name][0]) for name in levels_of(bot.host, match.game)]
+            raise LobbyError(HOST.say("there is no computer player of that level here"), choices)
+        match = await bot.host.add_computer(self.match_id, level, scope=scope)
+        await redraw_lobby(interaction, match)
 
 
 async def require_creator(bot: BigApple, match_id: int, scope: Scope) -> MatchRecord:
@@ -782,7 +845,9 @@ PACE_WORDS = {
 def lobby_text(bot: BigApple, match: MatchRecord, locale: str) -> str:
     """The lobby message of a match: who sits, which options, and what happens next."""
     options = ", ".join(sorted(match.options)) or t(locale, "none")
-    seated = ", ".join(p.name for p in match.players) or t(locale, "nobody yet")
+    seated = ", ".join(
+        f"{p.name} · {level_name(locale, p.bot)}" if p.bot else p.name for p in match.players
+    ) or t(locale, "nobody yet")
     status = t(locale, STATUS_WORDS[match.status])
     lines = [
         f"**{game_title(bot, match.game, locale)}** · "
@@ -808,12 +873,15 @@ def lobby_text(bot: BigApple, match: MatchRecord, locale: str) -> str:
     return "\n".join(lines)
 
 
-def lobby_view(match: MatchRecord, locale: str = lang.DEFAULT) -> discord.ui.View:
-    """The lobby buttons while the match waits for players; no buttons once it has started."""
+def lobby_view(match: MatchRecord, locale: str = lang.DEFAULT, levels: Sequence[str] = ()) -> discord.ui.View:
+    """The lobby buttons while the match waits for players, with a choice of computer players of
+    ``levels``; nothing once it has started."""
     view = discord.ui.View(timeout=None)
     if match.status is MatchStatus.LOBBY:
-        for action in ("join", "leave", "bot", "start"):
+        for action in ("join", "leave", "start"):
             view.add_item(LobbyButton(action, match.id, locale))
+        if levels and len(match.players) < match.seat_count:
+            view.add_item(ComputerSelect(match.id, locale, levels))
     return view
 
 
@@ -926,6 +994,7 @@ DYNAMIC_ITEMS: tuple[type[discord.ui.DynamicItem[Any]], ...] = (
     PicksSelect,
     HandButton,
     LobbyButton,
+    ComputerSelect,
     AbandonButton,
     ResignButton,
     RematchButton,

@@ -13,6 +13,7 @@ from pydantic import ValidationError
 from cogs._clocks import clock_notes, duration
 from cogs._lang import reader_locale, recipient_locale
 from cogs._ui import (
+    LEVEL_WORDS,
     PACE_WORDS,
     STATUS_WORDS,
     AbandonButton,
@@ -20,6 +21,7 @@ from cogs._ui import (
     display_name,
     game_title,
     is_organiser,
+    levels_of,
     lobby_text,
     lobby_view,
     scope_of,
@@ -41,8 +43,7 @@ if TYPE_CHECKING:
 GAME_CHOICES = [app_commands.Choice(name=rules.title, value=slug) for slug, rules in sorted(GAMES.items())]
 CLOCK_CHOICES = [app_commands.Choice(name=PACE_WORDS[pace], value=pace.value) for pace in Pace]
 LEVEL_CHOICES = [
-    app_commands.Choice(name="greedy", value="greedy"),
-    app_commands.Choice(name="random", value="random"),
+    app_commands.Choice(name=choice, value=policy) for policy, (_, choice) in LEVEL_WORDS.items()
 ]
 
 
@@ -150,14 +151,18 @@ class Lobby(commands.GroupCog, group_name="game", group_description="Create, joi
             match = await host.match(match.id)
             await thread.add_user(interaction.user)
             public = await recipient_locale(self.bot, None, match.guild_id)
-            await thread.send(lobby_text(self.bot, match, public), view=lobby_view(match, public))
+            await thread.send(
+                lobby_text(self.bot, match, public),
+                view=lobby_view(match, public, levels_of(self.bot.host, match.game)),
+            )
             locale = await reader_locale(interaction)
             opened = t(locale, "Match #{number} is open in {thread}.", number=match.id, thread=thread.mention)
             await interaction.followup.send(opened, ephemeral=True)
         else:
             locale = await reader_locale(interaction)
             await interaction.followup.send(
-                lobby_text(self.bot, match, locale), view=lobby_view(match, locale)
+                lobby_text(self.bot, match, locale),
+                view=lobby_view(match, locale, levels_of(self.bot.host, match.game)),
             )
 
     @app_commands.command(name="join", description="Take a seat in a match that has not started")
@@ -169,7 +174,8 @@ class Lobby(commands.GroupCog, group_name="game", group_description="Create, joi
         record = await self.bot.host.join(record.id, player, scope)
         locale = await reader_locale(interaction)
         await interaction.response.send_message(
-            lobby_text(self.bot, record, locale), view=lobby_view(record, locale)
+            lobby_text(self.bot, record, locale),
+            view=lobby_view(record, locale, levels_of(self.bot.host, record.game)),
         )
 
     @app_commands.command(name="leave", description="Give up your seat before the match starts")
@@ -180,7 +186,8 @@ class Lobby(commands.GroupCog, group_name="game", group_description="Create, joi
         record = await self.bot.host.leave(record.id, interaction.user.id, scope)
         locale = await reader_locale(interaction)
         await interaction.response.send_message(
-            lobby_text(self.bot, record, locale), view=lobby_view(record, locale)
+            lobby_text(self.bot, record, locale),
+            view=lobby_view(record, locale, levels_of(self.bot.host, record.game)),
         )
 
     @app_commands.command(name="start", description="Start your match once every seat is taken")

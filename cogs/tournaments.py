@@ -16,7 +16,7 @@ from discord.ext import commands
 import lang
 from cogs._lang import reader_locale, recipient_locale
 from cogs._ui import ORGANISER_ROLE_SETTING, Guarded, bot_of, display_name, is_admin, is_organiser
-from cogs.lobby import CLOCK_CHOICES, GAME_CHOICES
+from cogs.lobby import CLOCK_CHOICES, GAME_CHOICES, LEVEL_CHOICES
 from engine.core.errors import EngineError, LobbyError, MatchNotFound
 from engine.core.options import parse_options
 from engine.host.clock import Pace
@@ -836,13 +836,17 @@ class Tournaments(commands.GroupCog, group_name="tournament", group_description=
         )
 
     @app_commands.command(name="add-computer", description="Enter a computer player (organisers)")
-    @app_commands.describe(tournament="The tournament number (default: this server's open one)")
+    @app_commands.describe(
+        tournament="The tournament number (default: this server's open one)",
+        level="How it plays (default: the strongest)",
+    )
+    @app_commands.choices(level=LEVEL_CHOICES)
     async def add_computer(
-        self, interaction: discord.Interaction[Any], tournament: int | None = None
+        self, interaction: discord.Interaction[Any], tournament: int | None = None, level: str | None = None
     ) -> None:
         await require_organiser(interaction)
         record = await self._find(interaction, tournament)
-        record = await self.bot.tournaments.add_computer(record.id)
+        record = await self.bot.tournaments.add_computer(record.id, level)
         locale = await reader_locale(interaction)
         joins = t(
             locale,

@@ -65,6 +65,7 @@ from engine.host.ports import (
 from engine.host.recent import Recent
 from engine.host.shortcuts import shortcut_entries
 from engine.host.text import HOST
+from engine.host.thinking import IN_PROCESSES, ThinkPool, think, think_registered
 from lang.says import Namer, render
 
 log = logging.getLogger(__name__)
@@ -76,7 +77,7 @@ PARALLEL_DESTINATIONS = 8
 # How many states of recent versions the host keeps at hand (a few KB each).
 RECENT_STATES = 512
 # The computer players that stand in for a person whose time ran out, the strongest first.
-STRONGEST_FIRST = ("greedy", "random")
+STRONGEST_FIRST = ("strong", "greedy", "random")
 # Match ids are signed 64-bit in the store; anything else cannot name a match.
 STORABLE_IDS = range(1, 2**63)
 
@@ -90,14 +91,6 @@ STATUS_SAID = {
     MatchStatus.FINISHED: HOST.word("over", "match"),
     MatchStatus.ABANDONED: HOST.word("abandoned", "match"),
 }
-
-
-def _think(
-    rules: GameRules[Any, Any], policy: Policy[Any, Any], state: BaseModel, seat: int, rng: Rng
-) -> tuple[BaseModel, Step[Any]]:
-    """A computer seat's move in ``state`` and the step it leads to."""
-    action = policy.choose(rules, state, seat, rules.legal_actions(state, seat), rng)
-    return action, rules.apply(state, seat, action)
 
 
 def utc_now() -> datetime:
@@ -144,10 +137,12 @@ class GameHost:
         seed_source: Callable[[], int] | None = None,
         backoff: Backoff[tuple[int, int | None]] | None = None,
         clock: Callable[[], datetime] = utc_now,
+        thinker: ThinkPool | None = None,
     ) -> None:
         """``seed_source`` gives the seed of each new match (default: a fresh random one); ``backoff``
         paces retries of each outbox destination that failed (default: ``Backoff()``); ``clock`` tells
-        the time that match clocks run on (tests pass a virtual one)."""
+        the time that match clocks run on (tests pass a virtual one); ``thinker``: the processes where
+        the slow computer players think (None: a thread)."""
         if games is None or policies is None:
             from engine.registry import GAMES, POLICIES
 
@@ -160,6 +155,7 @@ class GameHost:
         self.backoff: Backoff[tuple[int, int | None]] = backoff or Backoff()
         self._seed_source = seed_source or (lambda: secrets.randbits(63))
         self.clock = clock
+        self.thinker = thinker
         # Awaited after the commit that finishes a match (ratings, tournaments); failures are only logged
         # because each listener can also catch up from the store later.
         self.finish_listeners: list[Callable[[MatchRecord], Awaitable[object]]] = []
@@ -612,17 +608,18 @@ class GameHost:
         self,
         match_id: int,
         user_id: int,
-        policy: str = "greedy",
+        policy: str | None = None,
         scope: Scope | None = None,
         resigned: bool = False,
     ) -> MatchRecord:
-        """Hand ``user_id``'s seat to a computer player so the others can play on, and say so in the
-        thread. ``resigned``: the player chose to give up, so the rating counts them last; otherwise
-        (an organiser's decision) they are not rated."""
+        """Hand ``user_id``'s seat to computer player ``policy`` (None: the game's strongest) so the others
+        can play on, and say so in the thread. ``resigned``: the player chose to give up, so the rating
+        counts them last; otherwise (an organiser's decision) they are not rated."""
         async with self._locks(match_id):
             match = await self.match(match_id, scope)
             seat = self._require_seat(match, user_id)
             self._require_active(match)
+            policy = policy or self.strongest_policy(match.game)
             self.policy(match.game, policy)
             player = match.player_at(seat)
             assert player is not None
@@ -705,11 +702,7 @@ class GameHost:
             for _ in range(MAX_AUTOMATED_ACTIONS):
                 if match.status is not MatchStatus.ACTIVE or due.seat not in rules.to_act(state):
                     break
-                legal = rules.legal_actions(state, due.seat)
-                action = self.policy(match.game, policy).choose(
-                    rules, state, due.seat, legal, bot_rng(match.seed, match.version)
-                )
-                step = rules.apply(state, due.seat, action)
+                action, step = await self._decide(match, policy, state, due.seat)
                 match, new_lines = await self._commit(
                     match, rules, due.seat, action, state, step.state, step.events, {due.seat}, preface
                 )
@@ -924,12 +917,7 @@ class GameHost:
             due = [s for s in to_act if s in computers]
             if due:
                 seat = due[0]
-                policy = self.policy(match.game, computers[seat] or "random")
-                # A computer thinks (and the rules apply its move) in a worker thread, so the event loop
-                # keeps answering everyone else meanwhile.
-                action, step = await asyncio.to_thread(
-                    _think, rules, policy, state, seat, bot_rng(match.seed, match.version)
-                )
+                action, step = await self._decide(match, computers[seat] or "random", state, seat)
             else:
                 forced = [(s, a) for s in to_act if (a := rules.automatic(state, s)) is not None]
                 if not forced:
@@ -940,6 +928,22 @@ class GameHost:
             lines.extend(new_lines)
             state = step.state
         raise EngineError(f"computer players of match {match.id} did not finish their turns")
+
+    async def _decide(
+        self, match: MatchRecord, policy: str, state: BaseModel, seat: int
+    ) -> tuple[BaseModel, Step[Any]]:
+        """The move of computer player ``policy`` in ``seat`` and the step it leads to. It thinks (and the
+        rules apply its move) off the event loop, which keeps answering everyone else meanwhile: in the
+        thinking processes when it is slow and the registry's own, else in a thread."""
+        from engine.registry import POLICIES
+
+        chosen = self.policy(match.game, policy)
+        rules = self.rules(match.game)
+        rng = bot_rng(match.seed, match.version)
+        registered = POLICIES.get(rules.name, {}).get(policy) is chosen
+        if self.thinker is not None and policy in IN_PROCESSES and registered:
+            return await self.thinker.run(think_registered, rules.name, policy, state, seat, rng)
+        return await asyncio.to_thread(think, rules, chosen, state, seat, rng)
 
     async def _commit(
         self,

@@ -381,7 +381,9 @@ class TournamentHost:
 
         return await self._change(tournament_id, join)
 
-    async def add_computer(self, tournament_id: int, policy: str = "greedy") -> TournamentRecord:
+    async def add_computer(self, tournament_id: int, policy: str | None = None) -> TournamentRecord:
+        """Enter computer player ``policy`` (None: the game's strongest)."""
+
         def add(record: TournamentRecord) -> TournamentRecord:
             if record.status not in (
                 TournamentStatus.DRAFT,
@@ -391,9 +393,10 @@ class TournamentHost:
                 raise LobbyError(
                     HOST.say("“{name}” has started; computer players join only before", name=record.name)
                 )
-            self.host.policy(record.game, policy)
+            chosen = policy or self.host.strongest_policy(record.game)
+            self.host.policy(record.game, chosen)
             number = 1 + sum(1 for e in record.entrants if e.bot is not None)
-            entrant = Entrant(key=f"c{number}", name=f"Computer {number}", bot=policy)
+            entrant = Entrant(key=f"c{number}", name=f"Computer {number}", bot=chosen)
             return record.model_copy(update={"entrants": (*record.entrants, entrant)})
 
         return await self._change(tournament_id, add)
@@ -609,8 +612,11 @@ class TournamentHost:
                 record.model_copy(update={"entrants": entrants}), record.version
             )
 
-    async def seat_computer(self, tournament_id: int, key: str, policy: str = "greedy") -> TournamentRecord:
-        """A computer plays ``key``'s seat at their current table (to unstick it); they stay entered."""
+    async def seat_computer(
+        self, tournament_id: int, key: str, policy: str | None = None
+    ) -> TournamentRecord:
+        """A computer (``policy``, None: the game's strongest) plays ``key``'s seat at their current table
+        (to unstick it); they stay entered."""
         async with self._locks(tournament_id):
             record = await self.store.get_tournament(tournament_id)
             entrant = record.entrant(key)
@@ -901,7 +907,7 @@ class TournamentHost:
             return match.id
         for key in players:
             entrant = record.entrant(key)
-            bot = entrant.bot or ("greedy" if entrant.dropped else None)
+            bot = entrant.bot or (self.host.strongest_policy(record.game) if entrant.dropped else None)
             name = entrant.name if entrant.bot or not entrant.dropped else f"{entrant.name} (computer)"
             seated = any(
                 (p.user_id is not None and p.user_id == entrant.user_id)

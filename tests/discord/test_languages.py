@@ -84,9 +84,11 @@ async def test_posts_speak_the_servers_language_and_dms_the_players_own(
         match_id, thread = await new_match(fake, fake.bob, "fifth_avenue", players=3, computers=1)
         lobby = await fake.wait_for_message(thread)
         assert "Join with the button" in (lobby.content or "")  # the server speaks English
-        assert [b["label"] for b in lobby.buttons] == ["Join", "Leave", "Add computer", "Start"]
+        assert [b["label"] for b in lobby.buttons] == ["Join", "Leave", "Start"]
+        assert [s["placeholder"] for s in lobby.selects] == ["Add a computer player…"]
         lobby = await (await fake.click(lobby, lobby.buttons[0]["custom_id"], user=fake.alice)).response()
-        started = await (await fake.click(lobby, lobby.buttons[3]["custom_id"], user=fake.bob)).response()
+        assert not lobby.selects  # every seat is taken
+        started = await (await fake.click(lobby, lobby.buttons[2]["custom_id"], user=fake.bob)).response()
         assert "The match has started" in (started.content or "")
         dm = await fake.wait_for_dm(fake.alice)
         assert f"partita n. {match_id}" in (dm.content or "") and "Thread:" in (dm.content or "")

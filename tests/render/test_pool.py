@@ -8,8 +8,9 @@ from typing import Any
 
 import pytest
 
-import render.pool as pool_module
-from render.pool import RenderPool, configured_workers
+import engine.host.workers as workers_module
+from engine.host.workers import configured_workers
+from render.pool import WORKERS_VARIABLE, RenderPool
 from render.registry import render_view
 from tests.render.test_speed_paths import sample_views
 
@@ -23,7 +24,7 @@ async def test_workers_draw_the_same_bytes_as_this_process_two_at_once() -> None
     try:
         drawn = await asyncio.gather(*(pool.render(*job) for job in jobs))
         again = await asyncio.gather(*(pool.render(*job) for job in jobs))
-        assert pool.rendered_in_processes == 2 * len(jobs) and pool.rendered_in_threads == 0
+        assert pool.ran_in_processes == 2 * len(jobs) and pool.ran_in_threads == 0
         assert pool._executor is not None and len(pool._executor._processes) == 2  # both workers drew
     finally:
         await pool.close()
@@ -34,14 +35,14 @@ async def test_a_pool_that_cannot_start_renders_in_a_thread(monkeypatch: pytest.
     def refuse(*args: Any, **kwargs: Any) -> None:
         raise OSError("no processes here")
 
-    monkeypatch.setattr(pool_module, "ProcessPoolExecutor", refuse)
+    monkeypatch.setattr(workers_module, "ProcessPoolExecutor", refuse)
     views, names = sample_views("ny_piatnik")
     view, locale, since = views[-1]
     pool = RenderPool(2)
     assert await pool.render("ny_piatnik", view, names, locale, since) == render_view(
         "ny_piatnik", view, names, locale, since
     )
-    assert not pool.uses_processes and pool.rendered_in_threads == 1
+    assert not pool.uses_processes and pool.ran_in_threads == 1
     await pool.close()
 
 
@@ -61,9 +62,9 @@ async def test_a_broken_pool_is_replaced_and_the_image_drawn_meanwhile() -> None
             *(pool.render("ny_piatnik", view, names, locale, since) for _ in range(3))
         )
         assert drawn == [expected] * 3
-        assert pool.failures == 1 and pool.rendered_in_threads >= 1 and pool.uses_processes
+        assert pool.failures == 1 and pool.ran_in_threads >= 1 and pool.uses_processes
         assert await pool.render("ny_piatnik", view, names, locale, since) == expected
-        assert pool._executor is not None and pool.rendered_in_processes >= 2
+        assert pool._executor is not None and pool.ran_in_processes >= 2
     finally:
         await pool.close()
 
@@ -82,7 +83,7 @@ async def test_zero_workers_render_in_a_thread(monkeypatch: pytest.MonkeyPatch) 
 
 def test_the_pool_is_sized_to_the_cores(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.delenv("BIGAPPLE_RENDER_WORKERS", raising=False)
-    assert configured_workers() == pool_module.cores() >= 1
-    assert configured_workers(3) == 3
+    assert configured_workers(WORKERS_VARIABLE) == workers_module.cores() >= 1
+    assert configured_workers(WORKERS_VARIABLE, 3) == 3
     monkeypatch.setenv("BIGAPPLE_RENDER_WORKERS", "not a number")
-    assert configured_workers() == pool_module.cores()
+    assert configured_workers(WORKERS_VARIABLE) == workers_module.cores()
