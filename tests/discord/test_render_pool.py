@@ -36,5 +36,5 @@ async def test_the_board_of_a_new_match_is_drawn_in_a_worker_process(
         view = bot.host.view(match, None, await bot.host.state_at(match, match.version))
         in_process = render_view(match.game, view, match.seat_names(), "en")
         assert post.attachment("board.png").data == in_process
-        assert bot.renderer.rendered_in_processes >= 1 and bot.renderer.rendered_in_threads == 0
+        assert bot.renderer.ran_in_processes >= 1 and bot.renderer.ran_in_threads == 0
     assert bot.renderer._executor is None  # closed with the bot
