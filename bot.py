@@ -229,7 +229,8 @@ def cmd_bench(args: argparse.Namespace) -> int:
     from data.store_size import measure_store_size
     from engine.host.benchmarks import TimeBudget, bench_engine, greedy_first_rate
     from engine.host.selfplay import play_match
-    from engine.registry import GAMES, get_game, get_policy
+    from engine.host.strength import measure_strength
+    from engine.registry import GAMES, POLICIES, get_game, get_policy
     from render.bench import SAMPLES, measure_animation, measure_render
 
     slugs = [get_game(args.game).name] if args.game else sorted(GAMES)
@@ -268,6 +269,8 @@ def cmd_bench(args: argparse.Namespace) -> int:
         if args.winrate:
             greedy, others = get_policy(slug, "greedy"), get_policy(slug, "random")
             games[slug]["greedy_first_rate"] = greedy_first_rate(rules, greedy, others, 3, args.winrate)
+            if "strong" in POLICIES[slug]:
+                games[slug]["strong"] = measure_strength(slug, args.winrate)
     started = time.perf_counter()
     actions = budget.scaled("store", args.store_actions, least=100)
     with tempfile.TemporaryDirectory() as tmp:
@@ -559,7 +562,11 @@ def build_parser() -> argparse.ArgumentParser:
     bench.add_argument("--store-actions", type=int, default=500, help="moves timed for the store figures")
     bench.add_argument("--e2e-moves", type=int, default=40, help="moves timed through the fake Discord")
     bench.add_argument(
-        "--winrate", type=int, default=0, metavar="N", help="also play N 3-player matches, one greedy seat"
+        "--winrate",
+        type=int,
+        default=0,
+        metavar="N",
+        help="also play N 3-player matches: one greedy against random players, one strong against greedy",
     )
     bench.add_argument(
         "--full",
