@@ -18,7 +18,7 @@ from cogs._clocks import DiscordHerald
 from cogs._lang import CatalogueTranslator
 from cogs._notifier import DiscordNotifier
 from cogs._ui import DYNAMIC_ITEMS
-from cogs.replay import ReplayButton
+from cogs.replay import JumpSelect, ReplayButton
 from cogs.tournaments import TOURNAMENT_ITEMS, publish
 from data.backend import AnyMatchStore, AnyRatings, AnySettings, AnyTournamentStore, Stores, open_stores
 from engine.host.outbox import Backoff
@@ -157,7 +157,7 @@ class BigApple(commands.AutoShardedBot):
         self.timekeeper = Timekeeper(self.host, herald, quiet_of=herald.quiet_of)
         for extension in EXTENSIONS:
             await self.load_extension(extension)
-        self.component_types = (*DYNAMIC_ITEMS, *TOURNAMENT_ITEMS, ReplayButton)
+        self.component_types = (*DYNAMIC_ITEMS, *TOURNAMENT_ITEMS, ReplayButton, JumpSelect)
         self.add_dynamic_items(*self.component_types)
         if self.sync_on_start and self.dev_guild is not None:
             await self.sync_commands()

@@ -6,20 +6,23 @@ they keep working after a restart."""
 from __future__ import annotations
 
 import io
+from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
 import discord
 from discord import app_commands
 from discord.ext import commands
 
+import lang
 from cogs._lang import reader_locale
 from cogs._ui import Guarded, bot_of, scope_of
 from cogs.lobby import thread_id_of
-from engine.core.errors import NotSeated
-from engine.host.history import moment
+from engine.core.errors import NotSeated, StaleVersion
+from engine.host.history import Jump, jumps, match_frames, moment
 from engine.host.ports import MatchStatus
+from engine.host.text import HOST
 from lang import t
-from lang.says import render
+from lang.says import Namer, render
 
 if TYPE_CHECKING:
     from cogs._client import BigApple
@@ -62,6 +65,37 @@ class ReplayButton(
         await show_move(interaction, self.match_id, self.move, self.own, edit=True)
 
 
+class JumpSelect(
+    Guarded,
+    discord.ui.DynamicItem[discord.ui.Select[Any]],
+    template=r"ba:replay:jump:(?P<match_id>[0-9]{1,20}):(?P<own>[po])",
+):
+    """Jumps to the end of a turn or to a scoring; each option's value is ``t`` or ``s`` and the move."""
+
+    def __init__(
+        self,
+        match_id: int,
+        own: str,
+        options: Sequence[discord.SelectOption] = (),
+        locale: str = lang.DEFAULT,
+    ) -> None:
+        super().__init__(
+            discord.ui.Select(
+                placeholder=t(locale, "Jump to a turn or a scoring…"),
+                custom_id=f"ba:replay:jump:{match_id}:{own}",
+                options=list(options),
+                row=1,
+            )
+        )
+        self.match_id, self.own = match_id, own == "o"
+
+    async def run(self, interaction: discord.Interaction[Any]) -> None:
+        value = self.item.values[0] if self.item.values else ""
+        if not (value[:1] in ("t", "s") and value[1:].isascii() and value[1:].isdigit() and len(value) <= 12):
+            raise StaleVersion(HOST.say("that choice is out of date: ask for /replay again"))
+        await show_move(interaction, self.match_id, int(value[1:]), self.own, edit=True)
+
+
 async def show_move(
     interaction: discord.Interaction[Any], match_id: int, move: int, own: bool, edit: bool = False
 ) -> None:
@@ -101,6 +135,11 @@ async def show_move(
     if own:
         lines.append(t(locale, "Your own view at that moment: nobody else sees it."))
     controls = steps(match.id, shown.move, shown.moves, own, seat is not None, locale)
+    frames = await match_frames(bot.host, match)
+    places = jumps(frames, shown.move)
+    if places:
+        options = jump_options(places, shown.move, name, locale)
+        controls.add_item(JumpSelect(match.id, "o" if own else "p", options, locale))
     files = [discord.File(io.BytesIO(png), filename="board.png")] if png is not None else []
     if edit:
         await interaction.edit_original_response(content="\n".join(lines), attachments=files, view=controls)
@@ -119,6 +158,42 @@ def steps(match_id: int, move: int, moves: int, own: bool, seated: bool, locale:
         label = t(locale, "Public board") if own else t(locale, "My view")
         view.add_item(ReplayButton(match_id, move, "p" if own else "o", "v", label=label))
     return view
+
+
+def clipped(text: str, most: int = 100) -> str:
+    """``text`` within a select option's limit, cut with an ellipsis."""
+    return text if len(text) <= most else text[: most - 1] + "…"
+
+
+def jump_options(places: Sequence[Jump], move: int, name: Namer, locale: str) -> list[discord.SelectOption]:
+    """The select's options: each turn's end and each scoring, the one holding ``move`` chosen."""
+    options = []
+    for place in places:
+        if place.final:
+            label = t(locale, "🏆 Final scoring, move {move}", move=place.move)
+            value = f"s{place.move}"
+        elif place.scoring:
+            label = t(locale, "🏆 Scoring, move {move}", move=place.move)
+            value = f"s{place.move}"
+        else:
+            label = t(locale, "Turn {turn}: {player}", turn=place.turn, player=name(place.seat or 0))
+            value = f"t{place.move}"
+        if place.scoring and place.says:
+            about = render(locale, place.says[0], name)
+        elif place.first >= place.move:
+            about = t(locale, "move {move}", move=place.move)
+        else:
+            about = t(locale, "moves {first} to {last}", first=place.first, last=place.move)
+        here = place.move == move if place.scoring else place.first <= move <= place.move
+        options.append(
+            discord.SelectOption(label=clipped(label), value=value, description=clipped(about), default=here)
+        )
+    # One default at most: a scoring shown is chosen rather than the turn that holds it.
+    chosen = [o for o in options if o.default]
+    keep = next((o for o in reversed(chosen) if o.value.startswith("s")), chosen[0] if chosen else None)
+    for option in chosen:
+        option.default = option is keep
+    return options
 
 
 class Replay(commands.Cog):

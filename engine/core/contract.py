@@ -234,6 +234,11 @@ class GameRules(Protocol[S, A]):
         """
         ...
 
+    def scored(self, before: S, after: S) -> bool:
+        """Whether the move from ``before`` to ``after`` was a scoring (a scoring round, a district
+        scored): a moment a replay lets people jump to. The final scoring is known from ``outcome``."""
+        ...
+
     def revealed(self, before: S, seat: int, action: A, after: S, events: Sequence[Event]) -> Reveal | None:
         """What ``seat`` playing ``action`` from ``before`` (giving ``after`` and ``events``) revealed
         that nobody at the table could take back: a card drawn, a random outcome, something hidden
@@ -297,6 +302,10 @@ class RulesDefaults:
     def is_public_action(self, state: Any, seat: int, action: Any) -> bool:
         """Every move is played in the open unless the game says otherwise."""
         return True
+
+    def scored(self, before: Any, after: Any) -> bool:
+        """No scorings during the match, only the final one."""
+        return False
 
     # The state's face-down piles, by field name (a field may hold one pile or a tuple of piles). None:
     # the game has not said where its hidden things are, so every private event counts as a reveal.

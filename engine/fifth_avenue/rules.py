@@ -1105,6 +1105,10 @@ class FifthAvenueRules(RulesDefaults):
     def parse(self, text: str) -> Action:
         return parse(text)
 
+    def scored(self, before: FifthState, after: FifthState) -> bool:
+        """A district, a special scoring or Central Park gave someone points."""
+        return any(any(gains) for _, gains in after.earned[len(before.earned) :])
+
     def resample_secrets(self, state: FifthState, seat: int, rng: Rng) -> FifthState:
         """Redraw ``seat``'s black cards from the unseen (face-down) black cards; colours stay put."""
         down = [i for i, up in enumerate(state.black_up) if not up]

@@ -23,13 +23,18 @@ from engine.host.service import ADMIN_CAN_ABANDON, GameHost, sentence, told
 
 @dataclass(frozen=True, slots=True)
 class Frame:
-    """The match after its ``number``-th move (0: the opening), stored at ``version``; ``turn_ends`` says
-    whether the move ended its player's turn (someone else acts next, or the match is over)."""
+    """The match after its ``number``-th move (0: the opening), stored at ``version``, played by ``seat``
+    (None: the opening); ``turn_ends`` says whether the move ended its player's turn (someone else acts
+    next, or the match is over), ``scoring`` whether it was a scoring (the final one included), and then
+    ``says`` what it said to everyone."""
 
     number: int
     version: int
     state: BaseModel
     turn_ends: bool
+    seat: int | None = None
+    scoring: bool = False
+    says: tuple[Say, ...] = ()
 
 
 async def match_frames(host: GameHost, match: MatchRecord) -> list[Frame]:
@@ -54,11 +59,62 @@ def _frames(
     opening_version = kept[0][0] - 1 if kept else match.version
     frames = [Frame(0, opening_version, state, True)]
     for number, (version, entry) in enumerate(kept, start=1):
-        after, _ = advance(rules, state, [entry], first=number)
-        ends = rules.outcome(after) is not None or entry.seat not in rules.to_act(after)
-        frames.append(Frame(number, version, after, ends))
+        after, events = advance(rules, state, [entry], first=number)
+        over = rules.outcome(after) is not None
+        ends = over or entry.seat not in rules.to_act(after)
+        scoring = over or rules.scored(state, after)
+        heard = [sentence(e) for e in told([e for e in events if e.is_public])] if scoring else []
+        # What a scoring move is known by: its own sentence, or for the last one why the match ended.
+        says = tuple(heard[-1:] if over else heard[:1])
+        frames.append(Frame(number, version, after, ends, entry.seat, scoring, says))
         state = after
     return frames
+
+
+@dataclass(frozen=True, slots=True)
+class Jump:
+    """A place a replay can jump to: the end of turn ``turn`` (``seat`` played moves ``first`` to
+    ``move``), or with ``scoring`` the scoring at ``move``, known by ``says``; ``final`` for the scoring
+    that ended the match."""
+
+    move: int
+    turn: int
+    seat: int | None
+    first: int
+    scoring: bool = False
+    says: tuple[Say, ...] = ()
+    final: bool = False
+
+
+def jumps(frames: Sequence[Frame], current: int, most: int = 25) -> list[Jump]:
+    """At most ``most`` places to jump to, in move order: every scoring (the latest ones when there are
+    too many), the first and last turns, the turns around ``current``, and turns spread evenly between."""
+    turns: list[Jump] = []
+    first = 1
+    for frame in frames[1:]:
+        if frame.turn_ends or frame is frames[-1]:
+            turns.append(Jump(frame.number, len(turns) + 1, frame.seat, first))
+            first = frame.number + 1
+    over = frames[-1].scoring
+    scorings = [
+        Jump(f.number, _turn_at(turns, f.number), f.seat, f.number, True, f.says, over and f is frames[-1])
+        for f in frames
+        if f.scoring
+    ][-(most // 2) :]
+    room = most - len(scorings)
+    if len(turns) > room:
+        here = _turn_at(turns, current) - 1
+        chosen = {0, len(turns) - 1, *range(max(0, here - 2), min(len(turns), here + 3))}
+        spare = room - len(chosen)
+        for k in range(1, spare + 1):
+            chosen.add(round(k * (len(turns) - 1) / (spare + 1)))
+        turns = [turns[i] for i in sorted(chosen)][:room]
+    return sorted([*turns, *scorings], key=lambda j: (j.move, j.scoring))
+
+
+def _turn_at(turns: Sequence[Jump], move: int) -> int:
+    """The number of the turn that holds ``move`` (the first turn for the opening)."""
+    return next((j.turn for j in turns if j.first <= move <= j.move), turns[-1].turn if turns else 0)
 
 
 @dataclass(frozen=True, slots=True)

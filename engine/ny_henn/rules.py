@@ -1087,6 +1087,10 @@ class NyHennRules(RulesDefaults):
         hands[seat] = sort_hand(new_hand)
         return state.model_copy(update={"hands": tuple(hands), "deck": tuple(deck)})
 
+    def scored(self, before: HennState, after: HennState) -> bool:
+        """A scoring round (A, B or C) was played."""
+        return len(after.scored) > len(before.scored)
+
     def revealed(
         self, before: HennState, seat: int, action: Action, after: HennState, events: Sequence[Event]
     ) -> Reveal | None:

@@ -101,3 +101,44 @@ async def test_game_history_lists_this_servers_finished_matches_latest_first(
             f"#{finished[0].id} New York"
         )
         assert all("🏆" in line and "<t:" in line for line in lines)
+
+
+async def test_the_jump_select_reaches_each_scoring_and_the_turns(
+    fake_discord: FakeDiscord, tmp_path: Path
+) -> None:
+    fake = fake_discord
+    async with big_apple(fake, tmp_path / "bot.db") as bot:
+        match = await bot.host.create_match("ny_henn", 2, guild_id=fake.guild.id)
+        for _ in range(2):
+            await bot.host.add_computer(match.id, "greedy")
+        await bot.host.start(match.id)  # computers play it to the end at once
+        match = await bot.host.match(match.id)
+        assert match.status is MatchStatus.FINISHED
+        kept = await bot.store.kept_actions(match.id)
+        shown = await (await fake.slash("replay", {"match": match.id, "move": 1}, user=fake.alice)).response()
+        (jump,) = shown.selects
+        options = jump["options"]
+        scorings = [o for o in options if o["value"].startswith("s")]
+        # Scorings A and B during the match, and the last one (C) ends it.
+        assert [o["label"].split(", ")[0] for o in scorings] == ["🏆 Scoring", "🏆 Scoring", "🏆 Final scoring"]
+        assert all(o["description"] for o in scorings)  # what each scoring move was
+        assert scorings[-1]["value"] == f"s{len(kept)}"
+        turns = [o for o in options if o["value"].startswith("t")]
+        assert len(options) <= 25 and turns[0]["label"].startswith("Turn 1: ")
+        assert [o["label"] for o in options if o.get("default")] == [turns[0]["label"]]
+        moves = [int(o["value"][1:]) for o in options]
+        assert moves == sorted(moves)
+
+        second = scorings[1]
+        landed = await (
+            await fake.select(shown, jump["custom_id"], [second["value"]], user=fake.alice)
+        ).response()
+        move = int(second["value"][1:])
+        assert f"move {move} of {len(kept)}" in (landed.content or "")
+        state = await bot.host.state_at(match, kept[move - 1][0])
+        assert board_of(landed) == render_view(
+            "ny_henn", bot.host.view(match, None, state), match.seat_names()
+        )
+        assert state.scored == ("A", "B")  # type: ignore[attr-defined]
+        (again,) = landed.selects
+        assert [o["value"] for o in again["options"] if o.get("default")] == [second["value"]]
