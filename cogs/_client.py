@@ -14,6 +14,7 @@ from typing import Any
 import discord
 from discord.ext import commands
 
+from cogs._animations import Animations
 from cogs._clocks import DiscordHerald
 from cogs._lang import CatalogueTranslator
 from cogs._notifier import DiscordNotifier
@@ -118,6 +119,7 @@ class BigApple(commands.AutoShardedBot):
         self.clock = clock
         self.renderer = RenderPool(render_workers)
         self.thinker = ThinkPool(think_workers)
+        self.animator = Animations(self)
         self.retention = retention
         self._pruned_at: datetime | None = None
         self._outbox_wakeup = asyncio.Event()

@@ -22,7 +22,6 @@ from cogs._pings import TurnPings
 from cogs._ui import HandButton, final_view, match_view
 from cogs.tournaments import table_thread_name
 from engine.core.errors import MatchNotFound
-from engine.host.history import match_frames
 from engine.host.outbox import DestinationGone
 from engine.host.ports import Delivery, LivePost, MatchRecord, Notice, TurnLines
 from engine.host.text import clip_lines, notice_heading, notice_lines, standings_lines, winners_line
@@ -383,9 +382,7 @@ class DiscordNotifier:
         background, a board at a time between the images of other matches, so no move elsewhere waits
         for it; a failure is logged and the match stays as it is."""
         try:
-            frames = await match_frames(self.bot.host, match)
-            views = [(self.bot.host.view(match, None, f.state), f.turn_ends) for f in frames]
-            gif = await self.bot.renderer.animation(match.game, views, match.seat_names())
+            gif = await self.bot.animator.of(match)
             await channel.send(
                 t(locale, "The whole match, move by move:"),
                 file=discord.File(io.BytesIO(gif), filename=f"match-{match.id}.gif"),

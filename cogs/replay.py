@@ -19,7 +19,7 @@ from cogs._ui import Guarded, bot_of, scope_of
 from cogs.lobby import thread_id_of
 from engine.core.errors import NotSeated, StaleVersion
 from engine.host.history import Jump, jumps, match_frames, moment
-from engine.host.ports import MatchStatus
+from engine.host.ports import MatchRecord, MatchStatus
 from engine.host.text import HOST
 from lang import t
 from lang.says import Namer, render
@@ -160,6 +160,17 @@ def steps(match_id: int, move: int, moves: int, own: bool, seated: bool, locale:
     return view
 
 
+async def send_animation(interaction: discord.Interaction[Any], match: MatchRecord) -> None:
+    """Answer privately with the animation of ``match`` so far: the public board after every move."""
+    bot = bot_of(interaction)
+    await interaction.response.defer(ephemeral=True, thinking=True)
+    locale = await reader_locale(interaction)
+    gif = await bot.animator.of(match)
+    text = t(locale, "{match}, move by move: save it or share it.", match=bot.notifier.heading(match, locale))
+    file = discord.File(io.BytesIO(gif), filename=f"match-{match.id}.gif")
+    await interaction.followup.send(text, file=file, ephemeral=True)
+
+
 def clipped(text: str, most: int = 100) -> str:
     """``text`` within a select option's limit, cut with an ellipsis."""
     return text if len(text) <= most else text[: most - 1] + "…"
@@ -204,14 +215,22 @@ class Replay(commands.Cog):
     @app_commands.describe(
         match="The match number (default: this thread's match)",
         move="The move to show (0: the opening; default: the latest)",
+        export="Send the animation of the whole match so far instead, to save or share",
     )
     async def replay(
-        self, interaction: discord.Interaction[Any], match: int | None = None, move: int | None = None
+        self,
+        interaction: discord.Interaction[Any],
+        match: int | None = None,
+        move: int | None = None,
+        export: bool = False,
     ) -> None:
         record = await self.bot.host.find_match(
             scope_of(interaction), match, thread_id_of(interaction), list(MatchStatus)
         )
-        await show_move(interaction, record.id, LATEST if move is None else max(0, move), own=False)
+        if export:
+            await send_animation(interaction, record)
+        else:
+            await show_move(interaction, record.id, LATEST if move is None else max(0, move), own=False)
 
 
 async def setup(bot: BigApple) -> None:

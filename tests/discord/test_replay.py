@@ -4,9 +4,11 @@ else's; the buttons survive a restart. The history lists a server's finished mat
 
 from __future__ import annotations
 
+import io
 from pathlib import Path
 
 import pytest
+from PIL import Image
 
 from engine.host.ports import MatchStatus
 from engine.registry import GAMES
@@ -120,7 +122,11 @@ async def test_the_jump_select_reaches_each_scoring_and_the_turns(
         options = jump["options"]
         scorings = [o for o in options if o["value"].startswith("s")]
         # Scorings A and B during the match, and the last one (C) ends it.
-        assert [o["label"].split(", ")[0] for o in scorings] == ["🏆 Scoring", "🏆 Scoring", "🏆 Final scoring"]
+        assert [o["label"].split(", ")[0] for o in scorings] == [
+            "🏆 Scoring",
+            "🏆 Scoring",
+            "🏆 Final scoring",
+        ]
         assert all(o["description"] for o in scorings)  # what each scoring move was
         assert scorings[-1]["value"] == f"s{len(kept)}"
         turns = [o for o in options if o["value"].startswith("t")]
@@ -142,3 +148,33 @@ async def test_the_jump_select_reaches_each_scoring_and_the_turns(
         assert state.scored == ("A", "B")  # type: ignore[attr-defined]
         (again,) = landed.selects
         assert [o["value"] for o in again["options"] if o.get("default")] == [second["value"]]
+
+
+@pytest.mark.real_png  # counts the animation's frames
+async def test_export_sends_the_animation_so_far_drawn_once_for_everyone_asking(
+    fake_discord: FakeDiscord, tmp_path: Path
+) -> None:
+    fake = fake_discord
+    async with big_apple(fake, tmp_path / "bot.db") as bot:
+        match_id, thread = await started_match(fake, bot, "skyline")
+        for _ in range(3):
+            await play_one_move(fake, bot, match_id, thread)
+        asked = [
+            await fake.slash("replay", {"export": True}, user=user, channel=thread)
+            for user in (fake.alice, fake.admin)
+        ]
+        answers = [await ix.response() for ix in asked]
+        kept = await bot.store.kept_actions(match_id)
+        for answer in answers:
+            assert answer.ephemeral and "move by move" in (answer.content or "")
+            gif = answer.attachment(f"match-{match_id}.gif").data
+            with Image.open(io.BytesIO(gif)) as image:
+                assert image.format == "GIF" and image.n_frames == len(kept) + 1
+        assert answers[0].attachments[0].data == answers[1].attachments[0].data
+        assert bot.animator.drawn == 1
+
+        await play_one_move(fake, bot, match_id, thread)
+        later = await (await fake.slash("replay", {"export": True}, user=fake.bob, channel=thread)).response()
+        with Image.open(io.BytesIO(later.attachments[0].data)) as image:
+            assert image.n_frames == len(kept) + 2
+        assert bot.animator.drawn == 2

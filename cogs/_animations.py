@@ -1,0 +1,61 @@
+"""The animated GIF of a match, move by move, as the final post and ``/replay export`` send it.
+
+Drawing one costs a second or more of processor time, so the latest few are kept by match and version,
+and people asking for the same one at once share one drawing.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from typing import TYPE_CHECKING
+
+from engine.host.history import match_frames
+from engine.host.ports import MatchRecord
+from engine.host.recent import Recent
+
+if TYPE_CHECKING:
+    from cogs._client import BigApple
+
+# Animations kept at hand; each is at most 8 MB, most are well under one.
+KEPT = 4
+
+
+class Animations:
+    """Builds (off the event loop, see ``RenderPool.animation``) and keeps matches' animations."""
+
+    def __init__(self, bot: BigApple) -> None:
+        self.bot = bot
+        self._kept: Recent[tuple[int, int], bytes] = Recent(KEPT)
+        self._drawing: dict[tuple[int, int], asyncio.Future[bytes]] = {}
+        self.drawn = 0
+
+    async def of(self, match: MatchRecord) -> bytes:
+        """The public board after every move of ``match`` as it stands, animated. Raises as
+        ``match_frames`` (a match not started, an unreadable log) and ``animate`` (too big)."""
+        key = (match.id, match.version)
+        kept = self._kept.get(key)
+        if kept is not None:
+            return kept
+        drawing = self._drawing.get(key)
+        if drawing is not None:
+            return await asyncio.shield(drawing)
+        future: asyncio.Future[bytes] = asyncio.get_running_loop().create_future()
+        self._drawing[key] = future
+        try:
+            gif = await self._draw(match)
+        except BaseException as exc:
+            future.set_exception(exc)
+            future.exception()  # read here, so nobody waiting is not a warning
+            raise
+        else:
+            future.set_result(gif)
+            self._kept.keep(key, gif)
+            return gif
+        finally:
+            del self._drawing[key]
+
+    async def _draw(self, match: MatchRecord) -> bytes:
+        frames = await match_frames(self.bot.host, match)
+        views = [(self.bot.host.view(match, None, f.state), f.turn_ends) for f in frames]
+        self.drawn += 1
+        return await self.bot.renderer.animation(match.game, views, match.seat_names())
