@@ -16,12 +16,13 @@ from typing import TYPE_CHECKING, Any
 import discord
 
 import lang
-from cogs._clocks import clock_notes
+from cogs._clocks import clock_notes, duration
 from cogs._lang import recipient_locale
 from cogs._pings import TurnPings
 from cogs._ui import HandButton, final_view, match_view
 from cogs.tournaments import table_thread_name
 from engine.core.errors import MatchNotFound
+from engine.host.clock import Pace
 from engine.host.outbox import DestinationGone
 from engine.host.ports import Delivery, LivePost, MatchRecord, Notice, TurnLines
 from engine.host.text import clip_lines, notice_heading, notice_lines, standings_lines, winners_line
@@ -279,6 +280,8 @@ class DiscordNotifier:
         if outcome is not None:
             body.append("\n".join(standings_lines(locale, match, outcome, name)))
             body.append(await self._moves_line(match, locale, name))
+            if match.pace is not Pace.NONE:
+                body.append(await self._time_line(match, locale, name))
         if everyone:
             players = mention_list(match, tuple(range(match.seat_count)))
             body.append(t(locale, "Players: {players}", players=players))
@@ -374,6 +377,14 @@ class DiscordNotifier:
         made = Counter(seat for _, seat in await self.bot.store.action_seats(match.id))
         counts = [f"{name(seat)} {made[seat]}" for seat in range(match.seat_count)]
         return t(locale, "Moves: {counts}", counts=" · ".join(counts))
+
+    async def _time_line(self, match: MatchRecord, locale: str, name: Namer) -> str:
+        """How long each player took over their turns on the clock, for the final post."""
+        used = {c.seat: c.used for c in await self.bot.store.seat_clocks(match.id)}
+        times = [
+            f"{name(seat)} {duration(locale, used[seat])}" for seat in range(match.seat_count) if seat in used
+        ]
+        return t(locale, "Time used: {times}", times=" · ".join(times))
 
     async def _post_animation(
         self, match: MatchRecord, channel: discord.abc.Messageable, locale: str

@@ -17,8 +17,9 @@ from engine.host.clock import ClockChange, SeatClock
 
 COLUMNS = (
     "match_id, seat, user_id, bank_seconds, started_at, deadline, reminded, due_at, timeouts, "
-    "last_started, last_deadline, last_bank_seconds"
+    "last_started, last_deadline, last_bank_seconds, used_seconds, last_used_seconds"
 )
+_MARKS = ", ".join("?" for _ in COLUMNS.split(","))
 
 
 def utc_text(moment: datetime) -> str:
@@ -50,6 +51,8 @@ def to_clock(row: dbmod.Row) -> SeatClock:
         "last_started": moment(row[9]),
         "last_deadline": moment(row[10]),
         "last_bank": None if row[11] is None else timedelta(seconds=float(row[11])),
+        "used": timedelta(seconds=float(row[12])),
+        "last_used": None if row[13] is None else timedelta(seconds=float(row[13])),
     }
     return dbmod.validated_row(SeatClock, fields, f"the clock of seat {row[1]} in match {row[0]}")
 
@@ -70,6 +73,8 @@ def clock_params(clock: SeatClock) -> tuple[Any, ...]:
         text(clock.last_started),
         text(clock.last_deadline),
         None if clock.last_bank is None else clock.last_bank.total_seconds(),
+        clock.used.total_seconds(),
+        None if clock.last_used is None else clock.last_used.total_seconds(),
     )
 
 
@@ -78,7 +83,7 @@ def write_change(raw: sqlite3.Connection, change: ClockChange | None, now: str) 
     if not change:
         return
     raw.executemany(
-        f"INSERT OR REPLACE INTO seat_clocks ({COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+        f"INSERT OR REPLACE INTO seat_clocks ({COLUMNS}) VALUES ({_MARKS})",
         [clock_params(clock) for clock in change.clocks],
     )
     raw.executemany(

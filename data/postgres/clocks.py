@@ -18,7 +18,7 @@ from engine.host.clock import ClockChange, SeatClock
 from engine.host.shards import Shards
 
 COLUMNS = clockrows.COLUMNS
-_MARKS = ", ".join(f"${i}" for i in range(1, 13))
+_MARKS = ", ".join(f"${i}" for i in range(1, len(COLUMNS.split(",")) + 1))
 _KEY = ("match_id", "seat")
 _UPSERT = (
     f"INSERT INTO seat_clocks ({COLUMNS}) VALUES ({_MARKS}) ON CONFLICT (match_id, seat) DO UPDATE SET "

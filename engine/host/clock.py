@@ -70,6 +70,9 @@ class SeatClock(Frozen):
     last_started: datetime | None = None
     last_deadline: datetime | None = None
     last_bank: timedelta | None = None
+    # Time the seat's player took over their turns so far, and before their last turn ended.
+    used: timedelta = timedelta(0)
+    last_used: timedelta | None = None
 
     @property
     def running(self) -> bool:
@@ -117,11 +120,14 @@ def end_turn(clock: SeatClock, allowance: Allowance, now: datetime, timed_out: b
     """The seat's turn is over at ``now``: what it left unused is its bank (up to the cap). A turn its
     player played resets the count of timeouts in a row; one a computer played for them adds to it."""
     left = clock.left(now) if clock.deadline is not None else clock.bank
+    took = max(now - clock.started_at, timedelta(0)) if clock.started_at is not None else timedelta(0)
     return clock.model_copy(
         update={
             "last_started": clock.started_at,
             "last_deadline": clock.deadline,
             "last_bank": clock.bank,
+            "last_used": clock.used,
+            "used": clock.used + took,
             "bank": timedelta(0) if timed_out else min(left, allowance.bank_cap),
             "started_at": None,
             "deadline": None,
@@ -147,6 +153,7 @@ def resume_turn(clock: SeatClock, allowance: Allowance, now: datetime) -> SeatCl
             "started_at": clock.last_started,
             "deadline": clock.last_deadline,
             "bank": clock.last_bank,
+            "used": clock.used if clock.last_used is None else clock.last_used,
             "reminded": 0,
         }
     )

@@ -37,6 +37,8 @@ def idle(match_id: int, seat: int = 1, user_id: int = 202) -> SeatClock:
         last_started=NOON - DAY,
         last_deadline=NOON,
         last_bank=timedelta(minutes=45),
+        used=timedelta(hours=3, minutes=7, milliseconds=500),
+        last_used=timedelta(hours=2),
     )
 
 

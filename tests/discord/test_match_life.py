@@ -2,15 +2,19 @@
 
 from __future__ import annotations
 
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
 from cogs._client import BigApple
+from cogs._clocks import duration
 from engine.core.rng import Rng
 from engine.host.ports import MatchStatus
 from engine.registry import POLICIES
 from tests.discord.fake import FakeDiscord
+from tests.discord.harness import running_bot
 from tests.discord.models import FakeMember
 from tests.discord.test_bigapple import big_apple, button, started_match
+from tests.discord.test_notify import Clock
 from tests.discord.test_tenancy import two_servers
 
 
@@ -122,3 +126,37 @@ async def test_my_games_lists_the_matches_waiting_for_me_on_every_server(
         # Bob sees only his own match.
         bobs = await (await fake.slash("mygames", {}, user=fake.bob, channel=fake.general)).response()
         assert f"#{here} " in (bobs.content or "") and f"#{there} " not in (bobs.content or "")
+
+
+async def test_the_final_post_says_how_long_each_player_took_on_the_clock(
+    fake_discord: FakeDiscord, tmp_path: Path
+) -> None:
+    fake = fake_discord
+    clock = Clock(datetime(2026, 5, 4, 9, tzinfo=UTC))
+    bot = BigApple(tmp_path / "db.sqlite", dev_guild=fake.guild.id, seed_source=lambda: 5, clock=clock)
+    async with running_bot(bot, fake):
+        match_id, thread = await started_match(fake, bot, "ny1901")
+        started = clock.now
+        record = await bot.host.match(match_id)
+        rules, greedy = bot.host.rules(record.game), POLICIES[record.game]["greedy"]
+        for step in range(1000):
+            if record.status is not MatchStatus.ACTIVE:
+                break
+            clock.advance(minutes=20 + 40 * (step % 3))  # someone thinks, then moves
+            state = bot.host.state_of(record)
+            seat = min(rules.to_act(state))
+            player = record.player_at(seat)
+            assert player is not None and player.user_id is not None
+            action = greedy.choose(rules, state, seat, rules.legal_actions(state, seat), Rng.from_seed(step))
+            await bot.host.act(match_id, player.user_id, rules.notation(action))
+            record = await bot.host.match(match_id)
+        final = await fake.wait_for_message(
+            thread, lambda m: "Final standings" in (m.content or ""), timeout=60
+        )
+        used = {c.seat: c.used for c in await bot.store.seat_clocks(match_id)}
+        # One seat's clock runs at a time in this game, so the times add up to the whole match.
+        assert sum(used.values(), timedelta(0)) == clock.now - started
+        name = bot.notifier.namer(record)
+        times = " · ".join(f"{name(seat)} {duration('en', used[seat])}" for seat in sorted(used))
+        assert f"Time used: {times}" in (final.content or "")
+        assert all(span > timedelta(hours=1) for span in used.values())

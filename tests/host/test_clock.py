@@ -14,8 +14,10 @@ from engine.host.clock import (
     Reminder,
     SeatClock,
     begin_turn,
+    cancel_turn,
     clocks_after,
     end_turn,
+    resume_turn,
 )
 from engine.host.notify import QuietHours
 from engine.host.ports import MatchRecord, MatchStatus, Player
@@ -61,6 +63,22 @@ def test_unused_time_goes_to_the_bank_up_to_its_cap() -> None:
     assert capped.bank == DAILY.bank_cap
     timed = end_turn(again, DAILY, again.deadline or START, timed_out=True)
     assert timed.bank == timedelta(0) and timed.timeouts == 1
+
+
+def test_the_time_a_player_takes_adds_up_and_a_move_taken_back_does_not_count_twice() -> None:
+    clock = SeatClock(match_id=1, seat=0, user_id=5)
+    first = end_turn(begin_turn(clock, DAILY, START), DAILY, START + timedelta(hours=2))
+    assert first.used == timedelta(hours=2)
+    second = begin_turn(first, DAILY, START + timedelta(hours=5))
+    assert second.used == timedelta(hours=2)  # a running turn counts once it ends
+    ended = end_turn(second, DAILY, START + timedelta(hours=6, minutes=30))
+    assert ended.used == timedelta(hours=3, minutes=30)
+    # The move that ended the second turn is taken back: the turn goes on, its time not yet counted.
+    resumed = resume_turn(ended, DAILY, START + timedelta(hours=7))
+    assert resumed.used == timedelta(hours=2) and resumed.started_at == START + timedelta(hours=5)
+    assert end_turn(resumed, DAILY, START + timedelta(hours=8)).used == timedelta(hours=5)
+    # A turn that never happened (the move that began it taken back) adds nothing.
+    assert cancel_turn(begin_turn(ended, DAILY, START + timedelta(days=1))).used == ended.used
 
 
 def test_each_seat_deciding_at_once_has_its_own_turn() -> None:
