@@ -1133,16 +1133,25 @@ class Ratings(commands.Cog):
         return line
 
     @app_commands.command(name="profile", description="Ratings and recent matches of a player")
-    @app_commands.describe(user="Whose profile (default: yours)")
-    async def profile(self, interaction: discord.Interaction[Any], user: discord.User | None = None) -> None:
+    @app_commands.describe(
+        user="Whose profile (default: yours)", game="One game's rating and matches only (default: every game)"
+    )
+    @app_commands.choices(game=GAME_CHOICES)
+    async def profile(
+        self, interaction: discord.Interaction[Any], user: discord.User | None = None, game: str | None = None
+    ) -> None:
         who = user or interaction.user
         locale = await reader_locale(interaction)
         # On a server, only what was played there; in direct messages, your own whole record.
         if interaction.guild_id is None and who.id != interaction.user.id:
             raise LobbyError(t(locale, "in direct messages you can see your own profile only"))
-        profile = await self.bot.ratings.profile(who.id, PROFILE_MATCHES, guild_id=interaction.guild_id)
+        profile = await self.bot.ratings.profile(
+            who.id, PROFILE_MATCHES, guild_id=interaction.guild_id, game=game
+        )
         lines = [f"**{display_name(who)}**"]
         for standing in profile.games:
+            if game is not None and standing.game != game:
+                continue
             rating = standing.rating
             title = t(locale, self.bot.host.rules(standing.game).title)
             rank = ", " + t(locale, "rank {rank}", rank=standing.rank) if standing.rank else ""

@@ -170,15 +170,17 @@ class SqliteRatings:
 
         return leader_rows(game, await self._db.read(body))
 
-    async def profile(self, user_id: int, recent: int = 5, guild_id: int | None = None) -> Profile:
+    async def profile(
+        self, user_id: int, recent: int = 5, guild_id: int | None = None, game: str | None = None
+    ) -> Profile:
         """``user_id``'s rating and leaderboard rank in every game they were rated in (by game name) and
-        their ``recent`` latest rated matches, newest first. With ``guild_id``, as that server sees it:
-        only the games and matches they played there, ranked on that server's leaderboard. A user never
-        rated gets an empty profile, whose ``standing(game)`` is the default rating. Raises
-        ``CorruptRecord``.
+        their ``recent`` latest rated matches (of ``game`` only, if given), newest first. With
+        ``guild_id``, as that server sees it: only the games and matches they played there, ranked on
+        that server's leaderboard. A user never rated gets an empty profile, whose ``standing(game)`` is
+        the default rating. Raises ``CorruptRecord``.
         """
         (standings_sql, standings_params), (recent_sql, recent_params) = profile_queries(
-            user_id, recent, guild_id
+            user_id, recent, guild_id, game
         )
 
         def body(raw: sqlite3.Connection) -> Profile:
@@ -219,9 +221,11 @@ def leader_rows(game: str, rows: Iterable[Sequence[Any]]) -> list[LeaderRow]:
     return board
 
 
-def profile_queries(user_id: int, recent: int, guild_id: int | None) -> tuple[Query, Query]:
+def profile_queries(
+    user_id: int, recent: int, guild_id: int | None, game: str | None = None
+) -> tuple[Query, Query]:
     """The SQL and parameters of ``profile``: the standings (game, mu, sigma, games, wins, rank) and
-    the latest rating changes (``_HISTORY_COLUMNS``)."""
+    the latest rating changes (``_HISTORY_COLUMNS``), of ``game`` only if given."""
     on_server = guild_id is not None
     # The rank is the one ``leaderboard(game, guild_id=...)`` shows with its default ``min_games`` of 1.
     standings_sql = (
@@ -237,9 +241,15 @@ def profile_queries(user_id: int, recent: int, guild_id: int | None) -> tuple[Qu
     recent_sql = (
         f"SELECT {_HISTORY_COLUMNS} FROM rating_history WHERE user_id = ?"
         + (" AND match_id IN (SELECT id FROM matches WHERE guild_id = ?)" if on_server else "")
+        + (" AND game = ?" if game is not None else "")
         + " ORDER BY id DESC LIMIT ?"
     )
-    recent_params = (user_id, *((guild_id,) if on_server else ()), max(0, recent))
+    recent_params = (
+        user_id,
+        *((guild_id,) if on_server else ()),
+        *((game,) if game is not None else ()),
+        max(0, recent),
+    )
     return (standings_sql, standings_params), (recent_sql, recent_params)
 
 

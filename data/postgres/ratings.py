@@ -90,9 +90,11 @@ class PostgresRatings:
         rows = await self._db.read(lambda conn: conn.fetch(numbered(sql), *params))
         return leader_rows(game, (tuple(row) for row in rows))
 
-    async def profile(self, user_id: int, recent: int = 5, guild_id: int | None = None) -> Profile:
+    async def profile(
+        self, user_id: int, recent: int = 5, guild_id: int | None = None, game: str | None = None
+    ) -> Profile:
         (standings_sql, standings_params), (recent_sql, recent_params) = profile_queries(
-            user_id, recent, guild_id
+            user_id, recent, guild_id, game
         )
 
         async def body(conn: Conn) -> Profile:

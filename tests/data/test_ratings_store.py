@@ -188,6 +188,10 @@ async def test_profile_lists_games_and_recent_matches(store: AnyStore, ratings: 
     assert [(r.game, r.place) for r in profile.recent] == [("chess", 2), ("toy", 1), ("chess", 2)]
     assert profile.recent[0].before == profile.recent[2].after
     assert profile.recent[1].delta > 0 > profile.recent[0].delta
+    # One game's history: its matches only, still newest first.
+    toys = await ratings.profile(101, recent=5, game="toy")
+    assert [r.match_id for r in toys.recent] == [played[2], played[0]]
+    assert (await ratings.profile(101, game="toy", guild_id=9)).recent == ()
     stranger = await ratings.profile(999)
     assert stranger.games == () and stranger.recent == ()
     assert stranger.standing("toy").rating == Rating()

@@ -109,6 +109,11 @@ async def test_a_swiss_tournament_from_creation_to_ratings(fake_discord: FakeDis
         played = [line for line in (profile.content or "").splitlines() if line.startswith("<t:")]
         assert len(played) == 2
         assert all(" points" in line and "against " in line and " in <#" in line for line in played)
+        # The history of one game only: this tournament's game has both, another game none.
+        same = await (await fake.slash("profile", {"game": "ny_piatnik"}, user=people[0])).response()
+        assert [line for line in (same.content or "").splitlines() if line.startswith("<t:")] == played
+        other = await (await fake.slash("profile", {"game": "skyline"}, user=people[0])).response()
+        assert "New York" not in (other.content or "") and "No rated matches yet." in (other.content or "")
 
 
 async def test_organisers_may_advance_a_round_and_delegate_to_a_role(
