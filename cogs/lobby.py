@@ -84,8 +84,7 @@ def unreadable_lines(locale: str, match_ids: list[int]) -> list[str]:
     ]
 
 
-# /game history reads this many finished matches and shows the latest this many of them.
-HISTORY_READ = 100
+# /game history shows this many finished matches, the last to end first.
 HISTORY_SHOWN = 15
 
 
@@ -248,14 +247,13 @@ class Lobby(commands.GroupCog, group_name="game", group_description="Create, joi
         scope = scope_of(interaction)
         # As /game list: a server's own matches; in direct messages, the user's matches anywhere.
         listing = await self.bot.store.survey_matches(
-            [MatchStatus.FINISHED],
             guild_id=scope.guild_id,
             user_id=None if scope.guild_id is not None else scope.user_id,
-            limit=HISTORY_READ,
+            limit=HISTORY_SHOWN,
+            finished_by_end=True,
         )
         locale = await reader_locale(interaction)
-        # The store lists by match number; the history is by the time each match ended.
-        finished = sorted(listing.matches, key=lambda m: m.updated_at, reverse=True)[:HISTORY_SHOWN]
+        finished = listing.matches
         lines = []
         unreadable = sorted(listing.unreadable)
         for m in finished:

@@ -190,11 +190,18 @@ class SqliteMatchStore:
         limit: int = 50,
         user_id: int | None = None,
         thread_id: int | None = None,
+        finished_by_end: bool = False,
     ) -> MatchListing:
-        """Like ``list_matches``, with the problems of the rows that cannot be read, by match id."""
+        """Like ``list_matches``, with the problems of the rows that cannot be read, by match id.
+        ``finished_by_end``: finished matches only (``statuses`` aside), the last to end first."""
         where: list[str] = []
         params: list[Any] = []
-        if statuses:
+        order = "id DESC"
+        if finished_by_end:
+            # Written out, so that the index of finished matches (migration 0016) serves it.
+            where.append("status = 'finished'")
+            order = "updated_at DESC, id DESC"
+        elif statuses:
             wanted = sorted({MatchStatus(s).value for s in statuses})
             where.append(f"status IN ({', '.join('?' * len(wanted))})")
             params += wanted
@@ -207,7 +214,7 @@ class SqliteMatchStore:
         if thread_id is not None:
             where.append("thread_id = ?")
             params.append(thread_id)
-        selection = f"FROM matches {'WHERE ' + ' AND '.join(where) if where else ''} ORDER BY id DESC LIMIT ?"
+        selection = f"FROM matches {'WHERE ' + ' AND '.join(where) if where else ''} ORDER BY {order} LIMIT ?"
         params.append(max(0, limit))
 
         def body(raw: sqlite3.Connection) -> MatchListing:

@@ -277,11 +277,17 @@ class PostgresMatchStore:
         limit: int = 50,
         user_id: int | None = None,
         thread_id: int | None = None,
+        finished_by_end: bool = False,
     ) -> MatchListing:
-        """Like ``list_matches``, with the problems of the rows that cannot be read, by match id."""
+        """Like ``list_matches``, with the problems of the rows that cannot be read, by match id.
+        ``finished_by_end``: finished matches only (``statuses`` aside), the last to end first."""
         args = Args()
         where: list[str] = []
-        if statuses:
+        order = "id DESC"
+        if finished_by_end:
+            where.append("status = 'finished'")  # written out, for the index of finished matches
+            order = "updated_at DESC, id DESC"
+        elif statuses:
             where.append(f"status = ANY({args(sorted({MatchStatus(s).value for s in statuses}))}::text[])")
         if guild_id is not None:
             where.append(f"guild_id = {args(guild_id)}")
@@ -291,7 +297,7 @@ class PostgresMatchStore:
             where.append(f"thread_id = {args(thread_id)}")
         sql = (
             f"SELECT {rows.MATCH_COLUMNS} FROM matches {'WHERE ' + ' AND '.join(where) if where else ''} "
-            f"ORDER BY id DESC LIMIT {args(max(0, limit))}"
+            f"ORDER BY {order} LIMIT {args(max(0, limit))}"
         )
 
         async def body(conn: Conn) -> MatchListing:

@@ -638,3 +638,41 @@ async def test_an_unreadable_match_is_summarised_and_abandoned(store: AnyStore, 
     with pytest.raises(MatchClosed, match="already abandoned"):
         await store.abandon_unreadable(match.id, match.version + 1)
     assert match.id not in await store.match_ids([MatchStatus.ACTIVE])
+
+
+class Ticking:
+    """A store clock one second later at each reading, so every change has its own time."""
+
+    def __init__(self) -> None:
+        self.seconds = 0
+
+    def __call__(self) -> str:
+        self.seconds += 1
+        return datetime.fromtimestamp(1_780_000_000 + self.seconds, UTC).isoformat(timespec="milliseconds")
+
+
+async def test_finished_matches_are_listed_by_when_they_ended(backdoor: Backdoor) -> None:
+    store = await backdoor.open(clock=Ticking())
+    started = []
+    for guild in (7, 7, 7, 8, 7):
+        match = await store.create_match(draft(guild_id=guild), ANN)
+        match = await store.add_player(match.id, match.version, BOB)
+        seated = [p.model_copy(update={"seat": i}) for i, p in enumerate(match.players)]
+        started.append(await store.start_match(match.id, match.version, seated, state(0)))
+    first, second, third, elsewhere, playing = started
+    for match in (second, third, elsewhere, first):  # they end in this order; ``playing`` goes on
+        await store.commit_action(
+            match.id,
+            match.version,
+            LoggedAction(seat=0, notation="end"),
+            state(1),
+            status=MatchStatus.FINISHED,
+            result_json='{"scores": [1, 0], "places": [1, 2], "reason": "over"}',
+        )
+    listed = await store.survey_matches(guild_id=7, finished_by_end=True)
+    assert [m.id for m in listed.matches] == [first.id, third.id, second.id]
+    latest = await store.survey_matches(guild_id=7, limit=2, finished_by_end=True)
+    assert [m.id for m in latest.matches] == [first.id, third.id]
+    mine = await store.survey_matches(user_id=BOB.user_id, finished_by_end=True)
+    assert [m.id for m in mine.matches] == [first.id, elsewhere.id, third.id, second.id]
+    assert playing.id not in [m.id for m in mine.matches]
