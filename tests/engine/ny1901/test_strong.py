@@ -12,22 +12,25 @@ from engine.ny1901.state import NyState
 
 STRONG = POLICIES["strong"]
 PER_KIND = 4  # positions kept per set of legal action kinds
+RARE = {"grab", "boom", "giveback", "pass"}  # decisions kept whenever they come up
 
 
 @cache
 def positions() -> tuple[tuple[NyState, int, tuple[Action, ...]], ...]:
-    """Decisions with a real choice from two seeded greedy matches, a few of each kind of decision."""
+    """Decisions with a real choice from seeded greedy matches, a few of each kind of decision, the common
+    ones spread over the match."""
     greedy = POLICIES["greedy"]
     kept: list[tuple[NyState, int, tuple[Action, ...]]] = []
     seen: Counter[frozenset[str]] = Counter()
-    for seed in (1, 2):
+    for seed in (1, 2, 3):
         state = RULES.setup(3, seed, frozenset())
         ply = 0
         while RULES.outcome(state) is None:
             seat = min(RULES.to_act(state))
             legal = tuple(RULES.legal_actions(state, seat))
             kinds = frozenset(a.kind for a in legal)
-            if len(legal) > 1 and seen[kinds] < PER_KIND and ply % 3 == seed % 3:
+            spread = ply % 4 == seed % 4 or bool(kinds & RARE)
+            if len(legal) > 1 and seen[kinds] < PER_KIND and spread:
                 seen[kinds] += 1
                 kept.append((state, seat, legal))
             action = greedy.choose(RULES, state, seat, legal, bot_rng(seed, ply))
@@ -39,7 +42,7 @@ def positions() -> tuple[tuple[NyState, int, tuple[Action, ...]], ...]:
 def test_the_positions_cover_every_kind_of_decision() -> None:
     kinds = {a.kind for _, _, legal in positions() for a in legal}
     assert kinds >= {"shift", "take", "grab", "build", "boom", "rebuild", "giveback", "end", "pass"}
-    assert len(positions()) >= 20
+    assert len(positions()) >= 30
 
 
 def test_strong_is_registered_under_its_name() -> None:
@@ -60,7 +63,7 @@ def _blind_twin(state: NyState, seat: int, salt: int) -> NyState:
 
 def test_strong_does_not_peek_at_the_deck_or_the_generator() -> None:
     checked = 0
-    for i, (state, seat, legal) in enumerate(positions()):
+    for i, (state, seat, legal) in enumerate(positions()[::2]):
         if len(state.deck) < 2:
             continue
         twin = _blind_twin(state, seat, 100 + i)
@@ -70,10 +73,10 @@ def test_strong_does_not_peek_at_the_deck_or_the_generator() -> None:
         mine = STRONG.choose(RULES, state, seat, legal, Rng.from_seed(7, i))
         assert STRONG.choose(RULES, twin, seat, legal, Rng.from_seed(7, i)) == mine
         checked += 1
-    assert checked >= 20
+    assert checked >= 15
 
 
 def test_strong_is_deterministic_for_a_seed() -> None:
-    for i, (state, seat, legal) in enumerate(positions()[::3]):
+    for i, (state, seat, legal) in enumerate(positions()[::5]):
         first = STRONG.choose(RULES, state, seat, legal, Rng.from_seed(3, i))
         assert STRONG.choose(RULES, state, seat, legal, Rng.from_seed(3, i)) == first
