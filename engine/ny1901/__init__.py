@@ -8,8 +8,13 @@ from engine.core.bots import RandomPolicy
 from engine.core.contract import Policy
 from engine.ny1901.bots import GreedyPolicy
 from engine.ny1901.rules import Ny1901Rules
+from engine.ny1901.strong import strong_policy
 
 RULES = Ny1901Rules()
-POLICIES: dict[str, Policy[Any, Any]] = {"random": RandomPolicy(), "greedy": GreedyPolicy()}
+POLICIES: dict[str, Policy[Any, Any]] = {
+    "random": RandomPolicy(),
+    "greedy": GreedyPolicy(),
+    "strong": strong_policy(),
+}
 
 __all__ = ["POLICIES", "RULES", "GreedyPolicy", "Ny1901Rules"]
