@@ -981,16 +981,23 @@ class Tournaments(commands.GroupCog, group_name="tournament", group_description=
         name="seat-computer", description="A computer finishes a player's table (organisers)"
     )
     @app_commands.describe(
-        player="The member concerned", tournament="The tournament number (default: this server's open one)"
+        player="The member concerned",
+        tournament="The tournament number (default: this server's open one)",
+        level="How it plays (default: the strongest)",
     )
+    @app_commands.choices(level=LEVEL_CHOICES)
     async def seat_computer(
-        self, interaction: discord.Interaction[Any], player: discord.Member, tournament: int | None = None
+        self,
+        interaction: discord.Interaction[Any],
+        player: discord.Member,
+        tournament: int | None = None,
+        level: str | None = None,
     ) -> None:
         await require_organiser(interaction)
         record = await self._find(interaction, tournament)
         entrant = entrant_for(record, player)
         await interaction.response.defer(thinking=True)
-        await self.bot.tournaments.seat_computer(record.id, entrant.key)
+        await self.bot.tournaments.seat_computer(record.id, entrant.key, level)
         self.bot.kick_outbox()
         locale = await reader_locale(interaction)
         await interaction.followup.send(

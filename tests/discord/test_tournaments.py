@@ -307,6 +307,10 @@ async def test_advance_asks_first_and_only_a_current_confirmation_ends_the_round
         await (
             await fake.slash("tournament seat-computer", {"player": people[0]}, user=fake.admin)
         ).response()
+        tables = [await bot.host.match(t.match_id or 0) for t in record.rounds[0].tables]
+        (seated,) = [m for m in tables if any(p.user_id == people[0].id for p in m.players)]
+        taken = [p.bot for p in seated.players if p.user_id == people[0].id]
+        assert taken == [bot.host.strongest_policy(seated.game)]  # the strongest, as nobody chose a level
         refused = await (await fake.click(stale, stale_end, user=fake.admin)).response()
         assert refused.ephemeral and "changed since you asked" in (refused.content or "")
         assert len((await bot.tournaments.get(record.id)).rounds) == 1
