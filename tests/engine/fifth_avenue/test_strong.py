@@ -50,6 +50,7 @@ def test_the_strong_player_is_registered() -> None:
 
 
 def test_only_legal_actions_in_every_phase() -> None:
+    assert isinstance(STRONG, StrongPolicy)
     quick = StrongPolicy(dataclasses.replace(STRONG.budget, worlds=1, candidates=3, depth=6))
     phases: set[str] = set()
     positions = _decisions(3, 41, 6) + _decisions(2, 42, 12) + _decisions(4, 43, 12)
