@@ -19,6 +19,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from functools import cache, lru_cache
 from typing import Any
 
 from engine.core.contract import GameRules
@@ -197,15 +198,20 @@ def _greedy_turn(st: FifthState, seat: int) -> Action:
     return best
 
 
+@cache
+def _near(lot_id: str, six: bool) -> tuple[str, str]:
+    return neighbours(lot_id, six)
+
+
 def _shop_gains(st: FifthState, lot_id: str, tile: str) -> list[int]:
     """Per seat, how much the buildings next to ``lot_id`` gain when ``tile`` is put on it."""
     gains = [0] * st.seats
     lots = st.lots
-    for near in neighbours(lot_id, st.six):
+    for near in _near(lot_id, st.six):
         lot = lots[near]
         if lot.owner is None or lot.owner < 0:
             continue
-        a, b = neighbours(near, st.six)
+        a, b = _near(near, st.six)
         shops = set(lots[a].shops) | set(lots[b].shops)
         before = VALUE[len(shops)]
         shops.add(tile)
@@ -219,17 +225,24 @@ def _greedy_bid(st: FifthState, seat: int) -> Action:
     assert au is not None
     if st.reserve[seat] == 0:
         return act("pass")
-    pile = au.piles[seat]
+    return _cheapest_bid(st.hands[seat], au.piles[seat], au.high, bid_colours(st, seat))
+
+
+@lru_cache(maxsize=1 << 14)
+def _cheapest_bid(
+    hand: tuple[str, ...], pile: tuple[str, ...], high: int, colours: tuple[str, ...]
+) -> Action:
+    """The bid the greedy player picks from its minimal bids (the same one but for ties between equal
+    cards), cached: rollouts from one world meet the same auctions again and again."""
     spent = pile_total(pile)
-    need = au.high - spent  # the cards added must total more than this
+    need = high - spent  # the cards added must total more than this
     room = _GREEDY_BUDGET - spent
     if room <= need:
         return act("pass")
-    hand = st.hands[seat]
-    blacks = sorted((c for c in hand if card_colour(c) == BLACK), key=card_value)
+    blacks = [c for c in hand if card_colour(c) == BLACK]
     best: tuple[int, int, tuple[str, ...]] | None = None
-    for rank, colour in enumerate(bid_colours(st, seat)):
-        mine = sorted((c for c in hand if card_colour(c) == colour), key=card_value)
+    for rank, colour in enumerate(colours):
+        mine = [c for c in hand if card_colour(c) == colour]
         if not pile and not mine:
             continue
         for bid in _bids(blacks, mine, need, room, first=not pile):
@@ -246,7 +259,7 @@ def _bids(
     blacks: Sequence[str], coloured: Sequence[str], need: int, room: int, first: bool
 ) -> list[tuple[str, ...]]:
     """Sets of at most four cards (a pile of 17 holds no more) totalling more than ``need`` and at most
-    ``room``: each value taken from black before coloured, as few of each value as needed."""
+    ``room``: each value taken from black before coloured; a first bid holds a coloured card."""
     pool: dict[int, list[str]] = {4: [], 5: [], 6: []}
     for c in (*blacks, *coloured):
         pool[card_value(c)].append(c)
@@ -270,9 +283,9 @@ def _bids(
 def _with_a_coloured(bid: tuple[str, ...], coloured: Sequence[str]) -> tuple[str, ...] | None:
     """``bid`` with one black card swapped for a coloured card of the same value, if there is one."""
     for i, card in enumerate(bid):
-        same = [c for c in coloured if card_value(c) == card_value(card)]
-        if same:
-            return (*bid[:i], same[0], *bid[i + 1 :])
+        for c in coloured:
+            if c[2] == card[2]:
+                return (*bid[:i], c, *bid[i + 1 :])
     return None
 
 
