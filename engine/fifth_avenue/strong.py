@@ -50,6 +50,7 @@ from engine.fifth_avenue.rules import (
     bid_colours,
     buildings_districts,
     move_options,
+    own_lot,
     pile_total,
     scorable,
     shop_targets,
@@ -69,7 +70,9 @@ class Budget:
     """How much one decision may think, in simulated actions (so a decision does not depend on the clock)."""
 
     worlds: int = 6  # determinisations
-    candidates: int = 6  # actions searched, best by prior
+    candidates: int = 5  # actions searched, best by prior (after pruning, on a turn's first phase)
+    shops: int = 3  # shop placements searched on a turn's first phase, best by prior
+    prune_after: int = 2  # worlds played by every candidate of a turn's first phase before pruning
     depth: int = 14  # rollout actions after the candidate
     steps: int = 900  # most simulated actions in all
 
@@ -306,8 +309,42 @@ def rollout_action(st: FifthState, seat: int) -> Action:
 
 
 def prior(st: FifthState, seat: int, action: Action) -> float:
-    """The greedy player's own valuation of ``action``, ranking the actions worth a search."""
+    """A quick guess at ``action``, ranking the actions worth a search: a shop by what it adds to the
+    buildings next to it (mine against the best opponent's), a draw by how useful the two cards are to
+    ``seat``, anything else by the greedy player's own valuation."""
+    if action.kind == "B":
+        assert action.lot is not None and action.slot is not None
+        tile = st.row[SLOTS.index(action.slot)]
+        assert tile is not None
+        return _shop_prior(_shop_gains(st, action.lot, tile), seat)
+    if action.kind == "draw":
+        return sum(_colour_use(st, seat, colour) for colour in action.cols)
     return greedy_value(st, seat, action)
+
+
+def _shop_prior(gains: Sequence[int], seat: int) -> float:
+    return gains[seat] - max(g for s, g in enumerate(gains) if s != seat)
+
+
+def _colour_use(st: FifthState, seat: int, colour: str) -> float:
+    """How much ``seat`` wants the top card of ``colour``: cards of the colour of its own lots (the only
+    colour it may bid there) and of empty lots where it has none; fours build the most."""
+    deck = st.decks[COLOURS.index(colour)]
+    if not deck:
+        return 0.0
+    use = 0.0
+    for d in DISTRICTS:
+        if d in st.closed:
+            continue
+        lot = st.lots.get(f"{d}.{colour}")
+        if lot is None:
+            continue
+        if lot.owner == seat:
+            use += 2.0
+        elif lot.empty and own_lot(st, d, seat) is None:
+            use += 0.5
+    held = sum(1 for c in st.hands[seat] if card_colour(c) == colour)
+    return use / (1 + held) + (4 - card_value(deck[0])) * -0.2
 
 
 class StrongPolicy:
@@ -332,7 +369,13 @@ class StrongPolicy:
         steps = 0
         # Every candidate is played in the same worlds, whose reseeded generators carry the luck of the
         # rollout (common random numbers); the greedy rollout itself draws nothing.
-        for world in worlds:
+        for round_, world in enumerate(worlds):
+            if round_ == budget.prune_after and len(candidates) > budget.candidates:
+                # Successive halving: the worlds left go to the best few.
+                keep = sorted(range(len(candidates)), key=lambda i: (-totals[i], i))[: budget.candidates]
+                keep.sort()
+                candidates = [candidates[i] for i in keep]
+                totals = [totals[i] for i in keep]
             for index, action in enumerate(candidates):
                 value, used = self._simulate(world, seat, action)
                 totals[index] += value
@@ -342,9 +385,15 @@ class StrongPolicy:
         return candidates[max(range(len(candidates)), key=lambda i: (totals[i], -i))]
 
     def _candidates(self, world: FifthState, seat: int, legal: Sequence[Action]) -> list[Action]:
-        """The actions worth a search, best first by the prior, ranked in a world (not the real state)."""
+        """The actions worth a search, ranked in a world (not the real state) so that no prior can read a
+        secret: on a turn's first phase every kind of action gets a chance (A, the best shops, every
+        pawn move and scoring); otherwise the best by the prior."""
         order = sorted(range(len(legal)), key=lambda i: (-prior(world, seat, legal[i]), i))
-        return [legal[i] for i in order[: self.budget.candidates]]
+        ranked = [legal[i] for i in order]
+        if world.phase != "action":
+            return ranked[: self.budget.candidates]
+        shops = [a for a in ranked if a.kind == "B"][: self.budget.shops]
+        return [a for a in ranked if a.kind != "B" or a in shops]
 
     def _simulate(self, world: FifthState, seat: int, action: Action) -> tuple[float, int]:
         """The value for ``seat`` of ``action`` in ``world`` after a greedy rollout, and the actions taken."""
