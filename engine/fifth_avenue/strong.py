@@ -69,7 +69,7 @@ _GREEDY_BUDGET = 17  # the greedy player never lets its pile exceed this (bots._
 class Budget:
     """How much one decision may think, in simulated actions (so a decision does not depend on the clock)."""
 
-    worlds: int = 6  # determinisations
+    worlds: int = 5  # determinisations
     candidates: int = 5  # actions searched, best by prior (after pruning, on a turn's first phase)
     shops: int = 3  # shop placements searched on a turn's first phase, best by prior
     prune_after: int = 2  # worlds played by every candidate of a turn's first phase before pruning
