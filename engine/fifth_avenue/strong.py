@@ -9,10 +9,11 @@ A position is judged by what each seat would score if the match ended now (final
 Park scorings as they stand, special scorings it qualifies for), plus smaller terms for buildings in
 reserve and cards in hand, relative to the best opponent.
 
-The search is the flat Monte Carlo of ``engine.core.search`` (worlds, candidates ranked by a prior, a
-rollout, common random numbers), run on a faster simulator: the candidates come from the legal list, but
-rollout actions are built directly by a copy of the greedy player's rules of thumb and applied without
-re-validating them, since the legality check (it lists every minimal bid) costs more than the move.
+The search follows ``engine.core.search`` (worlds, candidates ranked by a prior, a greedy rollout of
+fixed depth, every candidate played in the same worlds), with two changes: on a turn's first phase every
+kind of action is searched and the weaker half is dropped after two worlds; and it runs on a faster
+simulator, where rollout actions are built directly by the greedy player's rules of thumb and applied
+without re-validating them, since the legality check (it lists every minimal bid) costs more than the move.
 """
 
 from __future__ import annotations
@@ -26,6 +27,7 @@ from engine.core.contract import GameRules
 from engine.core.rng import Rng
 from engine.core.search import margin, reseeded
 from engine.fifth_avenue.actions import Action, act, notation
+from engine.fifth_avenue.bots import _BUDGET as _GREEDY_BUDGET
 from engine.fifth_avenue.bots import _value as greedy_value
 from engine.fifth_avenue.cards import (
     BLACK,
@@ -62,7 +64,6 @@ _WIN_BONUS = 15.0  # a finished match: first place matters more than the margin
 _RESERVE = 1.5  # a building in reserve, scaled by how much of the match is left
 _CARD = 0.12  # a card's value (4-6) in hand, scaled likewise
 _CP_GUESS = 3.5  # a Central Park building when its three tiles are still to come
-_GREEDY_BUDGET = 17  # the greedy player never lets its pile exceed this (bots._BUDGET)
 
 
 @dataclass(frozen=True, slots=True)
