@@ -8,8 +8,13 @@ from engine.core.bots import RandomPolicy
 from engine.core.contract import Policy
 from engine.fifth_avenue.bots import GreedyPolicy
 from engine.fifth_avenue.rules import FifthAvenueRules
+from engine.fifth_avenue.strong import StrongPolicy
 
 RULES = FifthAvenueRules()
-POLICIES: dict[str, Policy[Any, Any]] = {"random": RandomPolicy(), "greedy": GreedyPolicy()}
+POLICIES: dict[str, Policy[Any, Any]] = {
+    "random": RandomPolicy(),
+    "greedy": GreedyPolicy(),
+    "strong": StrongPolicy(),
+}
 
 __all__ = ["POLICIES", "RULES", "FifthAvenueRules", "GreedyPolicy"]
