@@ -16,7 +16,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import Any, Generic, TypeVar
+from typing import Generic, TypeVar
 
 from pydantic import BaseModel
 
@@ -48,25 +48,6 @@ class Budget:
 def reseeded(state: S, rng: Rng) -> S:
     """``state`` with its own generator replaced, so a simulation cannot foresee the real draws."""
     return state.model_copy(update={"rng": rng.next_u64()})
-
-
-def resampling_determinizer(rules: GameRules[S, Any]) -> Determinize[S]:
-    """A determiniser from the contract's ``resample_secrets``: every seat whose secrets ``seat`` may
-    not see is redrawn, and the generator reseeded. Depends only on ``seat``'s view when the game's
-    ``resample_secrets`` draws from its pool in an order that does not depend on the hidden cards."""
-
-    def determinize(state: S, seat: int, rng: Rng) -> S:
-        for other in range(_seats(state)):
-            if seat not in rules.observers(state, other):
-                state = rules.resample_secrets(state, other, rng)
-        return reseeded(state, rng)
-
-    return determinize
-
-
-def _seats(state: BaseModel) -> int:
-    seats: int = state.seats  # type: ignore[attr-defined]  # every game's state has it
-    return seats
 
 
 def margin(scores: Sequence[float], seat: int) -> float:
