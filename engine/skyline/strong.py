@@ -12,18 +12,21 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import Any
 
 from engine.core.contract import GameRules
 from engine.core.rng import Rng
 from engine.core.search import margin, reseeded
-from engine.skyline.actions import Action
+from engine.skyline.actions import ENDBUILD, Action, build
 from engine.skyline.bots import INCOME_WEIGHT as GREEDY_INCOME_WEIGHT
 from engine.skyline.bots import MISSION_SITE_WEIGHT, PP_WEIGHT, GreedyPolicy, _position_value
 from engine.skyline.cards import (
     BONUS_CARDS,
     BONUS_IDS,
     COLOURED,
+    LEVEL,
+    MAX_HEIGHT,
     MISSION_IDS,
     MISSION_MASKS,
     MISSION_PP,
@@ -31,9 +34,10 @@ from engine.skyline.cards import (
     PLACEMENT_MASKS,
     PRICE,
     SITE_BY_NAME,
+    SITES,
     SUPPLY_PER_COLOUR,
 )
-from engine.skyline.rules import fee_for
+from engine.skyline.rules import _free_actions, build_error, fee_for
 from engine.skyline.scoring import ranking_keys
 from engine.skyline.state import SkylineState, Stack, income_groups, orange_tops, penthouses, topped_mask
 
@@ -107,6 +111,7 @@ _NOT_LAST_ROW = sum(1 << k for k in range(36) if k % 6 != 5)
 _TOP_INCOME = {"1": 1, "2": 2, "4": 4, "6": 6}
 
 
+@lru_cache(maxsize=1 << 14)
 def best_income(board: tuple[Stack, ...], mask: int) -> int:
     """``income_groups(board, seat)[0]`` for the sites ``mask`` that ``seat`` tops, by bitmask flood
     fill (sites are column-major, so a row step is a shift by one and a column step by six)."""
@@ -139,12 +144,42 @@ def _site_bonus(stack: Stack, k: int, tag: str) -> float:
     return 0.0
 
 
+@lru_cache(maxsize=1 << 14)
 def _cards_value(mask: int, hand: tuple[str, ...]) -> float:
     value = 0.0
     for card in hand:
         if any(mask & need == need for need, _ in PLACEMENT_MASKS[card]):
             value += BONUS_CARDS[card].reward * 0.5
     return value
+
+
+@lru_cache(maxsize=1 << 12)
+def _sites_bonus(board: tuple[Stack, ...], tag: str) -> float:
+    return sum(_site_bonus(stack, k, tag) for k, stack in enumerate(board))
+
+
+_BUILDS = {(p, site.k): build(p, site.id) for p in ("1", "2", "4", "6", "PH", "N", "S") for site in SITES}
+
+
+def rollout_legal(rules: GameRules[Any, Any], st: SkylineState, seat: int) -> Sequence[Action]:
+    """``rules.legal_actions(st, seat)``, the builds found faster: a coloured floor is only tried where
+    the height fits its level, any piece only below the top height."""
+    if st.phase != "build" or seat != st.active:
+        legal: Sequence[Action] = rules.legal_actions(st, seat)
+        return legal
+    board = st.board
+    builds: list[Action] = []
+    for piece in dict.fromkeys(st.stock[seat]):
+        level = LEVEL.get(piece)
+        for k, stack in enumerate(board):
+            if (len(stack) + 1 != level) if level is not None else len(stack) >= MAX_HEIGHT:
+                continue
+            if build_error(st, seat, piece, k) is None:
+                builds.append(_BUILDS[piece, k])
+    out = builds + _free_actions(st, seat)
+    if st.built_any or not builds:
+        out.append(ENDBUILD)
+    return out
 
 
 def greedy_choice(st: SkylineState, seat: int, legal: Sequence[Action]) -> Action:
@@ -160,13 +195,12 @@ def greedy_choice(st: SkylineState, seat: int, legal: Sequence[Action]) -> Actio
     hand = st.hands[seat]
     ph = penthouses(board, seat)
     orange = orange_tops(board, seat)
-    sites = sum(_site_bonus(stack, k, tag) for k, stack in enumerate(board))
+    sites = _sites_bonus(board, tag)
     base = PP_WEIGHT * (ph + orange)
     base += GREEDY_INCOME_WEIGHT * best_income(board, mask)
     base += MISSION_SITE_WEIGHT * (mask & mission).bit_count()
     base += _cards_value(mask, hand)
     base += sites
-    cards_memo: dict[int, float] = {}
     best, best_value = legal[0], float("-inf")
     for a in legal:
         if a.kind != "build":
@@ -186,12 +220,10 @@ def greedy_choice(st: SkylineState, seat: int, legal: Sequence[Action]) -> Actio
                 was = bool(stack) and stack[-1][0] == tag and not stack[-1].endswith("S")
                 now = piece[0] == tag and a.piece != "S"
                 new_orange += int(now) - int(was)
-            if new_mask not in cards_memo:
-                cards_memo[new_mask] = _cards_value(new_mask, hand)
             new_value = PP_WEIGHT * (new_ph + new_orange)
             new_value += GREEDY_INCOME_WEIGHT * best_income(new_board, new_mask)
             new_value += MISSION_SITE_WEIGHT * (new_mask & mission).bit_count()
-            new_value += cards_memo[new_mask]
+            new_value += _cards_value(new_mask, hand)
             new_value += sites - _site_bonus(stack, k, tag) + _site_bonus(new_stack, k, tag)
             fee, to = fee_for(board, seat, a.piece, k)
             cost = fee * (0.6 if to is not None else 0.4)
@@ -223,6 +255,7 @@ MONEY_WEIGHT = 0.05  # prestige per million: a penthouse costs about 20 M all to
 INCOME_WEIGHT = 0.1
 PH_SITE_WEIGHT = 0.35  # a height-4 building this seat may top with a penthouse
 FIRST_BONUS = 1.0
+LATE_MONEY = (0.6, 0.2)  # share of the money terms once a seat has two penthouses / in the final turns
 
 
 def _assets(state: SkylineState, seat: int) -> float:
@@ -231,8 +264,19 @@ def _assets(state: SkylineState, seat: int) -> float:
     return state.cash[seat] + stock
 
 
-def projected(state: SkylineState, seat: int) -> float:
-    """``seat``'s prestige expected at the end, estimated from the position as it stands."""
+def money_worth(state: SkylineState) -> float:
+    """How much money still counts: fully while the end is far, less once a seat is one penthouse
+    from ending the match, little in the final turns (money scores nothing at the end)."""
+    if state.trigger is not None:
+        return LATE_MONEY[1]
+    if max(len(seq) for seq in state.penthouse_seq) >= 2:
+        return LATE_MONEY[0]
+    return 1.0
+
+
+def projected(state: SkylineState, seat: int, worth: float = 1.0) -> float:
+    """``seat``'s prestige expected at the end, estimated from the position as it stands; ``worth``
+    scales the money terms (see ``money_worth``)."""
     board = state.board
     mask = topped_mask(board, seat)
     value = float(penthouses(board, seat) + orange_tops(board, seat))
@@ -245,7 +289,7 @@ def projected(state: SkylineState, seat: int) -> float:
             if top == "N" or top[0] != tag or top.endswith("S"):
                 chances += 1
     value += PH_SITE_WEIGHT * min(chances, 2)
-    value += MONEY_WEIGHT * _assets(state, seat) + INCOME_WEIGHT * income_groups(board, seat)[0]
+    value += worth * (MONEY_WEIGHT * _assets(state, seat) + INCOME_WEIGHT * best_income(board, mask))
     return value
 
 
@@ -257,7 +301,8 @@ def evaluate(state: SkylineState, seat: int) -> float:
         scores = [float(k[0]) for k in keys]
         first = all(keys[seat] >= k for k in keys)
         return margin(scores, seat) + (FIRST_BONUS if first else 0.0)
-    return margin([projected(state, s) for s in range(state.seats)], seat)
+    worth = money_worth(state)
+    return margin([projected(state, s, worth) for s in range(state.seats)], seat)
 
 
 def prior(state: SkylineState, seat: int, action: Action) -> float:
@@ -274,9 +319,9 @@ class RoundBudget:
     """How much one decision may think."""
 
     worlds: int = 2  # determinisations
-    candidates: int = 5  # actions searched, best by the greedy value (ending the phase is added)
+    candidates: int = 8  # actions searched, best by the greedy value (ending the phase is added)
     horizon: int = 40  # most simulated actions per candidate (a round takes about 20)
-    steps: int = 400  # most simulated actions in all
+    steps: int = 600  # no further world is started once this many actions were simulated
 
 
 class StrongPolicy:
@@ -331,7 +376,7 @@ class StrongPolicy:
             if actor == seat and left:
                 break
             left = left or actor != seat
-            legal = rules.legal_actions(state, actor)
+            legal = rollout_legal(rules, state, actor)
             move = legal[0] if len(legal) == 1 else greedy_choice(state, actor, legal)
             state = rules.apply(state, actor, move).state
             used += 1

@@ -11,7 +11,14 @@ from engine.core.rng import Rng, bot_rng
 from engine.skyline import POLICIES, RULES
 from engine.skyline.actions import Action
 from engine.skyline.state import SkylineState, income_groups, topped_mask
-from engine.skyline.strong import RoundBudget, StrongPolicy, best_income, determinize, greedy_choice
+from engine.skyline.strong import (
+    RoundBudget,
+    StrongPolicy,
+    best_income,
+    determinize,
+    greedy_choice,
+    rollout_legal,
+)
 
 
 def greedy_match(seed: int, options: frozenset[str] = frozenset()) -> Iterator[tuple[SkylineState, int]]:
@@ -108,3 +115,8 @@ def test_fast_greedy_plays_like_the_greedy_player() -> None:
         assert greedy_choice(state, seat, legal) == greedy.choose(RULES, state, seat, legal, Rng(0))
         for s in range(state.seats):
             assert best_income(state.board, topped_mask(state.board, s)) == income_groups(state.board, s)[0]
+
+
+def test_rollout_legal_actions_are_the_rules_own() -> None:
+    for state, seat in sample(7100, 3) + sample(7200, 3):
+        assert rollout_legal(RULES, state, seat) == RULES.legal_actions(state, seat)
