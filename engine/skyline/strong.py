@@ -233,18 +233,6 @@ def greedy_choice(st: SkylineState, seat: int, legal: Sequence[Action]) -> Actio
     return best
 
 
-class FastGreedy:
-    """``GreedyPolicy`` with the same choices, cheaper per decision (used in rollouts)."""
-
-    name = "greedy"
-
-    def choose(
-        self, rules: GameRules[Any, Any], state: Any, seat: int, legal: Sequence[Any], rng: Rng
-    ) -> Any:
-        """The greedy player's action; ``rng`` unused."""
-        return greedy_choice(state, seat, legal)
-
-
 # ---------------------------------------------------------------------------------------------
 # Evaluation
 
@@ -305,9 +293,10 @@ def evaluate(state: SkylineState, seat: int) -> float:
     return margin([projected(state, s, worth) for s in range(state.seats)], seat)
 
 
-def prior(state: SkylineState, seat: int, action: Action) -> float:
-    """The greedy player's heuristic value of ``action``."""
-    return GREEDY.value(state, seat, action, _position_value(state.board, state, seat))
+def priors(state: SkylineState, seat: int, legal: Sequence[Action]) -> list[float]:
+    """The greedy player's heuristic value of each action in ``legal``."""
+    base = _position_value(state.board, state, seat)
+    return [GREEDY.value(state, seat, a, base) for a in legal]
 
 
 # ---------------------------------------------------------------------------------------------
@@ -332,7 +321,6 @@ class StrongPolicy:
 
     def __init__(self, budget: RoundBudget = RoundBudget()) -> None:
         self.budget = budget
-        self.rollout = FastGreedy()
 
     def choose(
         self, rules: GameRules[Any, Any], state: Any, seat: int, legal: Sequence[Any], rng: Rng
@@ -344,8 +332,7 @@ class StrongPolicy:
         worlds = [determinize(state, seat, rng) for _ in range(budget.worlds)]
         first = worlds[0]
         # Ranked in an imagined world rather than the real state, so that no secret can leak.
-        base = _position_value(first.board, first, seat)
-        values = [GREEDY.value(first, seat, a, base) for a in legal]
+        values = priors(first, seat, legal)
         order = sorted(range(len(legal)), key=lambda i: (-values[i], i))
         picked = order[: budget.candidates]
         picked += [i for i in order[budget.candidates :] if legal[i].kind in ("endbuild", "endturn")]
