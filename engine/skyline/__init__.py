@@ -8,8 +8,13 @@ from engine.core.bots import RandomPolicy
 from engine.core.contract import Policy
 from engine.skyline.bots import GreedyPolicy
 from engine.skyline.rules import SkylineRules
+from engine.skyline.strong import StrongPolicy
 
 RULES = SkylineRules()
-POLICIES: dict[str, Policy[Any, Any]] = {"random": RandomPolicy(), "greedy": GreedyPolicy()}
+POLICIES: dict[str, Policy[Any, Any]] = {
+    "random": RandomPolicy(),
+    "greedy": GreedyPolicy(),
+    "strong": StrongPolicy(),
+}
 
-__all__ = ["POLICIES", "RULES", "GreedyPolicy", "SkylineRules"]
+__all__ = ["POLICIES", "RULES", "GreedyPolicy", "SkylineRules", "StrongPolicy"]
