@@ -33,6 +33,7 @@ def pytest_configure(config: pytest.Config) -> None:
         "markers", "real_png: encode the images the bot sends as the bot does, instead of a stand-in"
     )
     config.addinivalue_line("markers", "animation: the bot posts the animation of each finished match")
+    config.addinivalue_line("markers", "think_processes: strong computer players think in worker processes")
 
 
 @pytest.fixture(autouse=True)
@@ -42,6 +43,15 @@ def no_animations(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatc
     ``animation``."""
     if not request.node.get_closest_marker("animation"):
         monkeypatch.setenv("BIGAPPLE_ANIMATIONS", "0")
+
+
+@pytest.fixture(autouse=True)
+def think_in_a_thread(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Starting worker processes costs a second or two per bot, more than the few strong decisions of a
+    test: the bots here think in a thread (as with ``BIGAPPLE_THINK_WORKERS=0``), the same decisions,
+    except in tests marked ``think_processes``."""
+    if not request.node.get_closest_marker("think_processes"):
+        monkeypatch.setenv("BIGAPPLE_THINK_WORKERS", "0")
 
 
 def stand_in_png(image: Image.Image) -> bytes:

@@ -5,6 +5,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
+
 from tests.discord.fake import FakeDiscord
 from tests.discord.test_bigapple import big_apple, new_match
 
@@ -55,6 +57,7 @@ async def test_an_italian_lobby_names_the_levels_in_italian(
         assert [o["label"] for o in chooser["options"]][2] == "Forte: pensa diverse mosse in anticipo"
 
 
+@pytest.mark.think_processes
 async def test_a_strong_computer_thinks_in_a_process_and_plays_legal_moves(
     fake_discord: FakeDiscord, tmp_path: Path
 ) -> None:
