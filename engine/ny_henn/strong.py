@@ -19,6 +19,7 @@ from engine.ny_henn.cards import (
     DISPLAY_SIZE,
     SCORE_A,
     SCORING_CARDS,
+    TILE_IDS,
     TYPE_CODES,
     card_value,
     money_deck,
@@ -34,7 +35,9 @@ from engine.ny_henn.state import HennState, city_map
 # scoring cards' piles in the deck (§3.1 step 8) without remembering the real deal.
 _STARTING_CARDS = 4.5
 MONEY_WEIGHT = 0.5  # points per unit of money in hand
-WIN_BONUS = 20.0  # a finished game: first place is what counts
+TILE_WEIGHT = 0.0  # points per built tile, for the majorities it may help win later
+WIN_BONUS = 20.0
+DECAY = False  # a finished game: first place is what counts
 
 
 def determinize(state: HennState, seat: int, rng: Rng) -> HennState:
@@ -92,8 +95,14 @@ def projected_scores(state: HennState) -> list[float]:
     dirk = type_counts(state.dirk) if state.two_player else None
     streets = [street_value(city_map(state, s)) for s in range(seats)]
     rounds = [r for r in ("A", "B") if r not in state.scored] + ["C"]
+    # Money and tiles also promise points to come, less so as the bag empties (money left at the end is
+    # worth nothing, a tile bought late can no longer grow into a majority).
+    future = len(state.bag) / (len(TILE_IDS) - DISPLAY_SIZE) if DECAY else 1.0
     projected = [
-        float(state.scores[s]) + MONEY_WEIGHT * sum(map(card_value, state.hands[s])) for s in range(seats)
+        float(state.scores[s])
+        + future * MONEY_WEIGHT * sum(map(card_value, state.hands[s]))
+        + future * TILE_WEIGHT * (len(state.cities[s]) - 1 + len(state.pending[s]))
+        for s in range(seats)
     ]
     for code in TYPE_CODES:
         row = [c[code] for c in counts] + ([dirk[code]] if dirk is not None else [])
@@ -124,6 +133,7 @@ def prior(state: HennState, seat: int, action: Action) -> float:
     return _GREEDY.value(state, seat, action)
 
 
+UNTIL_TURN = False
 BUDGET = Budget(worlds=4, candidates=5, depth=6, steps=200)
 
 
@@ -163,7 +173,11 @@ class StrongPolicy(SearchPolicy[HennState, Action]):
         """As the base search, with the rollout's actions listed by ``rollout_actions``."""
         state = rules.apply(world, seat, action).state
         used = 1
+        away = False
         while used <= self.budget.depth and state.phase != "over":
+            away = away or state.active != seat
+            if UNTIL_TURN and away and state.active == seat:
+                break
             actor = min(rules.to_act(state))
             legal = rollout_actions(state, actor)
             move = legal[0] if len(legal) == 1 else _GREEDY.choose(rules, state, actor, legal, rng)
