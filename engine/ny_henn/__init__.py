@@ -8,8 +8,13 @@ from engine.core.bots import RandomPolicy
 from engine.core.contract import Policy
 from engine.ny_henn.bots import GreedyPolicy
 from engine.ny_henn.rules import NyHennRules
+from engine.ny_henn.strong import StrongPolicy
 
 RULES = NyHennRules()
-POLICIES: dict[str, Policy[Any, Any]] = {"random": RandomPolicy(), "greedy": GreedyPolicy()}
+POLICIES: dict[str, Policy[Any, Any]] = {
+    "random": RandomPolicy(),
+    "greedy": GreedyPolicy(),
+    "strong": StrongPolicy(),
+}
 
-__all__ = ["POLICIES", "RULES", "GreedyPolicy", "NyHennRules"]
+__all__ = ["POLICIES", "RULES", "GreedyPolicy", "NyHennRules", "StrongPolicy"]

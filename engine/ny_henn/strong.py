@@ -1,0 +1,251 @@
+"""The strong computer player for Dirk Henn's New York: determinised Monte Carlo search (engine.core.search).
+
+It imagines worlds consistent with what its seat may see (the hidden money and tiles redrawn), tries the
+most promising actions in each, lets every seat continue with the greedy player for a few actions, and
+scores the position reached by the final standing it projects: the scoring rounds still to come played on
+the cities as they stand, money in hand, and room left to build.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from functools import lru_cache
+
+from engine.core.contract import GameRules
+from engine.core.rng import Rng
+from engine.core.search import Budget, SearchPolicy, margin, reseeded
+from engine.ny_henn.actions import PASS, Action, buy, place, redesign, take
+from engine.ny_henn.bots import GreedyPolicy, _type_value
+from engine.ny_henn.cards import (
+    BANKS,
+    BUILDING_TILES,
+    CARD_RANK,
+    DELTA,
+    DISPLAY_SIZE,
+    OPPOSITE,
+    SCORE_A,
+    SCORING_CARDS,
+    STREETS,
+    TYPE_CODES,
+    card_value,
+    money_deck,
+    paid_places,
+    sort_hand,
+)
+from engine.ny_henn.city import frontier, place_error, street_value
+from engine.ny_henn.rules import NyHennRules, can_pass, payment_options, take_options
+from engine.ny_henn.scoring import majority_points, type_counts
+from engine.ny_henn.state import HennState, Placed, city_map
+
+# A starting hand holds about 4.5 cards (cards are dealt until they total 20), which places the
+# scoring cards' piles in the deck (§3.1 step 8) without remembering the real deal.
+_STARTING_CARDS = 4.5
+MONEY_WEIGHT = 0.5  # points per unit of money in hand
+WIN_BONUS = 20.0  # a finished game: first place is what counts
+OPEN_WEIGHT = 2.0  # points per open cell next to a city (see _open_count), up to OPEN_CAP cells
+OPEN_CAP = 6
+
+
+def determinize(state: HennState, seat: int, rng: Rng) -> HennState:
+    """A world ``seat`` cannot tell from ``state``: other hands, deck and bag redrawn from what it may see.
+
+    The pool of unseen money (other hands and the deck) is put in canonical order before it is shuffled,
+    so the world depends only on the multiset, which the seat can work out; the scoring cards still in
+    the deck go where the setup (§3.1 step 8) would put them given how many cards were drawn since.
+    """
+    revealed = state.phase in ("final", "over")  # §5.4: hands are shown at the game's end
+    others = [s for s in range(state.seats) if s != seat and not revealed]
+    money = [c for c in state.deck if c not in SCORING_CARDS]
+    pool = rng.shuffled(
+        sorted([c for s in others for c in state.hands[s]] + money, key=CARD_RANK.__getitem__)
+    )
+    hands = list(state.hands)
+    for s in others:
+        size = len(state.hands[s])
+        hands[s], pool = sort_hand(pool[:size]), pool[size:]
+    deck = _with_scoring_cards(state, pool, rng)
+    bag = rng.shuffled(sorted(state.bag))
+    world = state.model_copy(update={"hands": tuple(hands), "deck": tuple(deck), "bag": tuple(bag)})
+    return reseeded(world, rng)
+
+
+def _with_scoring_cards(state: HennState, money: list[str], rng: Rng) -> list[str]:
+    """``money`` with the scoring cards still to come inserted in their estimated piles (2 and 4)."""
+    left = [c for c in SCORING_CARDS if c in state.deck]
+    if not left:
+        return money
+    total = len(money_deck(state.seats))
+    start = total - DISPLAY_SIZE - round(_STARTING_CARDS * state.seats)  # money deck after the deal
+    drawn = start - len(money)  # cards drawn since the setup (an estimate)
+    pile = start / 5
+    deck = list(money)
+    floor = 0
+    for card in left:
+        first_pile = 1 if card == SCORE_A else 3
+        lo = round(first_pile * pile) - drawn
+        hi = round((first_pile + 1) * pile) - drawn
+        lo, hi = min(max(lo, floor), len(money)), min(max(hi, floor), len(money))
+        at = lo + rng.below(hi - lo + 1)
+        deck.insert(at + (len(deck) - len(money)), card)
+        floor = at
+    return deck
+
+
+def projected_scores(state: HennState) -> list[float]:
+    """Each seat's score if the scoring rounds still to come were played on the cities as they stand,
+    plus money in hand at a smaller rate; tiles waiting to be placed count as built."""
+    seats = state.seats
+    counts = [
+        type_counts([t for _x, _y, t in state.cities[s]] + list(state.pending[s])) for s in range(seats)
+    ]
+    dirk = type_counts(state.dirk) if state.two_player else None
+    streets = [street_value(city_map(state, s)) for s in range(seats)]
+    rounds = [r for r in ("A", "B") if r not in state.scored] + ["C"]
+    # Money keeps its worth to the end: the richest in a bank takes the market's leftover tile (§5.4).
+    projected = [
+        float(state.scores[s]) + MONEY_WEIGHT * sum(map(card_value, state.hands[s])) for s in range(seats)
+    ]
+    for code in TYPE_CODES:
+        row = [c[code] for c in counts] + ([dirk[code]] if dirk is not None else [])
+        for r in rounds:
+            points = majority_points(row, paid_places(r, code))
+            for s in range(seats):
+                projected[s] += points[s]
+    for s in range(seats):
+        projected[s] += streets[s] * len(rounds)
+        projected[s] += OPEN_WEIGHT * min(OPEN_CAP, _open_count(state.cities[s]))
+    return projected
+
+
+@lru_cache(maxsize=1 << 12)
+def _open_count(city: tuple[Placed, ...]) -> int:
+    """Empty cells next to ``city`` that every neighbour faces without a street: room where most tiles
+    still fit. A city walled in by its own streets can build nothing more and ends with its purchases
+    in the reserve, where they score nothing."""
+    cells = {(x, y): t for x, y, t in city}
+    count = 0
+    for cx, cy in frontier(cells):
+        if all(
+            not STREETS[cells[(cx + dx, cy + dy)]][OPPOSITE[d]]
+            for d, (dx, dy) in enumerate(DELTA)
+            if (cx + dx, cy + dy) in cells
+        ):
+            count += 1
+    return count
+
+
+def evaluate(state: HennState, seat: int) -> float:
+    """How far ``seat`` is ahead of the best other seat at the projected end, with a bonus for winning
+    once the game is over (final scores on the same scale)."""
+    if state.phase == "over":
+        value = margin(state.scores, seat)
+        return value + (WIN_BONUS if value >= 0 else 0.0)
+    return margin(projected_scores(state), seat)
+
+
+_GREEDY = GreedyPolicy()
+RULES = NyHennRules()
+
+
+def prior(state: HennState, seat: int, action: Action) -> float:
+    """The greedy player's value of ``action``: ranks the actions worth searching."""
+    return _GREEDY.value(state, seat, action)
+
+
+# About 140 simulated actions a decision at most: 4 worlds x 5 candidates x (1 + 6 rollout actions).
+BUDGET = Budget(worlds=4, candidates=5, depth=6, steps=200)
+
+
+@lru_cache(maxsize=1 << 12)
+def _open_cells(city: tuple[Placed, ...], tile: str) -> tuple[tuple[int, int], ...]:
+    """The cells of ``city`` where ``tile`` may be built, as ``rules.placements`` lists them; remembered,
+    because the rollouts of one decision meet the same cities again and again."""
+    cells = {(x, y): t for x, y, t in city}
+    return tuple(c for c in frontier(cells) if place_error(cells, tile, c) is None)
+
+
+@lru_cache(maxsize=1 << 12)
+def _city_place_value(city: tuple[Placed, ...], tile: str, x: int, y: int) -> float:
+    """The greedy player's value of building ``tile`` at (x, y) (bots._place_value), remembered."""
+    cells = {(cx, cy): t for cx, cy, t in city}
+    cells[(x, y)] = tile
+    neighbours = sum((x + dx, y + dy) in cells for dx, dy in ((0, 1), (1, 0), (0, -1), (-1, 0)))
+    return 100.0 + 2.0 * street_value(cells) + neighbours - 0.1 * (abs(x) + abs(y))
+
+
+def _rollout_value(state: HennState, seat: int, a: Action) -> float:
+    """``GreedyPolicy.value`` with its costly parts (where a tile fits, a street's length) remembered."""
+    if a.kind == "place" and a.to == "city":
+        assert a.tile is not None and a.x is not None and a.y is not None
+        return _city_place_value(state.cities[seat], a.tile, a.x, a.y)
+    if a.kind == "buy":
+        tile = state.market[BANKS.index(str(a.slot))]
+        assert tile is not None
+        info = BUILDING_TILES[tile]
+        paid = sum(card_value(c) for c in a.cards)
+        value = 8.0 + _type_value(state, seat, str(info.type))
+        if not _open_cells(state.cities[seat], tile):
+            value -= 7
+        if paid == info.price:
+            value += 4
+        return value - 1.5 * (paid - info.price)
+    return _GREEDY.value(state, seat, a)
+
+
+def rollout_choice(state: HennState, seat: int, legal: Sequence[Action]) -> Action:
+    """What the greedy player would choose among ``legal`` (the first of the best)."""
+    best, best_value = legal[0], float("-inf")
+    for a in legal:
+        value = _rollout_value(state, seat, a)
+        if value > best_value:
+            best, best_value = a, value
+    return best
+
+
+def rollout_actions(state: HennState, seat: int) -> list[Action]:
+    """The legal actions the greedy player might choose, in the rules' order: all of them but the removes
+    and swaps it never plays (it values them below a take and below a pass), the costly ones to list."""
+    city = state.cities[seat]
+    if state.phase != "action":
+        out: list[Action] = []
+        for tile in dict.fromkeys(state.pending[seat]):
+            out += [place(tile, "city", c) for c in _open_cells(city, tile)]
+            out.append(place(tile, "reserve"))
+            if state.two_player and state.phase == "placement":
+                out.append(place(tile, "dirk"))
+        return out
+    out = [take(cards) for cards in take_options(state.display)]
+    hand = state.hands[seat]
+    for bank, offered in zip(BANKS, state.market, strict=True):
+        if offered is not None:
+            out += [buy(bank, p) for p in payment_options(hand, bank, BUILDING_TILES[offered].price)]
+    for tile in dict.fromkeys(state.reserves[seat]):
+        out += [redesign("add", c, tile) for c in _open_cells(city, tile)]
+    if can_pass(state, seat):
+        out.append(PASS)
+    return out
+
+
+class StrongPolicy(SearchPolicy[HennState, Action]):
+    """Determinised Monte Carlo search with a projected-standing evaluation and greedy rollouts."""
+
+    name = "strong"
+
+    def __init__(self, budget: Budget = BUDGET) -> None:
+        super().__init__(
+            determinize=determinize, evaluate=evaluate, prior=prior, rollout=_GREEDY, budget=budget
+        )
+
+    def _simulate(
+        self, rules: GameRules[HennState, Action], world: HennState, seat: int, action: Action, rng: Rng
+    ) -> tuple[float, int]:
+        """As the base search, with the rollout's actions listed by ``rollout_actions``."""
+        state = rules.apply(world, seat, action).state
+        used = 1
+        while used <= self.budget.depth and state.phase != "over":
+            actor = min(rules.to_act(state))
+            legal = rollout_actions(state, actor)
+            move = legal[0] if len(legal) == 1 else rollout_choice(state, actor, legal)
+            state = rules.apply(state, actor, move).state
+            used += 1
+        return self.evaluate(state, seat), used
