@@ -47,13 +47,12 @@ class Thinking:
     worlds: int = 12  # determinisations, shared by the candidates
     candidates: int = 6  # plays searched, best by the greedy value first
     rounds: int = 3  # the worlds come in this many shares; the weaker half is dropped after each
-    depth: int = 3  # simulated actions after the candidate (a full round of three seats)
-    steps: int = 600  # most simulated actions in all: bounds the slowest decision
+    depth: int = 6  # simulated actions after the candidate (two rounds of three seats)
+    final_depth: int = 6  # the same once the Stop cards are out, when the end may come at any draw
+    steps: int = 1_000  # most simulated actions in all: bounds the slowest decision
 
 
 BUDGET = Thinking()
-LEARNED = True
-_FIRST_BONUS = 4.0  # a finished match: first place is what counts, beyond the margin
 
 
 def _canonical(card: str) -> int:
@@ -203,12 +202,10 @@ def _lead(state: NyState, scores: list[float], seat: int) -> float:
 
 
 def evaluate(state: NyState, seat: int) -> float:
-    """``seat``'s lead in projected final points; a finished match adds a bonus for first place."""
+    """``seat``'s lead over the best rival in projected final points (a finished match: the real ones)."""
     if state.phase == "over":
-        outcome = final_outcome(state)
-        lead = _lead(state, _teamed(state, [float(s) for s in outcome.scores]), seat)
-        return lead + (_FIRST_BONUS if outcome.places[seat] == 1 else 0.0)
-    return _lead(state, projected(state) if LEARNED else standing(state), seat)
+        return _lead(state, _teamed(state, [float(s) for s in final_outcome(state).scores]), seat)
+    return _lead(state, projected(state), seat)
 
 
 class _QuickEval(_Eval):
@@ -281,9 +278,10 @@ class StrongPolicy:
         self, rules: GameRules[Any, Any], world: NyState, seat: int, action: Action, rng: Rng
     ) -> tuple[float, int]:
         """The value for ``seat`` of ``action`` in ``world`` after a greedy rollout, and its length."""
+        depth = self.budget.final_depth if world.final_phase else self.budget.depth
         state = rules.apply(world, seat, action).state
         used = 1
-        while used <= self.budget.depth and state.phase != "over":
+        while used <= depth and state.phase != "over":
             (actor,) = rules.to_act(state)
             legal = rules.legal_actions(state, actor)
             move = self.greedy.choose(rules, state, actor, legal, rng)
