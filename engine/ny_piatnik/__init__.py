@@ -8,8 +8,13 @@ from engine.core.bots import RandomPolicy
 from engine.core.contract import Policy
 from engine.ny_piatnik.bots import GreedyPolicy
 from engine.ny_piatnik.rules import NyPiatnikRules
+from engine.ny_piatnik.strong import StrongPolicy
 
 RULES = NyPiatnikRules()
-POLICIES: dict[str, Policy[Any, Any]] = {"random": RandomPolicy(), "greedy": GreedyPolicy()}
+POLICIES: dict[str, Policy[Any, Any]] = {
+    "random": RandomPolicy(),
+    "greedy": GreedyPolicy(),
+    "strong": StrongPolicy(),
+}
 
-__all__ = ["POLICIES", "RULES", "GreedyPolicy", "NyPiatnikRules"]
+__all__ = ["POLICIES", "RULES", "GreedyPolicy", "NyPiatnikRules", "StrongPolicy"]

@@ -1,0 +1,140 @@
+"""The strong computer player: legal, deterministic, and blind to what its seat cannot see."""
+
+from __future__ import annotations
+
+import dataclasses
+from collections import Counter
+
+from engine.core.rng import Rng, bot_rng
+from engine.ny_piatnik import POLICIES, RULES
+from engine.ny_piatnik.actions import Action
+from engine.ny_piatnik.cards import RED_BACK
+from engine.ny_piatnik.state import NyState
+from engine.ny_piatnik.strong import BUDGET, StrongPolicy, determinize
+
+STRONG = POLICIES["strong"]
+# The same player thinking less: the legality test visits many positions.
+QUICK = StrongPolicy(dataclasses.replace(BUDGET, worlds=2, candidates=3))
+
+
+def greedy_positions(seats: int, seed: int, options: frozenset[str] = frozenset()) -> list[NyState]:
+    """Every position of a seeded match of greedy players where someone must decide."""
+    state = RULES.setup(seats, seed, options)
+    positions = []
+    for ply in range(5000):
+        if RULES.outcome(state) is not None:
+            return positions
+        positions.append(state)
+        seat = min(RULES.to_act(state))
+        legal = RULES.legal_actions(state, seat)
+        action = POLICIES["greedy"].choose(RULES, state, seat, legal, bot_rng(seed, ply))
+        state = RULES.apply(state, seat, action).state
+    raise AssertionError("the match did not end")
+
+
+def kind_of(state: NyState) -> str:
+    """The kind of decision due: the phase, or the pending decision's kind."""
+    if state.pending is not None:
+        return state.pending.kind
+    return state.phase
+
+
+def test_strong_is_registered_under_its_name() -> None:
+    assert isinstance(STRONG, StrongPolicy) and STRONG.name == "strong"
+
+
+def test_strong_only_returns_legal_actions() -> None:
+    matches = [
+        (3, 41, frozenset[str]()),
+        (3, 42, frozenset({"events"})),
+        (2, 43, frozenset({"events", "chosen_colours"})),
+        (4, 44, frozenset({"team", "events"})),
+        (5, 45, frozenset[str]()),
+    ]
+    kinds: Counter[str] = Counter()
+    actions: Counter[str] = Counter()
+    checked = 0
+    for seats, seed, options in matches:
+        positions = greedy_positions(seats, seed, options)
+        # Every decision kind of the match, and a spread of main-phase turns.
+        picked = {kind_of(p): p for p in positions}
+        chosen = [*picked.values(), *positions[len(positions) // 2 :: 9]]
+        for ply, state in enumerate(chosen):
+            seat = min(RULES.to_act(state))
+            legal = RULES.legal_actions(state, seat)
+            action = QUICK.choose(RULES, state, seat, legal, Rng(ply))
+            assert action in legal, (RULES.notation(action), [RULES.notation(a) for a in legal])
+            kinds[kind_of(state)] += 1
+            actions[action.kind] += 1
+            checked += 1
+    assert checked >= 30
+    assert {"colour_choice", "preliminary", "main", "give", "fill", "return"} <= set(kinds)
+    assert {"colour", "place", "play"} <= set(actions)
+
+
+def main_positions(seed: int, options: frozenset[str] = frozenset()) -> list[NyState]:
+    """Main-phase turns of a greedy match where the player has a real choice, spread over the match."""
+    positions = [
+        p
+        for p in greedy_positions(3, seed, options)
+        if p.phase == "main" and p.pending is None and len(RULES.legal_actions(p, p.active)) > 1
+    ]
+    return positions[:: max(1, len(positions) // 4)][:4]
+
+
+def variants(state: NyState, seat: int, salt: int) -> list[NyState]:
+    """States ``seat`` cannot tell from ``state``: another seat's hand redrawn, a new future for the
+    state's generator, the deck reshuffled."""
+    out = []
+    for other in range(state.seats):
+        if other != seat:
+            out.append(RULES.resample_secrets(state, other, Rng(salt + other)))
+    out.append(state.model_copy(update={"rng": Rng(salt).next_u64()}))
+    out.append(state.model_copy(update={"deck": tuple(Rng(salt + 7).shuffled(state.deck))}))
+    return out
+
+
+def test_strong_does_not_peek() -> None:
+    compared = 0
+    positions = [*main_positions(51)[2:], main_positions(52, frozenset({"events"}))[2]]
+    for seed, state in enumerate(positions, 51):
+        seat = state.active
+        legal = RULES.legal_actions(state, seat)
+        action = STRONG.choose(RULES, state, seat, legal, Rng(seed))
+        for other in variants(state, seat, seed):
+            assert other != state  # the test could fail: the secrets really differ
+            assert other.hands[seat] == state.hands[seat]
+            assert RULES.view(other, seat) == RULES.view(state, seat)
+            assert STRONG.choose(RULES, other, seat, legal, Rng(seed)) == action
+            compared += 1
+    assert compared >= 12
+
+
+def test_worlds_depend_only_on_the_view() -> None:
+    state = main_positions(61)[1]
+    seat = state.active
+    for other in variants(state, seat, 61):
+        assert determinize(other, seat, Rng(5)) == determinize(state, seat, Rng(5))
+
+
+def test_worlds_keep_what_the_seat_sees() -> None:
+    state = main_positions(62)[2]
+    seat = state.active
+    world = determinize(state, seat, Rng(9))
+    assert world.hands[seat] == state.hands[seat] and world.board == state.board
+    assert world.money == state.money and world.discard == state.discard
+    assert world != state and world.rng != state.rng
+    hidden = Counter(state.deck) + Counter(c for s, h in enumerate(state.hands) if s != seat for c in h)
+    redrawn = Counter(world.deck) + Counter(c for s, h in enumerate(world.hands) if s != seat for c in h)
+    assert redrawn == hidden
+    for s in range(state.seats):
+        backs = sum(1 for c in state.hands[s] if c in RED_BACK), len(state.hands[s])
+        assert backs == (sum(1 for c in world.hands[s] if c in RED_BACK), len(world.hands[s]))
+
+
+def test_strong_is_deterministic() -> None:
+    for state in main_positions(71)[2:3]:
+        seat = state.active
+        legal = RULES.legal_actions(state, seat)
+        first: Action = STRONG.choose(RULES, state, seat, legal, Rng(3))
+        assert STRONG.choose(RULES, state, seat, legal, Rng(3)) == first
