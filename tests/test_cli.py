@@ -121,8 +121,12 @@ def test_bench_json_has_the_contract_keys(capsys: pytest.CaptureFixture[str]) ->
         "animation_ms_per_frame",
         "match_frames",
         "animation_s",
+        "strong",
     }
     assert figures["render_floor_ratio"] > 0
+    strong = figures["strong"]  # one strong player against two greedy ones, over the --winrate matches
+    assert 0 <= strong["ci95"][0] <= strong["first_rate"] <= strong["ci95"][1] <= 1
+    assert 0 < strong["decision_ms"]["p50"] <= strong["decision_ms"]["p95"]
     # The animation's time is its cost per frame over the match's frames (the opening and each move).
     assert figures["animation_ms_per_frame"] > 0 and figures["match_frames"] > 10
     assert figures["animation_s"] == pytest.approx(
