@@ -43,9 +43,13 @@ class Animations:
         self._drawing[key] = future
         try:
             gif = await self._draw(match)
-        except BaseException as exc:
+        except asyncio.CancelledError:
+            future.cancel()
+            raise
+        except Exception as exc:
             future.set_exception(exc)
-            future.exception()  # read here, so nobody waiting is not a warning
+            # Seen here, so an error nobody else waits for is not reported as "never retrieved".
+            future.exception()
             raise
         else:
             future.set_result(gif)
