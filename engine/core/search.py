@@ -40,9 +40,12 @@ class Budget:
     """How much one decision may think."""
 
     worlds: int = 8  # determinisations
-    candidates: int = 6  # actions searched, best by prior
+    candidates: int = 6  # actions searched, best by prior (or kept after pruning)
     depth: int = 12  # simulated actions after the candidate before the position is evaluated
     steps: int = 2_000  # most simulated actions in all (bounds the time of a decision)
+    # With more candidates than ``candidates`` (a game's ``candidates`` may offer more), the best
+    # ``candidates`` of them go on alone after this many worlds; 0: never pruned.
+    prune_after: int = 0
 
 
 def reseeded(state: S, rng: Rng) -> S:
@@ -57,7 +60,10 @@ def margin(scores: Sequence[float], seat: int) -> float:
 
 
 class SearchPolicy(Generic[S, A]):
-    """Determinised flat Monte Carlo search over the most promising actions (see the module)."""
+    """Determinised flat Monte Carlo search over the most promising actions (see the module).
+
+    A game may subclass it to choose its own ``candidates`` (every kind of action, say) or ``simulate``
+    with its own rollout (a faster copy of the greedy player, a rollout to the end of a round)."""
 
     name = "strong"
 
@@ -81,30 +87,36 @@ class SearchPolicy(Generic[S, A]):
             return legal[0]
         budget = self.budget
         worlds = [self.determinize(state, seat, rng) for _ in range(budget.worlds)]
-        # Ranked in the first world rather than the real state, so that a prior cannot read a secret.
-        first = worlds[0]
-        order = sorted(range(len(legal)), key=lambda i: (-self.prior(first, seat, legal[i]), i))
-        candidates = [legal[i] for i in order[: budget.candidates]]
+        # Chosen in the first world rather than the real state, so that a prior cannot read a secret.
+        candidates = self.candidates(worlds[0], seat, legal)
         if len(candidates) == 1:
             return candidates[0]
+        # Every candidate plays every world its turn comes to, so totals compare as means would.
         totals = [0.0] * len(candidates)
-        visits = [0] * len(candidates)
         steps = 0
-        for world in worlds:
+        for played, world in enumerate(worlds):
+            if played and played == budget.prune_after and len(candidates) > budget.candidates:
+                # Successive halving: the worlds left go to the best few.
+                keep = sorted(
+                    sorted(range(len(candidates)), key=lambda i: (-totals[i], i))[: budget.candidates]
+                )
+                candidates = [candidates[i] for i in keep]
+                totals = [totals[i] for i in keep]
             luck = rng.next_u64()
             for index, action in enumerate(candidates):
-                value, used = self._simulate(rules, world, seat, action, Rng(luck))
+                value, used = self.simulate(rules, world, seat, action, Rng(luck))
                 totals[index] += value
-                visits[index] += 1
                 steps += used
             if steps >= budget.steps:
                 break
-        means = [total / count for total, count in zip(totals, visits, strict=True)]
-        return candidates[max(range(len(candidates)), key=lambda i: (means[i], -i))]
+        return candidates[max(range(len(candidates)), key=lambda i: (totals[i], -i))]
 
-    def _simulate(
-        self, rules: GameRules[S, A], world: S, seat: int, action: A, rng: Rng
-    ) -> tuple[float, int]:
+    def candidates(self, world: S, seat: int, legal: Sequence[A]) -> list[A]:
+        """The actions worth a search: the best ``budget.candidates`` by the prior, read in ``world``."""
+        order = sorted(range(len(legal)), key=lambda i: (-self.prior(world, seat, legal[i]), i))
+        return [legal[i] for i in order[: self.budget.candidates]]
+
+    def simulate(self, rules: GameRules[S, A], world: S, seat: int, action: A, rng: Rng) -> tuple[float, int]:
         """The value for ``seat`` of ``action`` in ``world`` after a rollout, and the actions it took."""
         state = rules.apply(world, seat, action).state
         used = 1

@@ -19,15 +19,14 @@ without re-validating them, since the legality check (it lists every minimal bid
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
 from functools import cache, lru_cache
-from typing import Any
 
 from engine.core.contract import GameRules
 from engine.core.rng import Rng
-from engine.core.search import margin, reseeded
+from engine.core.search import Budget, SearchPolicy, margin, reseeded
 from engine.fifth_avenue.actions import Action, act, notation
 from engine.fifth_avenue.bots import _BUDGET as _GREEDY_BUDGET
+from engine.fifth_avenue.bots import GreedyPolicy
 from engine.fifth_avenue.bots import _value as greedy_value
 from engine.fifth_avenue.cards import (
     BLACK,
@@ -66,16 +65,10 @@ _CARD = 0.12  # a card's value (4-6) in hand, scaled likewise
 _CP_GUESS = 3.5  # a Central Park building when its three tiles are still to come
 
 
-@dataclass(frozen=True, slots=True)
-class Budget:
-    """How much one decision may think, in simulated actions (so a decision does not depend on the clock)."""
-
-    worlds: int = 5  # determinisations
-    candidates: int = 5  # actions searched, best by prior (after pruning, on a turn's first phase)
-    shops: int = 3  # shop placements searched on a turn's first phase, best by prior
-    prune_after: int = 2  # worlds played by every candidate of a turn's first phase before pruning
-    depth: int = 14  # rollout actions after the candidate
-    steps: int = 900  # most simulated actions in all
+# How much one decision may think, in simulated actions (so a decision does not depend on the clock):
+# on a turn's first phase every kind of action plays two worlds, then the best five the other three.
+BUDGET = Budget(worlds=5, candidates=5, depth=14, steps=900, prune_after=2)
+SHOPS = 3  # shop placements searched on a turn's first phase, best by prior
 
 
 # ---------------------------------------------------------------------------------------------
@@ -348,44 +341,15 @@ def _colour_use(st: FifthState, seat: int, colour: str) -> float:
     return use / (1 + held) + (4 - card_value(deck[0])) * -0.2
 
 
-class StrongPolicy:
+class StrongPolicy(SearchPolicy[FifthState, Action]):
     """Determinised flat Monte Carlo search with greedy rollouts on a fast simulator (see the module)."""
 
-    name = "strong"
+    def __init__(self, budget: Budget = BUDGET) -> None:
+        super().__init__(
+            determinize=determinize, evaluate=evaluate, prior=prior, rollout=GreedyPolicy(), budget=budget
+        )
 
-    def __init__(self, budget: Budget = Budget()) -> None:
-        self.budget = budget
-
-    def choose(
-        self, rules: GameRules[Any, Any], state: Any, seat: int, legal: Sequence[Any], rng: Rng
-    ) -> Any:
-        if len(legal) == 1:
-            return legal[0]
-        budget = self.budget
-        worlds = [determinize(state, seat, rng) for _ in range(budget.worlds)]
-        candidates = self._candidates(worlds[0], seat, legal)
-        if len(candidates) == 1:
-            return candidates[0]
-        totals = [0.0] * len(candidates)
-        steps = 0
-        # Every candidate is played in the same worlds, whose reseeded generators carry the luck of the
-        # rollout (common random numbers); the greedy rollout itself draws nothing.
-        for round_, world in enumerate(worlds):
-            if round_ == budget.prune_after and len(candidates) > budget.candidates:
-                # Successive halving: the worlds left go to the best few.
-                keep = sorted(range(len(candidates)), key=lambda i: (-totals[i], i))[: budget.candidates]
-                keep.sort()
-                candidates = [candidates[i] for i in keep]
-                totals = [totals[i] for i in keep]
-            for index, action in enumerate(candidates):
-                value, used = self._simulate(world, seat, action)
-                totals[index] += value
-                steps += used
-            if steps >= budget.steps:
-                break
-        return candidates[max(range(len(candidates)), key=lambda i: (totals[i], -i))]
-
-    def _candidates(self, world: FifthState, seat: int, legal: Sequence[Action]) -> list[Action]:
+    def candidates(self, world: FifthState, seat: int, legal: Sequence[Action]) -> list[Action]:
         """The actions worth a search, ranked in a world (not the real state) so that no prior can read a
         secret: on a turn's first phase every kind of action gets a chance (A, the best shops, every
         pawn move and scoring); otherwise the best by the prior."""
@@ -393,10 +357,12 @@ class StrongPolicy:
         ranked = [legal[i] for i in order]
         if world.phase != "action":
             return ranked[: self.budget.candidates]
-        shops = [a for a in ranked if a.kind == "B"][: self.budget.shops]
+        shops = [a for a in ranked if a.kind == "B"][:SHOPS]
         return [a for a in ranked if a.kind != "B" or a in shops]
 
-    def _simulate(self, world: FifthState, seat: int, action: Action) -> tuple[float, int]:
+    def simulate(
+        self, rules: GameRules[FifthState, Action], world: FifthState, seat: int, action: Action, rng: Rng
+    ) -> tuple[float, int]:
         """The value for ``seat`` of ``action`` in ``world`` after a greedy rollout, and the actions taken."""
         st = step(world, seat, action)
         used = 1

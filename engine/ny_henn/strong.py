@@ -236,7 +236,7 @@ class StrongPolicy(SearchPolicy[HennState, Action]):
             determinize=determinize, evaluate=evaluate, prior=prior, rollout=_GREEDY, budget=budget
         )
 
-    def _simulate(
+    def simulate(
         self, rules: GameRules[HennState, Action], world: HennState, seat: int, action: Action, rng: Rng
     ) -> tuple[float, int]:
         """As the base search, with the rollout's actions listed by ``rollout_actions``."""

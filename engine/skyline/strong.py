@@ -11,13 +11,12 @@ The work is bounded in simulated actions, never in time, so a seed gives the sam
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any
 
 from engine.core.contract import GameRules
 from engine.core.rng import Rng
-from engine.core.search import margin, reseeded
+from engine.core.search import Budget, SearchPolicy, margin, reseeded
 from engine.skyline.actions import ENDBUILD, Action, build
 from engine.skyline.bots import INCOME_WEIGHT as GREEDY_INCOME_WEIGHT
 from engine.skyline.bots import MISSION_SITE_WEIGHT, PP_WEIGHT, GreedyPolicy, _position_value
@@ -303,62 +302,43 @@ def priors(state: SkylineState, seat: int, legal: Sequence[Action]) -> list[floa
 # The search
 
 
-@dataclass(frozen=True, slots=True)
-class RoundBudget:
-    """How much one decision may think."""
-
-    worlds: int = 2  # determinisations
-    candidates: int = 8  # actions searched, best by the greedy value (ending the phase is added)
-    horizon: int = 40  # most simulated actions per candidate (a round takes about 20)
-    steps: int = 600  # no further world is started once this many actions were simulated
+# How much one decision may think: two worlds, eight candidates (and ending the phase), each followed to
+# this seat's next turn within 40 simulated actions (a round takes about 20); no further world once 600
+# actions were simulated.
+BUDGET = Budget(worlds=2, candidates=8, depth=40, steps=600)
 
 
-class StrongPolicy:
+def prior(state: SkylineState, seat: int, action: Action) -> float:
+    """The greedy player's heuristic value of ``action``."""
+    return priors(state, seat, [action])[0]
+
+
+class StrongPolicy(SearchPolicy[SkylineState, Action]):
     """Determinised search: each candidate is played in each world, then every seat plays greedily
     until this seat's next turn (or the end), and the mean evaluation decides."""
 
-    name = "strong"
+    def __init__(self, budget: Budget = BUDGET) -> None:
+        super().__init__(
+            determinize=determinize, evaluate=evaluate, prior=prior, rollout=GREEDY, budget=budget
+        )
 
-    def __init__(self, budget: RoundBudget = RoundBudget()) -> None:
-        self.budget = budget
-
-    def choose(
-        self, rules: GameRules[Any, Any], state: Any, seat: int, legal: Sequence[Any], rng: Rng
-    ) -> Any:
-        """The candidate with the best mean evaluation over the imagined worlds."""
-        if len(legal) == 1:
-            return legal[0]
-        budget = self.budget
-        worlds = [determinize(state, seat, rng) for _ in range(budget.worlds)]
-        first = worlds[0]
-        # Ranked in an imagined world rather than the real state, so that no secret can leak.
-        values = priors(first, seat, legal)
+    def candidates(self, world: SkylineState, seat: int, legal: Sequence[Action]) -> list[Action]:
+        """The best by the greedy values (read in one pass), and ending the phase whatever its value."""
+        values = priors(world, seat, legal)
         order = sorted(range(len(legal)), key=lambda i: (-values[i], i))
-        picked = order[: budget.candidates]
-        picked += [i for i in order[budget.candidates :] if legal[i].kind in ("endbuild", "endturn")]
-        candidates = [legal[i] for i in picked]
-        if len(candidates) == 1:
-            return candidates[0]
-        totals = [0.0] * len(candidates)
-        steps = 0
-        for world in worlds:
-            for index, action in enumerate(candidates):
-                value, used = self._simulate(rules, world, seat, action)
-                totals[index] += value
-                steps += used
-            if steps >= budget.steps:
-                break
-        return candidates[max(range(len(candidates)), key=lambda i: (totals[i], -i))]
+        picked = order[: self.budget.candidates]
+        picked += [i for i in order[self.budget.candidates :] if legal[i].kind in ("endbuild", "endturn")]
+        return [legal[i] for i in picked]
 
-    def _simulate(
-        self, rules: GameRules[Any, Any], world: SkylineState, seat: int, action: Action
+    def simulate(
+        self, rules: GameRules[SkylineState, Action], world: SkylineState, seat: int, action: Action, rng: Rng
     ) -> tuple[float, int]:
         """The value for ``seat`` of ``action`` in ``world`` once every seat has played greedily up
         to ``seat``'s next turn, and the number of actions simulated."""
         state: SkylineState = rules.apply(world, seat, action).state
         used = 1
         left = state.active != seat
-        while used < self.budget.horizon and state.phase != "over":
+        while used < self.budget.depth and state.phase != "over":
             actor = state.active
             if actor == seat and left:
                 break

@@ -12,7 +12,7 @@ from engine.skyline import POLICIES, RULES
 from engine.skyline.actions import Action
 from engine.skyline.state import SkylineState, income_groups, topped_mask
 from engine.skyline.strong import (
-    RoundBudget,
+    BUDGET,
     StrongPolicy,
     best_income,
     determinize,
@@ -52,7 +52,7 @@ def test_strong_is_registered() -> None:
 
 def test_strong_only_plays_legal_actions_in_every_phase() -> None:
     # A lighter budget searches the same way; the registered one is used by the tests below.
-    strong = StrongPolicy(replace(RoundBudget(), worlds=1, candidates=3, horizon=10))
+    strong = StrongPolicy(replace(BUDGET, worlds=1, candidates=3, depth=10))
     phases: set[str] = set()
     kinds: set[str] = set()
     positions = sample(7100, 6)
