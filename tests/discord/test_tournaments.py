@@ -125,7 +125,7 @@ async def test_organisers_may_advance_a_round_and_delegate_to_a_role(
     host_user = fake.add_user("referee", roles=[organisers])
     people = [fake.add_user(f"p{n}") for n in range(4)]
     async with big_apple(fake, tmp_path / "db.sqlite") as bot:
-        options = {"name": "Friendly", "game": "ny_piatnik", "format": "swiss", "rounds": 1}
+        options = {"name": "Friendly", "game": "ny1901", "format": "swiss", "rounds": 1}
         refused = await (await fake.slash("tournament create", options, user=host_user)).response()
         assert "organiser role" in (refused.content or "")
         role_set = await (
@@ -141,7 +141,8 @@ async def test_organisers_may_advance_a_round_and_delegate_to_a_role(
         assert late.ephemeral and "organiser" in (late.content or "")
         asked = await (await fake.slash("tournament advance", {}, user=host_user)).response()
         confirm = next(b["custom_id"] for b in asked.buttons if b["custom_id"].startswith("ba:tadvance:end:"))
-        done = await (await fake.click(asked, confirm, user=host_user)).response()
+        # Strong computers take the people's seats and play the table to its end before the answer.
+        done = await (await fake.click(asked, confirm, user=host_user)).response(timeout=60)
         assert "is over" in (done.content or "")
         record = (await bot.tournament_store.list_tournaments(limit=1))[0]
         assert record.status is TournamentStatus.FINISHED
@@ -283,7 +284,8 @@ async def test_advance_asks_first_and_only_a_current_confirmation_ends_the_round
     people = [fake.add_user(f"adv{n}") for n in range(4)]
     elsewhere = fake.add_guild("Elsewhere", owner=fake.add_user("stranger", guild=False))
     async with big_apple(fake, tmp_path / "db.sqlite") as bot:
-        await cup_of_four(fake, people)
+        # New York 1901: strong computers finish its tables in seconds, which the end of the round waits for.
+        await cup_of_four(fake, people, game="ny1901")
         await fake.wait_for_message(fake.general, lambda m: "round 1" in (m.content or ""))
         record = (await bot.tournament_store.list_tournaments(limit=1))[0]
 
@@ -374,9 +376,11 @@ async def test_standings_explain_their_columns_and_find_a_finished_tournament(
                 )
             ).response()
             number = int(re.search(r"#(\d+)", created.content or "").group(1))  # type: ignore[union-attr]
-            for _ in range(2):
+            for _ in range(2):  # normal computers: their matches are played out before the answer
                 await (
-                    await fake.slash("tournament add-computer", {"tournament": number}, user=fake.admin)
+                    await fake.slash(
+                        "tournament add-computer", {"tournament": number, "level": "greedy"}, user=fake.admin
+                    )
                 ).response()
             await (await fake.slash("tournament start", {"tournament": number}, user=fake.admin)).response()
             await fake.wait_for_message(
@@ -416,7 +420,7 @@ async def test_a_round_deadline_reminds_the_tables_then_computers_finish_them(
     clock = Clock(datetime(2026, 6, 1, 8, tzinfo=UTC))
     people = [fake.add_user(f"player{n}") for n in range(4)]
     async with bot_at(fake, tmp_path / "db.sqlite", clock) as bot:
-        await cup_of_four(fake, people, clock="daily")
+        await cup_of_four(fake, people, clock="daily", game="ny1901")  # quick strong computers, as above
         await fake.wait_for_message(fake.general, lambda m: "round 1" in (m.content or ""))
         record = (await bot.tournaments.store.get_tournament(1)).rounds[-1]
         tables = [await bot.host.match(table.match_id or 0) for table in record.tables]
