@@ -113,7 +113,7 @@ async def _play_turn(host: GameHost, match: MatchRecord, seat: int) -> None:
     rules = host.rules(match.game)
     player = match.player_at(seat)
     assert player is not None and player.user_id is not None
-    policy = host.policy(match.game, host.strongest_policy(match.game))
+    policy = host.policy(match.game, "greedy")
     while match.status is MatchStatus.ACTIVE:
         state = host.state_of(match)
         if seat not in rules.to_act(state):

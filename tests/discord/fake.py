@@ -24,8 +24,9 @@ from urllib.parse import quote
 
 import discord
 import yarl
-from aiohttp import BodyPartReader, WSMsgType, web
+from aiohttp import WSMsgType, web
 
+from tests.discord.forms import form_parts, media_type
 from tests.discord.models import (
     ADMINISTRATOR,
     APPLICATION_COMMAND,
@@ -91,6 +92,8 @@ __all__ = [
 T = TypeVar("T")
 
 API_PREFIX = "/api/v10"
+# A form field that carries an attachment: files[n].
+_FILE_FIELD = re.compile(r"files\[(\d+)\]")
 
 # Gateway intent bits the fake honours when deciding which events to send.
 INTENT_GUILDS = 1 << 0
@@ -627,25 +630,16 @@ class FakeDiscord:
     async def _read_body(self, request: web.Request) -> tuple[Any, list[Upload]]:
         """Parse a JSON body, or a multipart body's ``payload_json`` and ``files[n]`` parts."""
         files: list[Upload] = []
-        if request.content_type == "multipart/form-data":
-            payload: Any = None
-            reader = await request.multipart()
-            while (part := await reader.next()) is not None:
-                assert isinstance(part, BodyPartReader)
-                data = await part.read(decode=False)
-                if part.name == "payload_json":
-                    payload = json.loads(data)
-                elif part.name and (match := re.fullmatch(r"files\[(\d+)\]", part.name)):
-                    files.append(
-                        Upload(
-                            int(match[1]),
-                            part.filename or "file",
-                            bytes(data),
-                            part.headers.get("Content-Type"),
-                        )
-                    )
-            return payload, files
         raw = await request.read()
+        kind, parameters = media_type(request.headers.get("Content-Type"))
+        if kind == "multipart/form-data":
+            payload: Any = None
+            for part in form_parts(raw, parameters.get("boundary", "")):
+                if part.name == "payload_json":
+                    payload = json.loads(part.data)
+                elif part.name and (match := _FILE_FIELD.fullmatch(part.name)):
+                    files.append(Upload(int(match[1]), part.filename or "file", part.data, part.content_type))
+            return payload, files
         return (json.loads(raw) if raw else None), files
 
     async def _api(self, request: web.Request) -> web.StreamResponse:

@@ -1,4 +1,7 @@
-"""Tournaments through the real host and SQLite store, with Piatnik's New York at the tables."""
+"""Tournaments through the real host and SQLite store, with Piatnik's New York at most tables.
+
+The computers entered here play at the normal (greedy) level: these tests are about tournaments, and
+strong players finishing every table would make them slow; test_levels covers the strong default."""
 
 from __future__ import annotations
 
@@ -30,12 +33,13 @@ async def tournaments(tmp_path: Path) -> AsyncIterator[TournamentHost]:
 async def registered(
     tournaments: TournamentHost, humans: int, computers: int, **kw: object
 ) -> TournamentRecord:
-    record = await tournaments.create("Spring cup", "ny_piatnik", kw.pop("format", "swiss"), **kw)  # type: ignore[arg-type]
+    game = str(kw.pop("game", "ny_piatnik"))
+    record = await tournaments.create("Spring cup", game, kw.pop("format", "swiss"), **kw)  # type: ignore[arg-type]
     record = await tournaments.open_registration(record.id)
     for n in range(humans):
         record = await tournaments.join(record.id, 1000 + n, f"human{n}")
     for _ in range(computers):
-        record = await tournaments.add_computer(record.id)
+        record = await tournaments.add_computer(record.id, "greedy")
     return record
 
 
@@ -144,7 +148,8 @@ async def test_advance_waits_for_the_deadline_unless_forced(tmp_path: Path) -> N
         tournaments = TournamentHost(
             GameHost(store), SqliteTournamentStore.beside(store), seed_source=lambda: 5, clock=lambda: now[0]
         )
-        record = await registered(tournaments, 2, 2, rounds=2, table_size=4, deadline_hours=24)
+        # New York 1901: the strong computers that take the late seats finish its tables quickly.
+        record = await registered(tournaments, 2, 2, rounds=2, table_size=4, deadline_hours=24, game="ny1901")
         record = (await tournaments.start(record.id)).tournament
         assert record.rounds[0].started_at == now[0]
         with pytest.raises(LobbyError) as early:
@@ -200,7 +205,7 @@ async def test_the_advance_plan_names_who_loses_a_seat_and_a_stale_confirmation_
         tournaments = TournamentHost(
             GameHost(store), SqliteTournamentStore.beside(store), seed_source=lambda: 5, clock=lambda: now[0]
         )
-        record = await registered(tournaments, 4, 0, rounds=2, table_size=2, deadline_hours=24)
+        record = await registered(tournaments, 4, 0, rounds=2, table_size=2, deadline_hours=24, game="ny1901")
         record = (await tournaments.start(record.id)).tournament
         plan = await tournaments.advance_plan(record.id)
         assert plan.round == 1 and plan.deadline == now[0] + timedelta(hours=24)
@@ -210,7 +215,7 @@ async def test_the_advance_plan_names_who_loses_a_seat_and_a_stale_confirmation_
 
         # One player's seat goes to a computer meanwhile: a confirmation of the old plan is refused.
         first = plan.open_tables[0]
-        await tournaments.seat_computer(record.id, first.people[0])
+        await tournaments.seat_computer(record.id, first.people[0], "greedy")
         changed = await tournaments.advance_plan(record.id)
         assert changed.fingerprint != plan.fingerprint
         with pytest.raises(StaleVersion, match="changed since you asked"):
@@ -254,7 +259,8 @@ async def test_tick_reads_no_tournament_until_its_clock_has_something_due(tmp_pa
         tournaments = TournamentHost(
             GameHost(store), CountingStore(store.database), seed_source=lambda: 5, clock=lambda: now[0]
         )
-        record = await registered(tournaments, 2, 2, rounds=2, table_size=4, deadline_hours=24)
+        # New York 1901: the strong computers that take the late seats finish its tables quickly.
+        record = await registered(tournaments, 2, 2, rounds=2, table_size=4, deadline_hours=24, game="ny1901")
         record = (await tournaments.start(record.id)).tournament
         await tournaments.tick()  # the first look at every running tournament
         CountingStore.reads = 0
