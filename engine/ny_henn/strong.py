@@ -2,12 +2,14 @@
 
 It imagines worlds consistent with what its seat may see (the hidden money and tiles redrawn), tries the
 most promising actions in each, lets every seat continue with the greedy player for a few actions, and
-scores the position reached by the final standing it projects: the scoring rounds still to come played on
-the cities as they stand, money in hand, and room left to build.
+scores the position reached by the final standing it expects: the scoring rounds still to come, with
+majorities that the tiles yet to be bought can still turn weighed as chances, money in hand, and room
+left to build.
 """
 
 from __future__ import annotations
 
+import math
 from collections.abc import Sequence
 from functools import lru_cache
 
@@ -34,7 +36,7 @@ from engine.ny_henn.cards import (
 )
 from engine.ny_henn.city import frontier, place_error, street_value
 from engine.ny_henn.rules import NyHennRules, can_pass, payment_options, take_options
-from engine.ny_henn.scoring import majority_points, type_counts
+from engine.ny_henn.scoring import type_counts
 from engine.ny_henn.state import HennState, Placed, city_map
 
 # A starting hand holds about 4.5 cards (cards are dealt until they total 20), which places the
@@ -44,6 +46,8 @@ MONEY_WEIGHT = 0.5  # points per unit of money in hand
 WIN_BONUS = 20.0  # a finished game: first place is what counts
 OPEN_WEIGHT = 2.0  # points per open cell next to a city (see _open_count), up to OPEN_CAP cells
 OPEN_CAP = 6
+SPREAD = 1.0  # scales the spread of how the tiles still to come fall to the seats
+CARDS_PER_TILE = 1.7  # money cards drawn per tile bought, seen in greedy matches
 
 
 def determinize(state: HennState, seat: int, rng: Rng) -> HennState:
@@ -92,29 +96,83 @@ def _with_scoring_cards(state: HennState, money: list[str], rng: Rng) -> list[st
 
 
 def projected_scores(state: HennState) -> list[float]:
-    """Each seat's score if the scoring rounds still to come were played on the cities as they stand,
-    plus money in hand at a smaller rate; tiles waiting to be placed count as built."""
+    """Each seat's expected final score: points so far, the expected points of the scoring rounds still
+    to come (majorities as chances, see ``expected_majority``), its street in every such round, money in
+    hand at a smaller rate and room left to build; tiles waiting to be placed count as built."""
     seats = state.seats
     counts = [
         type_counts([t for _x, _y, t in state.cities[s]] + list(state.pending[s])) for s in range(seats)
     ]
     dirk = type_counts(state.dirk) if state.two_player else None
-    streets = [street_value(city_map(state, s)) for s in range(seats)]
-    rounds = [r for r in ("A", "B") if r not in state.scored] + ["C"]
+    left = type_counts(list(state.bag) + [t for t in state.market if t is not None])
+    total_left = sum(left.values())
+    rounds = [(r, round_share(state, r, total_left)) for r in ("A", "B") if r not in state.scored]
+    rounds.append(("C", 1.0))
     # Money keeps its worth to the end: the richest in a bank takes the market's leftover tile (§5.4).
     projected = [
         float(state.scores[s]) + MONEY_WEIGHT * sum(map(card_value, state.hands[s])) for s in range(seats)
     ]
     for code in TYPE_CODES:
         row = [c[code] for c in counts] + ([dirk[code]] if dirk is not None else [])
-        for r in rounds:
-            points = majority_points(row, paid_places(r, code))
+        for r, share in rounds:
+            points = expected_majority(row, seats, left[code] * share, paid_places(r, code))
             for s in range(seats):
                 projected[s] += points[s]
     for s in range(seats):
-        projected[s] += streets[s] * len(rounds)
+        projected[s] += street_value(city_map(state, s)) * len(rounds)
         projected[s] += OPEN_WEIGHT * min(OPEN_CAP, _open_count(state.cities[s]))
     return projected
+
+
+def round_share(state: HennState, round_id: str, tiles_left: int) -> float:
+    """About what share of the tiles still to come will be bought before scoring round ``round_id`` (A
+    or B, not yet drawn): the cards expected to be drawn before its card, at CARDS_PER_TILE a tile."""
+    if tiles_left <= 0:
+        return 1.0
+    money = sum(1 for c in state.deck if c not in SCORING_CARDS)
+    start = len(money_deck(state.seats)) - DISPLAY_SIZE - round(_STARTING_CARDS * state.seats)
+    drawn = start - money
+    pile = start / 5
+    first_pile = 1 if round_id == "A" else 3
+    lo, hi = first_pile * pile, (first_pile + 1) * pile
+    to_come = max(1.0, (max(lo, drawn) + hi) / 2 - drawn)
+    return min(1.0, to_come / CARDS_PER_TILE / tiles_left)
+
+
+def expected_majority(counts: Sequence[int], seats: int, coming: float, paid: Sequence[int]) -> list[float]:
+    """Expected majority points of each real seat for one type when about ``coming`` more tiles of it
+    are still to be shared out before the round, each as likely to go to any seat.
+
+    ``counts``: tiles of the type per seat, then Dirk's (he gets no points here, and no random share).
+    Each pair of participants is compared through the normal law of their final difference; a seat's
+    place follows from how many others are likely to finish ahead. With nothing to come it is the
+    rule (two tied seats share their two places; three or more share theirs almost evenly)."""
+    spread = [SPREAD * coming / seats if i < seats else 0.0 for i in range(len(counts))]
+    joins = 1.0 - (1.0 - 1.0 / seats) ** coming
+    out = [0.0] * seats
+    for s in range(seats):
+        own = counts[s]
+        if own <= 0 and coming < 0.5:
+            continue
+        # ahead[k]: chance that exactly k other participants finish ahead of s.
+        ahead = [1.0]
+        for o, other in enumerate(counts):
+            if o == s or (other <= 0 and coming < 0.5):
+                continue
+            var = spread[s] + spread[o]
+            diff = own - other
+            if var <= 0.0:
+                beat = 1.0 if diff > 0 else 0.5 if diff == 0 else 0.0
+            else:
+                beat = 0.5 * (1.0 + math.erf(diff / math.sqrt(2.0 * var)))
+            lose = 1.0 - beat
+            ahead = [
+                (ahead[k] * beat if k < len(ahead) else 0.0) + (ahead[k - 1] * lose if k else 0.0)
+                for k in range(len(ahead) + 1)
+            ]
+        value = sum(p * paid[k] for k, p in enumerate(ahead) if k < len(paid))
+        out[s] = value if own > 0 else value * joins
+    return out
 
 
 @lru_cache(maxsize=1 << 12)
