@@ -37,7 +37,7 @@ from engine.ny_henn.cards import (
 from engine.ny_henn.city import frontier, place_error, street_value
 from engine.ny_henn.rules import NyHennRules, can_pass, payment_options, take_options
 from engine.ny_henn.scoring import type_counts
-from engine.ny_henn.state import HennState, Placed, city_map
+from engine.ny_henn.state import HennState, Placed, acting_seats, city_map
 
 # A starting hand holds about 4.5 cards (cards are dealt until they total 20), which places the
 # scoring cards' piles in the deck (§3.1 step 8) without remembering the real deal.
@@ -297,13 +297,14 @@ class StrongPolicy(SearchPolicy[HennState, Action]):
     def simulate(
         self, rules: GameRules[HennState, Action], world: HennState, seat: int, action: Action, rng: Rng
     ) -> tuple[float, int]:
-        """As the base search, with the rollout's actions listed by ``rollout_actions``."""
-        state = rules.apply(world, seat, action).state
+        """As the base search, with the rollout's actions listed by ``rollout_actions`` and played
+        without the log (``NyHennRules.advance``)."""
+        state = RULES.advance(world, seat, action)
         used = 1
         while used <= self.budget.depth and state.phase != "over":
-            actor = min(rules.to_act(state))
+            actor = min(acting_seats(state))
             legal = rollout_actions(state, actor)
             move = legal[0] if len(legal) == 1 else rollout_choice(state, actor, legal)
-            state = rules.apply(state, actor, move).state
+            state = RULES.advance(state, actor, move)
             used += 1
         return self.evaluate(state, seat), used
