@@ -17,7 +17,7 @@ from engine.core.contract import GameRules
 from engine.core.rng import Rng
 from engine.core.search import Budget, SearchPolicy, margin, reseeded
 from engine.ny_henn.actions import PASS, Action, buy, place, redesign, take
-from engine.ny_henn.bots import GreedyPolicy, _type_value
+from engine.ny_henn.bots import GreedyPolicy, type_value
 from engine.ny_henn.cards import (
     BANKS,
     BUILDING_TILES,
@@ -29,13 +29,14 @@ from engine.ny_henn.cards import (
     SCORING_CARDS,
     STREETS,
     TYPE_CODES,
+    card_bank,
     card_value,
     money_deck,
     paid_places,
     sort_hand,
 )
 from engine.ny_henn.city import frontier, place_error, street_value
-from engine.ny_henn.rules import NyHennRules, can_pass, payment_options, take_options
+from engine.ny_henn.rules import NyHennRules, bank_total, can_pass, payment_options, take_options
 from engine.ny_henn.scoring import type_counts
 from engine.ny_henn.state import HennState, Placed, acting_seats, city_map
 
@@ -115,7 +116,9 @@ def projected_scores(state: HennState) -> list[float]:
     for code in TYPE_CODES:
         row = [c[code] for c in counts] + ([dirk[code]] if dirk is not None else [])
         for r, share in rounds:
-            points = expected_majority(row, seats, left[code] * share, paid_places(r, code))
+            # Rounded so that the remembered answers are met again (a quarter tile changes little).
+            coming = round(left[code] * share * 4) / 4
+            points = expected_majority(tuple(row), seats, coming, paid_places(r, code))
             for s in range(seats):
                 projected[s] += points[s]
     for s in range(seats):
@@ -139,7 +142,10 @@ def round_share(state: HennState, round_id: str, tiles_left: int) -> float:
     return min(1.0, to_come / CARDS_PER_TILE / tiles_left)
 
 
-def expected_majority(counts: Sequence[int], seats: int, coming: float, paid: Sequence[int]) -> list[float]:
+@lru_cache(maxsize=1 << 14)
+def expected_majority(
+    counts: tuple[int, ...], seats: int, coming: float, paid: tuple[int, ...]
+) -> tuple[float, ...]:
     """Expected majority points of each real seat for one type when about ``coming`` more tiles of it
     are still to be shared out before the round, each as likely to go to any seat.
 
@@ -172,7 +178,7 @@ def expected_majority(counts: Sequence[int], seats: int, coming: float, paid: Se
             ]
         value = sum(p * paid[k] for k, p in enumerate(ahead) if k < len(paid))
         out[s] = value if own > 0 else value * joins
-    return out
+    return tuple(out)
 
 
 @lru_cache(maxsize=1 << 12)
@@ -231,33 +237,58 @@ def _city_place_value(city: tuple[Placed, ...], tile: str, x: int, y: int) -> fl
     return 100.0 + 2.0 * street_value(cells) + neighbours - 0.1 * (abs(x) + abs(y))
 
 
-def _rollout_value(state: HennState, seat: int, a: Action) -> float:
-    """``GreedyPolicy.value`` with its costly parts (where a tile fits, a street's length) remembered."""
-    if a.kind == "place" and a.to == "city":
-        assert a.tile is not None and a.x is not None and a.y is not None
-        return _city_place_value(state.cities[seat], a.tile, a.x, a.y)
-    if a.kind == "buy":
-        tile = state.market[BANKS.index(str(a.slot))]
-        assert tile is not None
-        info = BUILDING_TILES[tile]
-        paid = sum(card_value(c) for c in a.cards)
-        value = 8.0 + _type_value(state, seat, str(info.type))
-        if not _open_cells(state.cities[seat], tile):
-            value -= 7
-        if paid == info.price:
-            value += 4
-        return value - 1.5 * (paid - info.price)
-    return _GREEDY.value(state, seat, a)
-
-
 def rollout_choice(state: HennState, seat: int, legal: Sequence[Action]) -> Action:
-    """What the greedy player would choose among ``legal`` (the first of the best)."""
+    """What the greedy player would choose among ``legal`` (the first of the best): ``GreedyPolicy.value``
+    with its costly parts (where a tile fits, a street's length) remembered and the hand's bank totals
+    and each type's value worked out once for all the actions."""
+    hand = state.hands[seat]
+    totals = {bank: bank_total(hand, bank) for bank in BANKS}
+    type_values: dict[str, float] = {}
     best, best_value = legal[0], float("-inf")
     for a in legal:
-        value = _rollout_value(state, seat, a)
+        if a.kind == "place" and a.to == "city":
+            assert a.tile is not None and a.x is not None and a.y is not None
+            value = _city_place_value(state.cities[seat], a.tile, a.x, a.y)
+        elif a.kind == "take":
+            value = sum(map(card_value, a.cards)) + 1.5 * len(a.cards)
+            for bank, offered in zip(BANKS, state.market, strict=True):
+                if offered is None:
+                    continue
+                gain = sum(card_value(c) for c in a.cards if card_bank(c) == bank)
+                if gain and totals[bank] < BUILDING_TILES[offered].price <= totals[bank] + gain:
+                    value += 3
+        elif a.kind == "buy":
+            tile = state.market[BANKS.index(str(a.slot))]
+            assert tile is not None
+            info = BUILDING_TILES[tile]
+            code = str(info.type)
+            if code not in type_values:
+                type_values[code] = type_value(state, seat, code)
+            paid = sum(map(card_value, a.cards))
+            value = 8.0 + type_values[code]
+            if not _open_cells(state.cities[seat], tile):
+                value -= 7
+            if paid == info.price:
+                value += 4
+            value -= 1.5 * (paid - info.price)
+        else:
+            value = _GREEDY.value(state, seat, a)
         if value > best_value:
             best, best_value = a, value
     return best
+
+
+@lru_cache(maxsize=1 << 12)
+def _takes(display: tuple[str | None, ...]) -> tuple[Action, ...]:
+    """The takes ``display`` offers (``rules.take_options``), remembered."""
+    return tuple(take(cards) for cards in take_options(display))
+
+
+@lru_cache(maxsize=1 << 14)
+def _buys(cards: tuple[str, ...], bank: str, price: int) -> tuple[Action, ...]:
+    """The buys of a tile of ``price`` in ``bank``'s slot with ``cards`` (the hand's cards of that bank)
+    (``rules.payment_options``), remembered."""
+    return tuple(buy(bank, p) for p in payment_options(cards, bank, price))
 
 
 def rollout_actions(state: HennState, seat: int) -> list[Action]:
@@ -272,11 +303,12 @@ def rollout_actions(state: HennState, seat: int) -> list[Action]:
             if state.two_player and state.phase == "placement":
                 out.append(place(tile, "dirk"))
         return out
-    out = [take(cards) for cards in take_options(state.display)]
+    out = list(_takes(state.display))
     hand = state.hands[seat]
     for bank, offered in zip(BANKS, state.market, strict=True):
         if offered is not None:
-            out += [buy(bank, p) for p in payment_options(hand, bank, BUILDING_TILES[offered].price)]
+            cards = tuple(c for c in hand if card_bank(c) == bank)
+            out += _buys(cards, bank, BUILDING_TILES[offered].price)
     for tile in dict.fromkeys(state.reserves[seat]):
         out += [redesign("add", c, tile) for c in _open_cells(city, tile)]
     if can_pass(state, seat):

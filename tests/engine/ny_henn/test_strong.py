@@ -134,7 +134,7 @@ def test_same_state_and_seed_same_action() -> None:
 
 def test_expected_majority_is_the_rule_when_nothing_is_to_come() -> None:
     c_places = (21, 13, 6)
-    for counts in ([3, 1, 0], [2, 2, 1], [1, 1, 1], [0, 0, 0], [4, 2, 2]):
+    for counts in ((3, 1, 0), (2, 2, 1), (1, 1, 1), (0, 0, 0), (4, 2, 2)):
         exact = majority_points(counts, c_places)
         expected = expected_majority(counts, 3, 0.0, c_places)
         # Ties are shared as chances (a three-way tie: 13.25 against 13), close to the rule's share.
@@ -143,17 +143,17 @@ def test_expected_majority_is_the_rule_when_nothing_is_to_come() -> None:
 
 def test_expected_majority_doubts_a_lead_that_can_still_change() -> None:
     c_places = (21, 13, 6)
-    sure = expected_majority([2, 1, 1], 3, 0.0, c_places)
-    open_ = expected_majority([2, 1, 1], 3, 4.0, c_places)
+    sure = expected_majority((2, 1, 1), 3, 0.0, c_places)
+    open_ = expected_majority((2, 1, 1), 3, 4.0, c_places)
     assert open_[0] < sure[0] and open_[1] > sure[1]
     assert open_[1] == open_[2]  # equal counts, equal chances
-    assert expected_majority([0, 0, 0], 3, 3.0, c_places)[0] > 0  # a seat may still join
+    assert expected_majority((0, 0, 0), 3, 3.0, c_places)[0] > 0  # a seat may still join
     # Dirk (the last count of a 2-player row) is a rival but scores nothing here.
-    assert len(expected_majority([1, 0, 2], 2, 0.0, c_places)) == 2
-    assert expected_majority([1, 0, 2], 2, 0.0, c_places)[0] == 13
+    assert len(expected_majority((1, 0, 2), 2, 0.0, c_places)) == 2
+    assert expected_majority((1, 0, 2), 2, 0.0, c_places)[0] == 13
 
 
-def testround_share_grows_as_the_scoring_card_is_further_off() -> None:
+def test_round_share_grows_as_the_scoring_card_is_further_off() -> None:
     state = RULES.setup(3, 31, frozenset())
     left = len(state.bag) + 4
     share_a = round_share(state, "A", left)
