@@ -48,6 +48,7 @@ WIN_BONUS = 20.0  # a finished game: first place is what counts
 OPEN_WEIGHT = 2.0  # points per open cell next to a city (see _open_count), up to OPEN_CAP cells
 OPEN_CAP = 6
 SPREAD = 1.0  # scales the spread of how the tiles still to come fall to the seats
+OFFERED = 8  # candidates offered to the search before successive halving
 CARDS_PER_TILE = 1.7  # money cards drawn per tile bought, seen in greedy matches
 
 
@@ -216,8 +217,9 @@ def prior(state: HennState, seat: int, action: Action) -> float:
     return _GREEDY.value(state, seat, action)
 
 
-# About 140 simulated actions a decision at most: 4 worlds x 5 candidates x (1 + 6 rollout actions).
-BUDGET = Budget(worlds=4, candidates=5, depth=6, steps=200)
+# About 510 simulated actions a decision at most: 8 candidates x 2 worlds, then the best 5 x 6 more worlds,
+# each 1 + 10 rollout actions (about three turns of three seats, so that the greedy rivals answer).
+BUDGET = Budget(worlds=8, candidates=5, depth=10, steps=700, prune_after=2)
 
 
 @lru_cache(maxsize=1 << 12)
@@ -316,6 +318,27 @@ def rollout_actions(state: HennState, seat: int) -> list[Action]:
     return out
 
 
+def _kind(a: Action) -> tuple[object, ...]:
+    """The broad kind of an action: money, a tile, a redesign, a placement in the city or aside."""
+    if a.kind in ("remove", "swap"):
+        return ("rebuild",)
+    if a.kind == "place":
+        return ("place", a.to)
+    return (a.kind,)
+
+
+def _group(state: HennState, a: Action) -> tuple[object, ...]:
+    """A finer kind: which slot a buy is from and whether it pays exactly (another action follows),
+    which tile a placement is of."""
+    if a.kind == "buy":
+        tile = state.market[BANKS.index(str(a.slot))]
+        exact = tile is not None and sum(map(card_value, a.cards)) == BUILDING_TILES[tile].price
+        return ("buy", a.slot, exact)
+    if a.kind == "place":
+        return ("place", a.tile, a.to)
+    return _kind(a)
+
+
 class StrongPolicy(SearchPolicy[HennState, Action]):
     """Determinised Monte Carlo search with a projected-standing evaluation and greedy rollouts."""
 
@@ -325,6 +348,28 @@ class StrongPolicy(SearchPolicy[HennState, Action]):
         super().__init__(
             determinize=determinize, evaluate=evaluate, prior=prior, rollout=_GREEDY, budget=budget
         )
+
+    def candidates(self, world: HennState, seat: int, legal: Sequence[Action]) -> list[Action]:
+        """The actions worth a search, read in ``world``: the best of every kind first (a take is weighed
+        against the buys the greedy prior prefers), then of every kind of buy or placement, then the
+        best left by the prior; ``OFFERED`` in all (successive halving keeps ``budget.candidates``)."""
+        order = sorted(range(len(legal)), key=lambda i: (-self.prior(world, seat, legal[i]), i))
+        ranked = [legal[i] for i in order]
+        chosen: list[Action] = []
+        for fine in (False, True):
+            seen: set[tuple[object, ...]] = set()
+            for a in ranked:
+                k = _group(world, a) if fine else _kind(a)
+                if k not in seen:
+                    seen.add(k)
+                    if a not in chosen and len(chosen) < OFFERED:
+                        chosen.append(a)
+        for a in ranked:
+            if len(chosen) >= OFFERED:
+                break
+            if a not in chosen:
+                chosen.append(a)
+        return chosen
 
     def simulate(
         self, rules: GameRules[HennState, Action], world: HennState, seat: int, action: Action, rng: Rng

@@ -11,6 +11,7 @@ from engine.ny_henn.scoring import majority_points
 from engine.ny_henn.state import HennState
 from engine.ny_henn.strong import (
     BUDGET,
+    OFFERED,
     StrongPolicy,
     determinize,
     expected_majority,
@@ -159,3 +160,17 @@ def test_round_share_grows_as_the_scoring_card_is_further_off() -> None:
     share_a = round_share(state, "A", left)
     share_b = round_share(state, "B", left)
     assert 0 < share_a < share_b <= 1
+
+
+def test_candidates_weigh_a_take_against_the_buys() -> None:
+    positions = [
+        p
+        for p in greedy_positions(3, 24)
+        if p.phase == "action" and any(a.kind == "buy" for a in RULES.legal_actions(p, p.active))
+    ]
+    assert positions
+    for state in positions[:10]:
+        legal = RULES.legal_actions(state, state.active)
+        picked = STRONG.candidates(state, state.active, legal)
+        assert len(picked) == min(len(legal), OFFERED) and len(set(picked)) == len(picked)
+        assert {"take", "buy"} <= {a.kind for a in picked} or not any(a.kind == "take" for a in legal)
