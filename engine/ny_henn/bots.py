@@ -15,7 +15,7 @@ from engine.ny_henn.scoring import type_counts
 from engine.ny_henn.state import HennState, city_map
 
 
-def _type_value(state: HennState, seat: int, type_code: str) -> float:
+def type_value(state: HennState, seat: int, type_code: str) -> float:
     """How much one more tile of ``type_code`` is worth: its C points, more when it wins or keeps a lead."""
     t = TYPE_BY_CODE[type_code]
     mine = type_counts([tile for _x, _y, tile in state.cities[seat]])[type_code]
@@ -53,7 +53,7 @@ def _buy_value(state: HennState, seat: int, a: Action) -> float:
     assert tile is not None
     info = BUILDING_TILES[tile]
     paid = sum(card_value(c) for c in a.cards)
-    value = 8.0 + _type_value(state, seat, str(info.type))
+    value = 8.0 + type_value(state, seat, str(info.type))
     if not placements(state, seat, tile):
         value -= 7  # it would only sit in the reserve
     if paid == info.price:

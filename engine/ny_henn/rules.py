@@ -186,8 +186,9 @@ def can_pass(st: HennState, seat: int) -> bool:
 class _Work:
     """A mutable copy of the state for one resolution; ``freeze`` gives the new immutable state."""
 
-    def __init__(self, st: HennState) -> None:
+    def __init__(self, st: HennState, quiet: bool = False) -> None:
         self.st = st
+        self.quiet = quiet  # no log: a search only needs the next state
         self.seats = st.seats
         self.phase = st.phase
         self.active = st.active
@@ -238,10 +239,13 @@ class _Work:
         )
 
     def log(self, text: str, said: Say) -> None:
-        self.events.append(public(text, said))
+        if not self.quiet:
+            self.events.append(public(text, said))
 
     def tell_hand(self, seat: int) -> None:
         """The owner's hand after a change, addressed to that seat only (§6)."""
+        if self.quiet:
+            return
         hand = sort_hand(self.hands[seat])
         said = say("Your money: {cards}", cards=words.cards(hand))
         self.events.append(private(f"hand {_cards_text(hand)} ({_hand_text(hand)})", seat, say=said))
@@ -277,21 +281,25 @@ class _Work:
                     self.scoring_round("A" if card == SCORE_A else "B")
                     continue  # ruling 14: draw again for the same space
                 self.display[i] = card
-                self.log(f"refill display.{i + 1}={card}", say("{card} is laid out", card=words.card(card)))
+                if not self.quiet:  # a search's simulations skip the sentences, the costliest part
+                    self.log(
+                        f"refill display.{i + 1}={card}", say("{card} is laid out", card=words.card(card))
+                    )
         for i, bank in enumerate(BANKS):
             if self.market[i] is None:
                 if not self.bag:
                     self.game_end()  # §5.4: a slot cannot be refilled
                     return
                 self.market[i] = self.bag.pop(0)
-                self.log(
-                    f"refill market.{bank}={self.market[i]}",
-                    say(
-                        "The {bank} slot of the market gets a {tile}",
-                        bank=words.SLOT_WORDS[bank],
-                        tile=words.tile(str(self.market[i])),
-                    ),
-                )
+                if not self.quiet:
+                    self.log(
+                        f"refill market.{bank}={self.market[i]}",
+                        say(
+                            "The {bank} slot of the market gets a {tile}",
+                            bank=words.SLOT_WORDS[bank],
+                            tile=words.tile(str(self.market[i])),
+                        ),
+                    )
         self.active = (self.active + 1) % self.seats
         self.turn += 1
         self.phase = "action"
@@ -604,8 +612,8 @@ def _cell(a: Action) -> tuple[int, int]:
     return a.x, a.y
 
 
-def _do_action_phase(st: HennState, seat: int, a: Action) -> _Work:
-    """§4.2-§4.6: one action of the chain."""
+def _do_action_phase(st: HennState, seat: int, a: Action, quiet: bool = False) -> _Work:
+    """§4.2-§4.6: one action of the chain (``quiet``: without the log)."""
     kind = a.kind
     label = seat_label(seat)
     if kind == "place":
@@ -615,7 +623,7 @@ def _do_action_phase(st: HennState, seat: int, a: Action) -> _Work:
             "place comes after your actions: finish them first (§4.8)",
             say("placing comes after your actions: finish them first"),
         )
-    w = _Work(st)
+    w = _Work(st, quiet)
     if kind == "take":
         if all(c is None for c in st.display):
             raise _illegal(st, seat, "the display is empty", say("there is no money on display"))
@@ -642,10 +650,11 @@ def _do_action_phase(st: HennState, seat: int, a: Action) -> _Work:
         for card in a.cards:
             w.display[w.display.index(card)] = None
             w.hands[seat].append(card)
-        w.log(
-            f"{label}: take {_cards_text(a.cards)}",
-            say("{player} takes {cards}", player=who(seat), cards=words.cards(a.cards)),
-        )
+        if not quiet:
+            w.log(
+                f"{label}: take {_cards_text(a.cards)}",
+                say("{player} takes {cards}", player=who(seat), cards=words.cards(a.cards)),
+            )
         w.tell_hand(seat)
         w.end_chain()
         return w
@@ -694,19 +703,20 @@ def _do_action_phase(st: HennState, seat: int, a: Action) -> _Work:
         w.market[i] = None
         w.pending[seat].append(tile)
         exact = total == price
-        bought = say(
-            "{player} buys the {tile} from the {bank} slot, paying {cards}",
-            player=who(seat),
-            tile=words.tile(tile),
-            bank=words.SLOT_WORDS[slot],
-            cards=words.cards(a.cards),
-        )
-        if exact:
-            bought = say("{move}: exact payment, another action", move=bought)
-        w.log(
-            f"{label}: buy slot={slot} pay={_cards_text(a.cards)} {tile}" + (" exact" if exact else ""),
-            bought,
-        )
+        if not quiet:
+            bought = say(
+                "{player} buys the {tile} from the {bank} slot, paying {cards}",
+                player=who(seat),
+                tile=words.tile(tile),
+                bank=words.SLOT_WORDS[slot],
+                cards=words.cards(a.cards),
+            )
+            if exact:
+                bought = say("{move}: exact payment, another action", move=bought)
+            w.log(
+                f"{label}: buy slot={slot} pay={_cards_text(a.cards)} {tile}" + (" exact" if exact else ""),
+                bought,
+            )
         w.tell_hand(seat)
         if exact:
             w.chain_open = True  # §4.2, ruling 7: an exact payment earns a further action
@@ -778,8 +788,9 @@ def _do_action_phase(st: HennState, seat: int, a: Action) -> _Work:
     return w
 
 
-def _do_place(st: HennState, seat: int, a: Action) -> _Work:
-    """§4.8 / §5.4 step 2: put one pending tile into the city, the reserve or (2p, bought) to Dirk."""
+def _do_place(st: HennState, seat: int, a: Action, quiet: bool = False) -> _Work:
+    """§4.8 / §5.4 step 2: put one pending tile into the city, the reserve or (2p, bought) to Dirk
+    (``quiet``: without the log)."""
     if a.kind != "place":
         step = "final placement" if st.phase == "final" else "placement"
         raise _illegal(
@@ -810,7 +821,7 @@ def _do_place(st: HennState, seat: int, a: Action) -> _Work:
             f"tile {tile} is not pending",
             say("the {tile} is not waiting to be placed", tile=words.tile(tile)),
         )
-    w = _Work(st)
+    w = _Work(st, quiet)
     label = seat_label(seat)
     if a.to == "city":
         at = _cell(a)
@@ -823,7 +834,8 @@ def _do_place(st: HennState, seat: int, a: Action) -> _Work:
     else:
         w.dirk.append(tile)
     w.pending[seat].remove(tile)
-    w.log(f"{label}: {notation(a)}", _placed(seat, a))
+    if not quiet:
+        w.log(f"{label}: {notation(a)}", _placed(seat, a))
     if st.phase == "placement":
         if not w.pending[seat]:
             w.upkeep()
@@ -907,6 +919,17 @@ class NyHennRules(RulesDefaults):
             )
         )
         return Step(after.model_copy(update={"last_move": line, "changed": cells}), tuple(w.events))
+
+    def advance(self, state: HennState, seat: int, action: Action) -> HennState:
+        """The state after ``action``, as ``apply`` gives it but without the log and the board image's
+        note of the last move: what a search's simulations need, at a fraction of the cost."""
+        if state.phase == "over":
+            raise IllegalAction("the game is over", say=say("the game is over"))
+        if seat not in acting_seats(state):
+            raise NotYourTurn("not your turn", say=say("it is not your turn"))
+        if state.phase == "action":
+            return _do_action_phase(state, seat, action, quiet=True).freeze()
+        return _do_place(state, seat, action, quiet=True).freeze()
 
     def multi_selects(self, state: HennState, seat: int) -> Sequence[MultiSelect]:
         """Take several display cards (§4.3) and pay with any set of one bank's cards (§4.4, ruling 6).

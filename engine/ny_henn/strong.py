@@ -2,12 +2,14 @@
 
 It imagines worlds consistent with what its seat may see (the hidden money and tiles redrawn), tries the
 most promising actions in each, lets every seat continue with the greedy player for a few actions, and
-scores the position reached by the final standing it projects: the scoring rounds still to come played on
-the cities as they stand, money in hand, and room left to build.
+scores the position reached by the final standing it expects: the scoring rounds still to come, with
+majorities that the tiles yet to be bought can still turn weighed as chances, money in hand, and room
+left to build.
 """
 
 from __future__ import annotations
 
+import math
 from collections.abc import Sequence
 from functools import lru_cache
 
@@ -15,7 +17,7 @@ from engine.core.contract import GameRules
 from engine.core.rng import Rng
 from engine.core.search import Budget, SearchPolicy, margin, reseeded
 from engine.ny_henn.actions import PASS, Action, buy, place, redesign, take
-from engine.ny_henn.bots import GreedyPolicy, _type_value
+from engine.ny_henn.bots import GreedyPolicy, type_value
 from engine.ny_henn.cards import (
     BANKS,
     BUILDING_TILES,
@@ -27,15 +29,16 @@ from engine.ny_henn.cards import (
     SCORING_CARDS,
     STREETS,
     TYPE_CODES,
+    card_bank,
     card_value,
     money_deck,
     paid_places,
     sort_hand,
 )
 from engine.ny_henn.city import frontier, place_error, street_value
-from engine.ny_henn.rules import NyHennRules, can_pass, payment_options, take_options
-from engine.ny_henn.scoring import majority_points, type_counts
-from engine.ny_henn.state import HennState, Placed, city_map
+from engine.ny_henn.rules import NyHennRules, bank_total, can_pass, payment_options, take_options
+from engine.ny_henn.scoring import type_counts
+from engine.ny_henn.state import HennState, Placed, acting_seats, city_map
 
 # A starting hand holds about 4.5 cards (cards are dealt until they total 20), which places the
 # scoring cards' piles in the deck (§3.1 step 8) without remembering the real deal.
@@ -44,6 +47,9 @@ MONEY_WEIGHT = 0.5  # points per unit of money in hand
 WIN_BONUS = 20.0  # a finished game: first place is what counts
 OPEN_WEIGHT = 2.0  # points per open cell next to a city (see _open_count), up to OPEN_CAP cells
 OPEN_CAP = 6
+SPREAD = 1.0  # scales the spread of how the tiles still to come fall to the seats
+OFFERED = 8  # candidates offered to the search before successive halving
+CARDS_PER_TILE = 1.7  # money cards drawn per tile bought, seen in greedy matches
 
 
 def determinize(state: HennState, seat: int, rng: Rng) -> HennState:
@@ -92,29 +98,88 @@ def _with_scoring_cards(state: HennState, money: list[str], rng: Rng) -> list[st
 
 
 def projected_scores(state: HennState) -> list[float]:
-    """Each seat's score if the scoring rounds still to come were played on the cities as they stand,
-    plus money in hand at a smaller rate; tiles waiting to be placed count as built."""
+    """Each seat's expected final score: points so far, the expected points of the scoring rounds still
+    to come (majorities as chances, see ``expected_majority``), its street in every such round, money in
+    hand at a smaller rate and room left to build; tiles waiting to be placed count as built."""
     seats = state.seats
     counts = [
         type_counts([t for _x, _y, t in state.cities[s]] + list(state.pending[s])) for s in range(seats)
     ]
     dirk = type_counts(state.dirk) if state.two_player else None
-    streets = [street_value(city_map(state, s)) for s in range(seats)]
-    rounds = [r for r in ("A", "B") if r not in state.scored] + ["C"]
+    left = type_counts(list(state.bag) + [t for t in state.market if t is not None])
+    total_left = sum(left.values())
+    rounds = [(r, round_share(state, r, total_left)) for r in ("A", "B") if r not in state.scored]
+    rounds.append(("C", 1.0))
     # Money keeps its worth to the end: the richest in a bank takes the market's leftover tile (§5.4).
     projected = [
         float(state.scores[s]) + MONEY_WEIGHT * sum(map(card_value, state.hands[s])) for s in range(seats)
     ]
     for code in TYPE_CODES:
         row = [c[code] for c in counts] + ([dirk[code]] if dirk is not None else [])
-        for r in rounds:
-            points = majority_points(row, paid_places(r, code))
+        for r, share in rounds:
+            # Rounded so that the remembered answers are met again (a quarter tile changes little).
+            coming = round(left[code] * share * 4) / 4
+            points = expected_majority(tuple(row), seats, coming, paid_places(r, code))
             for s in range(seats):
                 projected[s] += points[s]
     for s in range(seats):
-        projected[s] += streets[s] * len(rounds)
+        projected[s] += street_value(city_map(state, s)) * len(rounds)
         projected[s] += OPEN_WEIGHT * min(OPEN_CAP, _open_count(state.cities[s]))
     return projected
+
+
+def round_share(state: HennState, round_id: str, tiles_left: int) -> float:
+    """About what share of the tiles still to come will be bought before scoring round ``round_id`` (A
+    or B, not yet drawn): the cards expected to be drawn before its card, at CARDS_PER_TILE a tile."""
+    if tiles_left <= 0:
+        return 1.0
+    money = sum(1 for c in state.deck if c not in SCORING_CARDS)
+    start = len(money_deck(state.seats)) - DISPLAY_SIZE - round(_STARTING_CARDS * state.seats)
+    drawn = start - money
+    pile = start / 5
+    first_pile = 1 if round_id == "A" else 3
+    lo, hi = first_pile * pile, (first_pile + 1) * pile
+    to_come = max(1.0, (max(lo, drawn) + hi) / 2 - drawn)
+    return min(1.0, to_come / CARDS_PER_TILE / tiles_left)
+
+
+@lru_cache(maxsize=1 << 14)
+def expected_majority(
+    counts: tuple[int, ...], seats: int, coming: float, paid: tuple[int, ...]
+) -> tuple[float, ...]:
+    """Expected majority points of each real seat for one type when about ``coming`` more tiles of it
+    are still to be shared out before the round, each as likely to go to any seat.
+
+    ``counts``: tiles of the type per seat, then Dirk's (he gets no points here, and no random share).
+    Each pair of participants is compared through the normal law of their final difference; a seat's
+    place follows from how many others are likely to finish ahead. With nothing to come it is the
+    rule (two tied seats share their two places; three or more share theirs almost evenly)."""
+    spread = [SPREAD * coming / seats if i < seats else 0.0 for i in range(len(counts))]
+    joins = 1.0 - (1.0 - 1.0 / seats) ** coming
+    out = [0.0] * seats
+    for s in range(seats):
+        own = counts[s]
+        if own <= 0 and coming < 0.5:
+            continue
+        # ahead[k]: chance that exactly k other participants finish ahead of s.
+        ahead = [1.0]
+        for o, other in enumerate(counts):
+            if o == s or (other <= 0 and coming < 0.5):
+                continue
+            var = spread[s] + spread[o]
+            diff = own - other
+            if var <= 0.0:
+                beat = 1.0 if diff > 0 else 0.5 if diff == 0 else 0.0
+            else:
+                beat = 0.5 * (1.0 + math.erf(diff / math.sqrt(2.0 * var)))
+            lose = 1.0 - beat
+            ahead = [
+                (ahead[k] * beat if k < len(ahead) else 0.0) + (ahead[k - 1] * lose if k else 0.0)
+                for k in range(len(ahead) + 1)
+            ]
+        value = sum(p * paid[k] for k, p in enumerate(ahead) if k < len(paid))
+        out[s] = value if own > 0 else value * joins
+    return tuple(out)
 
 
 @lru_cache(maxsize=1 << 12)
@@ -152,8 +217,9 @@ def prior(state: HennState, seat: int, action: Action) -> float:
     return _GREEDY.value(state, seat, action)
 
 
-# About 140 simulated actions a decision at most: 4 worlds x 5 candidates x (1 + 6 rollout actions).
-BUDGET = Budget(worlds=4, candidates=5, depth=6, steps=200)
+# About 510 simulated actions a decision at most: 8 candidates x 2 worlds, then the best 5 x 6 more worlds,
+# each 1 + 10 rollout actions (about three turns of three seats, so that the greedy rivals answer).
+BUDGET = Budget(worlds=8, candidates=5, depth=10, steps=700, prune_after=2)
 
 
 @lru_cache(maxsize=1 << 12)
@@ -173,33 +239,58 @@ def _city_place_value(city: tuple[Placed, ...], tile: str, x: int, y: int) -> fl
     return 100.0 + 2.0 * street_value(cells) + neighbours - 0.1 * (abs(x) + abs(y))
 
 
-def _rollout_value(state: HennState, seat: int, a: Action) -> float:
-    """``GreedyPolicy.value`` with its costly parts (where a tile fits, a street's length) remembered."""
-    if a.kind == "place" and a.to == "city":
-        assert a.tile is not None and a.x is not None and a.y is not None
-        return _city_place_value(state.cities[seat], a.tile, a.x, a.y)
-    if a.kind == "buy":
-        tile = state.market[BANKS.index(str(a.slot))]
-        assert tile is not None
-        info = BUILDING_TILES[tile]
-        paid = sum(card_value(c) for c in a.cards)
-        value = 8.0 + _type_value(state, seat, str(info.type))
-        if not _open_cells(state.cities[seat], tile):
-            value -= 7
-        if paid == info.price:
-            value += 4
-        return value - 1.5 * (paid - info.price)
-    return _GREEDY.value(state, seat, a)
-
-
 def rollout_choice(state: HennState, seat: int, legal: Sequence[Action]) -> Action:
-    """What the greedy player would choose among ``legal`` (the first of the best)."""
+    """What the greedy player would choose among ``legal`` (the first of the best): ``GreedyPolicy.value``
+    with its costly parts (where a tile fits, a street's length) remembered and the hand's bank totals
+    and each type's value worked out once for all the actions."""
+    hand = state.hands[seat]
+    totals = {bank: bank_total(hand, bank) for bank in BANKS}
+    type_values: dict[str, float] = {}
     best, best_value = legal[0], float("-inf")
     for a in legal:
-        value = _rollout_value(state, seat, a)
+        if a.kind == "place" and a.to == "city":
+            assert a.tile is not None and a.x is not None and a.y is not None
+            value = _city_place_value(state.cities[seat], a.tile, a.x, a.y)
+        elif a.kind == "take":
+            value = sum(map(card_value, a.cards)) + 1.5 * len(a.cards)
+            for bank, offered in zip(BANKS, state.market, strict=True):
+                if offered is None:
+                    continue
+                gain = sum(card_value(c) for c in a.cards if card_bank(c) == bank)
+                if gain and totals[bank] < BUILDING_TILES[offered].price <= totals[bank] + gain:
+                    value += 3
+        elif a.kind == "buy":
+            tile = state.market[BANKS.index(str(a.slot))]
+            assert tile is not None
+            info = BUILDING_TILES[tile]
+            code = str(info.type)
+            if code not in type_values:
+                type_values[code] = type_value(state, seat, code)
+            paid = sum(map(card_value, a.cards))
+            value = 8.0 + type_values[code]
+            if not _open_cells(state.cities[seat], tile):
+                value -= 7
+            if paid == info.price:
+                value += 4
+            value -= 1.5 * (paid - info.price)
+        else:
+            value = _GREEDY.value(state, seat, a)
         if value > best_value:
             best, best_value = a, value
     return best
+
+
+@lru_cache(maxsize=1 << 12)
+def _takes(display: tuple[str | None, ...]) -> tuple[Action, ...]:
+    """The takes ``display`` offers (``rules.take_options``), remembered."""
+    return tuple(take(cards) for cards in take_options(display))
+
+
+@lru_cache(maxsize=1 << 14)
+def _buys(cards: tuple[str, ...], bank: str, price: int) -> tuple[Action, ...]:
+    """The buys of a tile of ``price`` in ``bank``'s slot with ``cards`` (the hand's cards of that bank)
+    (``rules.payment_options``), remembered."""
+    return tuple(buy(bank, p) for p in payment_options(cards, bank, price))
 
 
 def rollout_actions(state: HennState, seat: int) -> list[Action]:
@@ -214,16 +305,38 @@ def rollout_actions(state: HennState, seat: int) -> list[Action]:
             if state.two_player and state.phase == "placement":
                 out.append(place(tile, "dirk"))
         return out
-    out = [take(cards) for cards in take_options(state.display)]
+    out = list(_takes(state.display))
     hand = state.hands[seat]
     for bank, offered in zip(BANKS, state.market, strict=True):
         if offered is not None:
-            out += [buy(bank, p) for p in payment_options(hand, bank, BUILDING_TILES[offered].price)]
+            cards = tuple(c for c in hand if card_bank(c) == bank)
+            out += _buys(cards, bank, BUILDING_TILES[offered].price)
     for tile in dict.fromkeys(state.reserves[seat]):
         out += [redesign("add", c, tile) for c in _open_cells(city, tile)]
     if can_pass(state, seat):
         out.append(PASS)
     return out
+
+
+def _kind(a: Action) -> tuple[object, ...]:
+    """The broad kind of an action: money, a tile, a redesign, a placement in the city or aside."""
+    if a.kind in ("remove", "swap"):
+        return ("rebuild",)
+    if a.kind == "place":
+        return ("place", a.to)
+    return (a.kind,)
+
+
+def _group(state: HennState, a: Action) -> tuple[object, ...]:
+    """A finer kind: which slot a buy is from and whether it pays exactly (another action follows),
+    which tile a placement is of."""
+    if a.kind == "buy":
+        tile = state.market[BANKS.index(str(a.slot))]
+        exact = tile is not None and sum(map(card_value, a.cards)) == BUILDING_TILES[tile].price
+        return ("buy", a.slot, exact)
+    if a.kind == "place":
+        return ("place", a.tile, a.to)
+    return _kind(a)
 
 
 class StrongPolicy(SearchPolicy[HennState, Action]):
@@ -236,16 +349,39 @@ class StrongPolicy(SearchPolicy[HennState, Action]):
             determinize=determinize, evaluate=evaluate, prior=prior, rollout=_GREEDY, budget=budget
         )
 
+    def candidates(self, world: HennState, seat: int, legal: Sequence[Action]) -> list[Action]:
+        """The actions worth a search, read in ``world``: the best of every kind first (a take is weighed
+        against the buys the greedy prior prefers), then of every kind of buy or placement, then the
+        best left by the prior; ``OFFERED`` in all (successive halving keeps ``budget.candidates``)."""
+        order = sorted(range(len(legal)), key=lambda i: (-self.prior(world, seat, legal[i]), i))
+        ranked = [legal[i] for i in order]
+        chosen: list[Action] = []
+        for fine in (False, True):
+            seen: set[tuple[object, ...]] = set()
+            for a in ranked:
+                k = _group(world, a) if fine else _kind(a)
+                if k not in seen:
+                    seen.add(k)
+                    if a not in chosen and len(chosen) < OFFERED:
+                        chosen.append(a)
+        for a in ranked:
+            if len(chosen) >= OFFERED:
+                break
+            if a not in chosen:
+                chosen.append(a)
+        return chosen
+
     def simulate(
         self, rules: GameRules[HennState, Action], world: HennState, seat: int, action: Action, rng: Rng
     ) -> tuple[float, int]:
-        """As the base search, with the rollout's actions listed by ``rollout_actions``."""
-        state = rules.apply(world, seat, action).state
+        """As the base search, with the rollout's actions listed by ``rollout_actions`` and played
+        without the log (``NyHennRules.advance``)."""
+        state = RULES.advance(world, seat, action)
         used = 1
         while used <= self.budget.depth and state.phase != "over":
-            actor = min(rules.to_act(state))
+            actor = min(acting_seats(state))
             legal = rollout_actions(state, actor)
             move = legal[0] if len(legal) == 1 else rollout_choice(state, actor, legal)
-            state = rules.apply(state, actor, move).state
+            state = RULES.advance(state, actor, move)
             used += 1
         return self.evaluate(state, seat), used

@@ -4,7 +4,9 @@ from __future__ import annotations
 
 import pytest
 
+from engine.core.bots import RandomPolicy
 from engine.core.errors import IllegalAction, NotationError
+from engine.core.rng import Rng
 from engine.ny_henn import RULES
 from engine.ny_henn.cards import SCORE_A, SCORE_B
 
@@ -175,3 +177,25 @@ def test_notation_errors() -> None:
             RULES.parse(text)
         assert info.value.message.startswith(start), text
     assert RULES.notation(RULES.parse("BUY SLOT=y PAY=y4,Y5")) == "buy slot=Y pay=Y5,Y4"
+
+
+def test_advance_is_apply_without_the_log() -> None:
+    # Whole random matches (2 and 3 seats: scoring rounds, Dirk, the game end and final placements).
+    rand = RandomPolicy()
+    kinds = set()
+    for seats, seed in ((3, 41), (2, 42)):
+        state = RULES.setup(seats, seed, frozenset())
+        ply = 0
+        while RULES.outcome(state) is None:
+            seat = min(RULES.to_act(state))
+            action = rand.choose(RULES, state, seat, RULES.legal_actions(state, seat), Rng.from_seed(ply))
+            kinds.add(action.kind)
+            step = RULES.apply(state, seat, action).state
+            assert RULES.advance(state, seat, action) == step.model_copy(
+                update={"last_move": state.last_move, "changed": state.changed}
+            )
+            state, ply = step, ply + 1
+        assert "C" in state.scored
+    assert {"take", "buy", "place"} <= kinds
+    with pytest.raises(IllegalAction):
+        RULES.advance(state, 0, RULES.parse("pass"))

@@ -7,8 +7,18 @@ from dataclasses import replace
 from engine.core.rng import Rng, bot_rng
 from engine.core.search import Budget
 from engine.ny_henn import POLICIES, RULES
+from engine.ny_henn.scoring import majority_points
 from engine.ny_henn.state import HennState
-from engine.ny_henn.strong import BUDGET, StrongPolicy, determinize, rollout_actions, rollout_choice
+from engine.ny_henn.strong import (
+    BUDGET,
+    OFFERED,
+    StrongPolicy,
+    determinize,
+    expected_majority,
+    rollout_actions,
+    rollout_choice,
+    round_share,
+)
 
 STRONG = POLICIES["strong"]
 
@@ -121,3 +131,46 @@ def test_same_state_and_seed_same_action() -> None:
         assert quick.choose(RULES, state, seat, legal, Rng.from_seed(n)) == quick.choose(
             RULES, state, seat, legal, Rng.from_seed(n)
         )
+
+
+def test_expected_majority_is_the_rule_when_nothing_is_to_come() -> None:
+    c_places = (21, 13, 6)
+    for counts in ((3, 1, 0), (2, 2, 1), (1, 1, 1), (0, 0, 0), (4, 2, 2)):
+        exact = majority_points(counts, c_places)
+        expected = expected_majority(counts, 3, 0.0, c_places)
+        # Ties are shared as chances (a three-way tie: 13.25 against 13), close to the rule's share.
+        assert all(abs(e - x) <= 0.5 for e, x in zip(expected, exact, strict=True)), counts
+
+
+def test_expected_majority_doubts_a_lead_that_can_still_change() -> None:
+    c_places = (21, 13, 6)
+    sure = expected_majority((2, 1, 1), 3, 0.0, c_places)
+    open_ = expected_majority((2, 1, 1), 3, 4.0, c_places)
+    assert open_[0] < sure[0] and open_[1] > sure[1]
+    assert open_[1] == open_[2]  # equal counts, equal chances
+    assert expected_majority((0, 0, 0), 3, 3.0, c_places)[0] > 0  # a seat may still join
+    # Dirk (the last count of a 2-player row) is a rival but scores nothing here.
+    assert len(expected_majority((1, 0, 2), 2, 0.0, c_places)) == 2
+    assert expected_majority((1, 0, 2), 2, 0.0, c_places)[0] == 13
+
+
+def test_round_share_grows_as_the_scoring_card_is_further_off() -> None:
+    state = RULES.setup(3, 31, frozenset())
+    left = len(state.bag) + 4
+    share_a = round_share(state, "A", left)
+    share_b = round_share(state, "B", left)
+    assert 0 < share_a < share_b <= 1
+
+
+def test_candidates_weigh_a_take_against_the_buys() -> None:
+    positions = [
+        p
+        for p in greedy_positions(3, 24)
+        if p.phase == "action" and any(a.kind == "buy" for a in RULES.legal_actions(p, p.active))
+    ]
+    assert positions
+    for state in positions[:10]:
+        legal = RULES.legal_actions(state, state.active)
+        picked = STRONG.candidates(state, state.active, legal)
+        assert len(picked) == min(len(legal), OFFERED) and len(set(picked)) == len(picked)
+        assert {"take", "buy"} <= {a.kind for a in picked} or not any(a.kind == "take" for a in legal)
