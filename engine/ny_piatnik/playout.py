@@ -78,6 +78,24 @@ def house_value(mask: int) -> int:
     return largest_size(mask) + mask.bit_count()
 
 
+def value_with(mask: int, bit: int) -> int:
+    """``house_value(mask | bit)`` for a building ``bit`` not in ``mask``: adding one only merges groups,
+    so the new largest is the old one or the group the building joins."""
+    new = mask | bit
+    part = bit
+    while (grown := grow(part) & new) != part:
+        part = grown
+    return max(largest_size(mask), part.bit_count()) + new.bit_count()
+
+
+def value_without(mask: int, bit: int) -> int:
+    """``house_value(mask & ~bit)`` for a building ``bit`` in ``mask``: outside the largest group, a
+    removal leaves that group the largest."""
+    if bit & largest_part(mask):
+        return house_value(mask & ~bit)
+    return largest_size(mask) + mask.bit_count() - 1
+
+
 def price_in(mask: int, idx: int) -> int:
     """§4.3 price of building ``idx`` owned by the house with bit board ``mask``."""
     return min((mask & ROW_MASKS[ROW[idx]]).bit_count(), (mask & COL_MASKS[COL[idx]]).bit_count())
@@ -310,19 +328,19 @@ class Playout:
         bit = 1 << idx
         total = 0.0
         if owner == gain:
-            total += 1.0 * (house_value(masks[gain] & ~bit) - house_value(masks[gain]))
+            total += 1.0 * (value_without(masks[gain], bit) - house_value(masks[gain]))
             return total
         if self.supply[gain] <= 0:
             return None
         rival = -(OPPONENT_WEIGHT / max(1, self.seats - 1))  # each opponent's weight
         if owner is None:
-            total += 1.0 * (house_value(masks[gain] | bit) - house_value(masks[gain]))
+            total += 1.0 * (value_with(masks[gain], bit) - house_value(masks[gain]))
         else:
             price = price_in(masks[owner], idx)
             if price > self.money[seat]:
                 return None
-            total += rival * (house_value(masks[owner] & ~bit) - house_value(masks[owner]))
-            total += 1.0 * (house_value(masks[gain] | bit) - house_value(masks[gain]))
+            total += rival * (value_without(masks[owner], bit) - house_value(masks[owner]))
+            total += 1.0 * (value_with(masks[gain], bit) - house_value(masks[gain]))
             total += 1.0 * -price
             total += rival * price
         return total + NEIGHBOUR_BONUS * (masks[gain] & NEIGHBOUR_MASKS[idx]).bit_count()
