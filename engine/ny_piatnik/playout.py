@@ -78,14 +78,32 @@ def house_value(mask: int) -> int:
     return largest_size(mask) + mask.bit_count()
 
 
-def value_with(mask: int, bit: int) -> int:
-    """``house_value(mask | bit)`` for a building ``bit`` not in ``mask``: adding one only merges groups,
-    so the new largest is the old one or the group the building joins."""
-    new = mask | bit
-    part = bit
-    while (grown := grow(part) & new) != part:
-        part = grown
-    return max(largest_size(mask), part.bit_count()) + new.bit_count()
+@lru_cache(maxsize=1 << 16)
+def groups(mask: int) -> tuple[int, ...]:
+    """For each of the 49 buildings, the bit board of its connected group in ``mask`` (0 outside it)."""
+    of = [0] * CELLS
+    rest = mask
+    while rest:
+        part = rest & -rest
+        while (grown := grow(part) & mask) != part:
+            part = grown
+        rest &= ~part
+        cells = part
+        while cells:
+            bit = cells & -cells
+            of[bit.bit_length() - 1] = part
+            cells ^= bit
+    return tuple(of)
+
+
+def value_with(mask: int, idx: int) -> int:
+    """``house_value`` of ``mask`` plus the building ``idx`` (not in it): adding one only merges
+    groups, so the new largest is the old one or the group the building joins."""
+    of = groups(mask)
+    joined = 1 << idx
+    for j in NEIGHBOURS[idx]:
+        joined |= of[j]
+    return max(largest_size(mask), joined.bit_count()) + mask.bit_count() + 1
 
 
 def value_without(mask: int, bit: int) -> int:
@@ -334,13 +352,13 @@ class Playout:
             return None
         rival = -(OPPONENT_WEIGHT / max(1, self.seats - 1))  # each opponent's weight
         if owner is None:
-            total += 1.0 * (value_with(masks[gain], bit) - house_value(masks[gain]))
+            total += 1.0 * (value_with(masks[gain], idx) - house_value(masks[gain]))
         else:
             price = price_in(masks[owner], idx)
             if price > self.money[seat]:
                 return None
             total += rival * (value_without(masks[owner], bit) - house_value(masks[owner]))
-            total += 1.0 * (value_with(masks[gain], bit) - house_value(masks[gain]))
+            total += 1.0 * (value_with(masks[gain], idx) - house_value(masks[gain]))
             total += 1.0 * -price
             total += rival * price
         return total + NEIGHBOUR_BONUS * (masks[gain] & NEIGHBOUR_MASKS[idx]).bit_count()

@@ -5,7 +5,15 @@ from __future__ import annotations
 from engine.core.rng import Rng, bot_rng
 from engine.ny_piatnik import POLICIES, RULES
 from engine.ny_piatnik.cards import COLOUR_INDEX
-from engine.ny_piatnik.playout import Playout, house_value, largest_part, price_in
+from engine.ny_piatnik.playout import (
+    Playout,
+    groups,
+    house_value,
+    largest_part,
+    price_in,
+    value_with,
+    value_without,
+)
 from engine.ny_piatnik.scoring import colour_mask, largest_group
 from engine.ny_piatnik.state import NyState
 from engine.ny_piatnik.strong import QuickGreedy, evaluate, evaluate_playout
@@ -92,3 +100,17 @@ def test_group_helpers() -> None:
     # PARK-38 (index 36): two red buildings on Park Avenue, one on 38th Street; the smaller count.
     assert price_in(mask, 36) == 1
     assert price_in(mask, 37) == 1 and price_in(mask | 1 << 44, 37) == 2  # PARK-42, then LEX-42 too
+
+
+def test_values_after_one_change_match_a_recount() -> None:
+    rng = Rng(7)
+    for _ in range(300):
+        mask = rng.next_u64() & rng.next_u64() & ((1 << 49) - 1)  # about a quarter of the board
+        idx = rng.below(49)
+        bit = 1 << idx
+        if mask & bit:
+            assert value_without(mask, bit) == house_value(mask & ~bit)
+        else:
+            assert value_with(mask, idx) == house_value(mask | bit)
+        group = groups(mask)[idx]
+        assert (group == 0) == (not mask & bit) and group & mask == group
