@@ -41,7 +41,8 @@ class Thinking:
     steps: int = 1_000  # most simulated actions in all: bounds the slowest decision
 
 
-BUDGET = Thinking()
+BUDGET = Thinking()  # the base game
+VARIANT_BUDGET = Thinking()  # the variants, whose rollouts cost several times more per action
 
 
 def _canonical(card: str) -> int:
@@ -224,8 +225,9 @@ class StrongPolicy:
 
     name = "strong"
 
-    def __init__(self, budget: Thinking = BUDGET) -> None:
-        self.budget = budget
+    def __init__(self, budget: Thinking = BUDGET, variant_budget: Thinking = VARIANT_BUDGET) -> None:
+        self.budget = budget  # the base game, rolled out on light playouts
+        self.variant_budget = variant_budget  # the variants, rolled out by the rules themselves
         self.greedy = QuickGreedy()
 
     def choose(
@@ -235,11 +237,13 @@ class StrongPolicy:
             return legal[0]
         if state.phase != "main":
             return self.greedy.choose(rules, state, seat, legal, rng)
-        budget = self.budget
+        # The base game is rolled out on light copies (the same play, far cheaper), so it can afford
+        # more worlds; the variants are rolled out on states by the rules.
+        light = Playout.covers(state)
+        budget = self.budget if light else self.variant_budget
         worlds = [determinize(state, seat, rng) for _ in range(budget.worlds)]
         lucks = [rng.next_u64() for _ in worlds]
-        # The base game is rolled out on light copies (the same play, far cheaper); variants on states.
-        light = [Playout.of(w) if Playout.covers(w) else None for w in worlds]
+        playouts = [Playout.of(w) for w in worlds] if light else []
         # Ranked in the first world rather than the real state, so that the ranking cannot read a secret.
         values = self.greedy.values(worlds[0], seat, legal)
         alive = sorted(range(len(legal)), key=lambda i: (-values[i], i))[: budget.candidates]
@@ -252,11 +256,10 @@ class StrongPolicy:
             for w in range(start, min(start + share, len(worlds))):
                 for i in alive:
                     luck = Rng(lucks[w])
-                    playout = light[w]
-                    if playout is None:
-                        value, used = self._simulate(rules, worlds[w], seat, legal[i], luck)
+                    if light:
+                        value, used = self._play_out(playouts[w].copy(), seat, legal[i], luck, budget)
                     else:
-                        value, used = self._play_out(playout.copy(), seat, legal[i], luck)
+                        value, used = self._simulate(rules, worlds[w], seat, legal[i], luck, budget)
                     totals[i] += value
                     steps += used
             # Every survivor has seen the same worlds, so totals compare like means.
@@ -265,10 +268,16 @@ class StrongPolicy:
         return legal[max(alive, key=lambda i: (totals[i], -alive.index(i)))]
 
     def _simulate(
-        self, rules: GameRules[Any, Any], world: NyState, seat: int, action: Action, rng: Rng
+        self,
+        rules: GameRules[Any, Any],
+        world: NyState,
+        seat: int,
+        action: Action,
+        rng: Rng,
+        budget: Thinking,
     ) -> tuple[float, int]:
         """The value for ``seat`` of ``action`` in ``world`` after a greedy rollout, and its length."""
-        depth = self.budget.final_depth if world.final_phase else self.budget.depth
+        depth = budget.final_depth if world.final_phase else budget.depth
         state = rules.apply(world, seat, action).state
         used = 1
         while used <= depth and state.phase != "over":
@@ -279,9 +288,11 @@ class StrongPolicy:
             used += 1
         return evaluate(state, seat), used
 
-    def _play_out(self, playout: Playout, seat: int, action: Action, rng: Rng) -> tuple[float, int]:
+    def _play_out(
+        self, playout: Playout, seat: int, action: Action, rng: Rng, budget: Thinking
+    ) -> tuple[float, int]:
         """``_simulate`` on a playout of the base game, which it changes."""
-        depth = self.budget.final_depth if playout.final_phase else self.budget.depth
+        depth = budget.final_depth if playout.final_phase else budget.depth
         playout.play_action(action)
         used = 1
         while used <= depth and not playout.over:
