@@ -96,16 +96,6 @@ def groups(mask: int) -> tuple[int, ...]:
     return tuple(of)
 
 
-def value_with(mask: int, idx: int) -> int:
-    """``house_value`` of ``mask`` plus the building ``idx`` (not in it): adding one only merges
-    groups, so the new largest is the old one or the group the building joins."""
-    of = groups(mask)
-    joined = 1 << idx
-    for j in NEIGHBOURS[idx]:
-        joined |= of[j]
-    return max(largest_size(mask), joined.bit_count()) + mask.bit_count() + 1
-
-
 def value_without(mask: int, bit: int) -> int:
     """``house_value(mask & ~bit)`` for a building ``bit`` in ``mask``: outside the largest group, a
     removal leaves that group the largest."""
@@ -342,26 +332,38 @@ class Playout:
         the greedy player's order, so that equal values stay equal."""
         gain = self.colour[seat]
         owner = self.board[idx]
-        masks = self.masks
+        mine = self.masks[gain]
         bit = 1 << idx
         total = 0.0
         if owner == gain:
-            total += 1.0 * (value_without(masks[gain], bit) - house_value(masks[gain]))
+            total += 1.0 * (value_without(mine, bit) - house_value(mine))
             return total
         if self.supply[gain] <= 0:
             return None
-        rival = -(OPPONENT_WEIGHT / max(1, self.seats - 1))  # each opponent's weight
+        # Adding a building only merges groups: the new largest is the old one or the group it joins,
+        # which is its neighbours' groups and itself.
+        of = groups(mine)
+        joined = bit
+        for j in NEIGHBOURS[idx]:
+            joined |= of[j]
+        largest = largest_size(mine)
+        grown = joined.bit_count()
+        gained = (grown if grown > largest else largest) + 1 - largest
         if owner is None:
-            total += 1.0 * (value_with(masks[gain], idx) - house_value(masks[gain]))
+            total += 1.0 * gained
         else:
-            price = price_in(masks[owner], idx)
+            theirs = self.masks[owner]
+            price = min(
+                (theirs & ROW_MASKS[ROW[idx]]).bit_count(), (theirs & COL_MASKS[COL[idx]]).bit_count()
+            )
             if price > self.money[seat]:
                 return None
-            total += rival * (value_without(masks[owner], bit) - house_value(masks[owner]))
-            total += 1.0 * (value_with(masks[gain], idx) - house_value(masks[gain]))
+            rival = -(OPPONENT_WEIGHT / max(1, self.seats - 1))  # each opponent's weight
+            total += rival * (value_without(theirs, bit) - house_value(theirs))
+            total += 1.0 * gained
             total += 1.0 * -price
             total += rival * price
-        return total + NEIGHBOUR_BONUS * (masks[gain] & NEIGHBOUR_MASKS[idx]).bit_count()
+        return total + NEIGHBOUR_BONUS * (mine & NEIGHBOUR_MASKS[idx]).bit_count()
 
     # -- scores ------------------------------------------------------------------------------------
 

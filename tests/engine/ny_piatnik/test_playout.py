@@ -4,14 +4,14 @@ from __future__ import annotations
 
 from engine.core.rng import Rng, bot_rng
 from engine.ny_piatnik import POLICIES, RULES
-from engine.ny_piatnik.cards import COLOUR_INDEX
+from engine.ny_piatnik.cards import COLOUR_INDEX, NEIGHBOURS
 from engine.ny_piatnik.playout import (
     Playout,
     groups,
     house_value,
     largest_part,
+    largest_size,
     price_in,
-    value_with,
     value_without,
 )
 from engine.ny_piatnik.scoring import colour_mask, largest_group
@@ -111,6 +111,9 @@ def test_values_after_one_change_match_a_recount() -> None:
         if mask & bit:
             assert value_without(mask, bit) == house_value(mask & ~bit)
         else:
-            assert value_with(mask, idx) == house_value(mask | bit)
+            joined = bit
+            for j in NEIGHBOURS[idx]:
+                joined |= groups(mask)[j]
+            assert max(largest_size(mask), joined.bit_count()) == largest_group(mask | bit)
         group = groups(mask)[idx]
         assert (group == 0) == (not mask & bit) and group & mask == group
