@@ -9,7 +9,9 @@ In every world the most promising plays (by the greedy player's value) are each 
 short rollout in which every seat plays greedily (the greedy opponents' own policy), and the position is
 scored as the lead in projected final points. Candidates are compared on the same worlds and the same
 rollout luck; after each share of the worlds the weaker half is dropped (successive halving), so the
-close calls get the most worlds. The work is bounded in simulated actions, never in time.
+close calls get the most worlds. The work is bounded in simulated actions, never in time. In the base
+game the rollouts run on ``playout.Playout``, a light copy of the rules that plays the same moves at a
+fraction of the cost, so that game gets a larger budget than the variants.
 """
 
 from __future__ import annotations
@@ -41,8 +43,10 @@ class Thinking:
     steps: int = 1_000  # most simulated actions in all: bounds the slowest decision
 
 
-BUDGET = Thinking()  # the base game
-VARIANT_BUDGET = Thinking()  # the variants, whose rollouts cost several times more per action
+# The base game: twice the worlds in two larger shares, so that the first cut is made on 12 worlds rather
+# than 4, and two more candidates (against greedy players: 55-61% first places in tuning, 50% before).
+BUDGET = Thinking(worlds=24, candidates=8, rounds=2)
+VARIANT_BUDGET = Thinking()  # the variants, whose rollouts through the rules cost several times more
 
 
 def _canonical(card: str) -> int:
