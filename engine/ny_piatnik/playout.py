@@ -78,7 +78,7 @@ def house_value(mask: int) -> int:
     return largest_size(mask) + mask.bit_count()
 
 
-@lru_cache(maxsize=1 << 16)
+@lru_cache(maxsize=1 << 14)  # about 0.7 kB an entry; the boards of a decision recur within it
 def groups(mask: int) -> tuple[int, ...]:
     """For each of the 49 buildings, the bit board of its connected group in ``mask`` (0 outside it)."""
     of = [0] * CELLS
