@@ -30,14 +30,14 @@ from engine.ny_piatnik.scoring import colour_mask, largest_group
 from engine.ny_piatnik.state import NyState, houses_of
 
 # Hand-set weights (score points); tests/engine/ny_piatnik/test_bots.py checks the result beats random play.
-_JOKER_COST = 0.45  # a joker spent on a plain target is a joker not kept for a better one
+JOKER_COST = 0.45  # a joker spent on a plain target is a joker not kept for a better one
 _EVENT_COST = 0.25  # event cards are rarer than jokers; keep them for a clear gain
 _EXCHANGE_COST = 0.5  # V4: exchanges are not modelled, so only reset beats them
-_NEIGHBOUR_BONUS = 0.08  # own neighbours of a new marker: groups that may merge later
-_OPPONENT_WEIGHT = 1.2  # opponents' gains count this much in total, shared among them
+NEIGHBOUR_BONUS = 0.08  # own neighbours of a new marker: groups that may merge later
+OPPONENT_WEIGHT = 1.2  # opponents' gains count this much in total, shared among them
 
 
-class _Eval:
+class ScoreDeltas:
     """Fast score deltas for one seat's point of view: only the houses a change touches are recounted."""
 
     def __init__(self, st: NyState, seat: int) -> None:
@@ -52,7 +52,7 @@ class _Eval:
             mine = {seat, (seat + 2) % 4}
             self.weight = [1.0 if s in mine else -1.0 for s in range(n)]
         else:
-            share = _OPPONENT_WEIGHT / max(1, n - 1)
+            share = OPPONENT_WEIGHT / max(1, n - 1)
             self.weight = [1.0 if s == seat else -share for s in range(n)]
 
     def _house_value(self, mask: int) -> int:
@@ -103,13 +103,13 @@ class GreedyPolicy:
     ) -> Any:
         if len(legal) == 1:
             return legal[0]
-        ev = _Eval(state, seat)
+        ev = ScoreDeltas(state, seat)
         values = [self.value(ev, state, seat, a) for a in legal]
         best = max(values)
         top = [a for a, v in zip(legal, values, strict=True) if v >= best - 1e-9]
         return top[rng.below(len(top))] if len(top) > 1 else top[0]
 
-    def value(self, ev: _Eval, st: NyState, seat: int, a: Action) -> float:
+    def value(self, ev: ScoreDeltas, st: NyState, seat: int, a: Action) -> float:
         """Estimated worth of ``a`` for ``seat`` (higher is better)."""
         kind = a.kind
         if kind == "play":
@@ -125,7 +125,7 @@ class GreedyPolicy:
             assert a.at is not None
             idx = BUILDING_INDEX[a.at]
             colour = a.colour or houses_of(st, seat)[0]
-            return ev.delta([(idx, None, colour)], {}) + _NEIGHBOUR_BONUS * ev.neighbours(idx, colour)
+            return ev.delta([(idx, None, colour)], {}) + NEIGHBOUR_BONUS * ev.neighbours(idx, colour)
         if kind == "place":
             return self._place(st, a)
         if kind == "colour":
@@ -150,9 +150,9 @@ class GreedyPolicy:
         centre = -abs(row - 3) - abs(col - 3)
         return diag + 0.1 * centre
 
-    def _play(self, ev: _Eval, st: NyState, seat: int, a: Action) -> float:
+    def _play(self, ev: ScoreDeltas, st: NyState, seat: int, a: Action) -> float:
         red, blue = str(a.red), str(a.blue)
-        cost = _JOKER_COST * ((red in JOKERS) + (blue in JOKERS))
+        cost = JOKER_COST * ((red in JOKERS) + (blue in JOKERS))
         own = houses_of(st, seat)
         gain = a.colour or own[0]
         if red == STAT_R or blue == STAT_B:
@@ -173,10 +173,10 @@ class GreedyPolicy:
             payee = st.controller[COLOUR_INDEX[owner]]
             value = ev.delta([(idx, owner, gain)], {seat: -price, payee: price})
         if owner not in own:
-            value += _NEIGHBOUR_BONUS * ev.neighbours(idx, gain)
+            value += NEIGHBOUR_BONUS * ev.neighbours(idx, gain)
         return value - cost
 
-    def _cede(self, ev: _Eval, victim: str, gain: str, options: Sequence[int]) -> float:
+    def _cede(self, ev: ScoreDeltas, victim: str, gain: str, options: Sequence[int]) -> float:
         # The victim's controller picks the building that hurts them least: assume exactly that.
         victim_seat = ev.ctrl[victim]
         best_for_victim = None
@@ -189,7 +189,7 @@ class GreedyPolicy:
                 outcome = ev.delta(change, {})
         return outcome
 
-    def _event(self, ev: _Eval, st: NyState, seat: int, a: Action) -> float:
+    def _event(self, ev: ScoreDeltas, st: NyState, seat: int, a: Action) -> float:
         card = str(a.card)
         own = houses_of(st, seat)
         gain = a.colour or own[0]
@@ -200,7 +200,7 @@ class GreedyPolicy:
         spaces = INNER if card.startswith("SAN") else CORNERS
         return self._refill(ev, st, seat, spaces)
 
-    def _refill(self, ev: _Eval, st: NyState, seat: int, spaces: Sequence[int]) -> float:
+    def _refill(self, ev: ScoreDeltas, st: NyState, seat: int, spaces: Sequence[int]) -> float:
         # Simulate the clearing and a refill in which every placer takes its own best space.
         changes: list[tuple[int, str | None, str | None]] = []
         supply = list(st.supply)

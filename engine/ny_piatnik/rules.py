@@ -69,7 +69,7 @@ OPTIONS: Mapping[str, str] = {
 _SEATS_FOR_OPTION = {"team": (4,)}
 # Forced steps chain (an automatic reset can leave the next player without a play too); the bound only
 # guards against an endless chain, which would need every player to be stuck for ever.
-_SETTLE_LIMIT = 10_000
+SETTLE_LIMIT = 10_000
 
 
 # ---------------------------------------------------------------------------------------------
@@ -1277,7 +1277,7 @@ def _forced(st: NyState) -> tuple[int, Action] | None:
 
 
 def _settle(st: NyState, events: list[Event]) -> NyState:
-    for _ in range(_SETTLE_LIMIT):
+    for _ in range(SETTLE_LIMIT):
         if st.phase == "over":
             break
         forced = _forced(st)

@@ -15,7 +15,7 @@ _COL0 = sum(1 << i for i in COL_CELLS[0])
 _COL_LAST = sum(1 << i for i in COL_CELLS[SIZE - 1])
 
 
-def _grow(mask: int) -> int:
+def grow(mask: int) -> int:
     """``mask`` plus its orthogonal neighbours (row-major 7×7 bit board)."""
     return (
         mask
@@ -32,7 +32,7 @@ def group_sizes(mask: int) -> list[int]:
     while mask:
         comp = mask & -mask
         while True:
-            grown = _grow(comp) & mask
+            grown = grow(comp) & mask
             if grown == comp:
                 break
             comp = grown

@@ -5,16 +5,22 @@ from __future__ import annotations
 import dataclasses
 from collections import Counter
 
+import pytest
+
 from engine.core.rng import Rng, bot_rng
 from engine.ny_piatnik import POLICIES, RULES
 from engine.ny_piatnik.actions import Action
 from engine.ny_piatnik.cards import RED_BACK
+from engine.ny_piatnik.playout import Playout
 from engine.ny_piatnik.state import NyState
-from engine.ny_piatnik.strong import BUDGET, StrongPolicy, determinize
+from engine.ny_piatnik.strong import BUDGET, VARIANT_BUDGET, StrongPolicy, determinize
 
 STRONG = POLICIES["strong"]
 # The same player thinking less: the legality test visits many positions.
-QUICK = StrongPolicy(dataclasses.replace(BUDGET, worlds=2, candidates=3))
+QUICK = StrongPolicy(
+    dataclasses.replace(BUDGET, worlds=2, candidates=3),
+    dataclasses.replace(VARIANT_BUDGET, worlds=2, candidates=3),
+)
 
 
 def greedy_positions(seats: int, seed: int, options: frozenset[str] = frozenset()) -> list[NyState]:
@@ -138,3 +144,18 @@ def test_strong_is_deterministic() -> None:
         legal = RULES.legal_actions(state, seat)
         first: Action = STRONG.choose(RULES, state, seat, legal, Rng(3))
         assert STRONG.choose(RULES, state, seat, legal, Rng(3)) == first
+
+
+def test_light_playouts_decide_as_the_rules_would(monkeypatch: pytest.MonkeyPatch) -> None:
+    # The same budget both ways: the light playouts must change the speed, never the decision.
+    budget = dataclasses.replace(BUDGET, worlds=6, candidates=4)
+    policy = StrongPolicy(budget, budget)
+    positions = main_positions(91)[1:]
+    chosen = []
+    for k, state in enumerate(positions):
+        legal = RULES.legal_actions(state, state.active)
+        chosen.append(policy.choose(RULES, state, state.active, legal, Rng(k)))
+    monkeypatch.setattr(Playout, "covers", staticmethod(lambda state: False))
+    for k, state in enumerate(positions):
+        legal = RULES.legal_actions(state, state.active)
+        assert policy.choose(RULES, state, state.active, legal, Rng(k)) == chosen[k]
