@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from engine.core.rng import Rng, bot_rng
+from engine.core.rng import Rng
 from engine.core.search import Budget
 from engine.ny_henn import POLICIES, RULES
 from engine.ny_henn.scoring import majority_points
@@ -19,23 +19,14 @@ from engine.ny_henn.strong import (
     rollout_choice,
     round_share,
 )
+from tests.engine.positions import greedy_positions as greedy_positions_of
 
 STRONG = POLICIES["strong"]
 
 
-def greedy_positions(seats: int, seed: int) -> list[HennState]:
-    """Every position of a greedy match, from the opening to the last decision."""
-    greedy = POLICIES["greedy"]
-    state = RULES.setup(seats, seed, frozenset())
-    positions = []
-    for ply in range(5000):
-        if RULES.outcome(state) is not None:
-            return positions
-        positions.append(state)
-        seat = min(RULES.to_act(state))
-        action = greedy.choose(RULES, state, seat, RULES.legal_actions(state, seat), bot_rng(seed, ply))
-        state = RULES.apply(state, seat, action).state
-    raise AssertionError("the greedy match did not end")
+def greedy_positions(seats: int, seed: int, options: frozenset[str] = frozenset()) -> list[HennState]:
+    """Every position of a seeded match of greedy players where someone must decide."""
+    return greedy_positions_of(RULES, "ny_henn", seats, seed, options)
 
 
 def choices(state: HennState) -> int:

@@ -7,13 +7,14 @@ from collections import Counter
 
 import pytest
 
-from engine.core.rng import Rng, bot_rng
+from engine.core.rng import Rng
 from engine.ny_piatnik import POLICIES, RULES
 from engine.ny_piatnik.actions import Action
 from engine.ny_piatnik.cards import RED_BACK
 from engine.ny_piatnik.playout import Playout
 from engine.ny_piatnik.state import NyState
 from engine.ny_piatnik.strong import BUDGET, VARIANT_BUDGET, StrongPolicy, determinize
+from tests.engine.positions import greedy_positions as greedy_positions_of
 
 STRONG = POLICIES["strong"]
 # The same player thinking less: the legality test visits many positions.
@@ -25,17 +26,7 @@ QUICK = StrongPolicy(
 
 def greedy_positions(seats: int, seed: int, options: frozenset[str] = frozenset()) -> list[NyState]:
     """Every position of a seeded match of greedy players where someone must decide."""
-    state = RULES.setup(seats, seed, options)
-    positions = []
-    for ply in range(5000):
-        if RULES.outcome(state) is not None:
-            return positions
-        positions.append(state)
-        seat = min(RULES.to_act(state))
-        legal = RULES.legal_actions(state, seat)
-        action = POLICIES["greedy"].choose(RULES, state, seat, legal, bot_rng(seed, ply))
-        state = RULES.apply(state, seat, action).state
-    raise AssertionError("the match did not end")
+    return greedy_positions_of(RULES, "ny_piatnik", seats, seed, options)
 
 
 def kind_of(state: NyState) -> str:
