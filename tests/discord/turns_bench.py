@@ -12,6 +12,7 @@ counted once, for all the moves it plays."""
 
 from __future__ import annotations
 
+import contextlib
 import functools
 import statistics
 import tempfile
@@ -25,13 +26,33 @@ from engine.host.menus import parse_value
 from engine.host.ports import MatchStatus
 from engine.host.shortcuts import joined, playable, run_through, settle
 from engine.registry import POLICIES
-from tests.discord.fake import FakeDiscord
+from tests.discord.fake import FakeDiscord, FakeTimeout
 from tests.discord.harness import running_bot
 from tests.discord.models import FakeChannel, FakeMessage, FakeUser, RecordedRequest
 
 RECAP = "Since your last turn:"
 BUTTON_TAPS = 1
 SELECT_TAPS = 2
+
+
+def _board_posts(thread: FakeChannel) -> list[FakeMessage]:
+    return [m for m in thread.messages if any(a.filename == "board.png" for a in m.attachments)]
+
+
+async def _final_post_settled(fake: FakeDiscord, thread: FakeChannel) -> None:
+    """Wait until the final post (with the Rematch button) is the thread's last board post and the post
+    before it has lost its controls, so both are counted as players end up seeing them. A bot that never
+    gets there is left to the checks to report."""
+
+    def settled() -> bool | None:
+        posts = _board_posts(thread)
+        final = bool(posts) and any(
+            (b.get("custom_id") or "").startswith("ba:rematch:") for b in posts[-1].buttons
+        )
+        return True if final and not any(m.buttons for m in posts[:-1]) else None
+
+    with contextlib.suppress(FakeTimeout):
+        await fake.wait_until(settled, timeout=30)
 
 
 def _button(message: FakeMessage, prefix: str) -> str | None:
@@ -228,8 +249,10 @@ async def measure_turns(
                 final = await bot.host.match(match_id)
                 if final.status is MatchStatus.ACTIVE:
                     await _latest_post(fake, thread, final.version)  # the last move's post is counted too
+                elif final.status is MatchStatus.FINISHED:
+                    await _final_post_settled(fake, thread)
                 requests = fake.requests[first_request:]
-                posts = [m for m in thread.messages if any(a.filename == "board.png" for a in m.attachments)]
+                posts = _board_posts(thread)
                 stale_controls = sum(1 for m in posts[:-1] if m.buttons)
                 names = [u.global_name or u.username for u in people.values()]
                 recaps = [
