@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
@@ -18,13 +19,17 @@ from tests.discord.test_notify import Clock
 from tests.discord.test_tenancy import two_servers
 
 
-async def play_out(bot: BigApple, match_id: int) -> None:
-    """The people of the match play it to its end with the greedy player's choices."""
+async def play_out(
+    bot: BigApple, match_id: int, before_move: Callable[[int], None] = lambda step: None
+) -> None:
+    """The people of the match play it to its end with the greedy player's choices; ``before_move(step)``
+    runs before each move (a test's clock moving on, say)."""
     record = await bot.host.match(match_id)
     rules, greedy = bot.host.rules(record.game), POLICIES[record.game]["greedy"]
     for step in range(1000):
         if record.status is not MatchStatus.ACTIVE:
             return
+        before_move(step)
         state = bot.host.state_of(record)
         seat = min(rules.to_act(state))
         player = record.player_at(seat)
@@ -137,19 +142,9 @@ async def test_the_final_post_says_how_long_each_player_took_on_the_clock(
     async with running_bot(bot, fake):
         match_id, thread = await started_match(fake, bot, "ny1901")
         started = clock.now
+        # Someone thinks, then moves.
+        await play_out(bot, match_id, lambda step: clock.advance(minutes=20 + 40 * (step % 3)))
         record = await bot.host.match(match_id)
-        rules, greedy = bot.host.rules(record.game), POLICIES[record.game]["greedy"]
-        for step in range(1000):
-            if record.status is not MatchStatus.ACTIVE:
-                break
-            clock.advance(minutes=20 + 40 * (step % 3))  # someone thinks, then moves
-            state = bot.host.state_of(record)
-            seat = min(rules.to_act(state))
-            player = record.player_at(seat)
-            assert player is not None and player.user_id is not None
-            action = greedy.choose(rules, state, seat, rules.legal_actions(state, seat), Rng.from_seed(step))
-            await bot.host.act(match_id, player.user_id, rules.notation(action))
-            record = await bot.host.match(match_id)
         final = await fake.wait_for_message(
             thread, lambda m: "Final standings" in (m.content or ""), timeout=60
         )
