@@ -169,3 +169,32 @@ def test_a_colour_the_sampled_palette_misses_is_kept_by_the_full_one() -> None:
     shown = paletted.convert("RGB")
     assert all(shown.getpixel(dot) == (255, 0, 204) for dot in dots)
     assert canvas.palette_of(image.copy()).tobytes() == paletted.tobytes()  # type: ignore[union-attr]
+
+
+def test_a_small_dot_off_the_sample_and_its_checked_diagonal_keeps_its_colour() -> None:
+    """2×2 dots of a rare colour placed so that neither the sample (rows and columns 1, 4, 7, …) nor the
+    lattice checked alongside it holds a pixel of theirs: the lattices along the diagonal still meet
+    every dot, so the palette of every pixel is taken and the dots keep their exact colour."""
+    image, draw = canvas.new_canvas(300, 300)
+    draw.rectangle((0, 150, 299, 299), fill=(30, 60, 90))
+    dots = [(x, y) for x in range(5, 290, 12) for y in range(6, 290, 12)]  # columns ≡ 2, rows ≡ 0 (mod 3)
+    pixels = [(x + dx, y + dy) for x, y in dots for dx in (0, 1) for dy in (0, 1)]
+    for pixel in pixels:
+        image.putpixel(pixel, (255, 0, 204))
+    sampled = {colour for _, colour in canvas.lattice(image, 1).getcolors(1000) or []}
+    beside = {colour for _, colour in canvas.lattice(image, 2).getcolors(1000) or []}
+    assert (255, 0, 204) not in sampled | beside
+    paletted = canvas.palette_of(image)
+    assert paletted is not None
+    shown = paletted.convert("RGB")
+    assert all(shown.getpixel(pixel) == (255, 0, 204) for pixel in pixels)
+
+
+def test_a_lattice_holds_every_third_pixel_from_its_offset() -> None:
+    image = Image.new("L", (10, 8))
+    image.frombytes(bytes(10 * y + x for y in range(8) for x in range(10)))
+    for offset in (0, 1, 2):
+        picked = canvas.lattice(image, offset)
+        columns, rows = range(offset, 10, 3), range(offset, 8, 3)
+        assert picked.size == (len(columns), len(rows))
+        assert list(picked.tobytes()) == [10 * y + x for y in rows for x in columns]
