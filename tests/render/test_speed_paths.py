@@ -198,3 +198,32 @@ def test_a_lattice_holds_every_third_pixel_from_its_offset() -> None:
         columns, rows = range(offset, 10, 3), range(offset, 8, 3)
         assert picked.size == (len(columns), len(rows))
         assert list(picked.tobytes()) == [10 * y + x for y in rows for x in columns]
+
+
+@pytest.mark.parametrize("slug", sorted(GAMES))
+def test_drawing_opaque_colours_straight_in_gives_the_pixels_of_blending_everything(
+    slug: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    jobs, names = sample_views(slug)
+    monkeypatch.setattr(canvas, "palette_of", lambda image: None)  # lossless: equal bytes, equal pixels
+    written = [render_view(slug, view, names, locale, since) for view, locale, since in jobs]
+    monkeypatch.setattr(canvas, "Draw", lambda image: ImageDraw.Draw(image, "RGBA"))
+    blended = [render_view(slug, view, names, locale, since) for view, locale, since in jobs]
+    assert written == blended
+
+
+def test_a_translucent_colour_is_blended_and_an_opaque_one_written_in() -> None:
+    image, draw = canvas.new_canvas(40, 20, (0, 0, 200))
+    draw.rectangle((0, 0, 19, 19), fill=(255, 255, 255, 128))
+    draw.rectangle((20, 0, 39, 19), fill="#FF000080")
+    draw.rectangle((25, 5, 34, 14), fill="#00FF00")
+    assert image.getpixel((10, 10)) == (128, 128, 228)
+    assert image.getpixel((21, 10)) == (128, 0, 100)
+    assert image.getpixel((30, 10)) == (0, 255, 0)
+    assert [canvas.translucent(c) for c in ("#FF000080", "#FF0000", (1, 2, 3, 255), (1, 2, 3), None)] == [
+        True,
+        False,
+        False,
+        False,
+        False,
+    ]
