@@ -76,6 +76,8 @@ MAX_AUTOMATED_ACTIONS = 10_000
 PARALLEL_DESTINATIONS = 8
 # How many states of recent versions the host keeps at hand (a few KB each).
 RECENT_STATES = 512
+# How many matches' latest snapshots the host keeps read, with the text they were read from.
+PARSED_STATES = 64
 # The computer players that stand in for a person whose time ran out, the strongest first.
 STRONGEST_FIRST = ("strong", "greedy", "random")
 # Match ids are signed 64-bit in the store; anything else cannot name a match.
@@ -162,6 +164,10 @@ class GameHost:
         # States this host committed or rebuilt lately, by (match id, version): the notices of a burst
         # of moves are drawn at their own versions, which the store keeps only as checkpoints.
         self._recent: Recent[tuple[int, int], BaseModel] = Recent(RECENT_STATES)
+        # The latest snapshots read, by (match id, version), with their stored text: a move reads its
+        # match's snapshot several times over (the move, the names, the board), and parsing it is most of
+        # that work. Only the very same text is answered from here.
+        self._parsed: Recent[tuple[int, int], tuple[str, BaseModel]] = Recent(PARSED_STATES)
 
     # ----------------------------------------------------------------- lookups
 
@@ -228,7 +234,13 @@ class GameHost:
         """The latest snapshot of a started match; raises ``MatchClosed`` in the lobby."""
         if match.state_json is None:
             raise MatchClosed(HOST.say("match #{number} has not started yet", number=match.id), ["start"])
-        return self._load(match, match.state_json)
+        key = (match.id, match.version)
+        parsed = self._parsed.get(key)
+        if parsed is not None and parsed[0] == match.state_json:
+            return parsed[1]
+        state = self._load(match, match.state_json)
+        self._parsed.keep(key, (match.state_json, state))
+        return state
 
     def _load(self, match: MatchRecord, data: str) -> BaseModel:
         try:
@@ -997,17 +1009,19 @@ class GameHost:
         clocks = await self._clocks(
             match, rules.to_act(before), () if outcome is not None else to_act, timed_out
         )
+        snapshot = dump_state(after)
         committed = await self.store.commit_action(
             match.id,
             match.version,
             LoggedAction(seat=seat, notation=notation),
-            dump_state(after),
+            snapshot,
             status=status,
             result_json=outcome.model_dump_json() if outcome is not None else None,
             deliveries=notices,
             clocks=clocks,
         )
         self._recent.keep((committed.id, committed.version), after)
+        self._parsed.keep((committed.id, committed.version), (snapshot, after))
         # A log line names a move only when everyone may know it (the engine says which are secret).
         move = notation if rules.is_public_action(before, seat, action) else "a private move"
         log.info("match %s: seat %s played %s (version %s)", match.id, seat, move, committed.version)

@@ -315,6 +315,20 @@ async def test_corrupt_snapshot_is_reported_and_nothing_changes(db_path: Path, h
     assert len(await host.store.action_log(match.id)) == 0
 
 
+async def test_a_snapshot_is_read_once_while_its_stored_text_stays_the_same(
+    db_path: Path, host: GameHost
+) -> None:
+    match = await started_pair(host)
+    await host.act(match.id, user_at(match, 0), "add 1")
+    latest = await host.match(match.id)
+    assert host.state_of(latest) is host.state_of(await host.match(match.id))
+    # The same version with other text (a damaged row) is read afresh, and found unreadable.
+    with sqlite3.connect(db_path) as raw:
+        raw.execute("UPDATE matches SET state_json = ? WHERE id = ?", ("{not json", match.id))
+    with pytest.raises(CorruptRecord):
+        host.state_of(await host.match(match.id))
+
+
 async def test_a_failed_notice_holds_back_later_ones_to_the_same_place(host: GameHost) -> None:
     match = await started_pair(host)
     await host.flush(Recorder())
