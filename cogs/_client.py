@@ -51,6 +51,9 @@ RETENTION = timedelta(days=30)
 PRUNE_EVERY = timedelta(hours=1)
 # How long the outbox waits before retrying deliveries that failed, when nothing new arrives.
 RETRY_SECONDS = 5.0
+# A typed move played within this many seconds is answered at once; a slower one is deferred first, well
+# inside the three seconds Discord gives an interaction's first answer.
+ANSWER_WITHIN_S = 1.5
 # discord.py logs whole request and event payloads at DEBUG, DM contents included; these loggers stay at
 # INFO or above so that no hand ever reaches a log line, whatever the configured level.
 PAYLOAD_LOGGERS = ("discord.http", "discord.gateway", "discord.webhook.async_", "discord.state")
@@ -115,6 +118,7 @@ class BigApple(commands.AutoShardedBot):
         self.database = database
         self.dev_guild = dev_guild
         self.retry_seconds = retry_seconds
+        self.answer_within = ANSWER_WITHIN_S
         self.seed_source = seed_source
         self.clock = clock
         self.renderer = RenderPool(render_workers)

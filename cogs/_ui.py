@@ -4,6 +4,7 @@ version it was made for), so it keeps working after a restart and a stale click 
 
 from __future__ import annotations
 
+import asyncio
 import functools
 import logging
 import re
@@ -354,40 +355,22 @@ async def play_notation(
     the user saw (see ``GameHost.act``). ``run``: the moves of a shortcut chosen in the menu, played one
     by one (``notation`` is then the menu's value for them)."""
     bot = bot_of(interaction)
-    if not interaction.response.is_done():
-        if edit:
-            await interaction.response.defer()
-        else:
-            await interaction.response.defer(ephemeral=True, thinking=True)
+    # A typed move is answered at once when it is played quickly (one request to Discord instead of two);
+    # a move that takes longer (computers thinking after it) is deferred in time for Discord's deadline.
+    answer_at_once = not edit and not interaction.response.is_done()
+    if edit and not interaction.response.is_done():
+        await interaction.response.defer()
     locale = await reader_locale(interaction)
     moves = tuple(run) or (notation,)
-    refused: EngineError | None = None
-    try:
-        if len(moves) == 1:
-            played: tuple[ActResult, ...] = (
-                await bot.host.act(
-                    match_id,
-                    interaction.user.id,
-                    moves[0],
-                    expected_version=version,
-                    scope=scope_of(interaction),
-                    seen_version=seen_version,
-                    locale=locale,
-                ),
-            )
-        else:
-            outcome = await act_run(
-                bot.host, match_id, interaction.user.id, moves, version, scope_of(interaction), locale
-            )
-            played, refused = outcome.played, outcome.refused
-    except StaleVersion:
-        if version is not None and await played_already(
-            bot, match_id, interaction.user.id, moves[0], version
-        ):
-            # A second click of the choice just played: the deferral acknowledged it; nothing to say.
-            log.info("user %s clicked again a move already played in match %s", interaction.user.id, match_id)
-            return
-        raise
+    playing = asyncio.ensure_future(_play(interaction, match_id, moves, version, seen_version, locale))
+    if answer_at_once:
+        done, _ = await asyncio.wait({playing}, timeout=bot.answer_within)
+        if not done:
+            await interaction.response.defer(ephemeral=True, thinking=True)
+    outcome = await playing
+    if outcome is None:
+        return
+    played, refused = outcome
     result = played[-1]
     log.info(
         "user %s moved in match %s (now at version %s)", interaction.user.id, match_id, result.match.version
@@ -403,7 +386,10 @@ async def play_notation(
         lines.append("⚠️ " + t(locale, "The rest of your choice was not played: {reason}.", reason=reason))
     summary = "\n".join(lines)
     if not edit:
-        await interaction.followup.send(summary, ephemeral=True)
+        if interaction.response.is_done():
+            await interaction.followup.send(summary, ephemeral=True)
+        else:
+            await interaction.response.send_message(summary, ephemeral=True)
         return
     # The menu carries on through a multi-step turn: the same private message offers the next decision,
     # until the turn passes to someone else.
@@ -423,6 +409,43 @@ async def play_notation(
     await interaction.edit_original_response(
         content=f"{summary}\n{waiting}", view=undo_view(match, locale) if undo else None
     )
+
+
+async def _play(
+    interaction: discord.Interaction[Any],
+    match_id: int,
+    moves: Sequence[str],
+    version: int | None,
+    seen_version: int | None,
+    locale: str,
+) -> tuple[tuple[ActResult, ...], EngineError | None] | None:
+    """Plays ``moves`` for the user (see ``play_notation``): what was played and, when a shortcut stopped
+    midway, why the rest was not; None for a second click of the choice just played."""
+    bot = bot_of(interaction)
+    try:
+        if len(moves) == 1:
+            played = await bot.host.act(
+                match_id,
+                interaction.user.id,
+                moves[0],
+                expected_version=version,
+                scope=scope_of(interaction),
+                seen_version=seen_version,
+                locale=locale,
+            )
+            return (played,), None
+        outcome = await act_run(
+            bot.host, match_id, interaction.user.id, moves, version, scope_of(interaction), locale
+        )
+        return outcome.played, outcome.refused
+    except StaleVersion:
+        if version is not None and await played_already(
+            bot, match_id, interaction.user.id, moves[0], version
+        ):
+            # A second click of the choice just played: the deferral acknowledged it; nothing to say.
+            log.info("user %s clicked again a move already played in match %s", interaction.user.id, match_id)
+            return None
+        raise
 
 
 async def played_already(bot: BigApple, match_id: int, user_id: int, notation: str, version: int) -> bool:

@@ -26,6 +26,8 @@ from tests.discord.fake import FakeDiscord
 from tests.discord.harness import running_bot
 from tests.discord.models import (
     BUTTON,
+    CHANNEL_MESSAGE,
+    DEFERRED_CHANNEL_MESSAGE,
     MESSAGE_COMPONENT,
     FakeChannel,
     FakeInteraction,
@@ -263,6 +265,30 @@ async def test_a_stale_button_is_refused(fake_discord: FakeDiscord, tmp_path: Pa
         ).response()
         assert stale.ephemeral and "moved on" in (stale.content or "")
         assert (await bot.host.match(match_id)).version == after
+
+
+async def test_a_typed_move_is_answered_at_once_or_deferred_when_it_takes_longer(
+    fake_discord: FakeDiscord, tmp_path: Path
+) -> None:
+    """Played within ``answer_within``, the reply is the interaction's own answer (one request); past it,
+    the interaction is deferred first and the reply fills in the deferred message."""
+    fake = fake_discord
+    async with big_apple(fake, tmp_path / "db.sqlite") as bot:
+        match_id, thread = await started_match(fake, bot)
+        for answer_within, answers in ((60.0, [CHANNEL_MESSAGE]), (0.0, [DEFERRED_CHANNEL_MESSAGE])):
+            bot.answer_within = answer_within
+            user, _, version = await whose_turn(fake, bot, match_id)
+            await board_post(fake, thread, version)
+            record = await bot.host.match(match_id)
+            seat = record.seat_of(user.id)
+            assert seat is not None
+            notation = bot.host.legal_notations(record, seat)[0]
+            typed = await fake.slash("move", {"notation": notation}, user=user, channel=thread)
+            reply = await typed.response()
+            assert reply.ephemeral and "You played" in (reply.content or ""), reply.content
+            assert [typed.callback_type] == answers
+            assert len(typed.followups) == (answer_within == 0.0)
+            assert (await bot.host.match(match_id)).version > version
 
 
 async def test_a_double_click_applies_once(
