@@ -21,6 +21,7 @@ from cogs._lang import recipient_locale
 from cogs._pings import TurnPings
 from cogs._ui import HandButton, final_view, match_view
 from cogs.tournaments import table_thread_name
+from data.rows import BOARD_IMAGE_SEAT
 from engine.core.errors import MatchNotFound
 from engine.host.clock import Pace
 from engine.host.outbox import DestinationGone
@@ -38,8 +39,6 @@ if TYPE_CHECKING:
 log = logging.getLogger(__name__)
 
 CONTENT_LIMIT = 2000
-# The seat under which the live post's board image is remembered (``sent_images``).
-BOARD_SEAT = -1
 
 
 def digest(png: bytes) -> str:
@@ -327,11 +326,11 @@ class DiscordNotifier:
             version=delivery.version,
             history=history,
         )
+        board_image = digest(png) if png is not None else None
         if live is not None and continuing and await self._edit_live(live, content, png, view):
-            if png is not None:
-                await self.bot.store.remember_sent_image(match.id, BOARD_SEAT, digest(png))
             await self.bot.store.save_live_post(
-                shown.model_copy(update={"channel_id": live.channel_id, "message_id": live.message_id})
+                shown.model_copy(update={"channel_id": live.channel_id, "message_id": live.message_id}),
+                board_image=board_image,
             )
             return
         pinged = range(match.seat_count) if everyone else notice.to_act
@@ -360,11 +359,10 @@ class DiscordNotifier:
             message = await post(await self._move_match(match, exc))
         if live is not None and live.message_id != message.id:
             await self._strip_controls(live)
-        if png is not None:
-            await self.bot.store.remember_sent_image(match.id, BOARD_SEAT, digest(png))
         await self.bot.store.save_live_post(
             shown.model_copy(update={"channel_id": message.channel.id, "message_id": message.id}),
             turn.pings,
+            board_image,
         )
         self.pings.saved(turn.pings or ())
         if outcome is not None:
@@ -407,7 +405,9 @@ class DiscordNotifier:
         """Show the turn so far on its post; False if that post is gone (a new post takes over)."""
         message = self.bot.get_partial_messageable(live.channel_id).get_partial_message(live.message_id)
         kwargs: dict[str, Any] = {}
-        if png is not None and digest(png) != await self.bot.store.sent_image(live.match_id, BOARD_SEAT):
+        if png is not None and digest(png) != await self.bot.store.sent_image(
+            live.match_id, BOARD_IMAGE_SEAT
+        ):
             # Only a board that changed is uploaded again; otherwise the post keeps its image.
             kwargs["attachments"] = [discord.File(io.BytesIO(png), filename="board.png")]
         try:

@@ -44,6 +44,8 @@ from engine.host.ports import (
 Destination = tuple[int, int | None]
 
 MAX_DELIVERY_ATTEMPTS = 5
+# The seat under which the digest of the live post's board is kept in ``sent_images``.
+BOARD_IMAGE_SEAT = -1
 KNOWN_MATCHES = 256
 INT64 = range(-(2**63), 2**63)
 

@@ -23,7 +23,7 @@ from data import clocks as clockrows
 from data import db as dbmod
 from data import rows
 from data.checkpoints import is_checkpoint, pack_state
-from data.rows import MAX_DELIVERY_ATTEMPTS, Destination, MatchListing
+from data.rows import BOARD_IMAGE_SEAT, MAX_DELIVERY_ATTEMPTS, Destination, MatchListing
 from engine.core.replay import LoggedAction
 from engine.host.clock import ClockChange, SeatClock, paused
 from engine.host.notify import TurnPing, Via
@@ -54,6 +54,10 @@ _SELECT_PLAYERS = f"SELECT {_PLAYER_COLUMNS} FROM players WHERE match_id = ? ORD
 _INSERT_PLAYER = (
     "INSERT INTO players (match_id, joined, user_id, name, bot, seat) "
     "VALUES (?, (SELECT COALESCE(MAX(joined) + 1, 0) FROM players WHERE match_id = ?), ?, ?, ?, ?)"
+)
+_REMEMBER_IMAGE = (
+    "INSERT INTO sent_images (match_id, seat, digest) VALUES (?, ?, ?) "
+    "ON CONFLICT (match_id, seat) DO UPDATE SET digest = excluded.digest"
 )
 _INSERT_CHECKPOINT = "INSERT INTO checkpoints (match_id, version, state) VALUES (?, ?, ?)"
 _INSERT_DELIVERY = (
@@ -892,15 +896,21 @@ class SqliteMatchStore:
 
         return await self._db.read(body)
 
-    async def save_live_post(self, post: LivePost, pings: Sequence[TurnPing] | None = None) -> None:
+    async def save_live_post(
+        self, post: LivePost, pings: Sequence[TurnPing] | None = None, board_image: str | None = None
+    ) -> None:
         """Remember ``post`` as the one showing its match's current turn (replacing the previous one).
 
         With ``pings`` the post begins a turn (``post.version``): in the same transaction, earlier turns'
-        pings are dropped and these recorded; a ping already sent stays sent (a retried post)."""
+        pings are dropped and these recorded; a ping already sent stays sent (a retried post). With
+        ``board_image``, the digest of the board the post shows is remembered in it too (see
+        ``remember_sent_image``)."""
 
         def body(raw: sqlite3.Connection) -> None:
             if pings is not None:
                 _save_turn_pings(raw, post.match_id, post.version, pings)
+            if board_image is not None:
+                raw.execute(_REMEMBER_IMAGE, (post.match_id, BOARD_IMAGE_SEAT, board_image))
             raw.execute(
                 "INSERT INTO live_posts (match_id, channel_id, message_id, to_act, lines, version, history) "
                 "VALUES (?, ?, ?, ?, ?, ?, ?) ON CONFLICT (match_id) DO UPDATE SET "
@@ -926,14 +936,7 @@ class SqliteMatchStore:
     async def remember_sent_image(self, match_id: int, seat: int, digest: str) -> None:
         """Record ``digest`` as the last image of ``match_id`` that ``seat`` (-1: the board) received."""
 
-        def body(raw: sqlite3.Connection) -> None:
-            raw.execute(
-                "INSERT INTO sent_images (match_id, seat, digest) VALUES (?, ?, ?) "
-                "ON CONFLICT (match_id, seat) DO UPDATE SET digest = excluded.digest",
-                (match_id, seat, digest),
-            )
-
-        await self._db.write(body)
+        await self._db.write(lambda raw: raw.execute(_REMEMBER_IMAGE, (match_id, seat, digest)))
 
     async def forget_sent(self, before: datetime, limit: int = 5000) -> int:
         """Delete up to ``limit`` notices settled (sent, or given up) before ``before``; how many. The

@@ -70,6 +70,10 @@ log = logging.getLogger(__name__)
 LEASE = timedelta(seconds=60)
 
 _SELECT_MATCH = f"SELECT {rows.MATCH_COLUMNS} FROM matches WHERE id = $1"
+_REMEMBER_IMAGE = (
+    "INSERT INTO sent_images (match_id, seat, digest) VALUES ($1, $2, $3) "
+    "ON CONFLICT (match_id, seat) DO UPDATE SET digest = EXCLUDED.digest"
+)
 _SELECT_PLAYERS = (
     f"SELECT {rows.PLAYER_COLUMNS} FROM players WHERE match_id = $1 ORDER BY {rows.PLAYER_ORDER}"
 )
@@ -1049,13 +1053,19 @@ class PostgresMatchStore:
 
         return await self._db.read(body)
 
-    async def save_live_post(self, post: LivePost, pings: Sequence[TurnPing] | None = None) -> None:
+    async def save_live_post(
+        self, post: LivePost, pings: Sequence[TurnPing] | None = None, board_image: str | None = None
+    ) -> None:
         """Remember ``post`` as the one showing its match's current turn (replacing the previous one).
 
         With ``pings`` the post begins a turn (``post.version``): in the same transaction, earlier turns'
-        pings are dropped and these recorded; a ping already sent stays sent (a retried post)."""
+        pings are dropped and these recorded; a ping already sent stays sent (a retried post). With
+        ``board_image``, the digest of the board the post shows is remembered in it too (see
+        ``remember_sent_image``)."""
 
         async def body(conn: Conn) -> None:
+            if board_image is not None:
+                await conn.execute(_REMEMBER_IMAGE, post.match_id, rows.BOARD_IMAGE_SEAT, board_image)
             if pings is not None:
                 await conn.execute(
                     "DELETE FROM turn_pings WHERE match_id = $1 AND turn < $2", post.match_id, post.version
@@ -1091,13 +1101,7 @@ class PostgresMatchStore:
         """Record ``digest`` as the last image of ``match_id`` that ``seat`` (-1: the board) received."""
 
         async def body(conn: Conn) -> None:
-            await conn.execute(
-                "INSERT INTO sent_images (match_id, seat, digest) VALUES ($1, $2, $3) "
-                "ON CONFLICT (match_id, seat) DO UPDATE SET digest = EXCLUDED.digest",
-                match_id,
-                seat,
-                digest,
-            )
+            await conn.execute(_REMEMBER_IMAGE, match_id, seat, digest)
 
         await self._db.write(body)
 

@@ -610,8 +610,9 @@ async def test_a_live_post_is_kept_replaced_and_dropped_when_unreadable(
     await store.save_live_post(post)
     assert await store.live_post(match.id) == post
     newer = post.model_copy(update={"message_id": 7, "to_act": (), "history": ()})
-    await store.save_live_post(newer)
+    await store.save_live_post(newer, board_image="board-9")
     assert await store.live_post(match.id) == newer
+    assert await store.sent_image(match.id, -1) == "board-9"  # remembered with the post
     await backdoor.execute("UPDATE live_posts SET to_act = 'not json' WHERE match_id = ?", match.id)
     assert await store.live_post(match.id) is None  # a new post will replace it
 
