@@ -200,6 +200,15 @@ def test_a_lattice_holds_every_third_pixel_from_its_offset() -> None:
         assert list(picked.tobytes()) == [10 * y + x for y in rows for x in columns]
 
 
+class BlendingEverything(canvas.Draw):
+    """The canvas's drawing as ImageDraw does it in RGBA mode: every colour blended, opaque ones too."""
+
+    def _getink(self, ink: Any, fill: Any = None) -> tuple[int | None, int | None]:
+        result = super()._getink(ink, fill)
+        self.draw = self._blending
+        return result
+
+
 @pytest.mark.parametrize("slug", sorted(GAMES))
 def test_drawing_opaque_colours_straight_in_gives_the_pixels_of_blending_everything(
     slug: str, monkeypatch: pytest.MonkeyPatch
@@ -207,7 +216,7 @@ def test_drawing_opaque_colours_straight_in_gives_the_pixels_of_blending_everyth
     jobs, names = sample_views(slug)
     monkeypatch.setattr(canvas, "palette_of", lambda image: None)  # lossless: equal bytes, equal pixels
     written = [render_view(slug, view, names, locale, since) for view, locale, since in jobs]
-    monkeypatch.setattr(canvas, "Draw", lambda image: ImageDraw.Draw(image, "RGBA"))
+    monkeypatch.setattr(canvas, "Draw", BlendingEverything)
     blended = [render_view(slug, view, names, locale, since) for view, locale, since in jobs]
     assert written == blended
 
