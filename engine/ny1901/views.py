@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from functools import lru_cache
+
 from engine.core.contract import Frozen
 from engine.ny1901.cards import (
     ACTION_NAMES,
@@ -106,7 +108,9 @@ class NyView(Frozen):
     final_scores: tuple[int, ...] = ()  # once over: the totals with the end bonuses, as the standings show
 
 
+@lru_cache(maxsize=4096)
 def _xy(cells: tuple[int, ...]) -> tuple[tuple[int, int], ...]:
+    """Board cells as (column, row); the same few shapes come up in every view, so they are kept."""
     return tuple((c % WIDTH, c // WIDTH) for c in cells)
 
 
