@@ -103,10 +103,14 @@ class BigApple(commands.AutoShardedBot):
         sharding: dict[str, Any] = {}
         if shards is not None:
             sharding = {"shard_ids": sorted(shards.ids), "shard_count": shards.count}
-        # Slash commands, buttons and DMs need no privileged intent.
+        # Slash commands, buttons and DMs need no privileged intent. The bot reads no messages, reactions
+        # or typing, so Discord need not send it those events: every post, its own ones included, would
+        # come back to it as an event to parse.
+        intents = discord.Intents.default()
+        intents.messages = intents.reactions = intents.typing = False
         super().__init__(
             command_prefix=commands.when_mentioned,
-            intents=discord.Intents.default(),
+            intents=intents,
             help_command=None,
             **sharding,
         )

@@ -22,7 +22,7 @@ from engine.host.ports import MatchStatus
 from engine.host.service import sentence
 from engine.registry import POLICIES
 from lang.says import render
-from tests.discord.fake import FakeDiscord
+from tests.discord.fake import INTENT_DIRECT_MESSAGES, INTENT_GUILD_MESSAGES, INTENT_GUILDS, FakeDiscord
 from tests.discord.harness import running_bot
 from tests.discord.models import (
     BUTTON,
@@ -289,6 +289,23 @@ async def test_a_typed_move_is_answered_at_once_or_deferred_when_it_takes_longer
             assert [typed.callback_type] == answers
             assert len(typed.followups) == (answer_within == 0.0)
             assert (await bot.host.match(match_id)).version > version
+
+
+async def test_the_bot_is_sent_no_message_events_it_would_not_read(
+    fake_discord: FakeDiscord, tmp_path: Path
+) -> None:
+    """The bot asks for the guild events it needs and not for messages: its own posts and edits, and
+    people's messages, do not come back to it."""
+    fake = fake_discord
+    async with big_apple(fake, tmp_path / "db.sqlite") as bot:
+        match_id, thread = await started_match(fake, bot)
+        await play_one_move(fake, bot, match_id, thread)
+        await fake.post_as_user(thread, "nice move", user=fake.bob)
+        intents = int(fake.identify_payloads[-1]["intents"])
+        assert intents & INTENT_GUILDS
+        assert not intents & (INTENT_GUILD_MESSAGES | INTENT_DIRECT_MESSAGES)
+        assert len(thread.messages) > 2  # the lobby, the board posts and bob's message
+        assert not [event for event, _ in fake.dispatched if event.startswith("MESSAGE_")]
 
 
 async def test_a_double_click_applies_once(

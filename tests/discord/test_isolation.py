@@ -152,6 +152,14 @@ async def test_a_dm_refused_with_any_403_falls_back_to_the_hand_button(
         assert fake.dm_messages(fake.alice) == []
 
 
+def told_of_closed_dms(db: Path, match_id: int, user_id: int) -> bool:
+    with sqlite3.connect(db) as raw:
+        found = raw.execute(
+            "SELECT 1 FROM dm_refusals WHERE match_id = ? AND user_id = ?", (match_id, user_id)
+        ).fetchone()
+    return found is not None
+
+
 async def test_the_closed_dm_notice_is_said_once_across_restarts(
     fake_discord: FakeDiscord, tmp_path: Path
 ) -> None:
@@ -161,6 +169,8 @@ async def test_the_closed_dm_notice_is_said_once_across_restarts(
     async with big_apple(fake, db) as bot:
         match_id, thread = await open_match(fake, bot, fake.alice, fake.general, game="fifth_avenue")
         await fake.wait_for_message(thread, lambda m: "cannot send you direct messages" in (m.content or ""))
+        # The bot stops once it has recorded that it told her (a stop between the two may tell her again).
+        await fake.wait_until(lambda: told_of_closed_dms(db, match_id, fake.alice.id))
     async with big_apple(fake, db) as bot:
         for _ in range(2):
             await board_at(fake, thread, bot, match_id)
