@@ -232,7 +232,8 @@ class SqliteMatchStore:
             )
             return rows.listing_of(found, players)
 
-        listing = await self._db.read(body, may_inline=False)
+        # One match (the one of a thread, looked up on every move) is a read like any other.
+        listing = await self._db.read(body, may_inline=limit <= 1)
         for match_id, problem in listing.unreadable.items():
             log.warning("left match %s out of a listing: %s", match_id, problem)
         return listing

@@ -114,17 +114,29 @@ def _xy(cells: tuple[int, ...]) -> tuple[tuple[int, int], ...]:
     return tuple((c % WIDTH, c // WIDTH) for c in cells)
 
 
+@lru_cache(maxsize=4096)
+def _lot_view(index: int, owner: int | None, worker: bool, usable: bool) -> LotView:
+    """Lot ``index`` as a view: the board has few lots and they change rarely, so each is made once."""
+    lot = LOT_IDS[index]
+    return LotView(
+        id=lot,
+        type=LOT_TYPE[index],
+        hex=DISTRICT_HEX[lot[0]],
+        cells=_xy(LOT_CELLS[index]),
+        owner=owner,
+        worker=worker,
+        usable=usable,
+    )
+
+
 def make_view(state: NyState, seat: int | None, legal: tuple[str, ...]) -> NyView:
     """The view for ``seat`` (``None``: public). Deck order is never shown, only its size (§6)."""
     lots = tuple(
-        LotView(
-            id=lot,
-            type=LOT_TYPE[i],
-            hex=DISTRICT_HEX[lot[0]],
-            cells=_xy(LOT_CELLS[i]),
-            owner=state.lot_owner[i] if state.lot_owner[i] >= 0 else None,
-            worker=state.workers[i],
-            usable=not (state.two_player and lot[0] == "P"),
+        _lot_view(
+            i,
+            state.lot_owner[i] if state.lot_owner[i] >= 0 else None,
+            state.workers[i],
+            not (state.two_player and lot[0] == "P"),
         )
         for i, lot in enumerate(LOT_IDS)
     )
