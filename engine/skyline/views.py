@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
+from functools import lru_cache
 
 from engine.core.contract import Frozen
 from engine.skyline.cards import (
@@ -19,6 +20,7 @@ from engine.skyline.cards import (
 from engine.skyline.scoring import score
 from engine.skyline.state import (
     SkylineState,
+    Stack,
     code,
     colour,
     income_groups,
@@ -182,29 +184,36 @@ def _panel(st: SkylineState, s: int, viewer: int | None) -> PlayerPanel:
     )
 
 
+@lru_cache(maxsize=4096)
+def _site_view(index: int, stack: Stack, colours: tuple[str, ...], last_build: bool) -> SiteView:
+    """Site ``index`` with ``stack`` on it, seats coloured ``colours``: most sites stay the same from one
+    view to the next, so each is made once."""
+    site = SITES[index]
+    icon = ICONS[site.icon] if site.icon else None
+    top = owner(stack[-1]) if stack else None
+    return SiteView(
+        id=site.id,
+        x=site.x,
+        y=site.y,
+        icon=site.icon,
+        badge=icon.badge if icon else None,
+        badge_colour=icon.colour if icon else None,
+        orange=site.orange,
+        stack=tuple(
+            PieceView(code=code(p), colour=None if (seat := owner(p)) is None else colours[seat])
+            for p in stack
+        ),
+        top_colour=None if top is None else colours[top],
+        last_build=last_build,
+    )
+
+
 def _fields(st: SkylineState, viewer: int | None) -> dict[str, object]:
-    sites = []
-    for site in SITES:
-        stack = st.board[site.k]
-        icon = ICONS[site.icon] if site.icon else None
-        top = owner(stack[-1]) if stack else None
-        sites.append(
-            SiteView(
-                id=site.id,
-                x=site.x,
-                y=site.y,
-                icon=site.icon,
-                badge=icon.badge if icon else None,
-                badge_colour=icon.colour if icon else None,
-                orange=site.orange,
-                stack=tuple(
-                    PieceView(code=code(p), colour=None if owner(p) is None else colour(st, int(p[0])))
-                    for p in stack
-                ),
-                top_colour=None if top is None else colour(st, top),
-                last_build=st.last_build == site.k,
-            )
-        )
+    colours = tuple(colour(st, s) for s in range(st.seats))
+    sites = tuple(
+        _site_view(index, st.board[site.k], colours, st.last_build == site.k)
+        for index, site in enumerate(SITES)
+    )
     return {
         "seats": st.seats,
         "hidden": st.hidden,
@@ -214,7 +223,7 @@ def _fields(st: SkylineState, viewer: int | None) -> dict[str, object]:
         "active": st.active,
         "active_colour": colour(st, st.active),
         "start": st.start,
-        "sites": tuple(sites),
+        "sites": sites,
         "players": tuple(_panel(st, s, viewer) for s in range(st.seats)),
         "neutral_supply": st.neutral_supply,
         "deck_size": len(st.deck),
