@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
+from functools import cache
 
 from engine.core.contract import Frozen
 from engine.ny_henn.cards import (
@@ -112,6 +113,7 @@ class PrivateView(PublicView):
     targets: tuple[Target, ...]
 
 
+@cache  # one per tile of the game
 def tile_info(tid: str) -> TileInfo:
     """The drawable description of a tile id."""
     t = ALL_TILES[tid]
