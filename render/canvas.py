@@ -220,8 +220,8 @@ def palette_of(image: Image.Image) -> Image.Image | None:
         sample = lattice(rgb, 1)
         palette = sample.quantize(256, method=Image.Quantize.FASTOCTREE, dither=Image.Dither.NONE)
         paletted = rgb.quantize(palette=palette, dither=Image.Dither.NONE)
-        offsets = range(SAMPLE_STEP)
-        if all(_looks_the_same(lattice(rgb, n), lattice(paletted, n)) for n in offsets):
+        checked = [sample if n == 1 else lattice(rgb, n) for n in range(SAMPLE_STEP)]
+        if all(_looks_the_same(part, lattice(paletted, n)) for n, part in enumerate(checked)):
             return paletted
     paletted = rgb.quantize(256, method=Image.Quantize.FASTOCTREE, dither=Image.Dither.NONE)
     return paletted if _looks_the_same(rgb, paletted) else None
