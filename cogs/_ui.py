@@ -355,20 +355,19 @@ async def play_notation(
     the user saw (see ``GameHost.act``). ``run``: the moves of a shortcut chosen in the menu, played one
     by one (``notation`` is then the menu's value for them)."""
     bot = bot_of(interaction)
-    # A typed move is answered at once when it is played quickly (one request to Discord instead of two);
-    # a move that takes longer (computers thinking after it) is deferred in time for Discord's deadline.
-    answer_at_once = not edit and not interaction.response.is_done()
-    if edit and not interaction.response.is_done():
-        await interaction.response.defer()
     locale = await reader_locale(interaction)
     moves = tuple(run) or (notation,)
     playing = asyncio.ensure_future(_play(interaction, match_id, moves, version, seen_version, locale))
-    if answer_at_once:
+    # A move played quickly is answered in the interaction's own reply (one request to Discord instead of
+    # two); one that takes longer (computers thinking after it) is deferred in time for Discord's deadline.
+    if not interaction.response.is_done():
         done, _ = await asyncio.wait({playing}, timeout=bot.answer_within)
         if not done:
-            await interaction.response.defer(ephemeral=True, thinking=True)
+            await _defer(interaction, edit)
     outcome = await playing
     if outcome is None:
+        if not interaction.response.is_done():
+            await interaction.response.defer()  # acknowledged, and nothing to say
         return
     played, refused = outcome
     result = played[-1]
@@ -403,12 +402,27 @@ async def play_notation(
     undo = seat is not None and await bot.host.can_undo(match, seat)
     if seat is not None and seat in acting:
         text, view = move_menu(bot.host, match, seat, locale, undo=undo)
-        await interaction.edit_original_response(content=f"{summary}\n{text}", view=view)
+        await _show(interaction, f"{summary}\n{text}", view)
         return
     waiting = await whose_turn_text(bot, match, locale)
-    await interaction.edit_original_response(
-        content=f"{summary}\n{waiting}", view=undo_view(match, locale) if undo else None
-    )
+    await _show(interaction, f"{summary}\n{waiting}", undo_view(match, locale) if undo else None)
+
+
+async def _defer(interaction: discord.Interaction[Any], edit: bool) -> None:
+    """Acknowledge the interaction before its answer is ready: a menu keeps its message, which the
+    answer then edits; a typed move shows that the bot is thinking."""
+    if edit:
+        await interaction.response.defer()
+    else:
+        await interaction.response.defer(ephemeral=True, thinking=True)
+
+
+async def _show(interaction: discord.Interaction[Any], content: str, view: discord.ui.View | None) -> None:
+    """Put ``content`` and ``view`` on the menu's message: in the answer itself, or after a deferral."""
+    if interaction.response.is_done():
+        await interaction.edit_original_response(content=content, view=view)
+    else:
+        await interaction.response.edit_message(content=content, view=view)
 
 
 async def _play(

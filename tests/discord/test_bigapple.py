@@ -28,7 +28,9 @@ from tests.discord.models import (
     BUTTON,
     CHANNEL_MESSAGE,
     DEFERRED_CHANNEL_MESSAGE,
+    DEFERRED_UPDATE_MESSAGE,
     MESSAGE_COMPONENT,
+    UPDATE_MESSAGE,
     FakeChannel,
     FakeInteraction,
     FakeMessage,
@@ -90,22 +92,26 @@ async def board_post(fake: FakeDiscord, thread: FakeChannel, version: int) -> Fa
     return await fake.wait_until(check, timeout=5)
 
 
-async def tap_first(fake: FakeDiscord, menu: FakeMessage, user: FakeUser) -> tuple[FakeMessage, bool]:
+async def choose_first(fake: FakeDiscord, menu: FakeMessage, user: FakeUser) -> tuple[FakeInteraction, bool]:
     """Take the first choice of a private move menu: the one-move button, else the list's first option,
-    else the first choice button (a group opens, a move plays). Returns the menu as it stands after and
-    whether a move was played."""
+    else the first choice button (a group opens, a move plays). Returns the interaction of the choice and
+    whether it played a move."""
     one = [b["custom_id"] for b in menu.buttons if b["custom_id"].startswith("ba:one:")]
     if one:
-        return await (await fake.click(menu, one[0], user=user)).response(), True
+        return await fake.click(menu, one[0], user=user), True
     if menu.selects:
         select = menu.selects[0]
         value = select["options"][0]["value"]
-        after = await (await fake.select(menu, select["custom_id"], [value], user=user)).response()
-        return after, value.startswith("=")
+        return await fake.select(menu, select["custom_id"], [value], user=user), value.startswith("=")
     picks = [b["custom_id"] for b in menu.buttons if b["custom_id"].startswith("ba:pick:")]
     assert picks, menu.content
-    after = await (await fake.click(menu, picks[0], user=user)).response()
-    return after, picks[0].split(":", 4)[4].startswith("=")
+    return await fake.click(menu, picks[0], user=user), picks[0].split(":", 4)[4].startswith("=")
+
+
+async def tap_first(fake: FakeDiscord, menu: FakeMessage, user: FakeUser) -> tuple[FakeMessage, bool]:
+    """``choose_first``, returning the menu as it stands after the choice."""
+    chosen, played = await choose_first(fake, menu, user)
+    return await chosen.response(), played
 
 
 async def play_first_legal(fake: FakeDiscord, post: FakeMessage, user: FakeUser) -> str:
@@ -267,11 +273,11 @@ async def test_a_stale_button_is_refused(fake_discord: FakeDiscord, tmp_path: Pa
         assert (await bot.host.match(match_id)).version == after
 
 
-async def test_a_typed_move_is_answered_at_once_or_deferred_when_it_takes_longer(
+async def test_a_move_is_answered_at_once_or_deferred_when_it_takes_longer(
     fake_discord: FakeDiscord, tmp_path: Path
 ) -> None:
-    """Played within ``answer_within``, the reply is the interaction's own answer (one request); past it,
-    the interaction is deferred first and the reply fills in the deferred message."""
+    """Played within ``answer_within``, a move is answered in the interaction's own reply (one request);
+    past it, the interaction is deferred first and the answer fills in or edits the deferred message."""
     fake = fake_discord
     async with big_apple(fake, tmp_path / "db.sqlite") as bot:
         match_id, thread = await started_match(fake, bot)
@@ -288,6 +294,19 @@ async def test_a_typed_move_is_answered_at_once_or_deferred_when_it_takes_longer
             assert reply.ephemeral and "You played" in (reply.content or ""), reply.content
             assert [typed.callback_type] == answers
             assert len(typed.followups) == (answer_within == 0.0)
+            assert (await bot.host.match(match_id)).version > version
+        # A move chosen in the menu: its message is updated in the answer, or after a deferred update.
+        for answer_within, answer in ((60.0, UPDATE_MESSAGE), (0.0, DEFERRED_UPDATE_MESSAGE)):
+            bot.answer_within = answer_within
+            user, _, version = await whose_turn(fake, bot, match_id)
+            post = await board_post(fake, thread, version)
+            menu = await (await fake.click(post, button(post, "ba:play:"), user=user)).response()
+            played = False
+            while not played:
+                chosen, played = await choose_first(fake, menu, user)
+                menu = await chosen.response()
+            assert "You played" in (menu.content or ""), menu.content
+            assert chosen.callback_type == answer
             assert (await bot.host.match(match_id)).version > version
 
 
