@@ -13,7 +13,7 @@ from engine.ny_piatnik.actions import Action
 from engine.ny_piatnik.cards import RED_BACK
 from engine.ny_piatnik.playout import Playout
 from engine.ny_piatnik.state import NyState
-from engine.ny_piatnik.strong import BUDGET, VARIANT_BUDGET, StrongPolicy, determinize
+from engine.ny_piatnik.strong import BUDGET, VARIANT_BUDGET, StrongPolicy, determinize, evaluate_playout
 from tests.engine.positions import greedy_positions as greedy_positions_of
 
 STRONG = POLICIES["strong"]
@@ -150,3 +150,27 @@ def test_light_playouts_decide_as_the_rules_would(monkeypatch: pytest.MonkeyPatc
     for k, state in enumerate(positions):
         legal = RULES.legal_actions(state, state.active)
         assert policy.choose(RULES, state, state.active, legal, Rng(k)) == chosen[k]
+
+
+def value_after(playout: Playout, seat: int, move: tuple[str, str, int]) -> float:
+    """``seat``'s evaluation of the position after the active seat plays ``move``."""
+    copy = playout.copy()
+    copy.play(*move)
+    return evaluate_playout(copy, seat)
+
+
+def test_rollout_plays_of_the_seat_are_among_the_greedy_best_and_evaluated_no_worse() -> None:
+    checked = 0
+    for state in main_positions(73):
+        playout = Playout.of(state)
+        seat = playout.active
+        moves, values = playout.greedy_values()
+        if len(moves) < 2:
+            continue
+        top = sorted(range(len(moves)), key=lambda i: (-values[i], i))[:3]
+        chosen = STRONG._own_move(playout, seat, 3)
+        assert chosen in [moves[i] for i in top]
+        best = max(value_after(playout, seat, moves[i]) for i in top)
+        assert value_after(playout, seat, chosen) == best
+        checked += 1
+    assert checked >= 2
