@@ -40,6 +40,7 @@ from engine.ny_piatnik.cards import (
     RED_BACK,
     RJ,
     ROW_OF,
+    SIZE,
     STOP,
     STREETS,
 )
@@ -51,7 +52,6 @@ from engine.ny_piatnik.playout import (
     house_value,
     largest_part,
     largest_size,
-    price_in,
 )
 from engine.ny_piatnik.scoring import colour_mask, final_outcome, grow
 from engine.ny_piatnik.state import NyState, partner_of
@@ -201,11 +201,15 @@ def _house_features(mask: int) -> tuple[int, int, int, int, int, int, int]:
     buildings that cost 1, sum of prices, the bit boards around the largest group and around all, and
     the most the largest group shrinks by the loss of one building."""
     part = largest_part(mask)
+    # §4.3: a building's price is the smaller of its house's counts on its avenue and on its street.
+    in_rows = [(mask & line).bit_count() for line in ROW_MASKS]
+    in_columns = [(mask & line).bit_count() for line in COL_MASKS]
     cheap = prices = 0
     rest = mask
     while rest:
         bit = rest & -rest
-        price = price_in(mask, bit.bit_length() - 1)
+        row, column = divmod(bit.bit_length() - 1, SIZE)
+        price = min(in_rows[row], in_columns[column])
         cheap += price == 1
         prices += price
         rest ^= bit
@@ -216,6 +220,7 @@ def cut_loss(mask: int, part: int) -> int:
     """The most the largest group of ``mask`` (``part``) shrinks, beyond the building itself, when one
     building leaves ``mask`` (0 if no loss costs more than the building)."""
     largest = part.bit_count()
+    others = -1  # the largest of the other groups, once needed
     worst = 0
     rest = part
     while rest:
@@ -229,7 +234,10 @@ def cut_loss(mask: int, part: int) -> int:
         while (spread := grow(reached) & left) != reached:
             reached = spread
         if reached != left:
-            worst = max(worst, largest - 1 - largest_size(mask & ~bit))
+            if others < 0:
+                others = largest_size(mask & ~part)
+            piece = max(reached.bit_count(), largest_size(left & ~reached), others)
+            worst = max(worst, largest - 1 - piece)
     return worst
 
 
