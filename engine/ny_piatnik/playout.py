@@ -300,6 +300,16 @@ class Playout:
 
     def greedy_move(self, rng: Rng) -> tuple[str, str, int]:
         """The greedy player's play for the active seat: (red card, blue card, building)."""
+        moves, values = self.greedy_values()
+        if len(moves) == 1:
+            return moves[0]
+        best = max(values)
+        top = [m for m, v in zip(moves, values, strict=True) if v >= best - 1e-9]
+        return top[rng.below(len(top))] if len(top) > 1 else top[0]
+
+    def greedy_values(self) -> tuple[list[tuple[str, str, int]], list[float]]:
+        """The active seat's legal plays (red card, blue card, building) and the greedy value of each,
+        in the greedy player's order."""
         seat = self.active
         held = set(self.hands[seat])
         reds = [c for c in _RED_ORDER if c in held]
@@ -321,11 +331,7 @@ class Playout:
                         if value is not None:
                             moves.append((r, b, idx))
                             values.append(value - cost)
-        if len(moves) == 1:
-            return moves[0]
-        best = max(values)
-        top = [m for m, v in zip(moves, values, strict=True) if v >= best - 1e-9]
-        return top[rng.below(len(top))] if len(top) > 1 else top[0]
+        return moves, values
 
     def _worth(self, seat: int, idx: int) -> float | None:
         """The greedy value of acting on ``idx`` before the cards' cost; ``None`` if illegal. Summed in

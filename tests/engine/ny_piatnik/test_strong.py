@@ -10,10 +10,19 @@ import pytest
 from engine.core.rng import Rng
 from engine.ny_piatnik import POLICIES, RULES
 from engine.ny_piatnik.actions import Action
-from engine.ny_piatnik.cards import RED_BACK
-from engine.ny_piatnik.playout import Playout
+from engine.ny_piatnik.cards import AVENUES, BUILDING_INDEX, RED_BACK, STREETS
+from engine.ny_piatnik.playout import Playout, largest_part, largest_size
 from engine.ny_piatnik.state import NyState
-from engine.ny_piatnik.strong import BUDGET, VARIANT_BUDGET, StrongPolicy, determinize
+from engine.ny_piatnik.strong import (
+    BUDGET,
+    VARIANT_BUDGET,
+    StrongPolicy,
+    cut_loss,
+    determinize,
+    evaluate_playout,
+    growth,
+    reachable,
+)
 from tests.engine.positions import greedy_positions as greedy_positions_of
 
 STRONG = POLICIES["strong"]
@@ -150,3 +159,68 @@ def test_light_playouts_decide_as_the_rules_would(monkeypatch: pytest.MonkeyPatc
     for k, state in enumerate(positions):
         legal = RULES.legal_actions(state, state.active)
         assert policy.choose(RULES, state, state.active, legal, Rng(k)) == chosen[k]
+
+
+def mask_of(*buildings: str) -> int:
+    """The bit board of the named buildings."""
+    return sum(1 << BUILDING_INDEX[b] for b in buildings)
+
+
+def test_reachable_buildings_are_the_crossings_of_the_hand() -> None:
+    assert reachable(("8AV", "34")) == mask_of("8AV-34")
+    assert reachable(("8AV", "LEX", "34", "34")) == mask_of("8AV-34", "LEX-34")
+    assert reachable(("8AV", "BJ")) == mask_of(*(f"8AV-{s}" for s in STREETS))
+    assert reachable(("RJ", "57")) == mask_of(*(f"{a}-57" for a in AVENUES))
+    assert reachable(("8AV", "RJ")) == 0  # no blue-back card: no pair
+
+
+def test_growth_joins_groups_through_one_space() -> None:
+    # A group of two on Park Avenue and a lone building two streets on: PARK-45 joins them into four.
+    mask = mask_of("PARK-38", "PARK-42", "PARK-53")
+    assert growth(mask, mask_of("PARK-45")) == 1  # PARK-53 is two streets from PARK-45
+    assert growth(mask | mask_of("PARK-49"), mask_of("PARK-45")) == 3
+    assert growth(mask, mask_of("PARK-34", "LEX-57")) == 1  # the best space counts, a lone one adds nothing
+    assert growth(mask, mask_of("LEX-57")) == 0
+    assert growth(mask, 0) == 0
+
+
+def test_cut_is_the_worst_loss_of_one_building() -> None:
+    row = mask_of("PARK-38", "PARK-42", "PARK-45", "PARK-49", "PARK-53")
+    assert cut_loss(row, largest_part(row)) == 2  # losing PARK-45 leaves two groups of two
+    square = mask_of("PARK-38", "PARK-42", "LEX-38", "LEX-42")
+    assert cut_loss(square, largest_part(square)) == 0
+    line = mask_of("PARK-38", "PARK-42", "PARK-45")
+    assert cut_loss(line, largest_part(line)) == 1  # losing PARK-42 leaves single buildings
+    # A separate group of two stays as large as what the cut leaves: only the building itself is lost.
+    pair = mask_of("8AV-34", "8AV-38")
+    assert cut_loss(line | pair, largest_part(line | pair)) == 0
+    rng = Rng(11)
+    for _ in range(200):
+        mask = rng.next_u64() & ((1 << 49) - 1)
+        part = largest_part(mask)
+        losses = [part.bit_count() - 1 - largest_size(mask & ~(1 << i)) for i in range(49) if part >> i & 1]
+        assert cut_loss(mask, part) == max(0, *losses)
+
+
+def value_after(playout: Playout, seat: int, move: tuple[str, str, int]) -> float:
+    """``seat``'s evaluation of the position after the active seat plays ``move``."""
+    copy = playout.copy()
+    copy.play(*move)
+    return evaluate_playout(copy, seat)
+
+
+def test_rollout_plays_of_the_seat_are_among_the_greedy_best_and_evaluated_no_worse() -> None:
+    checked = 0
+    for state in main_positions(73):
+        playout = Playout.of(state)
+        seat = playout.active
+        moves, values = playout.greedy_values()
+        if len(moves) < 2:
+            continue
+        top = sorted(range(len(moves)), key=lambda i: (-values[i], i))[:3]
+        chosen = STRONG._own_move(playout, seat, 3)
+        assert chosen in [moves[i] for i in top]
+        best = max(value_after(playout, seat, moves[i]) for i in top)
+        assert value_after(playout, seat, chosen) == best
+        checked += 1
+    assert checked >= 2
