@@ -84,6 +84,7 @@ def cmd_run(settings: Settings, sync_only: bool = False) -> int:
         think_workers=settings.bigapple_think_workers,
         retention=timedelta(days=settings.bigapple_retention_days),
         shards=shards,
+        set_heap_aside=True,
     )
 
     async def sync() -> None:

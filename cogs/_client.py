@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import gc
 import logging
 import os
 from collections.abc import Callable, Coroutine
@@ -90,6 +91,7 @@ class BigApple(commands.AutoShardedBot):
         retention: timedelta = RETENTION,
         shards: Shards | None = None,
         animations: bool | None = None,
+        set_heap_aside: bool = False,
     ) -> None:
         """``seed_source`` fixes the seeds of new matches (tests); by default each is random. ``clock``
         tells the time that match clocks and turn reminders run on (tests move it on). ``render_workers``
@@ -98,7 +100,8 @@ class BigApple(commands.AutoShardedBot):
         Sent notices older than ``retention`` are deleted. ``shards``: the Discord shards this process
         runs, when several processes share a PostgreSQL database (None: all of them, as many as Discord
         recommends). ``animations``: post the animation of every finished match (None: unless
-        ``BIGAPPLE_ANIMATIONS`` is 0)."""
+        ``BIGAPPLE_ANIMATIONS`` is 0). ``set_heap_aside``: once started, set what start-up built aside from
+        the garbage collector (for a process that runs one bot; tests run many in one process)."""
         silence_payload_logs()
         sharding: dict[str, Any] = {}
         if shards is not None:
@@ -118,6 +121,7 @@ class BigApple(commands.AutoShardedBot):
         if animations is None:
             animations = os.environ.get(ANIMATIONS_ENV, "1").strip() != "0"
         self.animations = animations
+        self.set_heap_aside = set_heap_aside
         # A SQLite file, or a postgresql:// URL (see ``data.backend``).
         self.database = database
         self.dev_guild = dev_guild
@@ -172,6 +176,11 @@ class BigApple(commands.AutoShardedBot):
         if self.sync_on_start and self.dev_guild is not None:
             await self.sync_commands()
         self._outbox_task = asyncio.create_task(self._run_outbox(), name="bigapple-outbox")
+        if self.set_heap_aside:
+            # What start-up built (modules, schemas, catalogues) lives as long as the bot: set aside from
+            # the collector, it is not scanned again by every full collection, which stalled the loop.
+            gc.collect()
+            gc.freeze()
 
     async def sync_commands(self) -> int:
         """Push the slash commands to Discord (to the dev guild when set, else globally)."""
@@ -329,6 +338,8 @@ class BigApple(commands.AutoShardedBot):
                 log.exception("tournament %s: announcements failed; the others go on", tournament_id)
 
     async def close(self) -> None:
+        if self.set_heap_aside:
+            gc.unfreeze()  # what start-up set aside may be collected again once the bot is gone
         for task in list(self._background):
             task.cancel()
         if self._outbox_task is not None:

@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import gc
 from collections.abc import Sequence
 
 from pydantic import BaseModel
@@ -20,9 +21,12 @@ WORKERS_VARIABLE = "BIGAPPLE_RENDER_WORKERS"
 
 def warm() -> None:
     """Run in each new worker before its first job: importing this module (to find this function) has
-    loaded every renderer; the two fonts are opened here too."""
+    loaded every renderer; the two fonts are opened here too. All that lives as long as the worker, so
+    it is set aside from the collector, whose full collections would otherwise scan it again each time."""
     canvas.font(18)
     canvas.font(18, bold=True)
+    gc.collect()
+    gc.freeze()
 
 
 class RenderPool(WorkerPool):

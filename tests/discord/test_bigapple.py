@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import copy
+import gc
 import io
 import logging
 import re
@@ -308,6 +309,16 @@ async def test_a_move_is_answered_at_once_or_deferred_when_it_takes_longer(
             assert "You played" in (menu.content or ""), menu.content
             assert chosen.callback_type == answer
             assert (await bot.host.match(match_id)).version > version
+
+
+async def test_a_bot_in_its_own_process_sets_its_start_up_heap_aside_until_it_stops(
+    fake_discord: FakeDiscord, tmp_path: Path
+) -> None:
+    assert gc.get_freeze_count() == 0
+    bot = BigApple(tmp_path / "db.sqlite", dev_guild=fake_discord.guild.id, set_heap_aside=True)
+    async with running_bot(bot, fake_discord):
+        assert gc.get_freeze_count() > 0
+    assert gc.get_freeze_count() == 0
 
 
 async def test_the_bot_is_sent_no_message_events_it_would_not_read(

@@ -380,6 +380,7 @@ async def measure_throughput(
                 dev_guild=fake.guild.id,
                 seed_source=lambda: seed,
                 render_workers=render_workers,
+                set_heap_aside=True,  # as the bot runs in its own process
             )
             driver = Driver(bot, fake, seed)
             original = bot.renderer.render
