@@ -149,15 +149,24 @@ async def whose_turn(fake: FakeDiscord, bot: BigApple, match_id: int) -> tuple[F
     return first, (fake.bob if first is fake.alice else fake.alice), record.version
 
 
-async def play_one_move(fake: FakeDiscord, bot: BigApple, match_id: int, thread: FakeChannel) -> str:
-    """The user to act types their first legal move with /move (after the post for it appeared)."""
+async def type_first_legal(
+    fake: FakeDiscord, bot: BigApple, match_id: int, thread: FakeChannel
+) -> tuple[str, FakeInteraction]:
+    """The user to act types their first legal move with /move (after the post for it appeared); returns
+    the move and the interaction."""
     user, _, version = await whose_turn(fake, bot, match_id)
     await board_post(fake, thread, version)
     record = await bot.host.match(match_id)
     seat = record.seat_of(user.id)
     assert seat is not None
     notation = bot.host.legal_notations(record, seat)[0]
-    reply = await (await fake.slash("move", {"notation": notation}, user=user, channel=thread)).response()
+    return notation, await fake.slash("move", {"notation": notation}, user=user, channel=thread)
+
+
+async def play_one_move(fake: FakeDiscord, bot: BigApple, match_id: int, thread: FakeChannel) -> str:
+    """``type_first_legal``, checking that the move was played."""
+    notation, typed = await type_first_legal(fake, bot, match_id, thread)
+    reply = await typed.response()
     assert "You played" in (reply.content or ""), reply.content
     return notation
 
@@ -284,13 +293,8 @@ async def test_a_move_is_answered_at_once_or_deferred_when_it_takes_longer(
         match_id, thread = await started_match(fake, bot)
         for answer_within, answers in ((60.0, [CHANNEL_MESSAGE]), (0.0, [DEFERRED_CHANNEL_MESSAGE])):
             bot.answer_within = answer_within
-            user, _, version = await whose_turn(fake, bot, match_id)
-            await board_post(fake, thread, version)
-            record = await bot.host.match(match_id)
-            seat = record.seat_of(user.id)
-            assert seat is not None
-            notation = bot.host.legal_notations(record, seat)[0]
-            typed = await fake.slash("move", {"notation": notation}, user=user, channel=thread)
+            version = (await bot.host.match(match_id)).version
+            _, typed = await type_first_legal(fake, bot, match_id, thread)
             reply = await typed.response()
             assert reply.ephemeral and "You played" in (reply.content or ""), reply.content
             assert [typed.callback_type] == answers
