@@ -52,8 +52,8 @@ RETENTION = timedelta(days=30)
 PRUNE_EVERY = timedelta(hours=1)
 # How long the outbox waits before retrying deliveries that failed, when nothing new arrives.
 RETRY_SECONDS = 5.0
-# A typed move played within this many seconds is answered at once; a slower one is deferred first, well
-# inside the three seconds Discord gives an interaction's first answer.
+# A move played within this many seconds is answered in the interaction's own reply; a slower one is
+# deferred first, well inside the three seconds Discord gives an interaction's first answer.
 ANSWER_WITHIN_S = 1.5
 # discord.py logs whole request and event payloads at DEBUG, DM contents included; these loggers stay at
 # INFO or above so that no hand ever reaches a log line, whatever the configured level.
