@@ -238,11 +238,13 @@ class BigApple(commands.AutoShardedBot):
         """Resume computer players, then send deliveries whenever kicked, retrying failures."""
         await self.wait_until_ready()
         await self._catch_up()
+        # At start-up everything pending is sent before the reminders that came due while the bot was
+        # down; after that, each pass only starts the senders, which kick the outbox as they finish.
+        settle = True
         while not self.is_closed():
             self._outbox_wakeup.clear()
-            await self._outbox_pass()
-            # After the pass, so a turn's reminders follow its post; at start-up this delivers once
-            # the reminders that came due while the bot was down.
+            await self._outbox_pass(settle)
+            settle = False
             await self._sweep_pings()
             if await self._sweep_clocks():
                 continue  # a timeout queued notices: send them now
@@ -269,24 +271,26 @@ class BigApple(commands.AutoShardedBot):
             except Exception:
                 log.exception("match %s could not be rated; the others go on", match.id)
 
-    async def _outbox_pass(self) -> None:
-        """One pass: a first round of match notices, the tournaments, then the rest of the match notices.
-        Each part fails on its own, so a broken tournament channel never holds back a board post, nor
-        the other way round; and a long backlog of board posts never keeps a tournament waiting."""
-        more = await self._flush_matches()
+    async def _outbox_pass(self, settle: bool = False) -> None:
+        """One pass: start sending the match notices, then the tournaments. Each part fails on its own,
+        so a broken tournament channel never holds back a board post, nor the other way round; and a
+        long backlog of board posts never keeps a tournament waiting. With ``settle``, the match notices
+        are sent before the pass ends, with the tournaments' announcements between rounds of them."""
+        senders = await self._dispatch_matches()
         await self._tournaments_pass()
-        while more:
-            more = await self._flush_matches()
-            if self._to_publish:  # a round ended meanwhile: its announcements go out between flushes
+        while settle and senders:
+            await asyncio.gather(*senders)
+            senders = await self._dispatch_matches()
+            if self._to_publish:  # a round ended meanwhile: its announcements go out between rounds
                 await self._publish_due()
 
-    async def _flush_matches(self) -> int:
-        """One flush of match notices; how many went out (0 when it failed)."""
+    async def _dispatch_matches(self) -> list[asyncio.Task[int]]:
+        """Start sending the pending match notices (see ``GameHost.dispatch``); the senders started."""
         try:
-            return await self.host.flush(self.notifier)
+            return await self.host.dispatch(self.notifier, when_sent=self.kick_outbox)
         except Exception:
             log.exception("sending match notices failed; retrying")
-            return 0
+            return []
 
     async def _sweep_pings(self) -> None:
         try:
@@ -346,6 +350,8 @@ class BigApple(commands.AutoShardedBot):
             self._outbox_task.cancel()
             with contextlib.suppress(asyncio.CancelledError):
                 await self._outbox_task
+        if hasattr(self, "host"):
+            await self.host.stop_sending()
         await super().close()
         await self.renderer.close()
         await self.thinker.close()

@@ -24,6 +24,7 @@ from cogs.tournaments import table_thread_name
 from data.rows import BOARD_IMAGE_SEAT
 from engine.core.errors import MatchNotFound
 from engine.host.clock import Pace
+from engine.host.locks import MatchLocks
 from engine.host.outbox import DestinationGone
 from engine.host.ports import Delivery, LivePost, MatchRecord, Notice, TurnLines
 from engine.host.text import clip_lines, notice_heading, notice_lines, standings_lines, winners_line
@@ -103,6 +104,7 @@ class DiscordNotifier:
         self.bot = bot
         # Matches whose players were told by DM that the bot has nowhere left to post them.
         self._told_nowhere: set[int] = set()
+        self._opening = MatchLocks()
         self.pings = TurnPings(bot)
 
     async def deliver(self, match: MatchRecord, delivery: Delivery, notice: Notice) -> None:
@@ -114,6 +116,15 @@ class DiscordNotifier:
     async def thread_of(self, match: MatchRecord) -> discord.abc.Messageable | None:
         """The match's thread, opened in its channel on first use (tournament matches); None for a match
         made outside Discord. Raises ``discord.NotFound`` or ``discord.Forbidden`` when it is gone."""
+        if match.thread_id is None and match.channel_id is not None:
+            # The board's sender, a seat's reminder and a tournament's pairings may all want the thread
+            # at once: the first opens it, and the others find it in the record.
+            async with self._opening(match.id):
+                match = await self.bot.host.match(match.id)
+                return await self._thread_or_channel(match)
+        return await self._thread_or_channel(match)
+
+    async def _thread_or_channel(self, match: MatchRecord) -> discord.abc.Messageable | None:
         target = match.thread_id or match.channel_id
         if target is None:
             return None
@@ -350,6 +361,7 @@ class DiscordNotifier:
                 kwargs["view"] = view
             return await channel.send(**kwargs)  # type: ignore[call-overload,no-any-return]
 
+        moved = False
         try:
             channel = await self.thread_of(match)
             if channel is None:
@@ -357,7 +369,9 @@ class DiscordNotifier:
             message = await post(channel)
         except (discord.NotFound, discord.Forbidden) as exc:
             message = await post(await self._move_match(match, exc))
-        if live is not None and live.message_id != message.id:
+            moved = True
+        if live is not None and live.message_id != message.id and not moved:
+            # (Where the match moved from, the bot can no longer edit anything.)
             await self._strip_controls(live)
         await self.bot.store.save_live_post(
             shown.model_copy(update={"channel_id": message.channel.id, "message_id": message.id}),

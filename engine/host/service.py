@@ -168,6 +168,10 @@ class GameHost:
         # match's snapshot several times over (the move, the names, the board), and parsing it is most of
         # that work. Only the very same text is answered from here.
         self._parsed: Recent[tuple[int, int], tuple[str, BaseModel]] = Recent(PARSED_STATES)
+        # The destination each running sender sends to (see ``dispatch``), and the cap on how many send
+        # at once.
+        self._senders: dict[tuple[int, int | None], asyncio.Task[int]] = {}
+        self._sending = asyncio.Semaphore(PARALLEL_DESTINATIONS)
 
     # ----------------------------------------------------------------- lookups
 
@@ -865,21 +869,64 @@ class GameHost:
         return found
 
     async def flush(self, notifier: Notifier, destinations: int = 50) -> int:
-        """Send pending deliveries; returns how many were sent.
+        """Send pending deliveries and wait until they are sent; returns how many were sent (see
+        ``dispatch``)."""
+        return sum(await asyncio.gather(*await self.dispatch(notifier, destinations=destinations)))
 
-        Each destination (a match's thread, one seat's messages) is its own ordered stream, sent
-        alongside the others: a failure holds back only the later notices of that destination, which
-        then waits out its back-off while the others carry on. A destination that is gone
-        (``DestinationGone``) and a notice that cannot be read are settled at once, not retried.
+    async def dispatch(
+        self,
+        notifier: Notifier,
+        when_sent: Callable[[], object] = lambda: None,
+        destinations: int = 50,
+    ) -> list[asyncio.Task[int]]:
+        """Start sending the pending deliveries of every destination that nobody is sending to yet;
+        returns the senders started (tasks that say how many they sent), which go on after this returns.
+
+        Each destination (a match's thread, one seat's messages) is its own ordered stream, with at most
+        one sender at a time, alongside the others: a failure holds back only the later notices of that
+        destination, which then waits out its back-off while the others carry on. A destination that is
+        gone (``DestinationGone``) and a notice that cannot be read are settled at once, not retried.
+        ``when_sent`` is called as a sender ends having sent something: its destination may have more
+        notices by then, which the next ``dispatch`` starts.
         """
-        batches = await self.store.pending_by_destination(destinations, skip=self.backoff.waiting())
-        gate = asyncio.Semaphore(PARALLEL_DESTINATIONS)
+        busy = self.backoff.waiting() | frozenset(self._senders)
+        batches = await self.store.pending_by_destination(destinations, skip=busy)
+        started = []
+        for batch in batches:
+            destination = (batch[0].match_id, batch[0].seat)
+            sender = asyncio.create_task(
+                self._send(notifier, destination, batch, when_sent), name=f"send-{destination}"
+            )
+            self._senders[destination] = sender
+            started.append(sender)
+        return started
 
-        async def send(batch: list[Delivery]) -> int:
-            async with gate:
-                return await self._deliver_in_order(notifier, batch)
+    async def stop_sending(self) -> None:
+        """Cancel the senders still running (the bot is stopping): what they had not sent stays pending."""
+        senders = list(self._senders.values())
+        for sender in senders:
+            sender.cancel()
+        await asyncio.gather(*senders, return_exceptions=True)
 
-        return sum(await asyncio.gather(*(send(batch) for batch in batches)))
+    async def _send(
+        self,
+        notifier: Notifier,
+        destination: tuple[int, int | None],
+        batch: Sequence[Delivery],
+        when_sent: Callable[[], object],
+    ) -> int:
+        """One sender: ``batch`` in order, once one of the PARALLEL_DESTINATIONS places is free."""
+        try:
+            async with self._sending:
+                sent = await self._deliver_in_order(notifier, batch)
+        except Exception:
+            log.exception("sending the notices of %s failed; they are tried again", destination)
+            sent = 0
+        finally:
+            del self._senders[destination]
+        if sent:
+            when_sent()
+        return sent
 
     async def _deliver_in_order(self, notifier: Notifier, batch: Sequence[Delivery]) -> int:
         """Send one destination's deliveries in order until one fails; returns how many were sent."""

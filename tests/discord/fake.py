@@ -63,6 +63,7 @@ from tests.discord.models import (
     FakeRole,
     FakeTimeout,
     FakeUser,
+    Hold,
     Injection,
     InteractionEvent,
     NotInvokable,
@@ -214,6 +215,7 @@ class FakeDiscord:
         self.requests: list[RecordedRequest] = []
         self.unhandled: list[RecordedRequest] = []
         self.injections: list[Injection] = []
+        self.holds: list[Hold] = []
         self.failures: list[str] = []
         self.identify_payloads: list[JSON] = []
         self.resume_payloads: list[JSON] = []
@@ -420,6 +422,15 @@ class FakeDiscord:
         self.injections.append(injection)
         return injection
 
+    def hold(self, method: str, route: str, **params: int | str) -> Hold:
+        """Keep the requests matching ``method`` + ``route`` (and ``params``, as ``fail_next``) waiting for
+        their answer until the returned hold is released; they are then answered as usual."""
+        if not any(r.template == route and r.method == method.upper() for r in self._routes):
+            raise ValueError(f"no fake route {method.upper()} {route}")
+        held = Hold(method=method.upper(), route=route, params={k: str(v) for k, v in params.items()})
+        self.holds.append(held)
+        return held
+
     # ------------------------------------------------------------------ lifecycle
 
     async def start(self) -> None:
@@ -443,6 +454,8 @@ class FakeDiscord:
 
     async def stop(self) -> None:
         """Close gateway sessions, stop serving and restore discord.py's endpoints."""
+        for held in self.holds:
+            held.release()  # a request still held is answered, so serving can stop
         try:
             for session in list(self.sessions):
                 await session.ws.close(code=1001, message=b"fake discord stopping")
@@ -663,6 +676,11 @@ class FakeDiscord:
                 raise ApiError(404, 0, "404: Not Found (route not implemented by the fake)")
             if route.auth and request.headers.get("Authorization") != f"Bot {self.token}":
                 raise ApiError(401, 0, "401: Unauthorized")
+            held = next((h for h in self.holds if h.matches(rec.method, rec.route, params)), None)
+            if held is not None:
+                held.hits.append(rec)
+                self._changed()
+                await held.released.wait()
             injection = next((i for i in self.injections if i.matches(rec.method, rec.route, params)), None)
             if injection is not None:
                 injection.remaining -= 1

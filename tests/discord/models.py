@@ -6,6 +6,7 @@ discord.py 2.7 reads (see the project's notes on the fake), not Discord's full s
 
 from __future__ import annotations
 
+import asyncio
 import struct
 import time
 from collections.abc import Callable, Iterator, Sequence
@@ -602,6 +603,29 @@ class Injection:
             and self.route == route
             and all(params.get(k) == v for k, v in self.params.items())
         )
+
+
+@dataclass
+class Hold:
+    """Requests matching method, route and params that the fake keeps unanswered until ``release``: a
+    slow Discord (or a slow network) for those requests only."""
+
+    method: str
+    route: str
+    params: dict[str, str]
+    released: asyncio.Event = field(default_factory=asyncio.Event)
+    hits: list[RecordedRequest] = field(default_factory=list)
+
+    def matches(self, method: str, route: str, params: dict[str, str]) -> bool:
+        return (
+            not self.released.is_set()
+            and self.method == method
+            and self.route == route
+            and all(params.get(k) == v for k, v in self.params.items())
+        )
+
+    def release(self) -> None:
+        self.released.set()
 
 
 # --------------------------------------------------------------------------- interactions

@@ -370,3 +370,24 @@ async def test_an_unreadable_tournament_record_stops_no_post(
             await fake.slash("tournament standings", {"tournament": 1}, user=fake.alice)
         ).response()
         assert "cannot be read" in (standings.content or "") and "went wrong" not in (standings.content or "")
+
+
+async def test_a_slow_post_in_one_thread_holds_back_no_other_thread(
+    fake_discord: FakeDiscord, tmp_path: Path
+) -> None:
+    fake = fake_discord
+    async with big_apple(fake, tmp_path / "db.sqlite") as bot:
+        slow, slow_thread = await open_match(fake, bot, fake.alice, fake.general, computers=1)
+        quick, quick_thread = await open_match(fake, bot, fake.bob, fake.general, computers=1)
+        await board_at(fake, slow_thread, bot, slow)
+        await board_at(fake, quick_thread, bot, quick)
+        # Discord takes its time over everything the bot sends to the first thread.
+        held = fake.hold("POST", "/channels/{channel_id}/messages", channel_id=slow_thread.id)
+        await type_first_move(fake, bot, slow, fake.alice)
+        await fake.wait_until(lambda: held.hits or None, timeout=TIMEOUT)
+        # A move elsewhere, made while that post is on its way, is posted without waiting for it.
+        await play_one_move(fake, bot, quick, quick_thread)
+        await board_at(fake, quick_thread, bot, quick)
+        assert not held.released.is_set() and len(held.hits) == 1
+        held.release()
+        await board_at(fake, slow_thread, bot, slow)
