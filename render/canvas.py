@@ -176,6 +176,16 @@ def new_canvas(width: int, height: int, background: Colour = PAPER) -> tuple[Ima
     return image, Draw(image)
 
 
+def trimmed(image: Image.Image, margin: int = 20, least: int = 400) -> Image.Image:
+    """``image`` without the empty paper right of what was drawn on it, keeping ``margin`` pixels and at
+    least ``least`` of its width: a hand drawn on a wide canvas takes a phone's whole width to show what
+    it holds, and costs no time to encode the paper beside it."""
+    drawn = ImageChops.difference(image, Image.new(image.mode, image.size, PAPER)).getbbox()
+    right = drawn[2] if drawn is not None else 0
+    width = min(image.width, max(least, right + margin))
+    return image if width == image.width else image.crop((0, 0, width, image.height))
+
+
 # A palette image may move a pixel's colour by at most this much in any channel (out of 255), and at most
 # PALETTE_SPREAD of the samples by more than PALETTE_NEAR: the boards' flat colours move by a level or two
 # and only the anti-aliased edges of text and shapes by more, which nobody sees. A picture whose small

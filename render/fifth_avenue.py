@@ -19,7 +19,7 @@ from engine.fifth_avenue.views import LotView, PrivateView, PublicView
 from lang import N_, t, tn
 from lang.says import render as said
 from render import since as since_marks
-from render.canvas import INK, MUTED, encode_png, fit_text, game_title, new_canvas, text, text_width
+from render.canvas import INK, MUTED, encode_png, fit_text, game_title, new_canvas, text, text_width, trimmed
 from render.since import Since
 
 WIDTH = 1000
@@ -324,13 +324,20 @@ def render_hand(view: PrivateView, names: Sequence[str] = (), locale: str = lang
         SMALL,
         MUTED,
     )
+    hands = {
+        colour: sorted((c for c in view.hand if c.startswith(colour)), key=lambda c: int(c[2:]))
+        for colour in rows
+    }
+    labels = {
+        colour: f"{said(locale, words.CARD_COLOURS[colour])} ({sum(int(c[2:]) for c in cards)})"
+        for colour, cards in hands.items()
+    }
+    # The cards start right of the longest colour's name ("arancione (12)" is wider than "grey (8)").
+    cards_left = MARGIN + max(140, max(int(text_width(label, BODY, True)) for label in labels.values()) + 20)
     y = 100
-    for colour in rows:
-        cards = sorted((c for c in view.hand if c.startswith(colour)), key=lambda c: int(c[2:]))
-        total = sum(int(c[2:]) for c in cards)
-        label = fit_text(f"{said(locale, words.CARD_COLOURS[colour])} ({total})", BODY, 130, bold=True)
-        text(draw, (MARGIN, y + 20), label, BODY, INK, bold=True)
-        x = 160
+    for colour, cards in hands.items():
+        text(draw, (MARGIN, y + 20), labels[colour], BODY, INK, bold=True)
+        x = cards_left
         for card in cards:
             fill = CARD_COLOURS[colour]
             draw.rounded_rectangle((x, y, x + 56, y + 66), 8, fill=fill, outline="#333333")
@@ -341,7 +348,7 @@ def render_hand(view: PrivateView, names: Sequence[str] = (), locale: str = lang
             x += 64
         y += 76
     text(draw, (MARGIN, y + 10), t(locale, "⌂ on a card = buildings it allows if the bid wins"), SMALL, MUTED)
-    return encode_png(image)
+    return encode_png(trimmed(image))
 
 
 __all__ = ["PrivateView", "PublicView", "changed_since", "render_board", "render_hand"]

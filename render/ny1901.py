@@ -19,7 +19,7 @@ from engine.ny1901.views import NyView, PlayerView
 from lang import N_, t, tn
 from lang.says import render as said
 from render import since as since_marks
-from render.canvas import INK, MUTED, encode_png, fit_text, game_title, new_canvas, text
+from render.canvas import INK, MUTED, encode_png, fit_text, game_title, new_canvas, text, trimmed
 from render.since import Since
 
 WIDTH = 1000
@@ -316,7 +316,7 @@ def render_hand(view: NyView, names: Sequence[str] = (), locale: str = lang.DEFA
         text(draw, (20, y), fit_text(row, SMALL, WIDTH - 40), SMALL, INK)
         y += 34
     draw_shapes(draw, y, buildable, player.hex, locale)
-    return encode_png(image)
+    return encode_png(trimmed(image))
 
 
 SHAPES_PER_ROW = 3

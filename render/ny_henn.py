@@ -20,7 +20,7 @@ from engine.ny_henn.views import DirkPanel, PlacedTile, PlayerPanel, PrivateView
 from lang import N_, t, tn
 from lang.says import render as said
 from render import since as since_marks
-from render.canvas import INK, MUTED, encode_png, fit_text, game_title, new_canvas, text
+from render.canvas import INK, MUTED, encode_png, fit_text, game_title, new_canvas, text, trimmed
 from render.since import Since
 
 WIDTH = 1000
@@ -449,7 +449,7 @@ def render_hand(view: PrivateView, names: Sequence[str] = (), locale: str = lang
         text(draw, (MARGIN, y), fit_text(note, SMALL, room), SMALL, INK)
         y += 34
     draw_city(draw, (MARGIN, y), room, panel.city, panel.colour, locale, targets, big=HAND_CELL)
-    return encode_png(image)
+    return encode_png(trimmed(image))
 
 
 __all__ = ["PrivateView", "PublicView", "changed_since", "render_board", "render_hand"]

@@ -27,7 +27,7 @@ from lang import t
 from lang.says import argument
 from lang.says import render as said
 from render import since as since_marks
-from render.canvas import INK, MUTED, encode_png, fit_text, game_title, new_canvas, text
+from render.canvas import INK, MUTED, encode_png, fit_text, game_title, new_canvas, text, trimmed
 from render.since import Since
 
 WIDTH = 900
@@ -342,7 +342,7 @@ def render_hand(view: PrivateView, names: Sequence[str] = (), locale: str = lang
             text(draw, (left + 10, top + 10), fit_text(label, BODY, card_w - 20), BODY, "#FFFFFF", True)
             text(draw, (left + 10, top + 50), fit_text(back, SMALL, card_w - 20), SMALL, "#FFFFFF")
         y += ((max(1, len(cards)) + per_row - 1) // per_row) * (card_h + gap)
-    return encode_png(image)
+    return encode_png(trimmed(image))
 
 
 __all__ = ["PrivateView", "PublicView", "changed_since", "render_board", "render_hand"]

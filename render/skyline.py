@@ -18,7 +18,7 @@ from engine.skyline.views import PieceView, PlayerPanel, PrivateView, PublicView
 from lang import t
 from lang.says import render as said
 from render import since as since_marks
-from render.canvas import INK, MUTED, encode_png, fit_text, game_title, new_canvas, text
+from render.canvas import INK, MUTED, encode_png, fit_text, game_title, new_canvas, text, trimmed
 from render.since import Since
 
 WIDTH = 1000
@@ -294,8 +294,11 @@ def render_hand(view: PrivateView, names: Sequence[str] = (), locale: str = lang
         text(draw, (left + 10, card_top + 64), f"{card.reward} M", SMALL, MUTED)
         if card.claimable:
             text(draw, (left + 10, card_top + 100), t(locale, "claimable now"), SMALL, "#15803D", True)
-        draw_shape(draw, left + 200, card_top + 40, card.picture, 28)
-    return encode_png(image)
+        # The shape sits at the card's right edge, in the 100 px right of the icon's words.
+        columns = max(len(line) for line in card.picture)
+        cell = min(28, 100 // columns)
+        draw_shape(draw, left + 290 - columns * cell, card_top + 40, card.picture, cell)
+    return encode_png(trimmed(image))
 
 
 __all__ = ["PrivateView", "PublicView", "changed_since", "render_board", "render_hand"]

@@ -7,7 +7,7 @@ from importlib import resources
 
 from PIL import Image, ImageDraw, ImageFont
 
-from render.canvas import SEAT_STYLES, encode_png, font, legend, new_canvas, seat_style
+from render.canvas import SEAT_STYLES, encode_png, font, legend, new_canvas, seat_style, trimmed
 
 
 def test_every_seat_has_its_own_colour_and_symbol() -> None:
@@ -52,3 +52,18 @@ def test_text_drawn_from_the_font_cache_is_the_text_freetype_draws() -> None:
         == cached.getlength("Park Ave ● 42")
         == plain.getlength("Park Ave ● 42")
     )
+
+
+def test_a_trimmed_picture_keeps_what_was_drawn_and_a_margin_of_paper() -> None:
+    image, draw = new_canvas(1000, 300)
+    draw.rectangle((450, 100, 480, 120), fill="#0072B2")
+    cut = trimmed(image, margin=20, least=400)
+    assert cut.size == (501, 300)  # the rectangle's last column is 480
+    assert cut.tobytes() == image.crop((0, 0, 501, 300)).tobytes()
+    # A narrow drawing keeps the least width; one reaching the edge (or nothing at all) keeps it all.
+    small, draw = new_canvas(1000, 300)
+    draw.rectangle((10, 10, 50, 50), fill="#0072B2")
+    assert trimmed(small).width == 400
+    draw.rectangle((990, 10, 999, 50), fill="#0072B2")
+    assert trimmed(small).width == 1000
+    assert trimmed(new_canvas(1000, 300)[0]).width == 400

@@ -52,3 +52,24 @@ def test_six_cities_of_dirk_henns_new_york_still_fit_a_phone() -> None:
     assert png is not None
     with Image.open(io.BytesIO(png)) as image:
         assert image.height <= 1.8 * image.width, image.size
+
+
+def test_a_hand_is_as_wide_as_what_it_shows() -> None:
+    """A hand drawn on the board's canvas loses the empty paper on its right, so a phone shows it large."""
+    rules = GAMES["ny_henn"]
+    states: list[Any] = []
+    play_match(rules, 4, 3, frozenset(), [POLICIES["ny_henn"]["greedy"]], on_state=states.append)
+    names = ["Ann", "Bob", "Cy", "Di"]
+    start = render_view("ny_henn", rules.view(states[0], 1), names, "en")
+    later = render_view("ny_henn", rules.view(states[int(len(states) * 0.6)], 1), names, "en")
+    assert start is not None and later is not None
+    with Image.open(io.BytesIO(start)) as image:
+        assert image.width == 400  # a little money and the starting tile: the least width
+    with Image.open(io.BytesIO(later)) as image:
+        assert 400 < image.width < 1000, image.size
+        rgb = image.convert("RGB")
+        # The right margin is paper, and something is drawn within the 40 px left of it.
+        edge = rgb.crop((image.width - 20, 0, image.width, image.height))
+        assert len(edge.getcolors(1 << 16) or []) == 1
+        inside = rgb.crop((image.width - 60, 0, image.width - 20, image.height))
+        assert len(inside.getcolors(1 << 16) or []) > 1
