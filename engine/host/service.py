@@ -886,8 +886,9 @@ class GameHost:
         one sender at a time, alongside the others: a failure holds back only the later notices of that
         destination, which then waits out its back-off while the others carry on. A destination that is
         gone (``DestinationGone``) and a notice that cannot be read are settled at once, not retried.
-        ``when_sent`` is called as a sender ends having sent something: its destination may have more
-        notices by then, which the next ``dispatch`` starts.
+        ``when_sent`` is called as a sender ends with its batch settled (sent, or set aside as
+        unreadable or gone): its destination may have more notices by then, which the next ``dispatch``
+        starts. A destination that failed waits out its back-off instead.
         """
         busy = self.backoff.waiting() | frozenset(self._senders)
         batches = await self.store.pending_by_destination(destinations, skip=busy)
@@ -921,10 +922,10 @@ class GameHost:
                 sent = await self._deliver_in_order(notifier, batch)
         except Exception:
             log.exception("sending the notices of %s failed; they are tried again", destination)
-            sent = 0
+            return 0
         finally:
             del self._senders[destination]
-        if sent:
+        if self.backoff.ready(destination):
             when_sent()
         return sent
 

@@ -268,6 +268,46 @@ async def test_failed_deliveries_are_retried_after_their_destinations_back_off(
     assert len(flaky.sent) == 3
 
 
+class Gated(Recorder):
+    """A notifier whose thread posts wait until ``opened`` is set (a slow Discord for threads only)."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.opened = asyncio.Event()
+
+    async def deliver(self, match: MatchRecord, delivery: Delivery, notice: Notice) -> None:
+        if delivery.seat is None:
+            await self.opened.wait()
+        await super().deliver(match, delivery, notice)
+
+
+async def test_dispatch_starts_each_destination_once_and_returns_while_they_send(host: GameHost) -> None:
+    match = await started_pair(host)
+    slow = Gated()
+    kicks: list[int] = []
+    first = await host.dispatch(slow, when_sent=lambda: kicks.append(1))
+    assert len(first) == 3  # the thread and each seat's messages, each by a sender of its own
+    for _ in range(10):  # until the two seats' senders end; the thread's waits
+        if sum(sender.done() for sender in first) >= 2:
+            break
+        running = [sender for sender in first if not sender.done()]
+        await asyncio.wait(running, timeout=5, return_when=asyncio.FIRST_COMPLETED)
+    assert sorted(seat for seat, _ in slow.sent) == [0, 1]  # the hands went out; the board waits
+    # A move meanwhile: the thread's sender is still busy, so only the seat it told starts again.
+    await host.act(match.id, user_at(match, 0), "add 1")
+    second = await host.dispatch(slow, when_sent=lambda: kicks.append(2))
+    assert len(second) == 1
+    await asyncio.gather(*second)
+    assert [seat for seat, _ in slow.sent] == [0, 1, 0] and kicks == [1, 1, 2]
+    slow.opened.set()
+    assert await asyncio.gather(*first) == [1, 1, 1]
+    # The thread's second notice waited for its first, and the next dispatch sends it.
+    assert await host.flush(slow) == 1
+    public = [notice for seat, notice in slow.sent if seat is None]
+    assert len(public) == 2 and public[0].headline == "Toy race begins"
+    assert public[1].lines == ("S1 adds 1 => 1",)
+
+
 async def test_private_lines_reach_only_their_seat(host: GameHost) -> None:
     match = await started_pair(host)
     await host.flush(Recorder())
