@@ -150,6 +150,15 @@ def fit_text(content: str, size: int, max_width: float, bold: bool = False) -> s
 
 def translucent(colour: Any) -> bool:
     """Whether a colour as ImageDraw takes it ("#RRGGBBAA", an RGBA tuple, ...) lets what is below show."""
+    try:
+        return _translucent(colour)
+    except TypeError:  # a colour given as a list: not kept
+        return _translucent.__wrapped__(tuple(colour))
+
+
+@lru_cache(maxsize=1024)
+def _translucent(colour: Any) -> bool:
+    # A board asks this of every shape's colours, and a board has a few dozen colours.
     if isinstance(colour, str):
         colour = ImageColor.getrgb(colour)
     return isinstance(colour, tuple) and len(colour) == 4 and colour[3] < 255

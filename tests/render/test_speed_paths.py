@@ -229,10 +229,7 @@ def test_a_translucent_colour_is_blended_and_an_opaque_one_written_in() -> None:
     assert image.getpixel((10, 10)) == (128, 128, 228)
     assert image.getpixel((21, 10)) == (128, 0, 100)
     assert image.getpixel((30, 10)) == (0, 255, 0)
-    assert [canvas.translucent(c) for c in ("#FF000080", "#FF0000", (1, 2, 3, 255), (1, 2, 3), None)] == [
-        True,
-        False,
-        False,
-        False,
-        False,
-    ]
+    colours = ("#FF000080", "#FF0000", (1, 2, 3, 255), (1, 2, 3), None, [1, 2, 3, 9], [1, 2, 3])
+    assert [canvas.translucent(c) for c in colours] == [True, False, False, False, False, True, False]
+    # Asked again, the kept answers are the same.
+    assert [canvas.translucent(c) for c in colours] == [True, False, False, False, False, True, False]
