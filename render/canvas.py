@@ -150,10 +150,7 @@ def fit_text(content: str, size: int, max_width: float, bold: bool = False) -> s
 
 def translucent(colour: Any) -> bool:
     """Whether a colour as ImageDraw takes it ("#RRGGBBAA", an RGBA tuple, ...) lets what is below show."""
-    try:
-        return _translucent(colour)
-    except TypeError:  # a colour given as a list: not kept
-        return _translucent.__wrapped__(tuple(colour))
+    return _translucent(tuple(colour) if isinstance(colour, list) else colour)
 
 
 @lru_cache(maxsize=1024)
