@@ -10,7 +10,7 @@ import threading
 from collections import OrderedDict
 from functools import lru_cache
 from importlib import resources
-from typing import Any
+from typing import Any, ClassVar
 
 from PIL import Image, ImageChops, ImageColor, ImageDraw, ImageFont
 
@@ -166,15 +166,37 @@ class Draw(ImageDraw.ImageDraw):
     is below, an opaque one is written straight in. Blending every shape, opaque ones included, made a
     board's drawing up to twice as slow; the pixels are the same either way."""
 
+    # The inks of the (outline, fill) pairs already drawn on an RGB canvas, and whether they blend: a
+    # board draws a few dozen colours some hundreds of times, and working out each ink again was an
+    # eighth of its drawing time. An ink is the colour packed as an RGB pixel, the same on every canvas.
+    _inks: ClassVar[dict[tuple[Any, Any], tuple[bool, tuple[int | None, int | None]]]] = {}
+    INKS_KEPT = 4096
+
     def __init__(self, image: Image.Image) -> None:
         super().__init__(image, "RGBA")
         self._blending = self.draw
         self._writing = Image.core.draw(self.im, 0)
+        self._rgb = image.mode == "RGB"
 
     # Every drawing method of ImageDraw turns its colours into ink here before it draws with ``self.draw``.
     def _getink(self, ink: Any, fill: Any = None) -> tuple[int | None, int | None]:
-        self.draw = self._blending if translucent(ink) or translucent(fill) else self._writing
-        return super()._getink(ink, fill)
+        kept = self._rgb
+        try:
+            known = self._inks.get((ink, fill)) if kept else None
+        except TypeError:  # a colour given as a list
+            known, kept = None, False
+        if known is not None:
+            blends, inks = known
+            self.draw = self._blending if blends else self._writing
+            return inks
+        blends = translucent(ink) or translucent(fill)
+        self.draw = self._blending if blends else self._writing
+        inks = super()._getink(ink, fill)
+        if kept:
+            if len(self._inks) >= self.INKS_KEPT:
+                self._inks.clear()
+            self._inks[(ink, fill)] = (blends, inks)
+        return inks
 
 
 def new_canvas(width: int, height: int, background: Colour = PAPER) -> tuple[Image.Image, Draw]:

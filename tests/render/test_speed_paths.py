@@ -221,6 +221,29 @@ def test_drawing_opaque_colours_straight_in_gives_the_pixels_of_blending_everyth
     assert written == blended
 
 
+class WorkingOutEveryInk(canvas.Draw):
+    """The canvas's drawing without the inks it keeps: each colour is turned into ink afresh."""
+
+    def _getink(self, ink: Any, fill: Any = None) -> tuple[int | None, int | None]:
+        self._inks = {}  # shadows the inks the class keeps
+        return super()._getink(ink, fill)
+
+
+@pytest.mark.parametrize("slug", sorted(GAMES))
+def test_the_inks_kept_from_earlier_drawings_give_the_pixels_of_working_them_out(
+    slug: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    jobs, names = sample_views(slug)
+    monkeypatch.setattr(canvas, "palette_of", lambda image: None)  # lossless: equal bytes, equal pixels
+    monkeypatch.setattr(canvas.Draw, "_inks", {})
+    first = [render_view(slug, view, names, locale, since) for view, locale, since in jobs]
+    assert canvas.Draw._inks, "the inks drawn were kept"
+    again = [render_view(slug, view, names, locale, since) for view, locale, since in jobs]
+    monkeypatch.setattr(canvas, "Draw", WorkingOutEveryInk)
+    afresh = [render_view(slug, view, names, locale, since) for view, locale, since in jobs]
+    assert first == again == afresh
+
+
 def test_a_translucent_colour_is_blended_and_an_opaque_one_written_in() -> None:
     image, draw = canvas.new_canvas(40, 20, (0, 0, 200))
     draw.rectangle((0, 0, 19, 19), fill=(255, 255, 255, 128))
