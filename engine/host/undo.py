@@ -62,9 +62,11 @@ class Plan:
         return None
 
 
-async def _latest(
-    host: GameHost, match: MatchRecord
-) -> tuple[list[tuple[int, LoggedAction]], int, dict[int, BaseModel]]:
+# The kept log (version, action), the index in it of the latest chosen move, and the states before.
+Latest = tuple[list[tuple[int, LoggedAction]], int, dict[int, BaseModel]]
+
+
+async def _latest(host: GameHost, match: MatchRecord) -> Latest:
     """The kept log of ``match``, the index in it of the latest move a seat chose (-1: none), and the
     state before each action from there on. The moves the host made for people without asking them
     (``GameRules.automatic``) after it belong to it; a computer's move is a choice."""
@@ -88,8 +90,18 @@ async def plan(host: GameHost, match: MatchRecord, seat: int) -> Plan:
 
     Raises ``CannotUndo`` when ``seat`` has no move to take back or someone else has moved since.
     """
+    return await _plan_from(host, match, seat, await _latest(host, match))
+
+
+async def _plan_from(
+    host: GameHost,
+    match: MatchRecord,
+    seat: int,
+    latest: Latest,
+) -> Plan:
+    """``plan`` from what ``_latest`` found of ``match``."""
     rules = host.rules(match.game)
-    entries, index, befores = await _latest(host, match)
+    entries, index, befores = latest
     if index < 0 or all(entry.seat != seat for _, entry in entries):
         raise CannotUndo(HOST.say("you have no move to take back in match #{number}", number=match.id))
     if entries[index][1].seat != seat:
@@ -138,13 +150,26 @@ def _judge(
 
 async def allowed(host: GameHost, match: MatchRecord, seat: int) -> bool:
     """Whether ``seat`` may take back its latest move of ``match`` now."""
+    return _may_take_back(match, seat) and await _undoable(host, match, seat, await _latest(host, match))
+
+
+def _may_take_back(match: MatchRecord, seat: int) -> bool:
+    """Whether ``match`` is running and ``seat`` is a person's, so that its moves may be taken back."""
     if match.status is not MatchStatus.ACTIVE or match.state_json is None:
         return False
     player = match.player_at(seat)
-    if player is None or player.user_id is None or player.bot is not None:
-        return False
+    return player is not None and player.user_id is not None and player.bot is None
+
+
+async def _undoable(
+    host: GameHost,
+    match: MatchRecord,
+    seat: int,
+    latest: Latest,
+) -> bool:
+    """Whether the plan to take back ``seat``'s latest move exists and reveals nothing."""
     try:
-        return (await plan(host, match, seat)).refusal is None
+        return (await _plan_from(host, match, seat, latest)).refusal is None
     except EngineError:
         return False
 
@@ -154,11 +179,13 @@ async def who_may_undo(host: GameHost, match: MatchRecord) -> int | None:
     chosen a move ever may."""
     if match.status is not MatchStatus.ACTIVE:
         return None
-    entries, index, _ = await _latest(host, match)
+    latest = await _latest(host, match)
+    entries, index, _ = latest
     if index < 0:
         return None
     seat = entries[index][1].seat
-    return seat if await allowed(host, match, seat) else None
+    # What ``allowed`` asks, from the log and states already read: a board post asks this every move.
+    return seat if _may_take_back(match, seat) and await _undoable(host, match, seat, latest) else None
 
 
 async def take_back(host: GameHost, match: MatchRecord, seat: int) -> MatchRecord:
