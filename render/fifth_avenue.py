@@ -9,8 +9,9 @@ colour is never the only cue; every text is at least 1/50 of the width.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from functools import partial
 
-from PIL import ImageDraw
+from PIL import Image, ImageDraw
 
 import lang
 from engine.fifth_avenue import words
@@ -19,7 +20,18 @@ from engine.fifth_avenue.views import LotView, PrivateView, PublicView
 from lang import N_, t, tn
 from lang.says import render as said
 from render import since as since_marks
-from render.canvas import INK, MUTED, encode_png, fit_text, game_title, new_canvas, text, text_width, trimmed
+from render.canvas import (
+    INK,
+    MUTED,
+    drawn_once,
+    encode_png,
+    fit_text,
+    game_title,
+    new_canvas,
+    text,
+    text_width,
+    trimmed,
+)
 from render.since import Since
 
 WIDTH = 1000
@@ -103,8 +115,13 @@ def changed_since(before: PublicView, now: PublicView) -> set[str]:
 
 
 def draw_districts(
-    draw: ImageDraw.ImageDraw, top: float, view: PublicView, locale: str, changed: set[str] | None = None
-) -> float:
+    image: Image.Image,
+    draw: ImageDraw.ImageDraw,
+    top: int,
+    view: PublicView,
+    locale: str,
+    changed: set[str] | None = None,
+) -> int:
     lots = {lot.id: lot for lot in view.lots}
     pawns: dict[str, list[str]] = {}
     for pawn, where in view.pawns:
@@ -140,7 +157,11 @@ def draw_districts(
         for index, colour in enumerate(columns):
             lot = lots.get(f"{district}.{colour}")
             if lot is not None:
-                draw_lot(draw, LOTS_LEFT + index * lot_width, top, lot, lot_width, locale)
+                left = LOTS_LEFT + index * lot_width
+                # A lot looks the same on every board until a shop or a building goes on it.
+                box = (left, top, left + lot_width - 5, top + ROW - 7)
+                key = ("fifth_avenue lot", lot, lot_width, locale)
+                drawn_once(image, box, key, partial(draw_lot, draw, left, top, lot, lot_width, locale))
         if closed:
             draw.rectangle((LOTS_LEFT - 10, top - 2, WIDTH - 10, top + ROW - 6), fill=(120, 120, 120, 90))
         if changed:
@@ -239,7 +260,7 @@ def render_board(
         phase = t(locale, PHASES.get(view.phase, view.phase))
         status = t(locale, "{players} to act", players=name_of(view.to_act)) + f" · {phase}"
     text(draw, (MARGIN, 54), fit_text(status[:1].upper() + status[1:], SMALL, WIDTH - 2 * MARGIN), SMALL, INK)
-    y = draw_districts(draw, 90, view, locale, changed)
+    y: float = draw_districts(image, draw, 90, view, locale, changed)
     y = draw_supply(draw, y + 10, view, locale)
     y = draw_legend(draw, y, locale, since, names, bool(changed))
     tops = [

@@ -10,16 +10,16 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from PIL import ImageDraw
+from PIL import Image, ImageDraw
 
 import lang
 from engine.ny1901 import words
 from engine.ny1901.cards import ACTION_NAMES, TILE_BY_ID, oriented
-from engine.ny1901.views import NyView, PlayerView
+from engine.ny1901.views import LotView, NyView, PlayerView
 from lang import N_, t, tn
 from lang.says import render as said
 from render import since as since_marks
-from render.canvas import INK, MUTED, encode_png, fit_text, game_title, new_canvas, text, trimmed
+from render.canvas import INK, MUTED, drawn_once, encode_png, fit_text, game_title, new_canvas, text, trimmed
 from render.since import Since
 
 WIDTH = 1000
@@ -99,16 +99,33 @@ def corner_lots(draw: ImageDraw.ImageDraw, view: NyView, changed: set[str]) -> N
             since_marks.corner(draw, cell_box(x, y), 20)
 
 
-def draw_grid(draw: ImageDraw.ImageDraw, view: NyView, changed: set[str] | None = None) -> float:
+# Where the map and its numbered axes are drawn, with nothing else in it.
+MAP_BOX = (0, TOP - 28, LEFT + COLUMNS * CELL + 1, TOP + ROWS * CELL + 1)
+
+
+def lot_fill(lot: LotView) -> str:
+    return lot.hex if lot.usable else "#BDBDBD"
+
+
+def draw_map(draw: ImageDraw.ImageDraw, view: NyView) -> None:
+    """The numbered axes, the roads and the lots in their district colours, empty."""
     for x in range(COLUMNS):
         text(draw, (LEFT + x * CELL + CELL / 2, TOP - 6), str(x), SMALL, MUTED, anchor="ms")
     for y in range(ROWS):
         text(draw, (LEFT - 6, TOP + y * CELL + CELL / 2), str(y), SMALL, MUTED, anchor="rm")
     draw.rectangle((LEFT, TOP, LEFT + COLUMNS * CELL, TOP + ROWS * CELL), fill=ROAD)
     for lot in view.lots:
-        fill = lot.hex if lot.usable else "#BDBDBD"
         for x, y in lot.cells:
-            draw.rectangle(cell_box(x, y), fill=fill, outline="#5F5F5F", width=1)
+            draw.rectangle(cell_box(x, y), fill=lot_fill(lot), outline="#5F5F5F", width=1)
+
+
+def draw_grid(
+    image: Image.Image, draw: ImageDraw.ImageDraw, view: NyView, changed: set[str] | None = None
+) -> float:
+    # Every board of a match shows the same empty map (a lot changes its colour only when it cannot
+    # be used).
+    empty = tuple((lot.id, lot.cells, lot_fill(lot)) for lot in view.lots)
+    drawn_once(image, MAP_BOX, ("ny1901 map", empty), lambda: draw_map(draw, view))
     built = {cell for building in view.buildings for cell in building.cells}
     for lot in view.lots:
         # The lot's number, as the menus name it ("green 7"), where no building hides it.
@@ -198,7 +215,7 @@ def render_board(
     else:
         status = t(locale, "Turn {turn}", turn=view.turn_no)
     text(draw, (20, 54), fit_text(status, BODY, WIDTH - 40), BODY, INK)
-    y = draw_grid(draw, view, changed)
+    y = draw_grid(image, draw, view, changed)
     market = " · ".join(short_card(card, locale) if card else "—" for card in view.market)
     streets = " · ".join(
         f"{s.name}: {names[s.leader] if s.leader is not None and s.leader < len(names) else '—'}"
@@ -304,7 +321,7 @@ def render_hand(view: NyView, names: Sequence[str] = (), locale: str = lang.DEFA
         t(locale, "{player} ({colour}) · your options", player=name, colour=colour), TITLE, WIDTH - 40, True
     )
     text(draw, (20, 14), title, TITLE, INK, True)
-    y = draw_grid(draw, view)
+    y = draw_grid(image, draw, view)
     for lot in view.lots:
         if lot.owner == view.seat:
             for x, cy in lot.cells:

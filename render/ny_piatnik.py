@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from PIL import ImageDraw
+from PIL import Image, ImageDraw
 
 import lang
 from engine.ny_piatnik import words
@@ -27,7 +27,7 @@ from lang import t
 from lang.says import argument
 from lang.says import render as said
 from render import since as since_marks
-from render.canvas import INK, MUTED, encode_png, fit_text, game_title, new_canvas, text, trimmed
+from render.canvas import INK, MUTED, drawn_once, encode_png, fit_text, game_title, new_canvas, text, trimmed
 from render.since import Since
 
 WIDTH = 900
@@ -99,9 +99,35 @@ def changed_since(before: PublicView, now: PublicView) -> set[str]:
     }
 
 
-def draw_board(draw: ImageDraw.ImageDraw, view: PublicView, changed: set[str] | None = None) -> int:
+# Where the roads, their names and the empty buildings are drawn, with nothing else in it.
+MAP_BOX = (0, GRID_Y - 32, GRID_X + CELL * SIZE + 1, GRID_Y + CELL * SIZE + 1)
+
+
+def draw_board(
+    image: Image.Image, draw: ImageDraw.ImageDraw, view: PublicView, changed: set[str] | None = None
+) -> int:
     """Roads, tiles, markers, the last play's highlight and the ``changed`` buildings' mark; returns the
     y below the board."""
+    # The empty map differs between boards only in the line the last play named.
+    key = ("ny_piatnik map", view.highlight_line, view.show_specials)
+    drawn_once(image, MAP_BOX, key, lambda: draw_map(draw, view))
+    highlighted = {BUILDING_INDEX[b] for b in view.highlight}
+    half = TILE // 2
+    for idx, owner in enumerate(view.board):
+        x, y = centre(idx)
+        if owner is not None:
+            draw_marker(draw, x, y, owner)
+        if idx in highlighted:
+            draw.rectangle(
+                (x - half - 4, y - half - 4, x + half + 4, y + half + 4), outline=HIGHLIGHT, width=5
+            )
+        if changed and BUILDING_IDS[idx] in changed:
+            since_marks.mark(draw, (x - half, y - half, x + half, y + half), 30)
+    return GRID_Y + CELL * SIZE + 16
+
+
+def draw_map(draw: ImageDraw.ImageDraw, view: PublicView) -> None:
+    """The line the last play named, the roads with their names, and the buildings with nobody on them."""
     top, bottom = GRID_Y + 8, GRID_Y + CELL * SIZE - 8
     left, right = GRID_X + 8, GRID_X + CELL * SIZE - 8
     if view.highlight_line:
@@ -119,23 +145,13 @@ def draw_board(draw: ImageDraw.ImageDraw, view: PublicView, changed: set[str] | 
         draw.line((x, top, x, bottom), fill=ROAD, width=16)
         text(draw, (GRID_X - 12, y), words.AVENUES[AVENUES[i]], SMALL, AVENUE_INK, bold=True, anchor="rm")
         text(draw, (x, GRID_Y - 14), STREET_LABEL[STREETS[i]], SMALL, STREET_INK, bold=True, anchor="ms")
-    highlighted = {BUILDING_INDEX[b] for b in view.highlight}
     half = TILE // 2
-    for idx, owner in enumerate(view.board):
+    for idx in range(SIZE * SIZE):
         x, y = centre(idx)
         draw.rectangle((x - half, y - half, x + half, y + half), fill=TILE_FILL, outline=TILE_EDGE, width=2)
         if view.show_specials and (idx in INNER or idx in CORNERS):
             mark = INNER_MARK if idx in INNER else CORNER_MARK
             draw.rectangle((x - half + 5, y - half + 5, x + half - 5, y + half - 5), outline=mark, width=3)
-        if owner is not None:
-            draw_marker(draw, x, y, owner)
-        if idx in highlighted:
-            draw.rectangle(
-                (x - half - 4, y - half - 4, x + half + 4, y + half + 4), outline=HIGHLIGHT, width=5
-            )
-        if changed and BUILDING_IDS[idx] in changed:
-            since_marks.mark(draw, (x - half, y - half, x + half, y + half), 30)
-    return GRID_Y + CELL * SIZE + 16
 
 
 def player_label(view: PublicView, seat: int, names: Sequence[str]) -> str:
@@ -286,7 +302,7 @@ def render_board(
     text(draw, (16, 14), game_title("ny_piatnik", locale), TITLE, INK, bold=True)
     status = status_line(view, names, locale)
     text(draw, (16, 50), fit_text(status[:1].upper() + status[1:], SMALL, WIDTH - 32), SMALL, INK)
-    y = draw_board(draw, view, changed)
+    y = draw_board(image, draw, view, changed)
     if view.scores:
         draw_scores(draw, view, names, y, locale, since, bool(changed))
     else:

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from PIL import ImageDraw
+from PIL import Image, ImageDraw
 
 import lang
 from engine.skyline import words
@@ -18,7 +18,7 @@ from engine.skyline.views import PieceView, PlayerPanel, PrivateView, PublicView
 from lang import t
 from lang.says import render as said
 from render import since as since_marks
-from render.canvas import INK, MUTED, encode_png, fit_text, game_title, new_canvas, text, trimmed
+from render.canvas import INK, MUTED, drawn_once, encode_png, fit_text, game_title, new_canvas, text, trimmed
 from render.since import Since
 
 WIDTH = 1000
@@ -49,8 +49,25 @@ def colour_of(piece: PieceView, hexes: dict[str, str]) -> str:
 
 
 def draw_site(
-    draw: ImageDraw.ImageDraw, site: SiteView, hexes: dict[str, str], changed: bool = False
+    image: Image.Image,
+    draw: ImageDraw.ImageDraw,
+    site: SiteView,
+    hexes: dict[str, str],
+    changed: bool = False,
 ) -> None:
+    left = ORIGIN_X + site.x * (CELL + GAP)
+    top = ORIGIN_Y + site.y * (CELL + GAP)
+    # Most sites look as they did on the last board: the same stack in the same colours.
+    looks = (site.id, site.icon, site.badge, site.badge_colour, site.orange, site.stack, changed)
+    colours = tuple(colour_of(piece, hexes) for piece in site.stack)
+    box = (left, top, left + CELL + 1, top + CELL + 1)
+    drawn_once(image, box, ("skyline site", looks, colours), lambda: draw_plot(draw, site, hexes, changed))
+    if site.last_build:
+        draw.rectangle((left - 3, top - 3, left + CELL + 3, top + CELL + 3), outline=LAST_BUILD, width=5)
+
+
+def draw_plot(draw: ImageDraw.ImageDraw, site: SiteView, hexes: dict[str, str], changed: bool) -> None:
+    """The site itself: its ground, name, badge and stack, inside its square."""
     left = ORIGIN_X + site.x * (CELL + GAP)
     top = ORIGIN_Y + site.y * (CELL + GAP)
     fill = ORANGE if site.orange else PLAIN
@@ -100,8 +117,6 @@ def draw_site(
             True,
             "mm",
         )
-    if site.last_build:
-        draw.rectangle((left - 3, top - 3, left + CELL + 3, top + CELL + 3), outline=LAST_BUILD, width=5)
 
 
 def changed_since(before: PublicView, now: PublicView) -> set[str]:
@@ -114,7 +129,9 @@ def changed_since(before: PublicView, now: PublicView) -> set[str]:
     return {site for site in old.keys() | new.keys() if old.get(site) != new.get(site)}
 
 
-def draw_board(draw: ImageDraw.ImageDraw, view: PublicView, changed: set[str] | None = None) -> float:
+def draw_board(
+    image: Image.Image, draw: ImageDraw.ImageDraw, view: PublicView, changed: set[str] | None = None
+) -> float:
     changed = changed or set()
     hexes = {p.colour: p.hex for p in view.players}
     for column, letter in enumerate("ABCDEF"):
@@ -124,7 +141,7 @@ def draw_board(draw: ImageDraw.ImageDraw, view: PublicView, changed: set[str] | 
         y = ORIGIN_Y + row * (CELL + GAP) + CELL / 2
         text(draw, (ORIGIN_X - 10, y), str(row + 1), SMALL, MUTED, bold=True, anchor="rm")
     for site in view.sites:
-        draw_site(draw, site, hexes, site.id in changed)
+        draw_site(image, draw, site, hexes, site.id in changed)
     return ORIGIN_Y + 6 * (CELL + GAP) + 10
 
 
@@ -202,7 +219,7 @@ def render_board(
         if view.final_round:
             status += " · " + t(locale, "last turns")
     text(draw, (WIDTH - 20, 22), fit_text(status, SMALL, 560), SMALL, INK, anchor="ra")
-    y = draw_board(draw, view, changed)
+    y = draw_board(image, draw, view, changed)
     for panel in view.players:
         name = names[panel.seat] if panel.seat < len(names) else f"#{panel.seat + 1}"
         acting = panel.active and view.phase != "over"

@@ -244,6 +244,27 @@ def test_the_inks_kept_from_earlier_drawings_give_the_pixels_of_working_them_out
     assert first == again == afresh
 
 
+def tiles(budget: int) -> canvas.PixelCache[Image.Image]:
+    return canvas.PixelCache(lambda tile: tile.width * tile.height, budget)
+
+
+@pytest.mark.parametrize("slug", sorted(GAMES))
+def test_parts_of_boards_drawn_before_give_the_pixels_of_drawing_them_again(
+    slug: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    jobs, names = sample_views(slug)
+    monkeypatch.setattr(canvas, "palette_of", lambda image: None)  # lossless: equal bytes, equal pixels
+    monkeypatch.setattr(canvas, "TILES", tiles(budget=0))  # nothing kept: every part drawn afresh
+    drawn = [render_view(slug, view, names, locale, since) for view, locale, since in jobs]
+    kept = tiles(budget=6_000_000)
+    monkeypatch.setattr(canvas, "TILES", kept)
+    first = [render_view(slug, view, names, locale, since) for view, locale, since in jobs]
+    again = [render_view(slug, view, names, locale, since) for view, locale, since in jobs]
+    assert drawn == first == again
+    if slug != "ny_henn":  # its board has no part that stays the same
+        assert kept.hits >= len(jobs)
+
+
 def test_a_translucent_colour_is_blended_and_an_opaque_one_written_in() -> None:
     image, draw = canvas.new_canvas(40, 20, (0, 0, 200))
     draw.rectangle((0, 0, 19, 19), fill=(255, 255, 255, 128))
