@@ -93,9 +93,9 @@ def drawn_once(image: Image.Image, box: Box, key: Hashable, draw: Callable[[], N
     draws in it, pasted when the same ``key`` was drawn in the same box before.
 
     Most of a board looks as it did last time (the roads, the empty lots, the sites nobody built on), and
-    drawing it shape by shape was a third of a board's drawing. The pixels are those ``draw()`` gives as
-    long as ``box`` is plain paper before, ``draw()`` draws nothing outside it, and ``key`` names all
-    that decides what it draws.
+    drawing it shape by shape was a tenth to a third of a board's drawing. The pixels are those ``draw()``
+    gives as long as ``box`` is plain paper before, ``draw()`` draws nothing outside it, and ``key`` names
+    all that decides what it draws.
     """
     full_key = (image.mode, box, key)
     tile = TILES.get(full_key)

@@ -122,8 +122,7 @@ def draw_map(draw: ImageDraw.ImageDraw, view: NyView) -> None:
 def draw_grid(
     image: Image.Image, draw: ImageDraw.ImageDraw, view: NyView, changed: set[str] | None = None
 ) -> float:
-    # Every board of a match shows the same empty map (a lot changes its colour only when it cannot
-    # be used).
+    # Every board shows the same empty map, but for the lots a two-player match leaves unused.
     empty = tuple((lot.id, lot.cells, lot_fill(lot)) for lot in view.lots)
     drawn_once(image, MAP_BOX, ("ny1901 map", empty), lambda: draw_map(draw, view))
     built = {cell for building in view.buildings for cell in building.cells}
