@@ -249,7 +249,8 @@ def render_board(
         return names[index] if index is not None and index < len(names) else colour
 
     auction_lines = 3 if view.auction else 0
-    height = 120 + ROW * len(DISTRICTS) + 100 + 92 + 68 + 70 * len(view.seats) + 32 * auction_lines + 60
+    # The last line ends 20 px above the bottom, as on every board.
+    height = 120 + ROW * len(DISTRICTS) + 100 + 92 + 68 + 70 * len(view.seats) + 32 * auction_lines - 17
     if since is not None:
         height += SINCE_ROW
     image, draw = new_canvas(WIDTH, height)

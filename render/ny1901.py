@@ -204,7 +204,8 @@ def render_board(
         if not isinstance(since.view, NyView):
             raise TypeError(f"since.view is a {type(since.view).__name__}, not a NyView")
         changed = changed_since(since.view, view)
-    height = TOP + ROWS * CELL + 16 + 5 * 30 + 70 * len(view.players) + 76 + (28 if since else 0)
+    # The last line ends 20 px above the bottom, as on every board.
+    height = TOP + ROWS * CELL + 16 + 5 * 30 + 70 * len(view.players) + 55 + (28 if since else 0)
     image, draw = new_canvas(WIDTH, height)
     text(draw, (20, 14), game_title("ny1901", locale), TITLE, INK, bold=True)
     if view.over:

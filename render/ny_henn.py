@@ -393,7 +393,8 @@ def render_board(
     if view.dirk is not None:
         heights.append(dirk_height(view.dirk, width))
     extra = SINCE_ROW if since is not None else 0
-    image, draw = new_canvas(WIDTH, 470 + 124 + grid_height(heights, columns) + 10 + extra)
+    # The last city ends 20 px or a little more above the bottom, as on every board.
+    image, draw = new_canvas(WIDTH, 470 + 124 + grid_height(heights, columns) - 41 + extra)
     y = draw_header(draw, view, labels, locale)
     y = draw_legend(draw, y, locale, since, labels, bool(changed))
     cells: list[tuple[PlayerPanel | DirkPanel, str]] = [

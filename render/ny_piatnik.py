@@ -293,11 +293,12 @@ def render_board(
         if not isinstance(since.view, PublicView):
             raise TypeError(f"since.view is a {type(since.view).__name__}, not a PublicView")
         changed = changed_since(since.view, view)
-    height = GRID_Y + CELL * SIZE + 16 + PANEL_ROW * len(view.players) + 4 * 28 + 24
+    # The last line ends 20 px above the bottom, as on every board.
+    height = GRID_Y + CELL * SIZE + 16 + PANEL_ROW * len(view.players) + 4 * 28 - 11
     if view.scores:
-        height = GRID_Y + CELL * SIZE + 16 + 40 + 36 * len(view.scores) + 16
+        height = GRID_Y + CELL * SIZE + 16 + 40 + 36 * len(view.scores) + 2
     if since is not None:
-        height += 28
+        height += 36
     image, draw = new_canvas(WIDTH, height)
     text(draw, (16, 14), game_title("ny_piatnik", locale), TITLE, INK, bold=True)
     status = status_line(view, names, locale)

@@ -206,7 +206,8 @@ def render_board(
         if not isinstance(since.view, PublicView):
             raise TypeError(f"since.view is a {type(since.view).__name__}, not a PublicView")
         changed = changed_since(since.view, view)
-    height = int(ORIGIN_Y + 6 * (CELL + GAP) + 20 + PANEL_ROW * len(view.players) + 30 * 5 + 20)
+    # The last line ends 20 px above the bottom, as on every board.
+    height = int(ORIGIN_Y + 6 * (CELL + GAP) + 20 + PANEL_ROW * len(view.players) + 30 * 5 - 23)
     if since is not None:
         height += 30
     image, draw = new_canvas(WIDTH, height)

@@ -7,11 +7,13 @@ import io
 from typing import Any
 
 import pytest
-from PIL import Image
+from PIL import Image, ImageChops
 
 from engine.host.selfplay import play_match
 from engine.registry import GAMES, POLICIES
+from render.canvas import PAPER
 from render.registry import RENDERERS, render_view
+from render.since import Since
 
 
 @pytest.mark.parametrize("slug", sorted(GAMES))
@@ -32,6 +34,29 @@ def test_boards_and_hands_render_from_start_to_finish(slug: str) -> None:
                 # Legible on a phone: not much taller than 1.6 times the width (a long game's cities
                 # may stretch it a little).
                 assert image.height <= 1.8 * image.width, (slug, seat, image.size)
+
+
+@pytest.mark.parametrize("slug", sorted(GAMES))
+def test_a_board_ends_with_a_margin_of_paper_not_a_band_of_it(slug: str) -> None:
+    rules = GAMES[slug]
+    seats = max(n for n in rules.seat_counts if n <= 4)
+    states: list[Any] = []
+    play_match(rules, seats, 4, frozenset(), [POLICIES[slug]["greedy"]], on_state=states.append)
+    names = [f"Player {n}" for n in range(seats)]
+    before = rules.view(states[len(states) // 3], None)
+    for state in (states[0], states[len(states) // 2], states[-1]):
+        for locale in ("en", "it"):
+            for since in (None, Since(before, 0)):
+                png = render_view(slug, rules.view(state, None), names, locale, since)
+                assert png is not None
+                with Image.open(io.BytesIO(png)) as image:
+                    rgb = image.convert("RGB")
+                # The paper's colour moves by a level or two in a 256-colour image.
+                away = ImageChops.difference(rgb, Image.new("RGB", rgb.size, PAPER))
+                drawn = away.point(lambda level: 255 if level > 12 else 0).getbbox()
+                assert drawn is not None
+                # Nothing is cut off at the bottom, and a phone shows no band of empty paper under it.
+                assert 16 <= rgb.height - drawn[3] <= 40, (slug, locale, since is not None, rgb.size, drawn)
 
 
 def test_every_game_has_a_renderer() -> None:
