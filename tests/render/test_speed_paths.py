@@ -81,8 +81,9 @@ def test_a_cached_mask_is_drawn_like_pillows_own_text() -> None:
         plain_image = cached_image.copy()
         plain_draw = ImageDraw.Draw(plain_image, "RGBA")
         for xy, content, size, bold, anchor in cases:
-            canvas.text(cached_draw, xy, content, size, "#0072B2", bold, anchor)
-            plain_draw.text(xy, content, font=plain[size, bold], fill="#0072B2", anchor=anchor)
+            for ink in ("#0072B2", "#D5530080"):  # opaque, and translucent
+                canvas.text(cached_draw, xy, content, size, ink, bold, anchor)
+                plain_draw.text(xy, content, font=plain[size, bold], fill=ink, anchor=anchor)
         assert cached_image.tobytes() == plain_image.tobytes()
 
 
@@ -247,6 +248,37 @@ def test_the_inks_kept_from_earlier_drawings_give_the_pixels_of_working_them_out
     again = renders()
     monkeypatch.setattr(canvas, "Draw", WorkingOutEveryInk)
     assert first == again == renders()
+
+
+class TextThroughPillow(canvas.Draw):
+    """The canvas's drawing with every line of text drawn by Pillow's own ``text``."""
+
+    def line_of_text(
+        self, xy: tuple[float, float], content: str, face: ImageFont.FreeTypeFont, fill: Any, anchor: str
+    ) -> None:
+        self.text(xy, content, font=face, fill=fill, anchor=anchor)
+
+
+@pytest.mark.parametrize("slug", sorted(GAMES))
+def test_lines_of_text_drawn_directly_give_the_pixels_of_pillows_text(
+    slug: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    renders = lossless_renders(slug, monkeypatch)
+    direct = renders()
+    monkeypatch.setattr(canvas, "Draw", TextThroughPillow)
+    assert renders() == direct
+
+
+def test_text_of_several_lines_is_drawn_as_pillow_draws_it() -> None:
+    drawn, draw = canvas.new_canvas(200, 100)
+    canvas.text(draw, (10.5, 10), "Wall Street\nBroadway", 20)
+    plain = Image.new("RGB", (200, 100), canvas.PAPER)
+    ImageDraw.Draw(plain, "RGBA").text(
+        (10.5, 10), "Wall Street\nBroadway", font=uncached_font(20, False), fill=canvas.INK
+    )
+    assert drawn.tobytes() == plain.tobytes()
+    inked = ImageChops.difference(drawn, Image.new("RGB", (200, 100), canvas.PAPER)).getbbox()
+    assert inked is not None and inked[3] > 40, "both lines were drawn, one under the other"
 
 
 def tiles(budget: int) -> canvas.PixelCache[Image.Image]:
