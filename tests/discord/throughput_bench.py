@@ -193,22 +193,25 @@ class Driver:
         await self.prepare(match_id)
         return match_id
 
-    async def prepare(self, match_id: int) -> None:
-        """Once the match's board post shows its latest version, queue a move of the player to act."""
+    async def prepare(self, match_id: int, shown: int | None = None) -> None:
+        """Once the match's board post shows its latest version, queue a move of the player to act.
+        ``shown``: a version whose post has arrived already (the driver's reads cost the bot's process
+        time, so the usual case reads the match once)."""
         for _ in range(100):
             match = await self.bot.host.match(match_id)
             if match.status is not MatchStatus.ACTIVE or match.state_json is None:
                 self.finished.append(match_id)
                 return
-            await asyncio.wait_for(self.fake.post_of(match_id, match.version), LOST_AFTER_S)
-            latest = await self.bot.host.match(match_id)
-            if latest.version == match.version:
+            if match.version == shown:
                 break
+            await asyncio.wait_for(self.fake.post_of(match_id, match.version), LOST_AFTER_S)
+            shown = match.version
         host = self.bot.host
-        seat = min(host.rules(match.game).to_act(host.state_of(match)))
+        state = host.state_of(match)
+        seat = min(host.rules(match.game).to_act(state))
         player = match.player_at(seat)
         assert player is not None and player.user_id is not None
-        notation = self.chooser.choice(host.legal_notations(match, seat))
+        notation = self.chooser.choice(host.legal_notations(match, seat, state))
         self.ready.append(
             Offer(match_id, self.threads[match_id], self.users[player.user_id], notation, match.version + 1)
         )
@@ -224,6 +227,7 @@ class Driver:
             posted.cancel()
             await self.prepare(offer.match_id)
             return
+        shown: int | None = None
         try:
             arrived = await asyncio.wait_for(posted, LOST_AFTER_S)
         except TimeoutError:
@@ -232,10 +236,11 @@ class Driver:
                 level.lost += 1
         else:
             self.played += 1
+            shown = offer.version
         if level is not None:
             level.samples.append(round((arrived - began) * 1000, 2))
         try:
-            await self.prepare(offer.match_id)
+            await self.prepare(offer.match_id, shown)
         except TimeoutError:
             self.stuck += 1  # its post never came: the match leaves the pool
 
