@@ -15,7 +15,7 @@ from pathlib import Path
 import pytest
 from PIL import Image
 
-from cogs._client import BigApple
+from cogs._client import YOUNG_OBJECTS, BigApple
 from engine.core.contract import Event
 from engine.core.replay import replay
 from engine.core.rng import Rng
@@ -315,14 +315,17 @@ async def test_a_move_is_answered_at_once_or_deferred_when_it_takes_longer(
             assert (await bot.host.match(match_id)).version > version
 
 
-async def test_a_bot_in_its_own_process_sets_its_start_up_heap_aside_until_it_stops(
+async def test_a_bot_in_its_own_process_sets_its_start_up_heap_aside_and_collects_less_often_until_it_stops(
     fake_discord: FakeDiscord, tmp_path: Path
 ) -> None:
     assert gc.get_freeze_count() == 0
+    thresholds = gc.get_threshold()
     bot = BigApple(tmp_path / "db.sqlite", dev_guild=fake_discord.guild.id, set_heap_aside=True)
     async with running_bot(bot, fake_discord):
         assert gc.get_freeze_count() > 0
-    assert gc.get_freeze_count() == 0
+        # ... and lets more new objects pile up before it collects them
+        assert gc.get_threshold() == (YOUNG_OBJECTS, *thresholds[1:]) and thresholds[0] < YOUNG_OBJECTS
+    assert gc.get_freeze_count() == 0 and gc.get_threshold() == thresholds
 
 
 async def test_the_bot_is_sent_no_message_events_it_would_not_read(
