@@ -312,6 +312,10 @@ class Database:
         self._busy_timeout_ms = int(busy_timeout_ms)
         self._checkpoint_every = max(1, checkpoint_every)
         self._queued = 0  # calls handed to the worker and not yet answered
+        # Whether the connection waits out its busy timeout (else it waits for no lock: the setting of
+        # the reads run on the loop). Switched only when the other kind of call comes, so a run of reads
+        # on the loop does not pay two PRAGMAs each, half of what a small read costs.
+        self._waits = True
         self._writes = 0
         self._closed = False
 
@@ -366,9 +370,20 @@ class Database:
             raise ValueError("the database is closed")
         self._queued += 1
         try:
-            return await run(self._conn, fn)
+            return await run(self._conn, self._waiting(fn))
         finally:
             self._queued -= 1
+
+    def _waiting(self, fn: Callable[[sqlite3.Connection], T]) -> Callable[[sqlite3.Connection], T]:
+        """``fn`` run with the connection's full busy timeout (on the worker, where waiting is allowed)."""
+
+        def waiting(raw: sqlite3.Connection) -> T:
+            if not self._waits:
+                raw.execute(f"PRAGMA busy_timeout = {self._busy_timeout_ms}")
+                self._waits = True
+            return fn(raw)
+
+        return waiting
 
     async def _run(self, fn: Callable[[sqlite3.Connection], T], may_inline: bool) -> T:
         if self._closed:
@@ -377,7 +392,9 @@ class Database:
             # Nothing is queued or running on the worker, and this runs to the end without awaiting,
             # so the loop thread has the connection to itself.
             raw = self._conn._conn
-            raw.execute("PRAGMA busy_timeout = 0")
+            if self._waits:
+                raw.execute("PRAGMA busy_timeout = 0")
+                self._waits = False
             try:
                 return fn(raw)
             except sqlite3.OperationalError as exc:
@@ -387,8 +404,6 @@ class Database:
                 ):
                     raise
                 # Busy: ``fn`` rolled back; wait for the lock on the worker instead.
-            finally:
-                raw.execute(f"PRAGMA busy_timeout = {self._busy_timeout_ms}")
         return await self.on_worker(fn)
 
     async def _checkpoint(self) -> None:

@@ -164,6 +164,33 @@ async def test_commits_are_synced_to_disk_and_never_on_the_event_loop(tmp_path: 
     assert read_on == loop_thread  # reads still take the short way
 
 
+async def test_a_read_on_the_loop_waits_for_no_lock_and_the_worker_waits_its_busy_timeout(
+    tmp_path: Path,
+) -> None:
+    """However they alternate; the setting changes only when the other kind of call comes, so a run of
+    reads on the loop changes it once."""
+    database = await Database.open(tmp_path / "busy.db", inline=True, busy_timeout_ms=4321)
+    settings: list[str] = []
+    database._conn._conn.set_trace_callback(
+        lambda sql: settings.append(sql) if sql.startswith("PRAGMA busy_timeout =") else None
+    )
+
+    def timeout(raw: sqlite3.Connection) -> int:
+        return int(raw.execute("PRAGMA busy_timeout").fetchone()[0])
+
+    try:
+        on_loop = [await database.read(timeout) for _ in range(3)]
+        written = await database.write(timeout)
+        read_again = await database.read(timeout)
+        on_worker = await database.on_worker(timeout)
+        kept_off = await database.read(timeout, may_inline=False)
+    finally:
+        await database.close()
+    assert on_loop == [0, 0, 0] and read_again == 0
+    assert written == on_worker == kept_off == 4321
+    assert settings == [f"PRAGMA busy_timeout = {n}" for n in (0, 4321, 0, 4321)]
+
+
 def test_a_second_process_on_one_file_is_refused_until_the_first_lets_go(tmp_path: Path) -> None:
     db = tmp_path / "bot.sqlite"
     first = dbmod.OneProcess.claim(db)
