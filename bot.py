@@ -452,7 +452,8 @@ def cmd_replay(args: argparse.Namespace) -> int:
     from engine.core.errors import MatchNotFound
     from engine.host.history import match_frames
     from engine.host.service import GameHost
-    from render.animation import Still, animate
+    from render.animation import animate_frames, board_palette, looked_at
+    from render.animation import frame as animation_frame
     from render.registry import render_view
 
     database = Path(args.db)
@@ -479,17 +480,20 @@ def cmd_replay(args: argparse.Namespace) -> int:
         return 2
     out = Path(args.out)
     out.mkdir(parents=True, exist_ok=True)
-    stills = []
     for frame in shown:
         png = render_view(match.game, rules.view(frame.state, args.seat), match.seat_names())
         if png is None:
             print(f"error: {match.game} has no renderer", file=sys.stderr)
             return 2
         (out / f"move-{frame.number:04d}.png").write_bytes(png)
-        stills.append(Still(png, frame.turn_ends))
     line: dict[str, Any] = {"match": match.id, "frames": len(shown), "actions": len(shown) - 1}
     if args.animation:
-        animation = animate(stills)
+        # The public boards, as the final post carries them, whichever seat's views were written.
+        boards = [(rules.view(frame.state, None), frame.turn_ends) for frame in shown]
+        picked = [boards[n][0] for n in looked_at(len(boards))]
+        palette = board_palette(match.game, picked, match.seat_names())
+        drawn = [animation_frame(match.game, b, match.seat_names(), palette, ends) for b, ends in boards]
+        animation = animate_frames(drawn, palette)
         (out / f"match-{match.id}.gif").write_bytes(animation)
         line["animation_bytes"] = len(animation)
     print(json.dumps(line))

@@ -19,9 +19,9 @@ from PIL import Image
 from pydantic import BaseModel
 
 from engine.host.benchmarks import percentile
-from render.animation import Still, animate
+from render.animation import animate_frames, board_palette, frame, looked_at
 from render.canvas import encode_png, new_canvas
-from render.registry import RENDERERS
+from render.registry import RENDERERS, render_view
 
 T = TypeVar("T")
 
@@ -50,12 +50,12 @@ def time_boards(
 ) -> RenderTimings:
     """Render up to ``samples`` of the public ``views`` (spread over the match), each followed by the
     encoding of a blank canvas of its size; the first of each is a warm-up and not counted."""
-    board = RENDERERS[game].board
     picked = spread(views, samples)
     timings = RenderTimings([], [], [])
     for index, view in enumerate([picked[0], *picked]):
         start = time.perf_counter()
-        png = board(view, names, "en", None)
+        png = render_view(game, view, names, "en")
+        assert png is not None  # the caller checked that the game has a renderer
         board_ms = (time.perf_counter() - start) * 1000
         with Image.open(io.BytesIO(png)) as decoded:
             blank, _ = new_canvas(*decoded.size)
@@ -99,10 +99,10 @@ def measure_animation(
     time to build this match's animation."""
     if game not in RENDERERS or not views:
         return None
-    board = RENDERERS[game].board
     picked = spread(list(zip(views, turn_ends, strict=True)), samples)
     start = time.perf_counter()
-    animate([Still(board(view, names, "en", None), ends) for view, ends in picked])
+    palette = board_palette(game, [picked[n][0] for n in looked_at(len(picked))], names)
+    animate_frames([frame(game, view, names, palette, ends) for view, ends in picked], palette)
     per_frame = (time.perf_counter() - start) / len(picked)
     return {
         "animation_ms_per_frame": round(per_frame * 1000, 2),

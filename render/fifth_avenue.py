@@ -228,9 +228,9 @@ def draw_legend(
     return top + 92
 
 
-def render_board(
+def board_image(
     view: PublicView, names: Sequence[str] = (), locale: str = lang.DEFAULT, since: Since | None = None
-) -> bytes:
+) -> Image.Image:
     """The public image: districts and lots, shop supply, legend, decks, players, a running auction; with
     ``since``, the lots and districts changed since the player to act last played are marked."""
     changed: set[str] = set()
@@ -324,7 +324,7 @@ def render_board(
         for line in lines:
             text(draw, (MARGIN, y), fit_text(line, SMALL, WIDTH - 40), SMALL, INK)
             y += 32
-    return encode_png(image)
+    return image
 
 
 def render_hand(view: PrivateView, names: Sequence[str] = (), locale: str = lang.DEFAULT) -> bytes:
@@ -373,4 +373,4 @@ def render_hand(view: PrivateView, names: Sequence[str] = (), locale: str = lang
     return encode_png(trimmed(image))
 
 
-__all__ = ["PrivateView", "PublicView", "changed_since", "render_board", "render_hand"]
+__all__ = ["PrivateView", "PublicView", "board_image", "changed_since", "render_hand"]

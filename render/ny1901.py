@@ -194,9 +194,9 @@ def player_lines(player: PlayerView, name: str, score: int, locale: str) -> tupl
     return head, " · ".join(parts)
 
 
-def render_board(
+def board_image(
     view: NyView, names: Sequence[str] = (), locale: str = lang.DEFAULT, since: Since | None = None
-) -> bytes:
+) -> Image.Image:
     """The public image: the grid with lot numbers, then market, streets, challenge, one block per player
     and a legend; with ``since``, the lots changed since the player to act last played are marked."""
     changed = None
@@ -261,7 +261,7 @@ def render_board(
         since_marks.legend_line(
             draw, (20, y + 4 + 2 * 28), since, names, locale, bool(changed), SMALL, WIDTH - 40
         )
-    return encode_png(image)
+    return image
 
 
 def build_spots(legal: Sequence[str]) -> tuple[set[str], set[tuple[int, int]]]:
@@ -356,4 +356,4 @@ def draw_shapes(draw: ImageDraw.ImageDraw, top: float, tiles: Sequence[str], fil
         text(draw, (left, below), fit_text(name, SMALL, width - 10), SMALL, INK)
 
 
-__all__ = ["NyView", "changed_since", "render_board", "render_hand"]
+__all__ = ["NyView", "board_image", "changed_since", "render_hand"]

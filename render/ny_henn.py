@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from PIL import ImageDraw
+from PIL import Image, ImageDraw
 
 import lang
 from engine.ny_henn import words
@@ -376,9 +376,9 @@ def grid_height(heights: Sequence[int], columns: int) -> int:
     return sum(max(heights[i : i + columns]) + 16 for i in range(0, len(heights), columns))
 
 
-def render_board(
+def board_image(
     view: PublicView, names: Sequence[str] = (), locale: str = lang.DEFAULT, since: Since | None = None
-) -> bytes:
+) -> Image.Image:
     """The public image: display, market, legend, then the cities two (or three) to a row, and Dirk;
     with ``since``, the city cells changed since the player to act last played are marked."""
     changed: set[tuple[int, int, int]] = set()
@@ -412,7 +412,7 @@ def render_board(
             else:
                 draw_dirk(draw, origin, panel, locale, width)
         y += max(heights[row : row + columns]) + 16
-    return encode_png(image)
+    return image
 
 
 def render_hand(view: PrivateView, names: Sequence[str] = (), locale: str = lang.DEFAULT) -> bytes:
@@ -453,4 +453,4 @@ def render_hand(view: PrivateView, names: Sequence[str] = (), locale: str = lang
     return encode_png(trimmed(image))
 
 
-__all__ = ["PrivateView", "PublicView", "changed_since", "render_board", "render_hand"]
+__all__ = ["PrivateView", "PublicView", "board_image", "changed_since", "render_hand"]

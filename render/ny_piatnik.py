@@ -283,9 +283,9 @@ def draw_scores(
     return y + 8
 
 
-def render_board(
+def board_image(
     view: PublicView, names: Sequence[str] = (), locale: str = lang.DEFAULT, since: Since | None = None
-) -> bytes:
+) -> Image.Image:
     """The public board image: grid, markers, last play, and the panel (or the final score); with
     ``since``, the buildings changed since the player to act last played are marked."""
     changed: set[str] = set()
@@ -308,7 +308,7 @@ def render_board(
         draw_scores(draw, view, names, y, locale, since, bool(changed))
     else:
         draw_panel(draw, view, names, y, locale, since, bool(changed))
-    return encode_png(image)
+    return image
 
 
 def card_colour(code: str) -> str:
@@ -362,4 +362,4 @@ def render_hand(view: PrivateView, names: Sequence[str] = (), locale: str = lang
     return encode_png(trimmed(image))
 
 
-__all__ = ["PrivateView", "PublicView", "changed_since", "render_board", "render_hand"]
+__all__ = ["PrivateView", "PublicView", "board_image", "changed_since", "render_hand"]

@@ -11,8 +11,8 @@ from pydantic import BaseModel
 import lang
 from engine.host.workers import WorkerPool
 from render import canvas
-from render.animation import Still, animate
-from render.registry import render_view
+from render.animation import animate_frames, board_palette, frame, looked_at
+from render.registry import RENDERERS, render_view
 from render.since import Since
 
 # How many processes render when nothing says otherwise; 0 renders in a thread.
@@ -55,10 +55,11 @@ class RenderPool(WorkerPool):
     ) -> bytes:
         """The animated GIF of ``frames`` (a view and whether its move ended a turn, in order; see
         ``render.animation``). The boards are drawn one after another, so the images other matches need
-        meanwhile are drawn between them rather than after them all. Raises ``ValueError`` as ``animate``."""
-        stills = []
-        for view, turn_ends in frames:
-            png = await self.render(game, view, names)
-            if png is not None:
-                stills.append(Still(png, turn_ends))
-        return await self.run(animate, stills)
+        meanwhile are drawn between them rather than after them all. Raises ``ValueError`` as
+        ``animate_frames``, and for a game without boards."""
+        if game not in RENDERERS or not frames:
+            raise ValueError(f"there is no board of {game} to animate")
+        seats = tuple(names)
+        palette = await self.run(board_palette, game, [frames[n][0] for n in looked_at(len(frames))], seats)
+        drawn = [await self.run(frame, game, view, seats, palette, turn_ends) for view, turn_ends in frames]
+        return await self.run(animate_frames, drawn, palette)

@@ -6,19 +6,21 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from PIL import Image
 from pydantic import BaseModel
 
 import lang
 from render import fifth_avenue, ny1901, ny_henn, ny_piatnik, skyline
+from render.canvas import encode_png
 from render.since import Since
 
-__all__ = ["RENDERERS", "GameRenderer", "Since", "render_view"]
+__all__ = ["RENDERERS", "GameRenderer", "Since", "board_image", "render_view"]
 
 
 @dataclass(frozen=True, slots=True)
 class GameRenderer:
-    # public view, names, locale, what changed since the player to act last played -> PNG
-    board: Callable[[Any, Sequence[str], str, Since | None], bytes]
+    # public view, names, locale, what changed since the player to act last played -> the board drawn
+    board: Callable[[Any, Sequence[str], str, Since | None], Image.Image]
     hand: Callable[[Any, Sequence[str], str], bytes]  # a seat's view, names, locale -> PNG
     is_private: Callable[[BaseModel], bool]  # whether a view is a seat's (drawn as its hand)
 
@@ -29,17 +31,17 @@ def of_type(model: type[BaseModel]) -> Callable[[BaseModel], bool]:
 
 RENDERERS: dict[str, GameRenderer] = {
     "fifth_avenue": GameRenderer(
-        fifth_avenue.render_board, fifth_avenue.render_hand, of_type(fifth_avenue.PrivateView)
+        fifth_avenue.board_image, fifth_avenue.render_hand, of_type(fifth_avenue.PrivateView)
     ),
     # New York 1901 has one view model for everybody; a seat's view names its seat.
     "ny1901": GameRenderer(
-        ny1901.render_board, ny1901.render_hand, lambda view: getattr(view, "seat", None) is not None
+        ny1901.board_image, ny1901.render_hand, lambda view: getattr(view, "seat", None) is not None
     ),
-    "ny_henn": GameRenderer(ny_henn.render_board, ny_henn.render_hand, of_type(ny_henn.PrivateView)),
+    "ny_henn": GameRenderer(ny_henn.board_image, ny_henn.render_hand, of_type(ny_henn.PrivateView)),
     "ny_piatnik": GameRenderer(
-        ny_piatnik.render_board, ny_piatnik.render_hand, of_type(ny_piatnik.PrivateView)
+        ny_piatnik.board_image, ny_piatnik.render_hand, of_type(ny_piatnik.PrivateView)
     ),
-    "skyline": GameRenderer(skyline.render_board, skyline.render_hand, of_type(skyline.PrivateView)),
+    "skyline": GameRenderer(skyline.board_image, skyline.render_hand, of_type(skyline.PrivateView)),
 }
 
 
@@ -58,4 +60,12 @@ def render_view(
         return None
     if renderer.is_private(view):
         return renderer.hand(view, names, locale)
-    return renderer.board(view, names, locale, since)
+    return encode_png(renderer.board(view, names, locale, since))
+
+
+def board_image(
+    game: str, view: BaseModel, names: Sequence[str] = (), locale: str = lang.DEFAULT
+) -> Image.Image:
+    """The public board of ``view`` in full colour, as ``render_view`` draws it before encoding it.
+    Raises ``KeyError`` for a game without a renderer."""
+    return RENDERERS[game].board(view, names, locale, None)

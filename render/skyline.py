@@ -196,9 +196,9 @@ def legend_lines(locale: str) -> list[str]:
     return [pieces, " · ".join(icons[:3]), " · ".join(icons[3:])]
 
 
-def render_board(
+def board_image(
     view: PublicView, names: Sequence[str] = (), locale: str = lang.DEFAULT, since: Since | None = None
-) -> bytes:
+) -> Image.Image:
     """The public image: the board, one row per player, supplies and a legend; with ``since``, the sites
     changed since the player to act last played are marked."""
     changed: set[str] = set()
@@ -236,7 +236,7 @@ def render_board(
         y += 30
     if since is not None:
         since_marks.legend_line(draw, (20, y + 4), since, names, locale, bool(changed), SMALL, WIDTH - 40)
-    return encode_png(image)
+    return image
 
 
 def draw_shape(draw: ImageDraw.ImageDraw, left: float, top: float, picture: Sequence[str], cell: int) -> None:
@@ -319,4 +319,4 @@ def render_hand(view: PrivateView, names: Sequence[str] = (), locale: str = lang
     return encode_png(trimmed(image))
 
 
-__all__ = ["PrivateView", "PublicView", "changed_since", "render_board", "render_hand"]
+__all__ = ["PrivateView", "PublicView", "board_image", "changed_since", "render_hand"]
