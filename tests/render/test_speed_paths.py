@@ -219,16 +219,6 @@ class BlendingEverything(canvas.Draw):
         return result
 
 
-@pytest.mark.parametrize("slug", sorted(GAMES))
-def test_drawing_opaque_colours_straight_in_gives_the_pixels_of_blending_everything(
-    slug: str, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    renders = lossless_renders(slug, monkeypatch)
-    written = renders()
-    monkeypatch.setattr(canvas, "Draw", BlendingEverything)
-    assert renders() == written
-
-
 class WorkingOutEveryInk(canvas.Draw):
     """The canvas's drawing without the inks it keeps: each colour is turned into ink afresh."""
 
@@ -259,14 +249,19 @@ class TextThroughPillow(canvas.Draw):
         self.text(xy, content, font=face, fill=fill, anchor=anchor)
 
 
+@pytest.mark.parametrize(
+    "plain", [BlendingEverything, TextThroughPillow], ids=["blending everything", "Pillow's text"]
+)
 @pytest.mark.parametrize("slug", sorted(GAMES))
-def test_lines_of_text_drawn_directly_give_the_pixels_of_pillows_text(
-    slug: str, monkeypatch: pytest.MonkeyPatch
+def test_the_canvas_draws_the_pixels_of_drawing_the_plain_way(
+    slug: str, plain: type[canvas.Draw], monkeypatch: pytest.MonkeyPatch
 ) -> None:
+    """Opaque colours written straight in, as blending every colour would draw them; lines of text pasted
+    straight in, as Pillow's ``text`` would draw them."""
     renders = lossless_renders(slug, monkeypatch)
-    direct = renders()
-    monkeypatch.setattr(canvas, "Draw", TextThroughPillow)
-    assert renders() == direct
+    fast = renders()
+    monkeypatch.setattr(canvas, "Draw", plain)
+    assert renders() == fast
 
 
 def test_text_of_several_lines_is_drawn_as_pillow_draws_it() -> None:
