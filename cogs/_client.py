@@ -47,11 +47,11 @@ EXTENSIONS = (
 )
 # Set to 0 to post no animation of finished matches (drawing every move costs processor time).
 ANIMATIONS_ENV = "BIGAPPLE_ANIMATIONS"
-# How long sent notices are kept, and how often the old ones are looked for.
 # New objects the collector lets pile up before it looks at them (in a process that runs one bot). A move
 # makes thousands, most freed at once; at Python's default of 700 the collections took 0.5 ms of each move
 # (a hundred in 288 moves), at this many 0.2 ms (six, each pausing the loop for about 9 ms).
 YOUNG_OBJECTS = 10_000
+# How long sent notices are kept, and how often the old ones are looked for.
 RETENTION = timedelta(days=30)
 PRUNE_EVERY = timedelta(hours=1)
 # How long the outbox waits before retrying deliveries that failed, when nothing new arrives.
