@@ -4,12 +4,15 @@ processes cannot run."""
 from __future__ import annotations
 
 import asyncio
+import threading
 from typing import Any
 
 import pytest
 
 import engine.host.workers as workers_module
+import render.pool as render_pool
 from engine.host.workers import configured_workers
+from render.ny_piatnik import PrivateView
 from render.pool import WORKERS_VARIABLE, RenderPool
 from render.registry import render_view
 from tests.render.test_speed_paths import sample_views
@@ -87,3 +90,34 @@ def test_the_pool_is_sized_to_the_cores(monkeypatch: pytest.MonkeyPatch) -> None
     assert configured_workers(WORKERS_VARIABLE, 3) == 3
     monkeypatch.setenv("BIGAPPLE_RENDER_WORKERS", "not a number")
     assert configured_workers(WORKERS_VARIABLE) == workers_module.cores()
+
+
+async def test_an_animation_waits_while_an_image_someone_waits_for_is_drawn(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A board asked for meanwhile is drawn before any more of the animation: the animation goes on,
+    a board at a time, once no such image is being drawn."""
+    views, names = sample_views("ny_piatnik")
+    boards = [view for view, _, since in views if since is None and not isinstance(view, PrivateView)]
+    drawing = threading.Event()
+    drawn = threading.Event()
+
+    def held_render(*args: Any) -> bytes | None:
+        drawing.set()
+        drawn.wait(timeout=30)
+        return render_view(*args)
+
+    monkeypatch.setattr(render_pool, "render_view", held_render)
+    pool = RenderPool(0)  # in a thread, where the test can hold the drawing of the board
+    board = asyncio.create_task(pool.render("ny_piatnik", boards[-1], names))
+    while not drawing.is_set():
+        await asyncio.sleep(0)
+    animation = asyncio.create_task(pool.animation("ny_piatnik", [(v, True) for v in boards], names))
+    for _ in range(50):
+        await asyncio.sleep(0)  # ample turns of the loop to start drawing the animation, if it would
+    assert pool.ran_in_threads == 1 and not animation.done()
+    drawn.set()
+    assert (await board) is not None
+    gif = await animation
+    assert gif.startswith(b"GIF") and pool.ran_in_threads == 1 + 1 + len(boards) + 1  # palette, frames, GIF
+    await pool.close()
