@@ -65,11 +65,11 @@ class RenderPool(WorkerPool):
         self, game: str, frames: Sequence[tuple[BaseModel, bool]], names: Sequence[str]
     ) -> bytes:
         """The animated GIF of ``frames`` (a view and whether its move ended a turn, in order; see
-        ``render.animation``). Nobody waits for it as for a board: it is drawn a board at a time, each
-        when no image that someone waits for is being drawn, so a finished match's animation never holds
-        up a move (at 24 moves/s, one drawn alongside took the moves' p95 from about 80 to 250 ms; drawn
-        between them, to 110-140 ms). Raises ``ValueError`` as ``animate_frames``, and for a game
-        without boards."""
+        ``render.animation``). It is drawn a board at a time, each only while no image that someone is
+        waiting for is being drawn, so a finished match's animation hardly delays the moves (at 24
+        moves/s, one drawn alongside them took their p95 from about 80 to 250 ms; drawn between them, to
+        115-150 ms); under a load that never eases it waits. Raises ``ValueError`` as
+        ``animate_frames``, and for a game without boards."""
         if game not in RENDERERS or not frames:
             raise ValueError(f"there is no board of {game} to animate")
         seats = tuple(names)
