@@ -490,7 +490,7 @@ def cmd_replay(args: argparse.Namespace) -> int:
     if args.animation:
         # The public boards, as the final post carries them, whichever seat's views were written.
         boards = [(rules.view(frame.state, None), frame.turn_ends) for frame in shown]
-        picked = [boards[n][0] for n in looked_at(len(boards))]
+        picked = [board for board, _ in looked_at(boards)]
         palette = board_palette(match.game, picked, match.seat_names())
         drawn = [animation_frame(match.game, b, match.seat_names(), palette, ends) for b, ends in boards]
         animation = animate_frames(drawn, palette)

@@ -19,6 +19,7 @@ import io
 import zlib
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import TypeVar
 
 from PIL import Image
 from pydantic import BaseModel
@@ -34,6 +35,8 @@ LAST_FRAME_MS = 4000
 # How many boards, spread from the first to the last, the palette is taken from: a colour seen only
 # early in the match (a card, a piece later gone) keeps its own.
 LOOKS = 8
+
+T = TypeVar("T")
 
 
 @dataclass(frozen=True, slots=True)
@@ -59,9 +62,10 @@ class Frame:
         return picture
 
 
-def looked_at(count: int) -> list[int]:
-    """Which of ``count`` boards the palette is taken from (see LOOKS)."""
-    return [round(n * (count - 1) / max(1, LOOKS - 1)) for n in range(min(LOOKS, count))]
+def looked_at(boards: Sequence[T]) -> list[T]:
+    """The ``boards`` the palette is taken from (see LOOKS)."""
+    count = len(boards)
+    return [boards[round(n * (count - 1) / max(1, LOOKS - 1))] for n in range(min(LOOKS, count))]
 
 
 def drawn(game: str, view: BaseModel, names: Sequence[str] = ()) -> Image.Image:
@@ -69,7 +73,7 @@ def drawn(game: str, view: BaseModel, names: Sequence[str] = ()) -> Image.Image:
     return _scaled(board_image(game, view, names), WIDTHS[0])
 
 
-def palette_of(boards: Sequence[Image.Image]) -> Image.Image:
+def shared_palette(boards: Sequence[Image.Image]) -> Image.Image:
     """256 colours for the whole match, from a sample of the pixels of ``boards`` (full colour)."""
     samples = [
         b.resize((max(1, b.width // 3), max(1, b.height // 3)), Image.Resampling.NEAREST) for b in boards
@@ -84,7 +88,7 @@ def palette_of(boards: Sequence[Image.Image]) -> Image.Image:
 
 def board_palette(game: str, views: Sequence[BaseModel], names: Sequence[str] = ()) -> Image.Image:
     """The palette of an animation whose boards ``views`` are the ones ``looked_at`` picks."""
-    return palette_of([drawn(game, view, names) for view in views])
+    return shared_palette([drawn(game, view, names) for view in views])
 
 
 def frame(
@@ -99,7 +103,7 @@ def frames_of(stills: Sequence[Still]) -> tuple[list[Frame], Image.Image]:
     boards = [_scaled(_decoded(still.png), WIDTHS[0]) for still in stills]
     if not boards:
         raise ValueError("an animation needs at least one board")
-    palette = palette_of([boards[n] for n in looked_at(len(boards))])
+    palette = shared_palette(looked_at(boards))
     return [_frame(b, palette, still.turn_ends) for b, still in zip(boards, stills, strict=True)], palette
 
 
@@ -128,7 +132,7 @@ def _gif(frames: Sequence[Frame], palette: Image.Image, width: int) -> bytes:
     if width < WIDTHS[0]:
         # Scaled down, edges blend into colours of their own: the palette is taken again.
         boards = [_scaled(p.convert("RGB"), width) for p in pictures]
-        palette = palette_of([boards[n] for n in looked_at(len(boards))])
+        palette = shared_palette(looked_at(boards))
         pictures = [b.quantize(palette=palette, dither=Image.Dither.NONE) for b in boards]
     # Boards that grew or shrank are set on a page of the largest size.
     size = (max(p.width for p in pictures), max(p.height for p in pictures))

@@ -101,7 +101,7 @@ def measure_animation(
         return None
     picked = spread(list(zip(views, turn_ends, strict=True)), samples)
     start = time.perf_counter()
-    palette = board_palette(game, [picked[n][0] for n in looked_at(len(picked))], names)
+    palette = board_palette(game, [view for view, _ in looked_at(picked)], names)
     animate_frames([frame(game, view, names, palette, ends) for view, ends in picked], palette)
     per_frame = (time.perf_counter() - start) / len(picked)
     return {

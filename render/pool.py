@@ -74,7 +74,7 @@ class RenderPool(WorkerPool):
             raise ValueError(f"there is no board of {game} to animate")
         seats = tuple(names)
         await self._nobody_waits.wait()
-        palette = await self.run(board_palette, game, [frames[n][0] for n in looked_at(len(frames))], seats)
+        palette = await self.run(board_palette, game, [view for view, _ in looked_at(frames)], seats)
         drawn = []
         for view, turn_ends in frames:
             await self._nobody_waits.wait()

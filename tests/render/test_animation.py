@@ -89,7 +89,7 @@ def test_boards_drawn_one_at_a_time_as_frames_give_the_animation_of_the_whole_bo
     )
     views = [rules.view(state, None) for state in states[:: max(1, len(states) // 12)]]
     names = ["Anna", "Bruno", "Carla", "Dario", "Elena", "Franco"]
-    palette = board_palette(slug, [views[n] for n in looked_at(len(views))], names)
+    palette = board_palette(slug, looked_at(views), names)
     drawn = [frame(slug, view, names, palette, n % 2 == 0) for n, view in enumerate(views)]
     whole = []
     for n, view in enumerate(views):
