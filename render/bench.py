@@ -58,7 +58,7 @@ def time_boards(
         assert png is not None  # the caller checked that the game has a renderer
         board_ms = (time.perf_counter() - start) * 1000
         with Image.open(io.BytesIO(png)) as decoded:
-            blank, _ = new_canvas(*decoded.size)
+            blank, _ = new_canvas(*decoded.size, scale=1.0)  # the size in pixels
         start = time.perf_counter()
         encode_png(blank)
         floor_ms = (time.perf_counter() - start) * 1000

@@ -9,7 +9,8 @@ import io
 import math
 import threading
 from collections import OrderedDict
-from collections.abc import Callable, Hashable
+from collections.abc import Callable, Hashable, Iterator
+from contextlib import contextmanager
 from functools import lru_cache
 from importlib import resources
 from typing import Any, ClassVar, Generic, TypeVar
@@ -89,28 +90,30 @@ Box = tuple[int, int, int, int]
 TILES: PixelCache[Image.Image] = PixelCache(lambda tile: tile.width * tile.height, budget=6_000_000)
 
 
-def drawn_once(image: Image.Image, box: Box, key: Hashable, draw: Callable[[], None]) -> None:
-    """Have ``box`` of ``image`` (left, top, right, bottom; right and bottom excluded) show what ``draw()``
-    draws in it, pasted when the same ``key`` was drawn in the same box before.
+def drawn_once(canvas: Draw, box: Box, key: Hashable, draw: Callable[[], None]) -> None:
+    """Have ``box`` of the canvas (left, top, right, bottom in units; right and bottom excluded) show what
+    ``draw()`` draws in it, pasted when the same ``key`` was drawn in the same box before.
 
     Most of a board looks as it did last time (the roads, the empty lots, the sites nobody built on), and
     drawing it shape by shape was a tenth to a third of a board's drawing. The pixels are those ``draw()``
     gives as long as ``box`` is plain paper before, ``draw()`` draws nothing outside it, and ``key`` names
     all that decides what it draws.
     """
-    full_key = (image.mode, box, key)
+    image = canvas.image
+    pixels = canvas.box(box)
+    full_key = (image.mode, canvas.scale, pixels, key)
     tile = TILES.get(full_key)
     if tile is not None:
-        image.paste(tile, box[:2])
+        image.paste(tile, pixels[:2])
         return
     draw()
-    TILES.put(full_key, image.crop(box))
+    TILES.put(full_key, image.crop(pixels))
 
 
 class CachedFont(ImageFont.FreeTypeFont):
     """A FreeType font whose glyph masks come from ``MASKS`` when the same text was drawn before."""
 
-    def __init__(self, data: bytes, size: int, name: str) -> None:
+    def __init__(self, data: bytes, size: float, name: str) -> None:
         super().__init__(io.BytesIO(data), size)
         self.name = name
 
@@ -145,7 +148,7 @@ class CachedFont(ImageFont.FreeTypeFont):
 
 
 @lru_cache(maxsize=64)
-def font(size: int, bold: bool = False) -> ImageFont.FreeTypeFont:
+def font(size: float, bold: bool = False) -> ImageFont.FreeTypeFont:
     """DejaVu Sans (shipped in render/assets with its licence) at ``size`` pixels, its masks cached."""
     name = "DejaVuSans-Bold.ttf" if bold else "DejaVuSans.ttf"
     data = resources.files("render").joinpath("assets", name).read_bytes()
@@ -161,22 +164,26 @@ def text(
     bold: bool = False,
     anchor: str = "la",
 ) -> None:
-    face = font(size, bold)
-    if isinstance(draw, Draw) and "\n" not in content:
-        draw.line_of_text(xy, content, face, fill, anchor)
+    if isinstance(draw, Draw):
+        face = font(size * draw.scale, bold)
+        if "\n" not in content:
+            draw.line_of_text(draw.where(xy), content, face, fill, anchor)
+            return
+        xy = draw.where(xy)
     else:
-        draw.text(xy, content, font=face, fill=fill, anchor=anchor)
+        face = font(size, bold)
+    draw.text(xy, content, font=face, fill=fill, anchor=anchor)
 
 
 @lru_cache(maxsize=4096)
 def text_width(content: str, size: int, bold: bool = False) -> float:
-    """The advance width of ``content`` in pixels."""
-    return font(size, bold).getlength(content)
+    """The advance width of ``content`` in units, as a canvas at ``SCALE`` draws it."""
+    return font(size * SCALE, bold).getlength(content) / SCALE
 
 
 @lru_cache(maxsize=4096)
 def fit_text(content: str, size: int, max_width: float, bold: bool = False) -> str:
-    """``content`` shortened with an ellipsis so that it fits in ``max_width`` pixels."""
+    """``content`` shortened with an ellipsis so that it fits in ``max_width`` units."""
     if text_width(content, size, bold) <= max_width:
         return content
     while content and text_width(content + "…", size, bold) > max_width:
@@ -197,10 +204,33 @@ def _translucent(colour: Any) -> bool:
     return isinstance(colour, tuple) and len(colour) == 4 and colour[3] < 255
 
 
+# Boards and hands are laid out in units (a board is 1000 units wide, Piatnik's 900) and drawn at SCALE
+# pixels a unit. Every size keeps its share of the width, so a picture looks the same wherever it is
+# shown smaller than it is drawn: a phone shows a board about 400 px wide, a desktop thread a few hundred
+# until it is opened, and then fits it to the window's height (580 to 850 px wide on a 1080-line
+# screen). At 0.8 a board has 0.64 of the pixels, and encoding it, the larger part of every move's
+# image, takes about a quarter less time.
+SCALE = 0.8
+
+
+def pixels(units: float, scale: float | None = None) -> int:
+    """How many pixels ``units`` take at ``scale`` (None: ``SCALE``)."""
+    return round(units * (SCALE if scale is None else scale))
+
+
+def scaled_exclusive(edge: float, scale: float) -> int:
+    """The pixel just past unit ``edge - 1`` (the right or bottom edge of a box that leaves it out):
+    what a box keeps out stays out, and what it holds stays in, whatever the rounding."""
+    return round((edge - 1) * scale) + 1
+
+
 class Draw(ImageDraw.ImageDraw):
     """Drawing on an RGB canvas in colours that may carry alpha: a translucent colour is blended with what
     is below, an opaque one is written straight in. Blending every shape, opaque ones included, made a
-    board's drawing up to twice as slow; the pixels are the same either way."""
+    board's drawing up to twice as slow; the pixels are the same either way.
+
+    Positions, sizes and line widths are in units, drawn at ``scale`` pixels a unit (see SCALE); text
+    drawn with ``text`` is scaled too. A line keeps at least one pixel."""
 
     # The inks of the (outline, fill) pairs already drawn on an RGB canvas, and whether they blend: a
     # board draws a few dozen colours some hundreds of times, and working out each ink again was an
@@ -208,8 +238,11 @@ class Draw(ImageDraw.ImageDraw):
     _inks: ClassVar[dict[tuple[Any, Any], tuple[bool, tuple[int | None, int | None]]]] = {}
     INKS_KEPT = 4096
 
-    def __init__(self, image: Image.Image) -> None:
+    def __init__(self, image: Image.Image, scale: float = 1.0) -> None:
         super().__init__(image, "RGBA")
+        self.image = image
+        self.scale = scale
+        self._drawing = False
         self._blending = self.draw
         self._writing = Image.core.draw(self.im, 0)
         self._rgb = image.mode == "RGB"
@@ -234,12 +267,89 @@ class Draw(ImageDraw.ImageDraw):
             self._inks[(ink, fill)] = (blends, inks)
         return inks
 
+    def where(self, xy: tuple[float, float]) -> tuple[float, float]:
+        """Where the point at ``xy`` units falls, in pixels (not rounded)."""
+        return (xy[0] * self.scale, xy[1] * self.scale)
+
+    def box(self, box: Box) -> Box:
+        """``box`` (left, top, right, bottom in units; right and bottom excluded) in pixels."""
+        left, top, right, bottom = box
+        scale = self.scale
+        return (
+            round(left * scale),
+            round(top * scale),
+            scaled_exclusive(right, scale),
+            scaled_exclusive(bottom, scale),
+        )
+
+    def _at(self, xy: Any) -> Any:
+        """``xy`` as ImageDraw takes it (numbers, or points) from units to whole pixels."""
+        scale = self.scale
+        if isinstance(xy[0], (int, float)):
+            return [round(value * scale) for value in xy]
+        return [(round(x * scale), round(y * scale)) for x, y in xy]
+
+    def _thick(self, width: float) -> int:
+        return max(1, round(width * self.scale)) if width > 0 else 0
+
+    @contextmanager
+    def _in_pixels(self) -> Iterator[bool]:
+        """Whether the shape being drawn is still in units: ImageDraw draws some shapes as others (a
+        rounded rectangle with square corners as a rectangle), which are then in pixels already."""
+        if self._drawing or self.scale == 1.0:
+            yield False
+            return
+        self._drawing = True
+        try:
+            yield True
+        finally:
+            self._drawing = False
+
+    def rectangle(self, xy: Any, fill: Any = None, outline: Any = None, width: float = 1) -> None:
+        with self._in_pixels() as units:
+            if units:
+                xy, width = self._at(xy), self._thick(width)
+            super().rectangle(xy, fill, outline, int(width))
+
+    def rounded_rectangle(
+        self,
+        xy: Any,
+        radius: float = 0,
+        fill: Any = None,
+        outline: Any = None,
+        width: float = 1,
+        *,
+        corners: tuple[bool, bool, bool, bool] | None = None,
+    ) -> None:
+        with self._in_pixels() as units:
+            if units:
+                xy, radius, width = self._at(xy), round(radius * self.scale), self._thick(width)
+            super().rounded_rectangle(xy, radius, fill, outline, int(width), corners=corners)
+
+    def ellipse(self, xy: Any, fill: Any = None, outline: Any = None, width: float = 1) -> None:
+        with self._in_pixels() as units:
+            if units:
+                xy, width = self._at(xy), self._thick(width)
+            super().ellipse(xy, fill, outline, int(width))
+
+    def line(self, xy: Any, fill: Any = None, width: float = 0, joint: str | None = None) -> None:
+        with self._in_pixels() as units:
+            if units:
+                xy, width = self._at(xy), self._thick(width)
+            super().line(xy, fill, int(width), joint)
+
+    def polygon(self, xy: Any, fill: Any = None, outline: Any = None, width: float = 1) -> None:
+        with self._in_pixels() as units:
+            if units:
+                xy, width = self._at(xy), self._thick(width)
+            super().polygon(xy, fill, outline, int(width))
+
     def line_of_text(
         self, xy: tuple[float, float], content: str, face: ImageFont.FreeTypeFont, fill: Colour, anchor: str
     ) -> None:
         """The pixels ``text`` draws for one line in ``face``, without the steps it takes for what a board
         never asks of it (several lines, outlines, colour glyphs): a board draws some fifty lines of
-        text, and those steps took a third of each line's time."""
+        text, and those steps took a third of each line's time. ``xy`` is in pixels."""
         ink, _ = self._getink(fill)
         if ink is None:
             return
@@ -251,18 +361,26 @@ class Draw(ImageDraw.ImageDraw):
         self.draw.draw_bitmap((int(x) + offset[0], int(y) + offset[1]), mask, ink)
 
 
-def new_canvas(width: int, height: int, background: Colour = PAPER) -> tuple[Image.Image, Draw]:
-    image = Image.new("RGB", (width, height), background)
-    return image, Draw(image)
+def new_canvas(
+    width: int, height: int, background: Colour = PAPER, scale: float | None = None
+) -> tuple[Image.Image, Draw]:
+    """A canvas ``width`` by ``height`` units, drawn at ``scale`` pixels a unit (None: ``SCALE``)."""
+    scale = SCALE if scale is None else scale
+    image = Image.new("RGB", (pixels(width, scale), pixels(height, scale)), background)
+    return image, Draw(image, scale)
 
 
-def trimmed(image: Image.Image, margin: int = 20, least: int = 400) -> Image.Image:
+def trimmed(
+    image: Image.Image, margin: int = 20, least: int = 400, scale: float | None = None
+) -> Image.Image:
     """``image`` without the empty paper right of what was drawn on it, keeping ``margin`` pixels and at
     least ``least`` of its width: a hand drawn on a wide canvas takes a phone's whole width to show what
-    it holds, and costs no time to encode the paper beside it."""
+    it holds, and costs no time to encode the paper beside it. ``margin`` and ``least`` are in units of
+    ``scale`` pixels."""
+    scale = SCALE if scale is None else scale
     drawn = ImageChops.difference(image, Image.new(image.mode, image.size, PAPER)).getbbox()
     right = drawn[2] if drawn is not None else 0
-    width = min(image.width, max(least, right + margin))
+    width = min(image.width, max(pixels(least, scale), right + pixels(margin, scale)))
     return image if width == image.width else image.crop((0, 0, width, image.height))
 
 

@@ -23,6 +23,7 @@ from render import since as since_marks
 from render.canvas import (
     INK,
     MUTED,
+    Draw,
     drawn_once,
     encode_png,
     fit_text,
@@ -116,7 +117,7 @@ def changed_since(before: PublicView, now: PublicView) -> set[str]:
 
 def draw_districts(
     image: Image.Image,
-    draw: ImageDraw.ImageDraw,
+    draw: Draw,
     top: int,
     view: PublicView,
     locale: str,
@@ -161,7 +162,7 @@ def draw_districts(
                 # A lot looks the same on every board until a shop or a building goes on it.
                 box = (left, top, left + lot_width - 5, top + ROW - 7)
                 key = ("fifth_avenue lot", lot, lot_width, locale)
-                drawn_once(image, box, key, partial(draw_lot, draw, left, top, lot, lot_width, locale))
+                drawn_once(draw, box, key, partial(draw_lot, draw, left, top, lot, lot_width, locale))
         if closed:
             draw.rectangle((LOTS_LEFT - 10, top - 2, WIDTH - 10, top + ROW - 6), fill=(120, 120, 120, 90))
         if changed:

@@ -19,7 +19,18 @@ from engine.ny1901.views import LotView, NyView, PlayerView
 from lang import N_, t, tn
 from lang.says import render as said
 from render import since as since_marks
-from render.canvas import INK, MUTED, drawn_once, encode_png, fit_text, game_title, new_canvas, text, trimmed
+from render.canvas import (
+    INK,
+    MUTED,
+    Draw,
+    drawn_once,
+    encode_png,
+    fit_text,
+    game_title,
+    new_canvas,
+    text,
+    trimmed,
+)
 from render.since import Since
 
 WIDTH = 1000
@@ -119,12 +130,10 @@ def draw_map(draw: ImageDraw.ImageDraw, view: NyView) -> None:
             draw.rectangle(cell_box(x, y), fill=lot_fill(lot), outline="#5F5F5F", width=1)
 
 
-def draw_grid(
-    image: Image.Image, draw: ImageDraw.ImageDraw, view: NyView, changed: set[str] | None = None
-) -> float:
+def draw_grid(image: Image.Image, draw: Draw, view: NyView, changed: set[str] | None = None) -> float:
     # Every board shows the same empty map, but for the lots a two-player match leaves unused.
     empty = tuple((lot.id, lot.cells, lot_fill(lot)) for lot in view.lots)
-    drawn_once(image, MAP_BOX, ("ny1901 map", empty), lambda: draw_map(draw, view))
+    drawn_once(draw, MAP_BOX, ("ny1901 map", empty), lambda: draw_map(draw, view))
     built = {cell for building in view.buildings for cell in building.cells}
     for lot in view.lots:
         # The lot's number, as the menus name it ("green 7"), where no building hides it.

@@ -1,7 +1,7 @@
 """Board and hand images for Dirk Henn's New York, drawn from its public and private views, in the reader's
 language.
 
-Phone first: the image is 1000 px wide and every text is at least 1/50 of that. The money display and the
+Phone first: the image is 1000 units wide and every text is at least 1/50 of that. The money display and the
 market sit on top, with a legend of the building types; the cities follow two to a row, so that six
 players still fit in about 1.6 times the width. A city's axes count cells from Times Square in compass
 steps ("2 W", "1 N"), as the move menus name them. The hand image gives the reader's own city the room.

@@ -27,7 +27,18 @@ from lang import t
 from lang.says import argument
 from lang.says import render as said
 from render import since as since_marks
-from render.canvas import INK, MUTED, drawn_once, encode_png, fit_text, game_title, new_canvas, text, trimmed
+from render.canvas import (
+    INK,
+    MUTED,
+    Draw,
+    drawn_once,
+    encode_png,
+    fit_text,
+    game_title,
+    new_canvas,
+    text,
+    trimmed,
+)
 from render.since import Since
 
 WIDTH = 900
@@ -103,14 +114,12 @@ def changed_since(before: PublicView, now: PublicView) -> set[str]:
 MAP_BOX = (0, GRID_Y - 32, GRID_X + CELL * SIZE + 1, GRID_Y + CELL * SIZE + 1)
 
 
-def draw_board(
-    image: Image.Image, draw: ImageDraw.ImageDraw, view: PublicView, changed: set[str] | None = None
-) -> int:
+def draw_board(image: Image.Image, draw: Draw, view: PublicView, changed: set[str] | None = None) -> int:
     """Roads, tiles, markers, the last play's highlight and the ``changed`` buildings' mark; returns the
     y below the board."""
     # The empty map differs between boards only in the line the last play named.
     key = ("ny_piatnik map", view.highlight_line, view.show_specials)
-    drawn_once(image, MAP_BOX, key, lambda: draw_map(draw, view))
+    drawn_once(draw, MAP_BOX, key, lambda: draw_map(draw, view))
     highlighted = {BUILDING_INDEX[b] for b in view.highlight}
     half = TILE // 2
     for idx, owner in enumerate(view.board):

@@ -18,7 +18,18 @@ from engine.skyline.views import PieceView, PlayerPanel, PrivateView, PublicView
 from lang import t
 from lang.says import render as said
 from render import since as since_marks
-from render.canvas import INK, MUTED, drawn_once, encode_png, fit_text, game_title, new_canvas, text, trimmed
+from render.canvas import (
+    INK,
+    MUTED,
+    Draw,
+    drawn_once,
+    encode_png,
+    fit_text,
+    game_title,
+    new_canvas,
+    text,
+    trimmed,
+)
 from render.since import Since
 
 WIDTH = 1000
@@ -50,7 +61,7 @@ def colour_of(piece: PieceView, hexes: dict[str, str]) -> str:
 
 def draw_site(
     image: Image.Image,
-    draw: ImageDraw.ImageDraw,
+    draw: Draw,
     site: SiteView,
     hexes: dict[str, str],
     changed: bool = False,
@@ -61,7 +72,7 @@ def draw_site(
     looks = (site.id, site.icon, site.badge, site.badge_colour, site.orange, site.stack, changed)
     colours = tuple(colour_of(piece, hexes) for piece in site.stack)
     box = (left, top, left + CELL + 1, top + CELL + 1)
-    drawn_once(image, box, ("skyline site", looks, colours), lambda: draw_plot(draw, site, hexes, changed))
+    drawn_once(draw, box, ("skyline site", looks, colours), lambda: draw_plot(draw, site, hexes, changed))
     if site.last_build:
         draw.rectangle((left - 3, top - 3, left + CELL + 3, top + CELL + 3), outline=LAST_BUILD, width=5)
 
@@ -129,9 +140,7 @@ def changed_since(before: PublicView, now: PublicView) -> set[str]:
     return {site for site in old.keys() | new.keys() if old.get(site) != new.get(site)}
 
 
-def draw_board(
-    image: Image.Image, draw: ImageDraw.ImageDraw, view: PublicView, changed: set[str] | None = None
-) -> float:
+def draw_board(image: Image.Image, draw: Draw, view: PublicView, changed: set[str] | None = None) -> float:
     changed = changed or set()
     hexes = {p.colour: p.hex for p in view.players}
     for column, letter in enumerate("ABCDEF"):

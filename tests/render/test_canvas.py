@@ -7,7 +7,19 @@ from importlib import resources
 
 from PIL import Image, ImageDraw, ImageFont
 
-from render.canvas import SEAT_STYLES, encode_png, font, legend, new_canvas, seat_style, trimmed
+from render.canvas import (
+    INK,
+    SCALE,
+    SEAT_STYLES,
+    encode_png,
+    font,
+    legend,
+    new_canvas,
+    seat_style,
+    text,
+    text_width,
+    trimmed,
+)
 
 
 def test_every_seat_has_its_own_colour_and_symbol() -> None:
@@ -25,7 +37,7 @@ def test_the_bundled_font_draws_the_symbols() -> None:
 
 
 def test_a_legend_draws_and_encodes() -> None:
-    image, draw = new_canvas(300, 200)
+    image, draw = new_canvas(300, 200, scale=1.0)
     bottom = legend(draw, (10, 10), [(0, "ann"), (1, "bob")], 20)
     assert bottom == 70
     png = encode_png(image)
@@ -55,15 +67,47 @@ def test_text_drawn_from_the_font_cache_is_the_text_freetype_draws() -> None:
 
 
 def test_a_trimmed_picture_keeps_what_was_drawn_and_a_margin_of_paper() -> None:
-    image, draw = new_canvas(1000, 300)
+    image, draw = new_canvas(1000, 300, scale=1.0)
     draw.rectangle((450, 100, 480, 120), fill="#0072B2")
-    cut = trimmed(image, margin=20, least=400)
+    cut = trimmed(image, margin=20, least=400, scale=1.0)
     assert cut.size == (501, 300)  # the rectangle's last column is 480
     assert cut.tobytes() == image.crop((0, 0, 501, 300)).tobytes()
     # A narrow drawing keeps the least width; one reaching the edge (or nothing at all) keeps it all.
-    small, draw = new_canvas(1000, 300)
+    small, draw = new_canvas(1000, 300, scale=1.0)
     draw.rectangle((10, 10, 50, 50), fill="#0072B2")
-    assert trimmed(small).width == 400
+    assert trimmed(small, scale=1.0).width == 400
     draw.rectangle((990, 10, 999, 50), fill="#0072B2")
-    assert trimmed(small).width == 1000
-    assert trimmed(new_canvas(1000, 300)[0]).width == 400
+    assert trimmed(small, scale=1.0).width == 1000
+    assert trimmed(new_canvas(1000, 300, scale=1.0)[0], scale=1.0).width == 400
+
+
+def test_a_canvas_draws_in_units_at_its_scale() -> None:
+    image, draw = new_canvas(100, 50, scale=0.5)
+    assert image.size == (50, 25)
+    draw.rectangle((10, 10, 29, 29), fill="#0072B2")
+    inside, outside = (0, 114, 178), (244, 241, 234)
+    assert image.getpixel((5, 5)) == image.getpixel((14, 14)) == inside
+    assert image.getpixel((4, 4)) == image.getpixel((16, 16)) == outside
+    # A line keeps at least one pixel however thin it is drawn.
+    draw.line((0, 40, 99, 40), fill="#0072B2", width=1)
+    assert image.getpixel((30, 20)) == inside
+
+
+def test_a_shape_pillow_draws_as_another_is_scaled_once() -> None:
+    """ImageDraw draws a rounded rectangle without a radius as a plain rectangle: that is not scaled
+    again on the way."""
+    rounded, draw = new_canvas(100, 50, scale=0.5)
+    draw.rounded_rectangle((10, 10, 89, 39), radius=0, fill="#0072B2", outline=INK, width=4)
+    plain, draw = new_canvas(100, 50, scale=0.5)
+    draw.rectangle((10, 10, 89, 39), fill="#0072B2", outline=INK, width=4)
+    assert rounded.tobytes() == plain.tobytes()
+
+
+def test_text_at_a_scale_is_the_text_of_the_scaled_size_at_the_scaled_place() -> None:
+    half, draw = new_canvas(200, 80, scale=0.5)
+    text(draw, (20, 30), "Park Ave ● 42", 24, INK, bold=True)
+    whole, draw = new_canvas(100, 40, scale=1.0)
+    text(draw, (10, 15), "Park Ave ● 42", 12, INK, bold=True)
+    assert half.tobytes() == whole.tobytes()
+    # Widths are in units, as the layout measures them, at the scale boards are drawn.
+    assert text_width("Park Ave", 20) == font(20 * SCALE).getlength("Park Ave") / SCALE

@@ -11,7 +11,7 @@ from PIL import Image, ImageChops
 
 from engine.host.selfplay import play_match
 from engine.registry import GAMES, POLICIES
-from render.canvas import PAPER
+from render.canvas import PAPER, pixels
 from render.registry import RENDERERS, render_view
 from render.since import Since
 
@@ -30,7 +30,7 @@ def test_boards_and_hands_render_from_start_to_finish(slug: str) -> None:
             png = render_view(slug, rules.view(state, seat), names, locale)
             assert png is not None and len(png) < 1_000_000
             with Image.open(io.BytesIO(png)) as image:
-                assert image.format == "PNG" and image.width >= 400
+                assert image.format == "PNG" and image.width >= pixels(400)
                 # Legible on a phone: not much taller than 1.6 times the width (a long game's cities
                 # may stretch it a little).
                 assert image.height <= 1.8 * image.width, (slug, seat, image.size)
@@ -56,7 +56,8 @@ def test_a_board_ends_with_a_margin_of_paper_not_a_band_of_it(slug: str) -> None
                 drawn = away.point(lambda level: 255 if level > 12 else 0).getbbox()
                 assert drawn is not None
                 # Nothing is cut off at the bottom, and a phone shows no band of empty paper under it.
-                assert 16 <= rgb.height - drawn[3] <= 40, (slug, locale, since is not None, rgb.size, drawn)
+                margin = rgb.height - drawn[3]
+                assert pixels(16) <= margin <= pixels(40), (slug, locale, since is not None, rgb.size, drawn)
 
 
 def test_every_game_has_a_renderer() -> None:
@@ -89,12 +90,13 @@ def test_a_hand_is_as_wide_as_what_it_shows() -> None:
     later = render_view("ny_henn", rules.view(states[int(len(states) * 0.6)], 1), names, "en")
     assert start is not None and later is not None
     with Image.open(io.BytesIO(start)) as image:
-        assert image.width == 400  # a little money and the starting tile: the least width
+        assert image.width == pixels(400)  # a little money and the starting tile: the least width
     with Image.open(io.BytesIO(later)) as image:
-        assert 400 < image.width < 1000, image.size
+        assert pixels(400) < image.width < pixels(1000), image.size
         rgb = image.convert("RGB")
-        # The right margin is paper, and something is drawn within the 40 px left of it.
-        edge = rgb.crop((image.width - 20, 0, image.width, image.height))
+        # The right margin is paper, and something is drawn within the 40 units left of it.
+        margin = pixels(20)
+        edge = rgb.crop((image.width - margin, 0, image.width, image.height))
         assert len(edge.getcolors(1 << 16) or []) == 1
-        inside = rgb.crop((image.width - 60, 0, image.width - 20, image.height))
+        inside = rgb.crop((image.width - pixels(60), 0, image.width - margin, image.height))
         assert len(inside.getcolors(1 << 16) or []) > 1

@@ -11,6 +11,7 @@ from engine.core.bots import RandomPolicy
 from engine.host.selfplay import play_match
 from engine.ny_piatnik import RULES
 from render import ny_piatnik
+from render.canvas import pixels
 from render.registry import render_view
 
 
@@ -33,7 +34,8 @@ def test_every_phase_renders(seats: int, options: str) -> None:
     for state in phases.values():
         board = render_view("ny_piatnik", RULES.view(state, None), [f"P{i}" for i in range(seats)])
         hand = render_view("ny_piatnik", RULES.view(state, 0), [f"P{i}" for i in range(seats)])
-        for png, widths in ((board, {ny_piatnik.WIDTH}), (hand, range(400, ny_piatnik.WIDTH + 1))):
+        width = pixels(ny_piatnik.WIDTH)
+        for png, widths in ((board, {width}), (hand, range(pixels(400), width + 1))):
             assert png is not None and len(png) < 1_000_000
             with Image.open(io.BytesIO(png)) as image:
                 # A hand is trimmed to what it shows (see render.canvas.trimmed).

@@ -77,7 +77,7 @@ def test_a_cached_mask_is_drawn_like_pillows_own_text() -> None:
     ]
     plain = {(size, bold): uncached_font(size, bold) for *_, size, bold, _ in cases}
     for _ in range(2):
-        cached_image, cached_draw = canvas.new_canvas(300, 200)
+        cached_image, cached_draw = canvas.new_canvas(300, 200, scale=1.0)
         plain_image = cached_image.copy()
         plain_draw = ImageDraw.Draw(plain_image, "RGBA")
         for xy, content, size, bold, anchor in cases:
@@ -145,7 +145,7 @@ def test_a_picture_that_would_lose_detail_keeps_full_colour() -> None:
 
 
 def test_a_drawing_becomes_a_palette_image_the_same_bytes_each_time() -> None:
-    image, draw = canvas.new_canvas(400, 300)
+    image, draw = canvas.new_canvas(400, 300, scale=1.0)
     canvas.legend(draw, (10, 10), [(0, "ann"), (1, "bob")], 20)
     since_marks.mark(draw, (100, 100, 200, 180), 20)
     png = canvas.encode_png(image)
@@ -166,7 +166,7 @@ def test_the_same_view_gives_the_same_bytes(slug: str) -> None:
 def test_a_colour_the_sampled_palette_misses_is_kept_by_the_full_one() -> None:
     """Dots of a rare colour between the sampled pixels: the palette of the sample lacks it, so the
     palette of every pixel is taken instead, and the dots keep their exact colour."""
-    image, draw = canvas.new_canvas(300, 300)
+    image, draw = canvas.new_canvas(300, 300, scale=1.0)
     draw.rectangle((0, 150, 299, 299), fill=(30, 60, 90))
     between = range(2, 300, canvas.SAMPLE_STEP * 4)  # the sample takes columns and rows 1, 4, 7, …
     dots = [(x, y) for x in between for y in between]
@@ -185,7 +185,7 @@ def test_a_small_dot_off_the_sample_and_its_checked_diagonal_keeps_its_colour() 
     """2×2 dots of a rare colour placed so that neither the sample (rows and columns 1, 4, 7, …) nor the
     lattice checked alongside it holds a pixel of theirs: the lattices along the diagonal still meet
     every dot, so the palette of every pixel is taken and the dots keep their exact colour."""
-    image, draw = canvas.new_canvas(300, 300)
+    image, draw = canvas.new_canvas(300, 300, scale=1.0)
     draw.rectangle((0, 150, 299, 299), fill=(30, 60, 90))
     dots = [(x, y) for x in range(5, 290, 12) for y in range(6, 290, 12)]  # columns ≡ 2, rows ≡ 0 (mod 3)
     pixels = [(x + dx, y + dy) for x, y in dots for dx in (0, 1) for dy in (0, 1)]
@@ -265,7 +265,7 @@ def test_the_canvas_draws_the_pixels_of_drawing_the_plain_way(
 
 
 def test_text_of_several_lines_is_drawn_as_pillow_draws_it() -> None:
-    drawn, draw = canvas.new_canvas(200, 100)
+    drawn, draw = canvas.new_canvas(200, 100, scale=1.0)
     canvas.text(draw, (10.5, 10), "Wall Street\nBroadway", 20)
     plain = Image.new("RGB", (200, 100), canvas.PAPER)
     ImageDraw.Draw(plain, "RGBA").text(
@@ -295,7 +295,7 @@ def test_parts_of_boards_drawn_before_give_the_pixels_of_drawing_them_again(
 
 
 def test_a_translucent_colour_is_blended_and_an_opaque_one_written_in() -> None:
-    image, draw = canvas.new_canvas(40, 20, (0, 0, 200))
+    image, draw = canvas.new_canvas(40, 20, (0, 0, 200), scale=1.0)
     draw.rectangle((0, 0, 19, 19), fill=(255, 255, 255, 128))
     draw.rectangle((20, 0, 39, 19), fill="#FF000080")
     draw.rectangle((25, 5, 34, 14), fill="#00FF00")
