@@ -1137,6 +1137,12 @@ def _current_version(raw: sqlite3.Connection, match_id: int) -> int:
     return version
 
 
+def read_match(raw: sqlite3.Connection, match_id: int) -> MatchRecord:
+    """Match ``match_id`` as the file holds it, read in one transaction through ``raw``: any connection to
+    the file, such as a read-only one beside a running bot's. Raises as ``_load_match``."""
+    return dbmod.read_transaction(raw, lambda held: _load_match(held, match_id))
+
+
 def _load_match(raw: sqlite3.Connection, match_id: int) -> MatchRecord:
     """The match and its players; raises ``MatchNotFound`` or ``CorruptRecord``."""
     row = raw.execute(_SELECT_MATCH, (match_id,)).fetchone()

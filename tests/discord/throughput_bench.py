@@ -11,8 +11,12 @@ rate while the window's p95 stays within the limit, then bisects between the bes
 the first that did not.
 
 A rate holds when the p95 of its window is within the limit and the schedule was kept: nearly every
-offer found a match ready to move (``MAX_MISSED``). The fake and this driver run on the bot's event
-loop, as a load generator in the same process would: what they cost is in the figures.
+offer found a match ready to move (``MAX_MISSED``).
+
+The bot runs in a process of its own (``tests.discord.bot_process``), as it runs against Discord: the
+fake and this driver are not on its event loop, but they share the machine's cores with it, so what
+they cost still weighs on the figure. The driver reads the matches from the bot's database file
+through a read-only connection of its own.
 """
 
 from __future__ import annotations
@@ -21,6 +25,10 @@ import asyncio
 import os
 import random
 import re
+import signal
+import sqlite3
+import subprocess
+import sys
 import tempfile
 import time
 from collections import deque
@@ -29,11 +37,11 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from cogs._client import BigApple
-from engine.host.ports import MatchStatus
-from engine.registry import GAMES
+from data.store import read_match
+from engine.core.contract import load_state
+from engine.host.ports import MatchRecord, MatchStatus
+from engine.registry import GAMES, get_game
 from tests.discord.fake import FakeDiscord
-from tests.discord.harness import running_bot
 from tests.discord.models import FakeChannel, FakeMessage, FakeUser, NotInvokable, Upload
 
 LIMIT_MS = 300.0
@@ -48,6 +56,10 @@ REMATCH = re.compile(r"^ba:rematch:(?P<match>[0-9]+)$")
 FINISHED = 1 << 62  # the version a finished match's last post stands for
 MIN_RATE = 0.5  # the search gives up below this many moves a second
 WINDOW_S = 4.0  # the longest a rate is timed
+# How long the bot's process may take to start (imports, login, commands synced) and to stop.
+START_S = 60.0
+STOP_S = 30.0
+ROOT = Path(__file__).resolve().parents[2]
 
 
 def percentile(values: Sequence[float], fraction: float) -> float:
@@ -133,9 +145,9 @@ class Level:
     lost: int = 0
     aborted: bool = False
     window_s: float = 0.0
-    cpu_s: float = 0.0  # this process's CPU time during the window (bot, fake and driver)
-    render_cpu_s: float | None = None  # the render processes' CPU time during the window, when known
-    render_s: float = 0.0  # time spent waiting for rendered images during the window
+    cpu_s: float | None = None  # the bot's process's CPU time during the window, when known
+    render_cpu_s: float | None = None  # its render processes' CPU time during the window, when known
+    driver_cpu_s: float = 0.0  # this process's CPU time during the window (the fake and the driver)
 
     @property
     def p95(self) -> float:
@@ -151,11 +163,126 @@ class Level:
         )
 
 
+class MatchReader:
+    """The bot's matches as its database file holds them, read through a read-only connection of the
+    driver's own (the bot's process holds the file's lock, and writes as it reads)."""
+
+    def __init__(self, database: Path) -> None:
+        self._raw = sqlite3.connect(f"file:{database}?mode=ro", uri=True, isolation_level=None)
+
+    def match(self, match_id: int) -> MatchRecord:
+        return read_match(self._raw, match_id)
+
+    def versions(self) -> int:
+        """How many actions the matches hold, all together."""
+        return int(self._raw.execute("SELECT COALESCE(SUM(version), 0) FROM matches").fetchone()[0])
+
+    def close(self) -> None:
+        self._raw.close()
+
+
+def cpu_seconds(pid: int) -> tuple[float, float] | None:
+    """CPU seconds used so far by process ``pid`` (all its threads) and by its children, such as its
+    render processes (Linux only; None elsewhere, or once it has gone)."""
+    own, children = 0.0, 0.0
+    tick = os.sysconf("SC_CLK_TCK")
+    try:
+        for entry in Path("/proc").iterdir():
+            if not entry.name.isdigit():
+                continue
+            try:
+                fields = (entry / "stat").read_text().rsplit(")", 1)[1].split()
+            except (OSError, IndexError):
+                continue  # a process that ended meanwhile
+            seconds = (int(fields[11]) + int(fields[12])) / tick
+            if int(entry.name) == pid:
+                own = seconds
+            elif int(fields[1]) == pid:
+                children += seconds
+    except (OSError, ValueError):
+        return None
+    return (own, children) if own else None
+
+
+class BotProcess:
+    """The bot under test, in a process of its own on ``database``, logged in to ``fake``; what it
+    prints goes to ``log``."""
+
+    def __init__(
+        self, fake: FakeDiscord, database: Path, seed: int, render_workers: int | None, log: Path
+    ) -> None:
+        self.fake = fake
+        self.database = database
+        self.seed = seed
+        self.render_workers = render_workers
+        self.log = log
+        self.process: subprocess.Popen[bytes] | None = None
+
+    async def start(self) -> None:
+        """Start it and wait until it is on the gateway with its commands synced."""
+        fake = self.fake
+        workers = "auto" if self.render_workers is None else str(self.render_workers)
+        with self.log.open("ab") as out:
+            self.process = subprocess.Popen(
+                [
+                    sys.executable,
+                    "-m",
+                    "tests.discord.bot_process",
+                    str(fake.port),
+                    fake.token,
+                    str(self.database),
+                    "0",
+                    "1",
+                    str(fake.guild.id),
+                    "--render-workers",
+                    workers,
+                    "--seed",
+                    str(self.seed),
+                    "--heap-aside",
+                ],
+                cwd=ROOT,
+                stdout=out,
+                stderr=subprocess.STDOUT,
+            )
+        process = self.process
+
+        def ready() -> bool | None:
+            if process.poll() is not None:
+                raise RuntimeError(f"the bot's process stopped as it started:\n{self.tail()}")
+            return (bool(fake.identify_payloads) and bool(fake.commands.get(fake.guild.id))) or None
+
+        await fake.wait_until(ready, timeout=START_S, what="the bot's process on the gateway")
+
+    def cpu(self) -> tuple[float, float] | None:
+        """CPU seconds so far: the bot's process, and its render processes."""
+        return cpu_seconds(self.process.pid) if self.process is not None else None
+
+    def tail(self, lines: int = 40) -> str:
+        """The last lines the bot's process printed."""
+        try:
+            return "\n".join(self.log.read_text(errors="replace").splitlines()[-lines:])
+        except OSError:
+            return ""
+
+    async def stop(self) -> None:
+        """Stop it as a deployment does (SIGTERM: it closes, its render processes with it)."""
+        process, self.process = self.process, None
+        if process is None or process.poll() is not None:
+            return
+        process.send_signal(signal.SIGTERM)
+        try:
+            await asyncio.to_thread(process.wait, STOP_S)
+        except subprocess.TimeoutExpired:
+            process.kill()
+            await asyncio.to_thread(process.wait, STOP_S)
+
+
 class Driver:
     """Keeps the matches and their next moves, and plays them at a given rate."""
 
-    def __init__(self, bot: BigApple, fake: PostWatch, seed: int) -> None:
+    def __init__(self, bot: BotProcess, reader: MatchReader, fake: PostWatch, seed: int) -> None:
         self.bot = bot
+        self.reader = reader
         self.fake = fake
         self.chooser = random.Random(seed)
         self.users: dict[int, FakeUser] = {}
@@ -168,7 +295,6 @@ class Driver:
         self.stuck = 0
         self.played = 0  # moves whose board post arrived, warm-ups included
         self.refused = 0  # moves the fake would not send
-        self.rendering = 0.0
 
     async def add_match(self, game: str, players: list[FakeUser]) -> int:
         """A match of ``game`` made, joined and started through the commands and buttons."""
@@ -195,10 +321,9 @@ class Driver:
 
     async def prepare(self, match_id: int, shown: int | None = None) -> None:
         """Once the match's board post shows its latest version, queue a move of the player to act.
-        ``shown``: a version whose post has arrived already (the driver's reads cost the bot's process
-        time, so the usual case reads the match once)."""
+        ``shown``: a version whose post has arrived already (the usual case then reads the match once)."""
         for _ in range(100):
-            match = await self.bot.host.match(match_id)
+            match = self.reader.match(match_id)
             if match.status is not MatchStatus.ACTIVE or match.state_json is None:
                 self.finished.append(match_id)
                 return
@@ -206,12 +331,12 @@ class Driver:
                 break
             await asyncio.wait_for(self.fake.post_of(match_id, match.version), LOST_AFTER_S)
             shown = match.version
-        host = self.bot.host
-        state = host.state_of(match)
-        seat = min(host.rules(match.game).to_act(state))
+        rules = get_game(match.game)
+        state = load_state(rules, match.state_json)
+        seat = min(rules.to_act(state))
         player = match.player_at(seat)
         assert player is not None and player.user_id is not None
-        notation = self.chooser.choice(host.legal_notations(match, seat, state))
+        notation = self.chooser.choice([rules.notation(a) for a in rules.legal_actions(state, seat)])
         self.ready.append(
             Offer(match_id, self.threads[match_id], self.users[player.user_id], notation, match.version + 1)
         )
@@ -259,8 +384,8 @@ class Driver:
         end = timed_from + window
         allowed_late = 0.05 * rate * window
         started: dict[asyncio.Task[None], float] = {}
-        cpu = render = 0.0
-        workers: float | None = None
+        driver_cpu = 0.0
+        bot_cpu: tuple[float, float] | None = None
         window_open = False
         n = 0
         while (at := start + n * interval) < end:
@@ -271,7 +396,7 @@ class Driver:
             timed = at >= timed_from
             if timed and not window_open:
                 window_open = True
-                cpu, render, workers = time.process_time(), self.rendering, render_cpu(self.bot)
+                driver_cpu, bot_cpu = time.process_time(), self.bot.cpu()
             if timed and self._late(level, started, time.perf_counter()) > allowed_late:
                 level.aborted = True
                 break
@@ -286,11 +411,10 @@ class Driver:
             if timed:
                 started[task] = time.perf_counter()
         level.window_s = max(0.0, min(time.perf_counter(), end) - timed_from)
-        level.cpu_s = time.process_time() - cpu if window_open else 0.0
-        level.render_s = self.rendering - render
-        after = render_cpu(self.bot)
-        if workers is not None and after is not None:
-            level.render_cpu_s = after - workers
+        level.driver_cpu_s = time.process_time() - driver_cpu if window_open else 0.0
+        after = self.bot.cpu()
+        if bot_cpu is not None and after is not None:
+            level.cpu_s, level.render_cpu_s = after[0] - bot_cpu[0], after[1] - bot_cpu[1]
         await self.settle()
         return level
 
@@ -305,21 +429,9 @@ class Driver:
             self.replaced += 1
 
 
-def render_cpu(bot: BigApple) -> float | None:
-    """CPU seconds used so far by the bot's render processes (Linux only; None elsewhere, or before the
-    processes start)."""
-    executor = bot.renderer._executor
-    processes = getattr(executor, "_processes", None)
-    if not processes:
-        return None
-    total = 0.0
-    try:
-        for pid in list(processes):
-            fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
-            total += (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
-    except (OSError, IndexError, ValueError):
-        return None
-    return total
+def per_move(seconds: float | None, level: Level) -> float | None:
+    """``seconds`` of CPU as milliseconds per move timed in ``level`` (None when unknown)."""
+    return None if seconds is None else round(1000 * seconds / max(1, len(level.samples)), 2)
 
 
 def _button(message: FakeMessage, prefix: str) -> str:
@@ -364,10 +476,11 @@ async def measure_throughput(
 ) -> dict[str, Any]:
     """The throughput figures: ``moves_per_s`` (the best rate that held, 0 when none did), ``p95_ms`` at
     that rate, ``matches`` and ``offered`` ([rate, p95] per rate tried, in order). ``checks`` holds what
-    a test or a reader of the figures looks at: per rate tried, its latencies and offers, the CPU time
-    this process spent and the time spent waiting for images. The search stops once ``budget_s``
-    seconds have gone (levels, not set-up). Each rate is timed for ``window`` seconds after ``warmup``;
-    by default a fifteenth of the budget (at most 4 s, at least 0.5 s) and a quarter of that."""
+    a test or a reader of the figures looks at: per rate tried, its latencies and offers, and the CPU
+    time the bot's process, its render processes and the fake with the driver spent, each per move
+    timed. ``render_workers``: the bot's render processes (None: one a core). The search stops once
+    ``budget_s`` seconds have gone (levels, not set-up). Each rate is timed for ``window`` seconds after
+    ``warmup``; by default a fifteenth of the budget (at most 4 s, at least 0.5 s) and a quarter of that."""
     window = window or min(WINDOW_S, max(0.5, budget_s / 15))
     warmup = window / 4 if warmup is None else warmup
     games = list(games or sorted(GAMES))
@@ -380,25 +493,12 @@ async def measure_throughput(
     stored = 0
     try:
         with tempfile.TemporaryDirectory() as tmp:
-            bot = BigApple(
-                Path(tmp) / "throughput.db",
-                dev_guild=fake.guild.id,
-                seed_source=lambda: seed,
-                render_workers=render_workers,
-                set_heap_aside=True,  # as the bot runs in its own process
-            )
-            driver = Driver(bot, fake, seed)
-            original = bot.renderer.render
-
-            async def timed_render(*args: Any) -> bytes | None:
-                began = time.perf_counter()
-                try:
-                    return await original(*args)
-                finally:
-                    driver.rendering += time.perf_counter() - began
-
-            bot.renderer.render = timed_render  # type: ignore[method-assign,assignment]
-            async with running_bot(bot, fake, ready_timeout=30, settle_timeout=2 * LOST_AFTER_S):
+            database = Path(tmp) / "throughput.db"
+            bot = BotProcess(fake, database, seed, render_workers, Path(tmp) / "bot.log")
+            await bot.start()
+            reader = MatchReader(database)
+            try:
+                driver = Driver(bot, reader, fake, seed)
                 for number in range(matches):
                     game = games[number % len(games)]
                     # Every third match has three players (when the game allows), the others two.
@@ -419,7 +519,13 @@ async def measure_throughput(
                     levels.append(level)
                     tried[rate] = level.held
                 await driver.settle()
-                stored = sum(m.version for m in await bot.store.list_matches(limit=10_000))
+                stored = reader.versions()
+            except BaseException as exc:
+                exc.add_note(f"the bot's process printed:\n{bot.tail()}")
+                raise
+            finally:
+                reader.close()
+                await bot.stop()
     finally:
         await fake.stop()
     best = max((level for level in levels if level.held), key=lambda level: level.rate, default=None)
@@ -440,11 +546,9 @@ async def measure_throughput(
                     "lost": level.lost,
                     "aborted": level.aborted,
                     "window_s": round(level.window_s, 3),
-                    "cpu_ms_per_move": round(1000 * level.cpu_s / max(1, len(level.samples)), 2),
-                    "render_ms_per_move": round(1000 * level.render_s / max(1, len(level.samples)), 2),
-                    "render_cpu_ms_per_move": None
-                    if level.render_cpu_s is None
-                    else round(1000 * level.render_cpu_s / max(1, len(level.samples)), 2),
+                    "cpu_ms_per_move": per_move(level.cpu_s, level),
+                    "render_cpu_ms_per_move": per_move(level.render_cpu_s, level),
+                    "driver_cpu_ms_per_move": per_move(level.driver_cpu_s, level),
                 }
                 for level in levels
             ],
@@ -453,7 +557,6 @@ async def measure_throughput(
             "versions_stored": stored,
             "stuck_matches": driver.stuck,
             "refused_moves": driver.refused,
-            "render_workers": bot.renderer.workers,
             "setup_s": round(setup_s, 2),
             "seconds": round(time.perf_counter() - started, 2),
         },
