@@ -331,12 +331,13 @@ class Driver:
                 break
             await asyncio.wait_for(self.fake.post_of(match_id, match.version), LOST_AFTER_S)
             shown = match.version
+        assert match.state_json is not None  # checked in the loop
         rules = get_game(match.game)
         state = load_state(rules, match.state_json)
         seat = min(rules.to_act(state))
         player = match.player_at(seat)
         assert player is not None and player.user_id is not None
-        notation = self.chooser.choice([rules.notation(a) for a in rules.legal_actions(state, seat)])
+        notation = rules.notation(self.chooser.choice(rules.legal_actions(state, seat)))
         self.ready.append(
             Offer(match_id, self.threads[match_id], self.users[player.user_id], notation, match.version + 1)
         )
