@@ -416,23 +416,36 @@ def lattice(image: Image.Image, offset: int) -> Image.Image:
 def palette_of(image: Image.Image) -> Image.Image | None:
     """``image`` in 256 colours if that is visually the same picture (see PALETTE_TOLERANCE), else None.
 
-    Fast octree quantisation without dithering, of a sample of the pixels and, when that palette misses
-    a colour that matters, of them all: deterministic, so the same image always gives the same palette
-    and pixels. The sample's palette is checked on the SAMPLE_STEP lattices along the diagonal (the
-    pixels whose column and row are alike modulo the step): a third of the work of checking every pixel,
-    and every 2×2 block and every run of three pixels in a row or a column holds one of them, so no dot
-    or line that shows can slip between the checked pixels.
+    Fast octree quantisation without dithering, of a sample of the pixels, then when that palette misses
+    a colour that matters of a larger sample, and then of them all: deterministic, so the same image
+    always gives the same palette and pixels. A palette is checked on the SAMPLE_STEP lattices along the
+    diagonal (the pixels whose column and row are alike modulo the step): a third of the work of
+    checking every pixel, and every 2×2 block and every run of three pixels in a row or a column holds
+    one of them, so no dot or line that shows can slip between the checked pixels. The first sample is
+    one of those lattices, the larger one all three: drawn smaller, the edges of a few symbols take
+    colours the first sample misses, and taking the palette of every pixel cost such a board twice as
+    much.
     """
     rgb = image if image.mode == "RGB" else image.convert("RGB")
     if rgb.width > SAMPLE_STEP and rgb.height > SAMPLE_STEP:
-        sample = lattice(rgb, 1)
-        palette = sample.quantize(256, method=Image.Quantize.FASTOCTREE, dither=Image.Dither.NONE)
-        paletted = rgb.quantize(palette=palette, dither=Image.Dither.NONE)
-        checked = [sample if n == 1 else lattice(rgb, n) for n in range(SAMPLE_STEP)]
-        if all(_looks_the_same(part, lattice(paletted, n)) for n, part in enumerate(checked)):
-            return paletted
+        checked = [lattice(rgb, n) for n in range(SAMPLE_STEP)]
+        for sample in (checked[1], _stacked(checked)):
+            palette = sample.quantize(256, method=Image.Quantize.FASTOCTREE, dither=Image.Dither.NONE)
+            paletted = rgb.quantize(palette=palette, dither=Image.Dither.NONE)
+            if all(_looks_the_same(part, lattice(paletted, n)) for n, part in enumerate(checked)):
+                return paletted
     paletted = rgb.quantize(256, method=Image.Quantize.FASTOCTREE, dither=Image.Dither.NONE)
     return paletted if _looks_the_same(rgb, paletted) else None
+
+
+def _stacked(parts: list[Image.Image]) -> Image.Image:
+    """``parts`` one below the other on one sheet, for one palette of them all."""
+    sheet = Image.new(parts[0].mode, (max(p.width for p in parts), sum(p.height for p in parts)))
+    top = 0
+    for part in parts:
+        sheet.paste(part, (0, top))
+        top += part.height
+    return sheet
 
 
 def _looks_the_same(rgb: Image.Image, paletted: Image.Image) -> bool:

@@ -163,9 +163,9 @@ def test_the_same_view_gives_the_same_bytes(slug: str) -> None:
     assert render_view(slug, view, names, locale, since) == first
 
 
-def test_a_colour_the_sampled_palette_misses_is_kept_by_the_full_one() -> None:
+def test_a_colour_the_sampled_palette_misses_is_kept_by_a_larger_sample() -> None:
     """Dots of a rare colour between the sampled pixels: the palette of the sample lacks it, so the
-    palette of every pixel is taken instead, and the dots keep their exact colour."""
+    palette of the three checked lattices is taken instead, and the dots keep their exact colour."""
     image, draw = canvas.new_canvas(300, 300, scale=1.0)
     draw.rectangle((0, 150, 299, 299), fill=(30, 60, 90))
     between = range(2, 300, canvas.SAMPLE_STEP * 4)  # the sample takes columns and rows 1, 4, 7, …
@@ -184,7 +184,7 @@ def test_a_colour_the_sampled_palette_misses_is_kept_by_the_full_one() -> None:
 def test_a_small_dot_off_the_sample_and_its_checked_diagonal_keeps_its_colour() -> None:
     """2×2 dots of a rare colour placed so that neither the sample (rows and columns 1, 4, 7, …) nor the
     lattice checked alongside it holds a pixel of theirs: the lattices along the diagonal still meet
-    every dot, so the palette of every pixel is taken and the dots keep their exact colour."""
+    every dot, so a palette of more of the pixels is taken and the dots keep their exact colour."""
     image, draw = canvas.new_canvas(300, 300, scale=1.0)
     draw.rectangle((0, 150, 299, 299), fill=(30, 60, 90))
     dots = [(x, y) for x in range(5, 290, 12) for y in range(6, 290, 12)]  # columns ≡ 2, rows ≡ 0 (mod 3)
@@ -198,6 +198,33 @@ def test_a_small_dot_off_the_sample_and_its_checked_diagonal_keeps_its_colour() 
     assert paletted is not None
     shown = paletted.convert("RGB")
     assert all(shown.getpixel(pixel) == (255, 0, 204) for pixel in pixels)
+
+
+def test_a_palette_the_checked_lattices_hold_spares_quantising_every_pixel(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """When the sample's palette misses a colour that the checked lattices hold, their palette is
+    enough: the whole picture is only mapped to it, never quantised on its own."""
+    image, draw = canvas.new_canvas(300, 300, scale=1.0)
+    draw.rectangle((0, 150, 299, 299), fill=(30, 60, 90))
+    dots = [(x, y) for x in range(5, 290, 12) for y in range(6, 290, 12)]
+    for x, y in dots:
+        draw.rectangle((x, y, x + 1, y + 1), fill=(255, 0, 204))
+    quantised: list[tuple[tuple[int, int], bool]] = []
+    original = Image.Image.quantize
+
+    def recorded(picture: Image.Image, *args: Any, **kwargs: Any) -> Image.Image:
+        quantised.append((picture.size, kwargs.get("palette") is None))
+        return original(picture, *args, **kwargs)
+
+    monkeypatch.setattr(Image.Image, "quantize", recorded)
+    paletted = canvas.palette_of(image)
+    assert paletted is not None and all(
+        paletted.convert("RGB").getpixel(dot) == (255, 0, 204) for dot in dots
+    )
+    made = [size for size, own in quantised if own]
+    assert made == [(100, 100), (100, 300)]  # the sample's palette, then the three lattices'
+    assert image.size not in made
 
 
 def test_a_lattice_holds_every_third_pixel_from_its_offset() -> None:
