@@ -6,6 +6,7 @@ from typing import Any
 
 from engine.host.selfplay import play_match
 from engine.registry import GAMES, POLICIES
+from render import bench as render_bench
 from render.bench import measure_render, spread, time_boards
 
 
@@ -27,3 +28,24 @@ def test_boards_are_timed_against_a_floor_of_their_size() -> None:
     assert figures is not None and set(figures) == {"render_ms", "render_floor_ratio", "png_bytes"}
     assert figures["render_floor_ratio"] > 0 and figures["render_ms"]["p50"] <= figures["render_ms"]["p95"]
     assert measure_render("chess", boards) is None
+
+
+def test_each_board_is_timed_after_the_board_of_the_move_before_it(monkeypatch: Any) -> None:
+    """As in a thread, where the board before was drawn moments earlier (see ``time_boards``)."""
+    rules = GAMES["ny_piatnik"]
+    states: list[Any] = []
+    play_match(rules, 3, 1, frozenset(), [POLICIES["ny_piatnik"]["greedy"]], on_state=states.append)
+    boards = [rules.view(state, None) for state in states]
+    drawn: list[int] = []
+    original = render_bench.render_view
+
+    def recorded(game: str, view: Any, *args: Any) -> bytes | None:
+        drawn.append(next(n for n, board in enumerate(boards) if board is view))
+        return original(game, view, *args)
+
+    monkeypatch.setattr(render_bench, "render_view", recorded)
+    time_boards("ny_piatnik", boards, ["a", "b", "c"], samples=3)
+    last = len(boards) - 1
+    middle = round(last / 2)
+    # The first board is drawn once more as a warm-up; it has no move before it.
+    assert drawn == [0, 0, middle - 1, middle, last - 1, last]
