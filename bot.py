@@ -452,8 +452,7 @@ def cmd_replay(args: argparse.Namespace) -> int:
     from engine.core.errors import MatchNotFound
     from engine.host.history import match_frames
     from engine.host.service import GameHost
-    from render.animation import animate_frames, board_palette, looked_at
-    from render.animation import frame as animation_frame
+    from render.animation import animate_boards
     from render.registry import render_view
 
     database = Path(args.db)
@@ -490,10 +489,7 @@ def cmd_replay(args: argparse.Namespace) -> int:
     if args.animation:
         # The public boards, as the final post carries them, whichever seat's views were written.
         boards = [(rules.view(frame.state, None), frame.turn_ends) for frame in shown]
-        picked = [board for board, _ in looked_at(boards)]
-        palette = board_palette(match.game, picked, match.seat_names())
-        drawn = [animation_frame(match.game, b, match.seat_names(), palette, ends) for b, ends in boards]
-        animation = animate_frames(drawn, palette)
+        animation = animate_boards(match.game, boards, match.seat_names())
         (out / f"match-{match.id}.gif").write_bytes(animation)
         line["animation_bytes"] = len(animation)
     print(json.dumps(line))

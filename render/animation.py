@@ -24,6 +24,7 @@ from typing import TypeVar
 from PIL import Image
 from pydantic import BaseModel
 
+from render.canvas import stacked
 from render.registry import board_image
 
 # Discord's attachment limit for a bot without boosts.
@@ -78,12 +79,7 @@ def shared_palette(boards: Sequence[Image.Image]) -> Image.Image:
     samples = [
         b.resize((max(1, b.width // 3), max(1, b.height // 3)), Image.Resampling.NEAREST) for b in boards
     ]
-    sheet = Image.new("RGB", (max(s.width for s in samples), sum(s.height for s in samples)))
-    top = 0
-    for sample in samples:
-        sheet.paste(sample, (0, top))
-        top += sample.height
-    return sheet.quantize(256, method=Image.Quantize.FASTOCTREE, dither=Image.Dither.NONE)
+    return stacked(samples).quantize(256, method=Image.Quantize.FASTOCTREE, dither=Image.Dither.NONE)
 
 
 def board_palette(game: str, views: Sequence[BaseModel], names: Sequence[str] = ()) -> Image.Image:
@@ -110,6 +106,17 @@ def frames_of(stills: Sequence[Still]) -> tuple[list[Frame], Image.Image]:
 def animate(stills: Sequence[Still], max_bytes: int = MAX_BYTES) -> bytes:
     """The animated GIF of ``stills`` within ``max_bytes``, as ``animate_frames``."""
     return animate_frames(*frames_of(stills), max_bytes)
+
+
+def animate_boards(
+    game: str, boards: Sequence[tuple[BaseModel, bool]], names: Sequence[str] = (), max_bytes: int = MAX_BYTES
+) -> bytes:
+    """The animated GIF of ``boards`` (a public view and whether its move ended a turn, in order), drawn
+    here one after another: the steps the bot's render processes take a job at a time. Raises as
+    ``animate_frames``, and ``KeyError`` for a game without boards."""
+    palette = board_palette(game, [view for view, _ in looked_at(boards)], names)
+    drawn = [frame(game, view, names, palette, turn_ends) for view, turn_ends in boards]
+    return animate_frames(drawn, palette, max_bytes)
 
 
 def animate_frames(frames: Sequence[Frame], palette: Image.Image, max_bytes: int = MAX_BYTES) -> bytes:

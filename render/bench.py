@@ -19,7 +19,7 @@ from PIL import Image
 from pydantic import BaseModel
 
 from engine.host.benchmarks import percentile
-from render.animation import animate_frames, board_palette, frame, looked_at
+from render.animation import animate_boards
 from render.canvas import encode_png, new_canvas
 from render.registry import RENDERERS, render_view
 
@@ -109,8 +109,7 @@ def measure_animation(
         return None
     picked = spread(list(zip(views, turn_ends, strict=True)), samples)
     start = time.perf_counter()
-    palette = board_palette(game, [view for view, _ in looked_at(picked)], names)
-    animate_frames([frame(game, view, names, palette, ends) for view, ends in picked], palette)
+    animate_boards(game, picked, names)
     per_frame = (time.perf_counter() - start) / len(picked)
     return {
         "animation_ms_per_frame": round(per_frame * 1000, 2),

@@ -9,7 +9,7 @@ import io
 import math
 import threading
 from collections import OrderedDict
-from collections.abc import Callable, Hashable, Iterator
+from collections.abc import Callable, Hashable, Iterator, Sequence
 from contextlib import contextmanager
 from functools import lru_cache
 from importlib import resources
@@ -429,7 +429,7 @@ def palette_of(image: Image.Image) -> Image.Image | None:
     rgb = image if image.mode == "RGB" else image.convert("RGB")
     if rgb.width > SAMPLE_STEP and rgb.height > SAMPLE_STEP:
         checked = [lattice(rgb, n) for n in range(SAMPLE_STEP)]
-        for sample in (checked[1], _stacked(checked)):
+        for sample in (checked[1], stacked(checked)):
             palette = sample.quantize(256, method=Image.Quantize.FASTOCTREE, dither=Image.Dither.NONE)
             paletted = rgb.quantize(palette=palette, dither=Image.Dither.NONE)
             if all(_looks_the_same(part, lattice(paletted, n)) for n, part in enumerate(checked)):
@@ -438,8 +438,8 @@ def palette_of(image: Image.Image) -> Image.Image | None:
     return paletted if _looks_the_same(rgb, paletted) else None
 
 
-def _stacked(parts: list[Image.Image]) -> Image.Image:
-    """``parts`` one below the other on one sheet, for one palette of them all."""
+def stacked(parts: Sequence[Image.Image]) -> Image.Image:
+    """``parts`` (of one mode) one below the other on one sheet, for one palette of them all."""
     sheet = Image.new(parts[0].mode, (max(p.width for p in parts), sum(p.height for p in parts)))
     top = 0
     for part in parts:
