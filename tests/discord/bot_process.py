@@ -14,6 +14,7 @@ import asyncio
 import signal
 import sys
 from collections.abc import Sequence
+from pathlib import Path
 
 import discord
 import yarl
@@ -21,6 +22,27 @@ import yarl
 from cogs._client import BigApple
 from engine.host.shards import Shards
 from tests.discord.fake import API_PREFIX
+
+# Where the command below runs, so that ``tests`` and the project's packages import.
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def command(
+    port: int, token: str, database: str, shard_ids: str, shard_count: int, dev_guild: int, *options: str
+) -> list[str]:
+    """The command line that starts a bot with this module (from ``ROOT``); ``options`` as ``parse``."""
+    return [
+        sys.executable,
+        "-m",
+        "tests.discord.bot_process",
+        str(port),
+        token,
+        database,
+        shard_ids,
+        str(shard_count),
+        str(dev_guild),
+        *options,
+    ]
 
 
 def point_at_fake(port: int) -> None:

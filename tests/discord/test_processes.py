@@ -8,7 +8,6 @@ import asyncio
 import random
 import signal
 import subprocess
-import sys
 from collections import Counter
 from collections.abc import AsyncIterator, Iterator
 from contextlib import asynccontextmanager, contextmanager
@@ -18,10 +17,10 @@ import asyncpg
 
 from data.postgres.store import PostgresMatchStore
 from engine.host.service import GameHost
+from tests.discord.bot_process import ROOT, command
 from tests.discord.fake import FakeDiscord
 from tests.discord.models import FakeChannel, FakeGuild, FakeInteraction, FakeMember, FakeUser
 
-ROOT = Path(__file__).resolve().parents[2]
 SHARDS = 2
 MOVES_PER_MATCH = 10
 KILL_AT = 4  # the move of the second server's match during which its process is killed
@@ -38,17 +37,7 @@ def bot_process(
     """A bot process running ``shard`` (its slash commands synced to ``guild``), killed at the end."""
     with log.open("ab") as out:
         process = subprocess.Popen(
-            [
-                sys.executable,
-                "-m",
-                "tests.discord.bot_process",
-                str(fake.port),
-                fake.token,
-                dsn,
-                str(shard),
-                str(SHARDS),
-                str(guild.id),
-            ],
+            command(fake.port, fake.token, dsn, str(shard), SHARDS, guild.id),
             cwd=ROOT,
             stdout=out,
             stderr=subprocess.STDOUT,

@@ -28,7 +28,6 @@ import re
 import signal
 import sqlite3
 import subprocess
-import sys
 import tempfile
 import time
 from collections import deque
@@ -41,6 +40,7 @@ from data.store import read_match
 from engine.core.contract import load_state
 from engine.host.ports import MatchRecord, MatchStatus
 from engine.registry import GAMES, get_game
+from tests.discord import bot_process
 from tests.discord.fake import FakeDiscord
 from tests.discord.models import FakeChannel, FakeMessage, FakeUser, NotInvokable, Upload
 
@@ -59,7 +59,6 @@ WINDOW_S = 4.0  # the longest a rate is timed
 # How long the bot's process may take to start (imports, login, commands synced) and to stop.
 START_S = 60.0
 STOP_S = 30.0
-ROOT = Path(__file__).resolve().parents[2]
 
 
 def percentile(values: Sequence[float], fraction: float) -> float:
@@ -224,23 +223,16 @@ class BotProcess:
         workers = "auto" if self.render_workers is None else str(self.render_workers)
         with self.log.open("ab") as out:
             self.process = subprocess.Popen(
-                [
-                    sys.executable,
-                    "-m",
-                    "tests.discord.bot_process",
-                    str(fake.port),
+                bot_process.command(
+                    fake.port,
                     fake.token,
                     str(self.database),
                     "0",
-                    "1",
-                    str(fake.guild.id),
-                    "--render-workers",
-                    workers,
-                    "--seed",
-                    str(self.seed),
-                    "--heap-aside",
-                ],
-                cwd=ROOT,
+                    1,
+                    fake.guild.id,
+                    *("--render-workers", workers, "--seed", str(self.seed), "--heap-aside"),
+                ),
+                cwd=bot_process.ROOT,
                 stdout=out,
                 stderr=subprocess.STDOUT,
             )
