@@ -237,8 +237,7 @@ class DiscordNotifier:
         """The board (``seat`` None) or a seat's hand as of ``version`` with its words in ``locale``,
         rendered off the event loop (in the bot's render processes). With ``since_seat``, the board marks
         what changed since that player's previous turn."""
-        state = await self.bot.host.state_at(match, version)
-        view = self.bot.host.view(match, seat, state)
+        view = await self.bot.host.view_at(match, version, seat)
         since = (
             await self.since(match, version, since_seat) if seat is None and since_seat is not None else None
         )
@@ -250,10 +249,9 @@ class DiscordNotifier:
         if base is None:
             return None
         try:
-            before = await self.bot.host.state_at(match, base)
+            return Since(await self.bot.host.view_at(match, base), seat)
         except MatchNotFound:
             return None
-        return Since(self.bot.host.view(match, None, before), seat)
 
     async def image(
         self, match: MatchRecord, version: int, seat: int | None, locale: str = lang.DEFAULT

@@ -168,6 +168,11 @@ class GameHost:
         # match's snapshot several times over (the move, the names, the board), and parsing it is most of
         # that work. Only the very same text is answered from here.
         self._parsed: Recent[tuple[int, int], tuple[str, BaseModel]] = Recent(PARSED_STATES)
+        # What the moves this host committed lately revealed, by (match id, version): every board post
+        # asks whether its latest move may be taken back, and playing the move again to find out was the
+        # larger part of a post's own work.
+        self.judged: Recent[tuple[int, int], undoing.Taken] = Recent(RECENT_STATES)
+        self._public_views: Recent[tuple[int, int], BaseModel] = Recent(RECENT_STATES)
         # The destination each running sender sends to (see ``dispatch``), and the cap on how many send
         # at once.
         self._senders: dict[tuple[int, int | None], asyncio.Task[int]] = {}
@@ -281,6 +286,17 @@ class GameHost:
     def view(self, match: MatchRecord, seat: int | None, state: BaseModel | None = None) -> BaseModel:
         rules = self.rules(match.game)
         return rules.view(state if state is not None else self.state_of(match), seat)
+
+    async def view_at(self, match: MatchRecord, version: int, seat: int | None = None) -> BaseModel:
+        """``seat``'s view of ``match`` as it stood at ``version`` (None: the public view); raises as
+        ``state_at``. Public views are kept a while: the board a post shows is, turns later, the one the
+        next post of the same player marks its changes against."""
+        if seat is None and (kept := self._public_views.get((match.id, version))) is not None:
+            return kept
+        view = self.view(match, seat, await self.state_at(match, version))
+        if seat is None:
+            self._public_views.keep((match.id, version), view)
+        return view
 
     def legal_notations(self, match: MatchRecord, seat: int, state: BaseModel | None = None) -> list[str]:
         rules = self.rules(match.game)
@@ -599,8 +615,9 @@ class GameHost:
                 name = seat_namer(match, rules, state)
                 waiting = items(name(s) for s in sorted(to_act))
                 raise NotYourTurn(HOST.say("it is not your turn; waiting for {players}", players=waiting))
-            legal = rules.legal_actions(state, seat)
             if isinstance(move, int):
+                # Only a numbered choice needs the list: ``apply`` refuses an illegal move on its own.
+                legal = rules.legal_actions(state, seat)
                 if not 0 <= move < len(legal):
                     raise IllegalAction(
                         HOST.say(
@@ -1058,10 +1075,11 @@ class GameHost:
             match, rules.to_act(before), () if outcome is not None else to_act, timed_out
         )
         snapshot = dump_state(after)
+        logged = LoggedAction(seat=seat, notation=notation)
         committed = await self.store.commit_action(
             match.id,
             match.version,
-            LoggedAction(seat=seat, notation=notation),
+            logged,
             snapshot,
             status=status,
             result_json=outcome.model_dump_json() if outcome is not None else None,
@@ -1070,6 +1088,10 @@ class GameHost:
         )
         self._recent.keep((committed.id, committed.version), after)
         self._parsed.keep((committed.id, committed.version), (snapshot, after))
+        self.judged.keep(
+            (committed.id, committed.version),
+            undoing.judged(rules, before, committed.version, logged, action, after, events),
+        )
         # A log line names a move only when everyone may know it (the engine says which are secret).
         move = notation if rules.is_public_action(before, seat, action) else "a private move"
         log.info("match %s: seat %s played %s (version %s)", match.id, seat, move, committed.version)

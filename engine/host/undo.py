@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING, Any
 
 from pydantic import BaseModel
 
-from engine.core.contract import GameRules, Reveal, dump_state
+from engine.core.contract import Event, GameRules, Reveal, dump_state
 from engine.core.errors import CannotUndo, CorruptRecord, EngineError
 from engine.core.replay import LoggedAction, replay
 from engine.core.say import Say, who
@@ -115,6 +115,10 @@ async def _plan_from(
     taken = []
     for number in range(index, len(entries)):
         version, entry = entries[number]
+        known = host.judged.get((match.id, version))
+        if known is not None and known.action == entry:
+            taken.append(known)  # judged as it was committed: no need to play it again
+            continue
         after = (
             await host.state_at(match, entries[number + 1][0] - 1)
             if number + 1 < len(entries)
@@ -144,8 +148,22 @@ def _judge(
         ) from None
     if step.state != after:
         raise CorruptRecord(f"the stored move at version {version} does not lead to the stored board")
-    told = frozenset(s for e in step.events if e.audience is not None for s in e.audience)
-    return Taken(version, entry, rules.revealed(before, entry.seat, action, after, step.events), told)
+    return judged(rules, before, version, entry, action, after, step.events)
+
+
+def judged(
+    rules: GameRules[Any, Any],
+    before: BaseModel,
+    version: int,
+    entry: LoggedAction,
+    action: BaseModel,
+    after: BaseModel,
+    events: Sequence[Event],
+) -> Taken:
+    """What ``entry`` (``action`` played from ``before``, giving ``after`` and ``events``) revealed, and
+    the seats it told something in private."""
+    told = frozenset(s for e in events if e.audience is not None for s in e.audience)
+    return Taken(version, entry, rules.revealed(before, entry.seat, action, after, events), told)
 
 
 async def allowed(host: GameHost, match: MatchRecord, seat: int) -> bool:

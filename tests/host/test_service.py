@@ -583,3 +583,8 @@ async def test_the_board_at_every_version_comes_back_from_checkpoints_and_the_lo
         played = [action for at, action in kept if at <= version]
         expected, _ = replay(rules, 3, match.seed, match.options, played)
         assert await fresh.state_at(match, version) == expected, version
+        # The views at a version, kept or not, are those of that board.
+        for seat in (None, human):
+            shown = rules.view(expected, seat)
+            assert await host.view_at(match, version, seat) == shown, (version, seat)
+            assert await fresh.view_at(match, version, seat) == shown, (version, seat)

@@ -81,6 +81,10 @@ async def test_undo_is_allowed_and_refused_by_what_the_move_revealed(
         if revealed in seen:
             continue
         seen.add(revealed)
+        # A host that did not make the move (the bot restarted since) plays it again to judge it, and
+        # must judge it as the host that committed it does.
+        restarted = GameHost(store)
+        assert await restarted.can_undo(await restarted.match(match.id), seat) is (revealed is None)
         if revealed is None:
             assert await host.can_undo(match, seat)
             undone = await host.undo(match.id, user_at(match, seat))
