@@ -101,7 +101,9 @@ def cmd_run(settings: Settings, sync_only: bool = False) -> int:
                 loop.add_signal_handler(signum, lambda: asyncio.ensure_future(bot.close()))
             await bot.start(token)
 
-    asyncio.run(sync() if sync_only else serve())
+    from cogs import _loop
+
+    _loop.run(sync() if sync_only else serve())
     return 0
 
 

@@ -19,6 +19,7 @@ from pathlib import Path
 import discord
 import yarl
 
+from cogs import _loop
 from cogs._client import BigApple
 from engine.host.shards import Shards
 from tests.discord.fake import API_PREFIX
@@ -89,7 +90,7 @@ async def serve(options: argparse.Namespace) -> None:
 def main(argv: Sequence[str]) -> int:
     options = parse(argv)
     point_at_fake(int(options.port))
-    asyncio.run(serve(options))
+    _loop.run(serve(options))
     return 0
 
 
