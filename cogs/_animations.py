@@ -9,7 +9,8 @@ from __future__ import annotations
 import asyncio
 from typing import TYPE_CHECKING
 
-from engine.host.history import match_frames
+from engine.core.errors import CorruptRecord
+from engine.host.history import kept_log, unreadable
 from engine.host.ports import MatchRecord
 from engine.host.recent import Recent
 
@@ -31,7 +32,7 @@ class Animations:
 
     async def of(self, match: MatchRecord) -> bytes:
         """The public board after every move of ``match`` as it stands, animated. Raises as
-        ``match_frames`` (a match not started, an unreadable log) and ``animate`` (too big)."""
+        ``match_frames`` (a match not started, an unreadable log) and ``animate_match`` (too big)."""
         key = (match.id, match.version)
         kept = self._kept.get(key)
         if kept is not None:
@@ -59,7 +60,9 @@ class Animations:
             del self._drawing[key]
 
     async def _draw(self, match: MatchRecord) -> bytes:
-        frames = await match_frames(self.bot.host, match)
-        views = [(self.bot.host.view(match, None, f.state), f.turn_ends) for f in frames]
+        kept = await kept_log(self.bot.host, match)
         self.drawn += 1
-        return await self.bot.renderer.animation(match.game, views, match.seat_names())
+        try:
+            return await self.bot.renderer.animate_match(match, kept)
+        except CorruptRecord as exc:
+            raise unreadable(match, exc) from None

@@ -24,6 +24,10 @@ from typing import TypeVar
 from PIL import Image
 from pydantic import BaseModel
 
+from engine.core.replay import LoggedAction
+from engine.host.history import replayed_frames
+from engine.host.ports import MatchRecord
+from engine.registry import get_game
 from render.canvas import stacked
 from render.registry import board_image
 
@@ -117,6 +121,22 @@ def animate_boards(
     palette = board_palette(game, [view for view, _ in looked_at(boards)], names)
     drawn = [frame(game, view, names, palette, turn_ends) for view, turn_ends in boards]
     return animate_frames(drawn, palette, max_bytes)
+
+
+def animate_match(
+    match: MatchRecord,
+    kept: Sequence[tuple[int, LoggedAction]],
+    names: Sequence[str] = (),
+    max_bytes: int = MAX_BYTES,
+) -> bytes:
+    """The animated GIF of ``match``, replayed here from its kept log ``kept`` (see
+    ``engine.host.history.kept_log``), as ``animate_boards``. Raises ``CorruptRecord`` when the log
+    cannot be replayed, and as ``animate_boards``."""
+    rules = get_game(match.game)
+    frames = replayed_frames(rules, match, kept)
+    return animate_boards(
+        match.game, [(rules.view(f.state, None), f.turn_ends) for f in frames], names, max_bytes
+    )
 
 
 def animate_frames(frames: Sequence[Frame], palette: Image.Image, max_bytes: int = MAX_BYTES) -> bytes:

@@ -40,21 +40,31 @@ class Frame:
 async def match_frames(host: GameHost, match: MatchRecord) -> list[Frame]:
     """Every frame of ``match``, from the opening to its latest move. Raises ``MatchClosed`` for a match
     that never started, ``CorruptRecord`` when its log cannot be replayed."""
+    kept = await kept_log(host, match)
+    try:
+        return await asyncio.to_thread(replayed_frames, host.rules(match.game), match, kept)
+    except CorruptRecord as exc:
+        raise unreadable(match, exc) from None
+
+
+async def kept_log(host: GameHost, match: MatchRecord) -> list[tuple[int, LoggedAction]]:
+    """The log ``match``'s frames are replayed from: its kept actions with their versions. Raises
+    ``MatchClosed`` for a match that never started."""
     if match.status is MatchStatus.LOBBY or match.state_json is None:
         host.state_of(match)  # says why there is no board
-    kept = await host.store.kept_actions(match.id)
-    rules = host.rules(match.game)
-    try:
-        return await asyncio.to_thread(_frames, rules, match, kept)
-    except CorruptRecord as exc:
-        raise CorruptRecord(
-            f"match #{match.id} cannot be read ({exc.message}); {ADMIN_CAN_ABANDON}"
-        ) from None
+    return await host.store.kept_actions(match.id)
 
 
-def _frames(
+def unreadable(match: MatchRecord, problem: CorruptRecord) -> CorruptRecord:
+    """``problem`` replaying ``match``'s log, as an admin reads it (with what they can do)."""
+    return CorruptRecord(f"match #{match.id} cannot be read ({problem.message}); {ADMIN_CAN_ABANDON}")
+
+
+def replayed_frames(
     rules: GameRules[Any, Any], match: MatchRecord, kept: Sequence[tuple[int, LoggedAction]]
 ) -> list[Frame]:
+    """Every frame of ``match`` (``rules``' game), replayed from its kept log ``kept`` (see
+    ``kept_log``). Raises ``CorruptRecord`` when the log cannot be replayed."""
     state = rules.setup(match.seat_count, match.seed, match.options)
     opening_version = kept[0][0] - 1 if kept else match.version
     frames = [Frame(0, opening_version, state, True)]

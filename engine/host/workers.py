@@ -33,6 +33,13 @@ def cores() -> int:
     return max(1, os.cpu_count() or 1)
 
 
+def lowest_priority() -> None:
+    """Have this process run only while the cores have nothing more pressing to run (Unix's nice 19;
+    where processes have no such priority, nothing changes)."""
+    if hasattr(os, "nice"):
+        os.nice(19 - os.nice(0))
+
+
 def configured_workers(variable: str, workers: int | None = None) -> int:
     """``workers`` if given, else the number in the environment ``variable``, else one per core."""
     if workers is not None:

@@ -4,18 +4,28 @@ processes cannot run."""
 from __future__ import annotations
 
 import asyncio
+import io
+import os
 import threading
+from pathlib import Path
 from typing import Any
 
 import pytest
+from PIL import Image
 
 import engine.host.workers as workers_module
 import render.pool as render_pool
+from data.store import SqliteMatchStore
+from engine.host.ports import Player
+from engine.host.service import GameHost
 from engine.host.workers import configured_workers
+from render.animation import animate_match
 from render.ny_piatnik import PrivateView
 from render.pool import WORKERS_VARIABLE, RenderPool
 from render.registry import render_view
 from tests.render.test_speed_paths import sample_views
+
+ANN = Player(user_id=101, name="ann")
 
 
 async def test_workers_draw_the_same_bytes_as_this_process_two_at_once() -> None:
@@ -121,3 +131,31 @@ async def test_an_animation_waits_while_an_image_someone_waits_for_is_drawn(
     gif = await animation
     assert gif.startswith(b"GIF") and pool.ran_in_threads == 1 + 1 + len(boards) + 1  # palette, frames, GIF
     await pool.close()
+
+
+async def test_a_match_is_animated_in_a_process_of_its_own_at_the_lowest_priority(tmp_path: Path) -> None:
+    """Replayed and drawn there, not in the render processes, where it would hold up the boards players
+    wait for: the same GIF as drawn here."""
+    store = await SqliteMatchStore.open(tmp_path / "matches.db")
+    try:
+        host = GameHost(store)
+        match = await host.create_match("ny_piatnik", 2, creator=ANN, seed=5)
+        await host.add_computer(match.id, "greedy")
+        match = (await host.start(match.id, by_user=ANN.user_id)).match
+        for _ in range(4):
+            notation = host.legal_notations(match, match.seat_of(ANN.user_id or 0) or 0)[0]
+            match = (await host.act(match.id, ANN.user_id or 0, notation)).match
+        kept = await store.kept_actions(match.id)
+    finally:
+        await store.close()
+    pool = RenderPool(1)
+    try:
+        gif = await pool.animate_match(match, kept)
+        assert pool.animations.ran_in_processes == 1 and pool.ran_in_processes == pool.ran_in_threads == 0
+        if hasattr(os, "nice"):
+            assert await pool.animations.run(os.nice, 0) == 19
+    finally:
+        await pool.close()
+    assert gif == animate_match(match, kept, match.seat_names())
+    with Image.open(io.BytesIO(gif)) as image:
+        assert image.format == "GIF" and image.n_frames == len(kept) + 1
