@@ -9,8 +9,7 @@ import io
 import math
 import threading
 from collections import OrderedDict
-from collections.abc import Callable, Hashable, Iterator, Sequence
-from contextlib import contextmanager
+from collections.abc import Callable, Hashable, Sequence
 from functools import lru_cache
 from importlib import resources
 from typing import Any, ClassVar, Generic, TypeVar
@@ -110,6 +109,9 @@ def drawn_once(canvas: Draw, box: Box, key: Hashable, draw: Callable[[], None]) 
     TILES.put(full_key, image.crop(pixels))
 
 
+_FILLED = (("stroke_filled", True),)  # how ``getmask2``'s key holds the one keyword a line of text passes
+
+
 class CachedFont(ImageFont.FreeTypeFont):
     """A FreeType font whose glyph masks come from ``MASKS`` when the same text was drawn before."""
 
@@ -143,6 +145,18 @@ class CachedFont(ImageFont.FreeTypeFont):
             cached = super().getmask2(
                 text, mode, None, None, None, stroke_width, anchor, ink, start, **kwargs
             )
+            MASKS.put(key, cached)
+        return cached
+
+    def line_mask(
+        self, text: str, mode: str, anchor: str | None, ink: int, start: tuple[float, float]
+    ) -> Mask:
+        """``getmask2`` of one plain line as ``Draw.line_of_text`` asks for it, kept under the same key,
+        without working the key out from every argument (a board draws some fifty lines)."""
+        key = (self.name, self.size, text, mode, 0, anchor, start, _FILLED)
+        cached = MASKS.get(key)
+        if cached is None:
+            cached = super().getmask2(text, mode, None, None, None, 0, anchor, ink, start, stroke_filled=True)
             MASKS.put(key, cached)
         return cached
 
@@ -292,24 +306,19 @@ class Draw(ImageDraw.ImageDraw):
     def _thick(self, width: float) -> int:
         return max(1, round(width * self.scale)) if width > 0 else 0
 
-    @contextmanager
-    def _in_pixels(self) -> Iterator[bool]:
-        """Whether the shape being drawn is still in units: ImageDraw draws some shapes as others (a
-        rounded rectangle with square corners as a rectangle), which are then in pixels already."""
-        if self._drawing or self.scale == 1.0:
-            yield False
-            return
-        self._drawing = True
-        try:
-            yield True
-        finally:
-            self._drawing = False
-
     def rectangle(self, xy: Any, fill: Any = None, outline: Any = None, width: float = 1) -> None:
-        with self._in_pixels() as units:
-            if units:
-                xy, width = self._at(xy), self._thick(width)
-            super().rectangle(xy, fill, outline, int(width))
+        # What ImageDraw's rectangle does, without its call through the generic shape steps: a board
+        # draws a hundred rectangles or more, and those steps were half of each one's time.
+        if not self._drawing and self.scale != 1.0:
+            xy, width = self._at(xy), self._thick(width)
+        ink, fill_ink = self._getink(outline, fill)
+        if fill_ink is not None:
+            self.draw.draw_rectangle(xy, fill_ink, 1)
+        if ink is not None and ink != fill_ink and width != 0:
+            self.draw.draw_rectangle(xy, ink, 0, int(width))
+
+    # The other shapes go through ImageDraw, which draws some as others (a rounded rectangle with square
+    # corners as a rectangle): ``_drawing`` says that those are in pixels already.
 
     def rounded_rectangle(
         self,
@@ -321,28 +330,47 @@ class Draw(ImageDraw.ImageDraw):
         *,
         corners: tuple[bool, bool, bool, bool] | None = None,
     ) -> None:
-        with self._in_pixels() as units:
-            if units:
-                xy, radius, width = self._at(xy), round(radius * self.scale), self._thick(width)
+        if self._drawing or self.scale == 1.0:
             super().rounded_rectangle(xy, radius, fill, outline, int(width), corners=corners)
+            return
+        self._drawing = True
+        try:
+            scaled = round(radius * self.scale)
+            super().rounded_rectangle(
+                self._at(xy), scaled, fill, outline, self._thick(width), corners=corners
+            )
+        finally:
+            self._drawing = False
 
     def ellipse(self, xy: Any, fill: Any = None, outline: Any = None, width: float = 1) -> None:
-        with self._in_pixels() as units:
-            if units:
-                xy, width = self._at(xy), self._thick(width)
+        if self._drawing or self.scale == 1.0:
             super().ellipse(xy, fill, outline, int(width))
+            return
+        self._drawing = True
+        try:
+            super().ellipse(self._at(xy), fill, outline, self._thick(width))
+        finally:
+            self._drawing = False
 
     def line(self, xy: Any, fill: Any = None, width: float = 0, joint: str | None = None) -> None:
-        with self._in_pixels() as units:
-            if units:
-                xy, width = self._at(xy), self._thick(width)
+        if self._drawing or self.scale == 1.0:
             super().line(xy, fill, int(width), joint)
+            return
+        self._drawing = True
+        try:
+            super().line(self._at(xy), fill, self._thick(width), joint)
+        finally:
+            self._drawing = False
 
     def polygon(self, xy: Any, fill: Any = None, outline: Any = None, width: float = 1) -> None:
-        with self._in_pixels() as units:
-            if units:
-                xy, width = self._at(xy), self._thick(width)
+        if self._drawing or self.scale == 1.0:
             super().polygon(xy, fill, outline, int(width))
+            return
+        self._drawing = True
+        try:
+            super().polygon(self._at(xy), fill, outline, self._thick(width))
+        finally:
+            self._drawing = False
 
     def line_of_text(
         self, xy: tuple[float, float], content: str, face: ImageFont.FreeTypeFont, fill: Colour, anchor: str
@@ -355,9 +383,12 @@ class Draw(ImageDraw.ImageDraw):
             return
         x, y = xy
         start = (math.modf(x)[0], math.modf(y)[0])
-        mask, offset = face.getmask2(
-            content, self.fontmode, None, None, None, 0, anchor, ink, start, stroke_filled=True
-        )
+        if isinstance(face, CachedFont):
+            mask, offset = face.line_mask(content, self.fontmode, anchor, ink, start)
+        else:
+            mask, offset = face.getmask2(
+                content, self.fontmode, None, None, None, 0, anchor, ink, start, stroke_filled=True
+            )
         self.draw.draw_bitmap((int(x) + offset[0], int(y) + offset[1]), mask, ink)
 
 

@@ -276,15 +276,26 @@ class TextThroughPillow(canvas.Draw):
         self.text(xy, content, font=face, fill=fill, anchor=anchor)
 
 
+class RectanglesThroughPillow(canvas.Draw):
+    """The canvas's drawing with every rectangle drawn by Pillow's own ``rectangle``."""
+
+    def rectangle(self, xy: Any, fill: Any = None, outline: Any = None, width: float = 1) -> None:
+        if not self._drawing and self.scale != 1.0:
+            xy, width = self._at(xy), self._thick(width)
+        ImageDraw.ImageDraw.rectangle(self, xy, fill, outline, int(width))
+
+
 @pytest.mark.parametrize(
-    "plain", [BlendingEverything, TextThroughPillow], ids=["blending everything", "Pillow's text"]
+    "plain",
+    [BlendingEverything, TextThroughPillow, RectanglesThroughPillow],
+    ids=["blending everything", "Pillow's text", "Pillow's rectangles"],
 )
 @pytest.mark.parametrize("slug", sorted(GAMES))
 def test_the_canvas_draws_the_pixels_of_drawing_the_plain_way(
     slug: str, plain: type[canvas.Draw], monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """Opaque colours written straight in, as blending every colour would draw them; lines of text pasted
-    straight in, as Pillow's ``text`` would draw them."""
+    straight in, as Pillow's ``text`` would draw them; rectangles as Pillow's ``rectangle`` draws them."""
     renders = lossless_renders(slug, monkeypatch)
     fast = renders()
     monkeypatch.setattr(canvas, "Draw", plain)
