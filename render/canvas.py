@@ -363,14 +363,42 @@ class Draw(ImageDraw.ImageDraw):
             self._drawing = False
 
     def polygon(self, xy: Any, fill: Any = None, outline: Any = None, width: float = 1) -> None:
+        # ImageDraw draws no other shape for a polygon, so it needs no ``_drawing`` guard.
         if self._drawing or self.scale == 1.0:
-            super().polygon(xy, fill, outline, int(width))
-            return
-        self._drawing = True
-        try:
-            super().polygon(self._at(xy), fill, outline, self._thick(width))
-        finally:
-            self._drawing = False
+            points, thick = xy, int(width)
+        else:
+            points, thick = self._at(xy), self._thick(width)
+        if thick > 1 and outline is not None:
+            self._thick_polygon(points, fill, outline, thick)
+        else:
+            super().polygon(points, fill, outline, thick)
+
+    def _thick_polygon(self, points: Any, fill: Any, outline: Any, width: int) -> None:
+        """A polygon in pixels with an outline wider than one pixel, drawn on the piece of the canvas it
+        covers and put back. ImageDraw keeps such an outline inside the shape through a mask as large as
+        the whole canvas: for the marks of what changed, a few dozen pixels each, making that mask was
+        most of a board's marking. Drawn on the piece, every pixel comes out as on the whole canvas."""
+        if isinstance(points[0], (int, float)):
+            points = list(zip(points[::2], points[1::2], strict=True))
+        xs, ys = [x for x, _ in points], [y for _, y in points]
+        left, top = max(0, math.floor(min(xs))), max(0, math.floor(min(ys)))
+        right = min(self.image.width, math.ceil(max(xs)) + 1)
+        bottom = min(self.image.height, math.ceil(max(ys)) + 1)
+        if left >= right or top >= bottom:
+            return  # wholly off the canvas
+        piece = self.image.crop((left, top, right, bottom))
+        moved = [(x - left, y - top) for x, y in points]
+        # ImageDraw's own steps, with the inks worked out once: asking for the mask's ink in between
+        # would switch a translucent outline to being written in, not blended.
+        draw = Draw(piece)
+        ink, fill_ink = draw._getink(outline, fill)
+        if fill_ink is not None:
+            draw.draw.draw_polygon(moved, fill_ink, 1)
+        if ink is not None and ink != fill_ink:
+            inside = Image.new("1", piece.size)
+            ImageDraw.Draw(inside).draw.draw_polygon(moved, 1, 1)
+            draw.draw.draw_polygon(moved, ink, 0, width * 2 - 1, inside.im)
+        self.image.paste(piece, (left, top))
 
     def line_of_text(
         self, xy: tuple[float, float], content: str, face: ImageFont.FreeTypeFont, fill: Colour, anchor: str

@@ -103,6 +103,24 @@ def test_a_shape_pillow_draws_as_another_is_scaled_once() -> None:
     assert rounded.tobytes() == plain.tobytes()
 
 
+def test_a_thick_polygon_drawn_on_its_piece_of_the_canvas_is_the_one_pillow_draws() -> None:
+    """Translucent or opaque, wholly on the canvas or running off its edge."""
+    shapes = [
+        ([(10, 10), (40, 10), (10, 40)], "#FF00CC", "#111111", 2),
+        ([(5, 30), (45, 22), (30, 48), (8, 44)], (0, 114, 178, 128), (17, 17, 17, 200), 3),
+        ([(-10, -5), (20, 0), (0, 25)], "#FF00CC", "#111111", 4),
+        ([(35, 35), (70, 40), (40, 70)], None, "#111111", 2),
+    ]
+    ours, draw = new_canvas(50, 50, scale=1.0)
+    pillows = ours.copy()
+    plain = ImageDraw.Draw(pillows, "RGBA")
+    for points, fill, outline, width in shapes:
+        draw.polygon(points, fill=fill, outline=outline, width=width)
+        plain.polygon(points, fill=fill, outline=outline, width=width)
+    assert ours.tobytes() == pillows.tobytes()
+    assert ours.getpixel((10, 10)) == (17, 17, 17)  # the outline was drawn
+
+
 def test_text_at_a_scale_is_the_text_of_the_scaled_size_at_the_scaled_place() -> None:
     half, draw = new_canvas(200, 80, scale=0.5)
     text(draw, (20, 30), "Park Ave ● 42", 24, INK, bold=True)

@@ -285,17 +285,26 @@ class RectanglesThroughPillow(canvas.Draw):
         ImageDraw.ImageDraw.rectangle(self, xy, fill, outline, int(width))
 
 
+class PolygonsThroughPillow(canvas.Draw):
+    """The canvas's drawing with every polygon drawn by Pillow's own ``polygon`` on the whole canvas."""
+
+    def polygon(self, xy: Any, fill: Any = None, outline: Any = None, width: float = 1) -> None:
+        if not self._drawing and self.scale != 1.0:
+            xy, width = self._at(xy), self._thick(width)
+        ImageDraw.Draw(self.image, "RGBA").polygon(xy, fill, outline, int(width))
+
+
 @pytest.mark.parametrize(
     "plain",
-    [BlendingEverything, TextThroughPillow, RectanglesThroughPillow],
-    ids=["blending everything", "Pillow's text", "Pillow's rectangles"],
+    [BlendingEverything, TextThroughPillow, RectanglesThroughPillow, PolygonsThroughPillow],
+    ids=["blending everything", "Pillow's text", "Pillow's rectangles", "Pillow's polygons"],
 )
 @pytest.mark.parametrize("slug", sorted(GAMES))
 def test_the_canvas_draws_the_pixels_of_drawing_the_plain_way(
     slug: str, plain: type[canvas.Draw], monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """Opaque colours written straight in, as blending every colour would draw them; lines of text pasted
-    straight in, as Pillow's ``text`` would draw them; rectangles as Pillow's ``rectangle`` draws them."""
+    straight in, as Pillow's ``text`` would draw them; rectangles and polygons as Pillow draws them."""
     renders = lossless_renders(slug, monkeypatch)
     fast = renders()
     monkeypatch.setattr(canvas, "Draw", plain)
