@@ -78,6 +78,8 @@ PARALLEL_DESTINATIONS = 8
 RECENT_STATES = 512
 # How many matches' latest snapshots the host keeps read, with the text they were read from.
 PARSED_STATES = 64
+# Public views kept (see ``view_at``): the boards of the latest turn ends a next post marks changes against.
+RECENT_VIEWS = 128
 # The computer players that stand in for a person whose time ran out, the strongest first.
 STRONGEST_FIRST = ("strong", "greedy", "random")
 # Match ids are signed 64-bit in the store; anything else cannot name a match.
@@ -172,7 +174,7 @@ class GameHost:
         # asks whether its latest move may be taken back, and playing the move again to find out was the
         # larger part of a post's own work.
         self.judged: Recent[tuple[int, int], undoing.Taken] = Recent(RECENT_STATES)
-        self._public_views: Recent[tuple[int, int], BaseModel] = Recent(RECENT_STATES)
+        self._public_views: Recent[tuple[int, int], BaseModel] = Recent(RECENT_VIEWS)
         # The destination each running sender sends to (see ``dispatch``), and the cap on how many send
         # at once.
         self._senders: dict[tuple[int, int | None], asyncio.Task[int]] = {}

@@ -34,10 +34,13 @@ def cores() -> int:
 
 
 def lowest_priority() -> None:
-    """Have this process run only while the cores have nothing more pressing to run (Unix's nice 19;
-    where processes have no such priority, nothing changes)."""
+    """Have this process run only while the cores have nothing more pressing to run: Linux's idle
+    scheduling, which gives way at once to any other process that wakes, and Unix's nice 19 (where
+    processes have neither, nothing changes)."""
     if hasattr(os, "nice"):
         os.nice(19 - os.nice(0))
+    if hasattr(os, "sched_setscheduler") and hasattr(os, "SCHED_IDLE"):
+        os.sched_setscheduler(0, os.SCHED_IDLE, os.sched_param(0))
 
 
 def configured_workers(variable: str, workers: int | None = None) -> int:

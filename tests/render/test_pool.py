@@ -154,6 +154,8 @@ async def test_a_match_is_animated_in_a_process_of_its_own_at_the_lowest_priorit
         assert pool.animations.ran_in_processes == 1 and pool.ran_in_processes == pool.ran_in_threads == 0
         if hasattr(os, "nice"):
             assert await pool.animations.run(os.nice, 0) == 19
+        if hasattr(os, "SCHED_IDLE"):
+            assert await pool.animations.run(os.sched_getscheduler, 0) == os.SCHED_IDLE
     finally:
         await pool.close()
     assert gif == animate_match(match, kept, match.seat_names())
