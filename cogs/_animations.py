@@ -22,7 +22,7 @@ KEPT = 4
 
 
 class Animations:
-    """Builds (off the event loop, see ``RenderPool.animation``) and keeps matches' animations."""
+    """Builds (off the event loop, see ``RenderPool.animate_match``) and keeps matches' animations."""
 
     def __init__(self, bot: BigApple) -> None:
         self.bot = bot

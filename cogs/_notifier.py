@@ -400,7 +400,7 @@ class DiscordNotifier:
         self, match: MatchRecord, channel: discord.abc.Messageable, locale: str
     ) -> None:
         """The whole match move by move, as an animated GIF under the final post. It is drawn in the
-        background, a board at a time between the images of other matches, so no move elsewhere waits
+        background at the lowest priority (see ``RenderPool.animate_match``), so no move elsewhere waits
         for it; a failure is logged and the match stays as it is."""
         try:
             gif = await self.bot.animator.of(match)
