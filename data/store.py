@@ -72,6 +72,10 @@ _KEPT = (
 _SELECT_KEPT_LOG = (
     f"SELECT version, seat, notation FROM actions WHERE match_id = ? AND {_KEPT} ORDER BY version"
 )
+_SELECT_LATEST_KEPT = (
+    f"SELECT version, seat, notation FROM actions WHERE match_id = ? AND {_KEPT} "
+    "ORDER BY version DESC LIMIT ?"
+)
 
 # The version guards. Each bumps the version only when the caller saw the current one and the match
 # is in a status that allows the change; the status a guard needs is part of its WHERE clause.
@@ -1043,20 +1047,27 @@ class SqliteMatchStore:
 
     # ---------------------------------------------------------------------------------------- undo
 
-    async def kept_actions(self, match_id: int) -> list[tuple[int, LoggedAction]]:
-        """(version, action) of every action of the match not taken back, in the order played.
+    async def kept_actions(self, match_id: int, latest: int | None = None) -> list[tuple[int, LoggedAction]]:
+        """(version, action) of every action of the match not taken back, in the order played; with
+        ``latest``, of the last ``latest`` of them only.
 
         Raises ``MatchNotFound``, or ``CorruptRecord`` naming the unreadable entry.
         """
 
         def body(raw: sqlite3.Connection) -> list[tuple[int, LoggedAction]]:
             _current_version(raw, match_id)
+            found = (
+                raw.execute(_SELECT_KEPT_LOG, (match_id,))
+                if latest is None
+                else reversed(raw.execute(_SELECT_LATEST_KEPT, (match_id, max(0, latest))).fetchall())
+            )
             return [
                 (int(version), rows.logged_action(match_id, version, seat, notation))
-                for version, seat, notation in raw.execute(_SELECT_KEPT_LOG, (match_id,))
+                for version, seat, notation in found
             ]
 
-        return await self._db.read(body, may_inline=False)
+        # The whole log may be long; the last few actions are a read like any other.
+        return await self._db.read(body, may_inline=latest is not None)
 
     async def undo_actions(
         self,

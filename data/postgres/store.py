@@ -96,6 +96,10 @@ _KEPT = (
 _SELECT_KEPT_LOG = (
     f"SELECT version, seat, notation FROM actions WHERE match_id = $1 AND {_KEPT} ORDER BY version"
 )
+_SELECT_LATEST_KEPT = (
+    f"SELECT version, seat, notation FROM actions WHERE match_id = $1 AND {_KEPT} "
+    "ORDER BY version DESC LIMIT $2"
+)
 
 # The version guards, as in ``data.store``: each bumps the version only when the caller saw the current
 # one and the match is in a status that allows the change.
@@ -1199,8 +1203,9 @@ class PostgresMatchStore:
 
     # ---------------------------------------------------------------------------------------- undo
 
-    async def kept_actions(self, match_id: int) -> list[tuple[int, LoggedAction]]:
-        """(version, action) of every action of the match not taken back, in the order played.
+    async def kept_actions(self, match_id: int, latest: int | None = None) -> list[tuple[int, LoggedAction]]:
+        """(version, action) of every action of the match not taken back, in the order played; with
+        ``latest``, of the last ``latest`` of them only.
 
         Raises ``MatchNotFound``, or ``CorruptRecord`` naming the unreadable entry.
         """
@@ -1208,9 +1213,14 @@ class PostgresMatchStore:
         async def body(conn: Conn) -> list[tuple[int, LoggedAction]]:
             if await conn.fetchval("SELECT 1 FROM matches WHERE id = $1", match_id) is None:
                 raise rows.not_found(match_id)
+            found = (
+                await conn.fetch(_SELECT_KEPT_LOG, match_id)
+                if latest is None
+                else reversed(await conn.fetch(_SELECT_LATEST_KEPT, match_id, max(0, latest)))
+            )
             return [
                 (int(version), rows.logged_action(match_id, version, seat, notation))
-                for version, seat, notation in await conn.fetch(_SELECT_KEPT_LOG, match_id)
+                for version, seat, notation in found
             ]
 
         return await self._db.read(body)

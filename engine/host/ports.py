@@ -302,8 +302,9 @@ class MatchStore(Protocol):
 
     async def end_absence(self, user_id: int, now: datetime) -> list[SeatClock] | None: ...
 
-    async def kept_actions(self, match_id: int) -> list[tuple[int, LoggedAction]]:
-        """(version, action) of every action not taken back, in the order played."""
+    async def kept_actions(self, match_id: int, latest: int | None = None) -> list[tuple[int, LoggedAction]]:
+        """(version, action) of every action not taken back, in the order played; with ``latest``, of
+        the last ``latest`` of them only."""
         ...
 
     async def undo_actions(

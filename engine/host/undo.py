@@ -26,6 +26,10 @@ from engine.host.text import HOST
 if TYPE_CHECKING:
     from engine.host.service import GameHost
 
+# How many of the latest actions a board post reads to know who may take a move back: a log read whole
+# grew with the match, and the latest chosen move is nearly always among these.
+UNDO_TAIL = 16
+
 # Why a move that revealed something stays played, by what it revealed.
 REASONS: dict[Reveal, Say] = {
     "card": HOST.say("that move drew a card, so it cannot be taken back"),
@@ -66,12 +70,13 @@ class Plan:
 Latest = tuple[list[tuple[int, LoggedAction]], int, dict[int, BaseModel]]
 
 
-async def _latest(host: GameHost, match: MatchRecord) -> Latest:
-    """The kept log of ``match``, the index in it of the latest move a seat chose (-1: none), and the
-    state before each action from there on. The moves the host made for people without asking them
-    (``GameRules.automatic``) after it belong to it; a computer's move is a choice."""
+async def _latest(host: GameHost, match: MatchRecord, tail: int | None = None) -> Latest:
+    """The kept log of ``match`` (with ``tail``, its last ``tail`` actions only), the index in it of
+    the latest move a seat chose (-1: none), and the state before each action from there on. The moves
+    the host made for people without asking them (``GameRules.automatic``) after it belong to it; a
+    computer's move is a choice."""
     rules = host.rules(match.game)
-    entries = await host.store.kept_actions(match.id)
+    entries = await host.store.kept_actions(match.id, tail)
     computers = {p.seat for p in match.players if p.bot is not None}
     befores: dict[int, BaseModel] = {}
     index = len(entries) - 1
@@ -197,7 +202,10 @@ async def who_may_undo(host: GameHost, match: MatchRecord) -> int | None:
     chosen a move ever may."""
     if match.status is not MatchStatus.ACTIVE:
         return None
-    latest = await _latest(host, match)
+    # The end of the log says it: the latest chosen move and the moves made for people after it.
+    latest = await _latest(host, match, UNDO_TAIL)
+    if latest[1] < 0 and len(latest[0]) == UNDO_TAIL:
+        latest = await _latest(host, match)  # all of them made for people: look further back
     entries, index, _ = latest
     if index < 0:
         return None

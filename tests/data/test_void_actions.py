@@ -27,6 +27,9 @@ async def test_an_undo_voids_the_latest_actions_and_commits_the_board_before_the
         (v - 2, LoggedAction(seat=(v - 2) % 2, notation=f"m{v - 2}")),
     ]
     assert await store.action_seats(match.id) == [(v - 3, (v - 3) % 2), (v - 2, (v - 2) % 2)]
+    # The last few of them, as the board post asks who may take a move back.
+    assert await store.kept_actions(match.id, latest=1) == (await store.kept_actions(match.id))[-1:]
+    assert await store.kept_actions(match.id, latest=5) == await store.kept_actions(match.id)
     # The seat's move at v-1 was taken back: its latest is the one before.
     assert await store.last_action_version(match.id, (v - 1) % 2) == v - 3
     assert await store.action_at(match.id, v) is None

@@ -12,6 +12,7 @@ from data.store import SqliteMatchStore
 from engine.core.errors import CannotUndo, StaleVersion
 from engine.core.replay import replay
 from engine.core.rng import Rng
+from engine.host import undo as undoing
 from engine.host.ports import MatchRecord, MatchStatus, Player
 from engine.host.service import GameHost
 from engine.host.undo import REASONS
@@ -194,3 +195,29 @@ async def test_an_undo_hands_the_running_clock_back_to_the_mover(store: SqliteMa
                 assert not clock_after.running
         return
     pytest.fail("no move ended a turn without revealing anything")
+
+
+async def test_who_may_undo_reads_past_the_end_of_the_log_when_it_was_all_made_for_people(
+    store: SqliteMatchStore, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A board post reads only the last actions; when each of them was a move the rules made for a
+    person, it reads further back, and answers as the whole log does."""
+    host = GameHost(store)
+    match = await started(host, "skyline", seed=5)
+    rules, greedy = host.rules("skyline"), POLICIES["skyline"]["greedy"]
+    made_for_them = 0
+    for step in range(300):
+        if match.status is not MatchStatus.ACTIVE or made_for_them >= 3:
+            break
+        state = host.state_of(match)
+        seat = min(rules.to_act(state))
+        action = greedy.choose(rules, state, seat, rules.legal_actions(state, seat), Rng.from_seed(step))
+        notation = rules.notation(action)
+        match = (await host.act(match.id, user_at(match, seat), notation)).match
+        last = (await store.kept_actions(match.id))[-1][1]
+        made_for_them += (last.seat, last.notation) != (seat, notation)
+        monkeypatch.setattr(undoing, "UNDO_TAIL", 1)
+        from_the_end = await undoing.who_may_undo(host, match)
+        monkeypatch.setattr(undoing, "UNDO_TAIL", 10_000)
+        assert from_the_end == await undoing.who_may_undo(host, match), step
+    assert made_for_them, "no move was made for a person, so this test proves nothing"
