@@ -28,7 +28,7 @@ from engine.host.locks import MatchLocks
 from engine.host.outbox import DestinationGone
 from engine.host.ports import Delivery, LivePost, MatchRecord, Notice, TurnLines
 from engine.host.text import clip_lines, notice_heading, notice_lines, standings_lines, winners_line
-from engine.host.turns import previous_turn_end
+from engine.host.turns import previous_turn_end, told_by_latest
 from engine.host.undo import who_may_undo
 from lang import t
 from lang.says import Namer
@@ -65,6 +65,10 @@ def nonce_of(delivery: Delivery) -> str:
 
 # Earlier turns kept for the recap of a player's next turn.
 HISTORY = 12
+
+# How many of the latest actions a board post reads to find where its player's previous turn ended: a log
+# read whole grew with the match, and a turn nearly always ended among these.
+SINCE_TAIL = 16
 
 
 def recap(history: Sequence[TurnLines], to_act: Sequence[int], body: list[str], locale: str) -> list[str]:
@@ -245,7 +249,11 @@ class DiscordNotifier:
 
     async def since(self, match: MatchRecord, version: int, seat: int) -> Since | None:
         """The public board as ``seat`` left it at the end of their previous turn, as of ``version``."""
-        base = previous_turn_end(await self.bot.store.action_seats(match.id), seat, version)
+        store = self.bot.store
+        actions = await store.action_seats(match.id, upto=version, latest=SINCE_TAIL)
+        if len(actions) == SINCE_TAIL and not told_by_latest(actions, seat, version):
+            actions = await store.action_seats(match.id, upto=version)  # their turn began further back
+        base = previous_turn_end(actions, seat, version)
         if base is None:
             return None
         try:

@@ -287,17 +287,28 @@ class SqliteMatchStore:
 
         return await self._db.read(body, may_inline=False)
 
-    async def action_seats(self, match_id: int) -> list[tuple[int, int]]:
-        """(version, seat) of every accepted action of the match not taken back, in the order played."""
+    async def action_seats(
+        self, match_id: int, upto: int | None = None, latest: int | None = None
+    ) -> list[tuple[int, int]]:
+        """(version, seat) of every accepted action of the match not taken back, in the order played;
+        with ``upto``, of those at that version or before; with ``latest``, of the last ``latest`` of
+        those only (a read whose cost does not grow with the match)."""
+        sql = f"SELECT version, seat FROM actions WHERE match_id = ? AND {_KEPT}"
+        arguments: tuple[int, ...] = (match_id,)
+        if upto is not None:
+            sql += " AND version <= ?"
+            arguments += (upto,)
+        if latest is not None:
+            sql += " ORDER BY version DESC LIMIT ?"
+            arguments += (max(0, latest),)
+        else:
+            sql += " ORDER BY version"
 
         def body(raw: sqlite3.Connection) -> list[tuple[int, int]]:
-            rows = raw.execute(
-                f"SELECT version, seat FROM actions WHERE match_id = ? AND {_KEPT} ORDER BY version",
-                (match_id,),
-            ).fetchall()
-            return [(int(version), int(seat)) for version, seat in rows]
+            found = [(int(version), int(seat)) for version, seat in raw.execute(sql, arguments)]
+            return found[::-1] if latest is not None else found
 
-        return await self._db.read(body)
+        return await self._db.read(body, may_inline=latest is not None)
 
     async def last_action_version(self, match_id: int, seat: int) -> int | None:
         """The version of ``seat``'s latest action in the match not taken back (None: there is none)."""

@@ -363,15 +363,26 @@ class PostgresMatchStore:
         """
         return [action for _, action in await self.kept_actions(match_id)]
 
-    async def action_seats(self, match_id: int) -> list[tuple[int, int]]:
-        """(version, seat) of every accepted action of the match not taken back, in the order played."""
+    async def action_seats(
+        self, match_id: int, upto: int | None = None, latest: int | None = None
+    ) -> list[tuple[int, int]]:
+        """(version, seat) of every accepted action of the match not taken back, in the order played;
+        with ``upto``, of those at that version or before; with ``latest``, of the last ``latest`` of
+        those only (a read whose cost does not grow with the match)."""
+        sql = f"SELECT version, seat FROM actions WHERE match_id = $1 AND {_KEPT}"
+        arguments: tuple[int, ...] = (match_id,)
+        if upto is not None:
+            arguments += (upto,)
+            sql += f" AND version <= ${len(arguments)}"
+        if latest is not None:
+            arguments += (max(0, latest),)
+            sql += f" ORDER BY version DESC LIMIT ${len(arguments)}"
+        else:
+            sql += " ORDER BY version"
 
         async def body(conn: Conn) -> list[tuple[int, int]]:
-            found = await conn.fetch(
-                f"SELECT version, seat FROM actions WHERE match_id = $1 AND {_KEPT} ORDER BY version",
-                match_id,
-            )
-            return [(int(version), int(seat)) for version, seat in found]
+            found = [(int(version), int(seat)) for version, seat in await conn.fetch(sql, *arguments)]
+            return found[::-1] if latest is not None else found
 
         return await self._db.read(body)
 

@@ -27,6 +27,11 @@ async def test_an_undo_voids_the_latest_actions_and_commits_the_board_before_the
         (v - 2, LoggedAction(seat=(v - 2) % 2, notation=f"m{v - 2}")),
     ]
     assert await store.action_seats(match.id) == [(v - 3, (v - 3) % 2), (v - 2, (v - 2) % 2)]
+    # Up to a version, and the last few of those, as a board post asks where a turn began.
+    assert await store.action_seats(match.id, upto=v - 3) == [(v - 3, (v - 3) % 2)]
+    assert await store.action_seats(match.id, latest=1) == [(v - 2, (v - 2) % 2)]
+    assert await store.action_seats(match.id, upto=v, latest=5) == await store.action_seats(match.id)
+    assert await store.action_seats(match.id, upto=v - 4, latest=5) == []
     # The last few of them, as the board post asks who may take a move back.
     assert await store.kept_actions(match.id, latest=1) == (await store.kept_actions(match.id))[-1:]
     assert await store.kept_actions(match.id, latest=5) == await store.kept_actions(match.id)

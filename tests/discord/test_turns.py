@@ -7,11 +7,15 @@ from __future__ import annotations
 import copy
 from pathlib import Path
 
+import pytest
+
+from cogs import _notifier as notifier
 from cogs._client import BigApple
 from cogs._notifier import continues_turn
 from engine.core.replay import replay
 from engine.core.rng import Rng
 from engine.host.ports import MatchStatus
+from engine.host.turns import previous_turn_end, told_by_latest
 from engine.registry import POLICIES
 from lang.says import render
 from tests.discord.fake import FakeDiscord
@@ -27,7 +31,7 @@ def board_posts(thread: FakeChannel) -> list[FakeMessage]:
 
 
 async def test_a_multi_step_turn_is_one_post_with_one_mention(
-    fake_discord: FakeDiscord, tmp_path: Path
+    fake_discord: FakeDiscord, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     fake = fake_discord
     cy = fake.add_user("cy")
@@ -85,6 +89,20 @@ async def test_a_multi_step_turn_is_one_post_with_one_mention(
         assert any(
             len({n for n in names if n in text.split("Since your last turn:")[1]}) >= 2 for text in recaps
         )
+        # The board each post compares with (as the player to act left it) is found from the end of
+        # the log; read two actions at a time here, turns that began further back are found too.
+        monkeypatch.setattr(notifier, "SINCE_TAIL", 2)
+        record = await bot.host.match(match_id)
+        log = await bot.store.action_seats(match_id)
+        further = 0
+        for version in range(log[0][0], record.version + 1):
+            for seat in range(3):
+                further += not told_by_latest([a for a in log if a[0] <= version][-2:], seat, version)
+                base = previous_turn_end(log, seat, version)
+                assert base is not None
+                since = await bot.notifier.since(record, version, seat)
+                assert since is not None and since.view == await bot.host.view_at(record, base)
+        assert further > 0
 
 
 async def test_the_private_menu_carries_on_through_a_multi_step_turn(
