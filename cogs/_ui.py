@@ -182,16 +182,16 @@ def move_menu(
             view.add_item(UndoButton(match.id, match.version, locale, menu="m", row=MAX_ROWS - 1))
         view.add_item(OneMoveButton(match.id, match.version, entries[0].label))
         return t(locale, "Your only move in match #{number}:", number=match.id), view
-    rows = MAX_ROWS - (1 if choices else 0)
+    # Several-card choices (and Undo beside them) fill the last rows, as many as their buttons need.
+    trailing = len(choices) + (1 if undo else 0) if choices else 0
+    rows = MAX_ROWS - -(-trailing // BUTTONS_PER_ROW)
     fits = functools.partial(ChoiceButton.fits, match.id, match.version)
     controls = lay_out(entries, prefix, page, locale, rows, fits)
-    undo_row = MAX_ROWS - 1 if choices else _room_for_one_button(controls, rows)
-    if undo and undo_row is None:
+    undo_row = None if choices else _room_for_one_button(controls, rows)
+    if undo and not choices and undo_row is None:
         # No row has room for Undo: the moves make do with one row fewer.
         controls = lay_out(entries, prefix, page, locale, rows - 1, fits)
         undo_row = rows - 1
-    if undo and undo_row is not None:
-        view.add_item(UndoButton(match.id, match.version, locale, menu="m", row=undo_row))
     for slot, control in enumerate(controls):
         if control.kind == "button":
             view.add_item(ChoiceButton.of(match.id, match.version, control.options[0], control.row))
@@ -208,8 +208,12 @@ def move_menu(
         for index, choice in enumerate(choices):
             label = render(locale, choice.title, name) if choice.title else choice.label
             item = MultiButton(match.id, match.version, index, label)
-            item.item.row = MAX_ROWS - 1
+            item.item.row = rows + index // BUTTONS_PER_ROW
             view.add_item(item)
+        # Undo comes last, after every choice, so it is never read as one of them.
+        undo_row = MAX_ROWS - 1
+    if undo and undo_row is not None:
+        view.add_item(UndoButton(match.id, match.version, locale, menu="m", row=undo_row))
     text = tn(
         locale,
         "Your move in match #{number}: {count} possible move. Pick it:",
