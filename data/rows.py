@@ -297,9 +297,14 @@ def summary_of(match_id: int, row: dbmod.Row, user_ids: Iterable[Any]) -> MatchS
     )
 
 
-def logged_action(match_id: int, version: Any, seat: Any, notation: Any) -> LoggedAction:
+def logged_action(
+    match_id: int, version: Any, seat: Any, notation: Any, stand_in: Any = False
+) -> LoggedAction:
     what = f"the action at version {version} of match {match_id}"
-    return dbmod.validated_row(LoggedAction, {"seat": seat, "notation": notation}, what)
+    if type(stand_in) is int and stand_in in (0, 1):
+        stand_in = bool(stand_in)  # SQLite stores a flag as 0 or 1
+    fields = {"seat": seat, "notation": notation, "stand_in": stand_in}
+    return dbmod.validated_row(LoggedAction, fields, what)
 
 
 def committed_record(

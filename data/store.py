@@ -63,17 +63,19 @@ _INSERT_CHECKPOINT = "INSERT INTO checkpoints (match_id, version, state) VALUES 
 _INSERT_DELIVERY = (
     "INSERT INTO deliveries (match_id, version, seat, payload, created_at) VALUES (?, ?, ?, ?, ?)"
 )
-_INSERT_ACTION = "INSERT INTO actions (match_id, version, seat, notation, created_at) VALUES (?, ?, ?, ?, ?)"
+_INSERT_ACTION = (
+    "INSERT INTO actions (match_id, version, seat, notation, created_at, stand_in) VALUES (?, ?, ?, ?, ?, ?)"
+)
 # The actions still in the log: those no undo has voided (see migration 0012).
 _KEPT = (
     "NOT EXISTS (SELECT 1 FROM void_actions AS v "
     "WHERE v.match_id = actions.match_id AND v.version = actions.version)"
 )
 _SELECT_KEPT_LOG = (
-    f"SELECT version, seat, notation FROM actions WHERE match_id = ? AND {_KEPT} ORDER BY version"
+    f"SELECT version, seat, notation, stand_in FROM actions WHERE match_id = ? AND {_KEPT} ORDER BY version"
 )
 _SELECT_LATEST_KEPT = (
-    f"SELECT version, seat, notation FROM actions WHERE match_id = ? AND {_KEPT} "
+    f"SELECT version, seat, notation, stand_in FROM actions WHERE match_id = ? AND {_KEPT} "
     "ORDER BY version DESC LIMIT ?"
 )
 
@@ -281,8 +283,8 @@ class SqliteMatchStore:
         def body(raw: sqlite3.Connection) -> list[LoggedAction]:
             _current_version(raw, match_id)
             return [
-                rows.logged_action(match_id, version, seat, notation)
-                for version, seat, notation in raw.execute(_SELECT_KEPT_LOG, (match_id,))
+                rows.logged_action(match_id, version, seat, notation, stand_in)
+                for version, seat, notation, stand_in in raw.execute(_SELECT_KEPT_LOG, (match_id,))
             ]
 
         return await self._db.read(body, may_inline=False)
@@ -674,7 +676,9 @@ class SqliteMatchStore:
 
         def body(raw: sqlite3.Connection) -> MatchRecord:
             _guard(raw, _GUARD_COMMIT, guard_params, match_id, expected_version, rows.no_moves)
-            raw.execute(_INSERT_ACTION, (match_id, version, action.seat, action.notation, now))
+            raw.execute(
+                _INSERT_ACTION, (match_id, version, action.seat, action.notation, now, action.stand_in)
+            )
             if checkpoint is not None:
                 raw.execute(_INSERT_CHECKPOINT, (match_id, version, checkpoint))
             if deliveries:
@@ -1073,8 +1077,8 @@ class SqliteMatchStore:
                 else reversed(raw.execute(_SELECT_LATEST_KEPT, (match_id, max(0, latest))).fetchall())
             )
             return [
-                (int(version), rows.logged_action(match_id, version, seat, notation))
-                for version, seat, notation in found
+                (int(version), rows.logged_action(match_id, version, seat, notation, stand_in))
+                for version, seat, notation, stand_in in found
             ]
 
         # The whole log may be long; the last few actions are a read like any other.

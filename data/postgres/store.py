@@ -86,7 +86,8 @@ _INSERT_DELIVERY = (
     "INSERT INTO deliveries (match_id, version, seat, payload, created_at) VALUES ($1, $2, $3, $4, $5)"
 )
 _INSERT_ACTION = (
-    "INSERT INTO actions (match_id, version, seat, notation, created_at) VALUES ($1, $2, $3, $4, $5)"
+    "INSERT INTO actions (match_id, version, seat, notation, created_at, stand_in) "
+    "VALUES ($1, $2, $3, $4, $5, $6)"
 )
 # The actions still in the log: those no undo has voided.
 _KEPT = (
@@ -94,10 +95,10 @@ _KEPT = (
     "WHERE v.match_id = actions.match_id AND v.version = actions.version)"
 )
 _SELECT_KEPT_LOG = (
-    f"SELECT version, seat, notation FROM actions WHERE match_id = $1 AND {_KEPT} ORDER BY version"
+    f"SELECT version, seat, notation, stand_in FROM actions WHERE match_id = $1 AND {_KEPT} ORDER BY version"
 )
 _SELECT_LATEST_KEPT = (
-    f"SELECT version, seat, notation FROM actions WHERE match_id = $1 AND {_KEPT} "
+    f"SELECT version, seat, notation, stand_in FROM actions WHERE match_id = $1 AND {_KEPT} "
     "ORDER BY version DESC LIMIT $2"
 )
 
@@ -785,7 +786,9 @@ class PostgresMatchStore:
 
         async def body(conn: Conn) -> MatchRecord:
             await _guard(conn, _GUARD_COMMIT, guard_params, match_id, expected_version, rows.no_moves)
-            await conn.execute(_INSERT_ACTION, match_id, version, action.seat, action.notation, now)
+            await conn.execute(
+                _INSERT_ACTION, match_id, version, action.seat, action.notation, now, action.stand_in
+            )
             if checkpoint is not None:
                 await conn.execute(_INSERT_CHECKPOINT, match_id, version, checkpoint)
             await _queue(conn, match_id, version, deliveries, now)
@@ -1230,8 +1233,8 @@ class PostgresMatchStore:
                 else reversed(await conn.fetch(_SELECT_LATEST_KEPT, match_id, max(0, latest)))
             )
             return [
-                (int(version), rows.logged_action(match_id, version, seat, notation))
-                for version, seat, notation in found
+                (int(version), rows.logged_action(match_id, version, seat, notation, stand_in))
+                for version, seat, notation, stand_in in found
             ]
 
         return await self._db.read(body)

@@ -13,10 +13,12 @@ from engine.core.notation import quote
 
 
 class LoggedAction(Frozen):
-    """One accepted action as stored: who played it and its canonical notation."""
+    """One accepted action as stored: who played it and its canonical notation. ``stand_in``: a computer
+    played it for the person of that seat (their time ran out, it kept or took over their seat)."""
 
     seat: int
     notation: str
+    stand_in: bool = False
 
 
 def replay(

@@ -144,21 +144,27 @@ def cancel_turn(clock: SeatClock) -> SeatClock:
 
 
 def resume_turn(clock: SeatClock, allowance: Allowance, now: datetime) -> SeatClock:
-    """The seat's last turn goes on (the move that ended it was taken back): the deadline it had and the
-    bank it began with, so taking a move back never buys time."""
+    """The seat's last turn goes on (the move that ended it was taken back) with the bank it began with
+    and the time it had left when that move ended it: its clock stood still while the move stood, so
+    taking a move back neither buys time nor brings back a deadline already past."""
     if clock.last_started is None or clock.last_deadline is None or clock.last_bank is None:
         return begin_turn(clock, allowance, now)
+    # The turn's own time until the move ended it (``end_turn`` added it to ``used``); a row from before
+    # that time was kept says nothing, and the turn then goes on as from its start.
+    took = clock.used - clock.last_used if clock.last_used is not None else timedelta(0)
+    stood = max(now - (clock.last_started + took), timedelta(0))
+    started, deadline = clock.last_started + stood, clock.last_deadline + stood
     resumed = clock.model_copy(
         update={
-            "started_at": clock.last_started,
-            "deadline": clock.last_deadline,
+            "started_at": started,
+            "deadline": deadline,
             "bank": clock.last_bank,
             "used": clock.used if clock.last_used is None else clock.last_used,
             "reminded": 0,
         }
     )
     # The reminders already past are not sent again.
-    passed = sum(1 for moment in reminder_times(clock.last_started, clock.last_deadline) if moment <= now)
+    passed = sum(1 for moment in reminder_times(started, deadline) if moment <= now)
     resumed = resumed.model_copy(update={"reminded": passed})
     return resumed.model_copy(update={"due_at": next_due(resumed)})
 

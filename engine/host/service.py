@@ -1077,7 +1077,13 @@ class GameHost:
             match, rules.to_act(before), () if outcome is not None else to_act, timed_out
         )
         snapshot = dump_state(after)
-        logged = LoggedAction(seat=seat, notation=notation)
+        player = match.player_at(seat)
+        # A computer playing a person's seat (their time ran out, or it keeps or took over the seat)
+        # plays for them: the log remembers it, so the move is never theirs to take back.
+        stand_in = seat in timed_out or (
+            player is not None and player.user_id is not None and player.bot is not None
+        )
+        logged = LoggedAction(seat=seat, notation=notation, stand_in=stand_in)
         committed = await self.store.commit_action(
             match.id,
             match.version,

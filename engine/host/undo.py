@@ -1,5 +1,6 @@
 """Taking a move back, by Board Game Arena's policy: a player may undo their own latest move (a step of
-their turn, or the move that ended it) while nobody else has acted since, unless it revealed something.
+their turn, or the move that ended it) while nobody else has acted since, unless it revealed something
+or a computer played it for them (their time ran out, or it held their seat).
 The rules decide what a move revealed (``GameRules.revealed``); this module decides whose move is the
 latest and commits the undo.
 
@@ -38,6 +39,10 @@ REASONS: dict[Reveal, Say] = {
     "secret": HOST.say("that move showed something hidden, so it cannot be taken back"),
 }
 
+# Why a move a computer played for its seat's person stays played: taking it back would hand them the
+# turn their time already ran out on.
+STAND_IN = HOST.say("a computer played your last move for you, so it cannot be taken back")
+
 
 @dataclass(frozen=True, slots=True)
 class Taken:
@@ -74,7 +79,7 @@ async def _latest(host: GameHost, match: MatchRecord, tail: int | None = None) -
     """The kept log of ``match`` (with ``tail``, its last ``tail`` actions only), the index in it of
     the latest move a seat chose (-1: none), and the state before each action from there on. The moves
     the host made for people without asking them (``GameRules.automatic``) after it belong to it; a
-    computer's move is a choice."""
+    computer's move is a choice, and so is one it played for a person (``LoggedAction.stand_in``)."""
     rules = host.rules(match.game)
     entries = await host.store.kept_actions(match.id, tail)
     computers = {p.seat for p in match.players if p.bot is not None}
@@ -83,7 +88,7 @@ async def _latest(host: GameHost, match: MatchRecord, tail: int | None = None) -
     while index >= 0:
         version, entry = entries[index]
         before = befores[version] = await host.state_at(match, version - 1)
-        if entry.seat in computers or not _forced(rules, before, entry):
+        if entry.stand_in or entry.seat in computers or not _forced(rules, before, entry):
             break
         index -= 1
     return entries, index, befores
@@ -109,6 +114,8 @@ async def _plan_from(
     entries, index, befores = latest
     if index < 0 or all(entry.seat != seat for _, entry in entries):
         raise CannotUndo(HOST.say("you have no move to take back in match #{number}", number=match.id))
+    if entries[index][1].stand_in and entries[index][1].seat == seat:
+        raise CannotUndo(STAND_IN)
     if entries[index][1].seat != seat:
         # An error is read without the seat names of a notice, so the name goes in as it reads.
         name = host.namer(match)(entries[index][1].seat)

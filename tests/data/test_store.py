@@ -512,7 +512,12 @@ async def test_corrupt_players_actions_and_deliveries(sqlite_store: SqliteMatchS
         await store.get_match(match.id)
 
     other = await play(store, await started(store), 1)
-    raw_write(db_path, "INSERT INTO actions VALUES (?, 99, 'zero', 'x', 't')", other.id)
+    raw_write(
+        db_path,
+        "INSERT INTO actions (match_id, version, seat, notation, created_at) "
+        "VALUES (?, 99, 'zero', 'x', 't')",
+        other.id,
+    )
     with pytest.raises(CorruptRecord, match=f"action at version 99 of match {other.id}"):
         await store.action_log(other.id)
 

@@ -78,3 +78,30 @@ async def test_an_undo_needs_the_current_version_the_latest_actions_and_a_runnin
     closed = await store.close_match(match.id, match.version, MatchStatus.ABANDONED)
     with pytest.raises(MatchClosed):
         await store.undo_actions(match.id, closed.version, [v], state(v - 1))
+
+
+async def test_the_log_remembers_which_actions_a_computer_played_for_a_person(
+    store: AnyStore, backdoor: Backdoor
+) -> None:
+    match = await play(store, await started(store), 1)
+    stood_in = LoggedAction(seat=1, notation="for them", stand_in=True)
+    match = await store.commit_action(match.id, match.version, stood_in, state(2))
+    own = LoggedAction(seat=0, notation="mine")
+    match = await store.commit_action(match.id, match.version, own, state(3))
+    log = await store.kept_actions(match.id)
+    assert [action.stand_in for _, action in log] == [False, True, False]
+    assert await store.kept_actions(match.id, latest=2) == log[-2:]
+    assert (await store.action_log(match.id))[1] == stood_in
+    # A row written without the flag (as every row before it existed) reads as its seat's own move.
+    await backdoor.execute(
+        "INSERT INTO actions (match_id, version, seat, notation, created_at) VALUES (?, ?, ?, ?, ?)",
+        match.id,
+        match.version + 1,
+        1,
+        "old",
+        "2026-01-01T00:00:00+00:00",
+    )
+    assert (await store.kept_actions(match.id))[-1] == (
+        match.version + 1,
+        LoggedAction(seat=1, notation="old"),
+    )

@@ -13,9 +13,10 @@ from tests.discord.test_bigapple import board_post, button, new_match, play_one_
 from tests.discord.test_notify import Clock, bot_at
 
 
-async def fast_match(fake: FakeDiscord) -> tuple[int, FakeChannel]:
-    """A started two-player New York 1901 match of alice and bob on the fast clock (1 hour a move)."""
-    match_id, thread = await new_match(fake, fake.alice, "ny1901", players=2, clock="fast")
+async def fast_match(fake: FakeDiscord, game: str = "ny1901") -> tuple[int, FakeChannel]:
+    """A started two-player match of alice and bob (New York 1901 unless told) on the fast clock (1 hour a
+    move)."""
+    match_id, thread = await new_match(fake, fake.alice, game, players=2, clock="fast")
     lobby = await fake.wait_for_message(thread)
     joined = await (await fake.click(lobby, button(lobby, "ba:lobby:join:"), user=fake.bob)).response()
     await (await fake.click(joined, button(joined, "ba:lobby:start:"), user=fake.alice)).response()
@@ -79,6 +80,31 @@ async def test_reminders_then_a_computer_plays_then_keeps_the_seat_until_return(
         assert await bot.store.timeouts_of(first.id) == 2
         profile = await (await fake.slash("profile", {}, user=first, channel=fake.general)).response()
         assert "2 turns played by a computer because the time ran out" in (profile.content or "")
+
+
+async def test_the_turn_a_computer_played_when_time_ran_out_offers_no_undo(
+    fake_discord: FakeDiscord, tmp_path: Path
+) -> None:
+    fake = fake_discord
+    clock = Clock(datetime(2026, 5, 4, 10, tzinfo=UTC))
+    async with bot_at(fake, tmp_path / "db.sqlite", clock) as bot:
+        # The issue's own match: the move the computer plays there reveals nothing.
+        match_id, thread = await fast_match(fake, "skyline")
+        first, _, _ = await whose_turn(fake, bot, match_id)
+        clock.advance(minutes=61)
+        await bot.timekeeper.sweep()
+        await fake.wait_until(lambda: said(thread, "a computer played their turn") or None)
+        record = await bot.host.match(match_id)
+        await board_post(fake, thread, record.version)
+        assert not [b for m in thread.messages for b in m.buttons if b["custom_id"].startswith("ba:undo:")]
+        refused = await (await fake.slash("game undo", {}, user=first, channel=thread)).response()
+        assert refused.ephemeral and "A computer played your last move for you" in (refused.content or "")
+        assert (await bot.host.match(match_id)).version == record.version
+        # An hour on, the turn it played is not timed out a second time.
+        clock.advance(minutes=61)
+        await bot.timekeeper.sweep()
+        assert not said(thread, "twice in a row")
+        assert await bot.store.timeouts_of(first.id) == 1
 
 
 async def test_away_pauses_the_clock_within_its_monthly_bound(

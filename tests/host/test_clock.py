@@ -6,9 +6,14 @@ from __future__ import annotations
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
+import pytest
+
 from data.store import SqliteMatchStore
+from engine.core.errors import CannotUndo, NotSeated
+from engine.host import undo as undoing
 from engine.host.clock import (
     ALLOWANCES,
+    REMINDERS,
     Allowance,
     Pace,
     Reminder,
@@ -73,12 +78,41 @@ def test_the_time_a_player_takes_adds_up_and_a_move_taken_back_does_not_count_tw
     assert second.used == timedelta(hours=2)  # a running turn counts once it ends
     ended = end_turn(second, DAILY, START + timedelta(hours=6, minutes=30))
     assert ended.used == timedelta(hours=3, minutes=30)
-    # The move that ended the second turn is taken back: the turn goes on, its time not yet counted.
+    # The move that ended the second turn is taken back half an hour later: the turn goes on, its time
+    # not yet counted, and its clock stood still while the move stood.
     resumed = resume_turn(ended, DAILY, START + timedelta(hours=7))
-    assert resumed.used == timedelta(hours=2) and resumed.started_at == START + timedelta(hours=5)
-    assert end_turn(resumed, DAILY, START + timedelta(hours=8)).used == timedelta(hours=5)
+    assert resumed.used == timedelta(hours=2) and resumed.started_at == START + timedelta(hours=5, minutes=30)
+    assert end_turn(resumed, DAILY, START + timedelta(hours=8)).used == timedelta(hours=4, minutes=30)
     # A turn that never happened (the move that began it taken back) adds nothing.
     assert cancel_turn(begin_turn(ended, DAILY, START + timedelta(days=1))).used == ended.used
+
+
+def test_a_resumed_turn_gets_the_time_it_had_left_and_never_a_deadline_already_past() -> None:
+    clock = SeatClock(match_id=1, seat=0, user_id=5)
+    begun = begin_turn(clock, DAILY, START)
+    assert begun.deadline == START + timedelta(hours=24)
+    # Moved with three hours left; the move is taken back two days later, long after that deadline.
+    ended = end_turn(begun, DAILY, START + timedelta(hours=21))
+    later = START + timedelta(days=2)
+    resumed = resume_turn(ended, DAILY, later)
+    assert resumed.deadline == later + timedelta(hours=3) and resumed.left(later) == timedelta(hours=3)
+    assert resumed.bank == clock.bank and resumed.running
+    # Its half-time reminder had fallen when it was ended and is not sent again; the last one still
+    # falls when a tenth of the turn is left.
+    assert resumed.reminded == REMINDERS - 1
+    assert resumed.due_at == later + timedelta(hours=3) - DAILY.per_move / 10
+    # Taken back at once, the turn goes on as it was.
+    at_once = resume_turn(ended, DAILY, START + timedelta(hours=21))
+    assert (at_once.started_at, at_once.deadline) == (begun.started_at, begun.deadline)
+    # A turn that begins after its player's absence and ends before it began resumes from its start.
+    away = begin_turn(clock, DAILY, START, away_until=START + timedelta(days=1))
+    early = end_turn(away, DAILY, START + timedelta(hours=1))
+    assert resume_turn(early, DAILY, START + timedelta(hours=2)).deadline == away.deadline
+    at_end = START + timedelta(days=3)
+    assert resume_turn(early, DAILY, at_end).left(at_end) == DAILY.per_move
+    # A row kept before the time of each turn was stored: the turn goes on as from its start.
+    legacy = ended.model_copy(update={"last_used": None})
+    assert resume_turn(legacy, DAILY, later).left(later) == DAILY.per_move
 
 
 def test_each_seat_deciding_at_once_has_its_own_turn() -> None:
@@ -157,6 +191,72 @@ async def test_reminders_then_a_computer_plays_the_turn_then_keeps_the_seat(stor
     returned = match.player_at(seat)
     assert returned == player.model_copy(update={"seat": seat})
     assert await store.timeouts_of(player.user_id or 0) == 2
+
+
+async def test_a_turn_played_for_a_player_whose_time_ran_out_is_not_theirs_to_take_back(
+    store: SqliteMatchStore,
+) -> None:
+    clock = Clock()
+    host, match = await started_match(store, clock, Pace.FAST)
+    keeper = Timekeeper(host, Heard())
+    seat = seat_to_act(host, match)
+    player = match.player_at(seat)
+    assert player is not None and player.user_id is not None
+    clock.advance(minutes=61)
+    assert [(f.event, f.seat) for f in await keeper.sweep()] == [(Happened.TIMEOUT, seat)]
+    match = await host.match(match.id)
+    played = [entry for _, entry in await store.kept_actions(match.id) if entry.seat == seat]
+    assert played and played[-1].stand_in
+    # No Undo is offered, and pressing an old one changes nothing.
+    assert not await host.can_undo(match, seat)
+    assert await undoing.who_may_undo(host, match) is None
+    with pytest.raises(CannotUndo, match="a computer played your last move for you"):
+        await host.undo(match.id, player.user_id)
+    assert (await host.match(match.id)).version == match.version
+    # The turn counted one timeout, and the next sweeps time nobody out for it again.
+    clock.advance(minutes=59)
+    assert [f for f in await keeper.sweep() if f.seat == seat] == []
+    assert await store.timeouts_of(player.user_id) == 1
+    assert [c.timeouts for c in await store.seat_clocks(match.id) if c.seat == seat] == [1]
+
+
+async def test_after_coming_back_a_player_cannot_take_back_what_the_computer_played_for_them(
+    store: SqliteMatchStore,
+) -> None:
+    clock = Clock()
+    host, match = await started_match(store, clock, Pace.FAST)
+    keeper = Timekeeper(host, Heard())
+    seat = seat_to_act(host, match)
+    player = match.player_at(seat)
+    assert player is not None and player.user_id is not None
+    clock.advance(minutes=61)
+    await keeper.sweep()
+    match = await play_turn(host, await host.match(match.id))
+    assert seat_to_act(host, match) == seat
+    clock.advance(minutes=61)
+    assert [f.event for f in await keeper.sweep() if f.seat == seat] == [Happened.TAKEOVER]
+    match = await host.back(match.id, player.user_id)
+    assert (await store.kept_actions(match.id))[-1][1].seat == seat  # the computer's move is the latest
+    assert not await host.can_undo(match, seat)
+    with pytest.raises(CannotUndo, match="a computer played your last move for you"):
+        await host.undo(match.id, player.user_id)
+    assert (await host.match(match.id)).version == match.version
+    assert await store.timeouts_of(player.user_id) == 2
+
+
+async def test_the_moves_a_computer_plays_for_a_player_who_resigned_are_never_theirs(
+    store: SqliteMatchStore,
+) -> None:
+    clock = Clock()
+    host, match = await started_match(store, clock, Pace.FAST)
+    seat = seat_to_act(host, match)
+    player = match.player_at(seat)
+    assert player is not None and player.user_id is not None
+    match = await host.resign(match.id, player.user_id, resigned=True)
+    assert [e.stand_in for _, e in await store.kept_actions(match.id) if e.seat == seat][-1:] == [True]
+    with pytest.raises(NotSeated):
+        await host.undo(match.id, player.user_id)
+    assert (await host.match(match.id)).version == match.version
 
 
 async def test_a_player_who_moves_in_time_is_never_timed_out(store: SqliteMatchStore) -> None:

@@ -5,6 +5,7 @@ outcome is refused with the reason, changing nothing."""
 from __future__ import annotations
 
 import json
+from datetime import timedelta
 
 import pytest
 
@@ -185,10 +186,12 @@ async def test_an_undo_hands_the_running_clock_back_to_the_mover(store: SqliteMa
         match = await host.undo(match.id, user_at(match, seat))
         after = {c.seat: c for c in await store.seat_clocks(match.id)}
         assert {s for s, c in after.items() if c.running} == {seat}
-        # Taking the move back buys no time: the turn goes on with the deadline it had, and the turn it
-        # had begun for the next player never happened (their bank is as it was).
-        assert after[seat].deadline == before[seat].deadline
-        assert after[seat].started_at == before[seat].started_at
+        # The turn goes on with the time it had left when the move ended it (its clock stood still
+        # while the move stood), and the turn it had begun for the next player never happened (their
+        # bank is as it was).
+        left = (before[seat].deadline or clock.now) - (clock.now - timedelta(hours=2))
+        assert after[seat].left(clock.now) == left
+        assert after[seat].started_at == (before[seat].started_at or clock.now) + timedelta(hours=2)
         for other, clock_after in after.items():
             if other != seat:
                 assert clock_after.bank == (before[other].bank if other in before else clock_after.bank)
