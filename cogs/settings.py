@@ -4,7 +4,6 @@ default language (admins)."""
 from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
-from zoneinfo import available_timezones
 
 import discord
 from discord import app_commands
@@ -13,7 +12,15 @@ from discord.ext import commands
 from cogs._lang import LANGUAGE, reader_locale
 from cogs._ui import is_admin
 from engine.core.errors import LobbyError
-from engine.host.notify import MAX_AFTER_HOURS, MIN_AFTER_HOURS, Channel, NotifyPrefs, QuietHours, zone_of
+from engine.host.notify import (
+    MAX_AFTER_HOURS,
+    MIN_AFTER_HOURS,
+    Channel,
+    NotifyPrefs,
+    QuietHours,
+    canonical_zone,
+    known_zones,
+)
 from engine.host.text import HOST
 from lang import N_, t, tn
 
@@ -52,6 +59,9 @@ COMMON_ZONES = (
     "UTC",
 )
 
+# How much of an unknown time zone a refusal repeats: the longest real one has 32 characters.
+ZONE_ECHO = 40
+
 
 async def timezone_autocomplete(
     interaction: discord.Interaction[Any], current: str
@@ -60,7 +70,7 @@ async def timezone_autocomplete(
     typed = current.strip().lower().replace(" ", "_")
     if not typed:
         return [app_commands.Choice(name=zone, value=zone) for zone in COMMON_ZONES]
-    zones = sorted(available_timezones(), key=lambda zone: (zone not in COMMON_ZONES, zone))
+    zones = sorted(known_zones(), key=lambda zone: (zone not in COMMON_ZONES, zone))
     found = [zone for zone in zones if typed in zone.lower()]
     return [app_commands.Choice(name=zone, value=zone) for zone in found[:25]]
 
@@ -162,16 +172,15 @@ class Settings(commands.GroupCog, group_name="settings", group_description="Your
         end: app_commands.Range[int, 0, 23],
         timezone: str,
     ) -> None:
-        zone = timezone.strip()
-        try:
-            zone_of(zone)
-        except ValueError:
+        zone = canonical_zone(timezone)
+        if zone is None:
+            typed = timezone.strip()
             raise LobbyError(
                 HOST.say(
                     "I do not know the time zone {zone}: write it like Europe/Rome or America/New_York",
-                    zone=zone,
+                    zone=typed if len(typed) <= ZONE_ECHO else typed[: ZONE_ECHO - 1] + "…",
                 )
-            ) from None
+            )
         if start == end:
             raise LobbyError(HOST.say("quiet hours must start and end at different hours"))
         pings = self.bot.notifier.pings

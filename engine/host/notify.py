@@ -9,7 +9,8 @@ from __future__ import annotations
 
 from datetime import UTC, datetime, time, timedelta
 from enum import StrEnum
-from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
+from functools import cache
+from zoneinfo import ZoneInfo, ZoneInfoNotFoundError, available_timezones
 
 from pydantic import Field, field_validator, model_validator
 
@@ -29,12 +30,42 @@ class Channel(StrEnum):
     WAITED = "waited"  # a direct message only when the turn has waited ``after_hours``
 
 
+# Names the time zone database holds that are no place's time zone: the machine's own zone, a placeholder,
+# a file of defaults, and the copies of every zone with leap seconds or POSIX rules.
+NOT_ZONES = frozenset({"localtime", "Factory", "posixrules"})
+NOT_ZONE_FOLDERS = ("right/", "posix/")
+
+
+@cache
+def known_zones() -> frozenset[str]:
+    """The IANA time zones a person may choose, such as ``Europe/Rome`` and ``UTC``."""
+    return frozenset(
+        zone
+        for zone in available_timezones()
+        if zone not in NOT_ZONES and not zone.startswith(NOT_ZONE_FOLDERS)
+    )
+
+
+@cache
+def _spellings() -> dict[str, str]:
+    return {zone.casefold(): zone for zone in known_zones()}
+
+
+def canonical_zone(name: str) -> str | None:
+    """The IANA time zone ``name`` names, as the list spells it (``europe/rome``: ``Europe/Rome``); None
+    when it names none."""
+    return _spellings().get(name.strip().casefold())
+
+
 def zone_of(name: str) -> ZoneInfo:
-    """The IANA time zone ``name`` (such as ``Europe/Rome``); raises ``ValueError`` for an unknown one."""
+    """The IANA time zone ``name`` (such as ``Europe/Rome``, spelled as the list spells it); raises
+    ``ValueError`` for any other name."""
+    if name not in known_zones():
+        raise ValueError(f"unknown time zone {name[:60]!r}")
     try:
         return ZoneInfo(name)
-    except (ZoneInfoNotFoundError, ValueError) as exc:
-        raise ValueError(f"unknown time zone {name!r}") from exc
+    except (ZoneInfoNotFoundError, ValueError, OSError) as exc:  # listed, yet its file cannot be read
+        raise ValueError(f"unreadable time zone {name!r}") from exc
 
 
 class QuietHours(Frozen):

@@ -279,6 +279,27 @@ async def test_quiet_hours_need_a_real_time_zone(fake_discord: FakeDiscord, tmp_
         assert [c["value"] for c in choices] == ["Europe/Rome"]
         choices = await (await fake.autocomplete("settings quiet", "timezone", "", quiet)).choices()
         assert "Europe/Rome" in [c["value"] for c in choices]
+        # Folders of the time zone database, names no file may have, and names that are no place's zone
+        # are refused in words, and nothing is stored.
+        for name in ("Europe", "America", "Etc", "Europe/" + "x" * 300, "localtime", "Factory", "right/UTC"):
+            wrong = {**quiet, "timezone": name}
+            reply = await (await fake.slash("settings quiet", wrong, user=fake.alice)).response()
+            assert reply.ephemeral and "write it like Europe/Rome" in (reply.content or ""), name
+            assert len(reply.content or "") < 200
+            assert (await bot.notifier.pings.prefs(fake.alice.id)).quiet is None
+        # A zone typed in any case is stored as the list spells it.
+        rome = {**quiet, "timezone": "europe/rome"}
+        reply = await (await fake.slash("settings quiet", rome, user=fake.alice)).response()
+        assert "(Europe/Rome)" in (reply.content or ""), reply.content
+        stored = (await bot.notifier.pings.prefs(fake.alice.id)).quiet
+        assert stored is not None and stored.zone == "Europe/Rome"
+        # The choices hold what was typed, whatever its case, at most 25 of them, and only real zones.
+        choices = await (await fake.autocomplete("settings quiet", "timezone", "NEW YORK", quiet)).choices()
+        assert [c["value"] for c in choices] == ["America/New_York"]
+        choices = await (await fake.autocomplete("settings quiet", "timezone", "america/", quiet)).choices()
+        assert len(choices) == 25 and all(c["value"].startswith("America/") for c in choices)
+        for typed in ("localtime", "factory", "right/", "posixrules"):
+            assert await (await fake.autocomplete("settings quiet", "timezone", typed, quiet)).choices() == []
 
 
 async def test_an_italian_player_reads_their_settings_and_reminders_in_italian(

@@ -7,7 +7,18 @@ from datetime import UTC, datetime, timedelta
 import pytest
 from pydantic import ValidationError
 
-from engine.host.notify import Act, Channel, Decision, NotifyPrefs, QuietHours, decide, loud_dm, zone_of
+from engine.host.notify import (
+    Act,
+    Channel,
+    Decision,
+    NotifyPrefs,
+    QuietHours,
+    canonical_zone,
+    decide,
+    known_zones,
+    loud_dm,
+    zone_of,
+)
 
 
 def utc(*args: int) -> datetime:
@@ -135,6 +146,33 @@ def test_quiet_hours_are_validated() -> None:
     with pytest.raises(ValueError):
         zone_of("../etc/passwd")
     assert QuietHours(start=0, end=23, zone="UTC").covers(utc(2026, 1, 1, 22, 59))
+
+
+# What zoneinfo opens, or fails on with something other than ``ValueError``, yet is no place's time zone:
+# folders of the database, a name longer than a file name may be, the machine's zone, a placeholder, a
+# file of defaults, and the leap-second and POSIX copies.
+NOT_ZONES = ["Europe", "America", "Etc", "Europe/" + "x" * 300, "localtime", "Factory", "posixrules"]
+NOT_ZONES += ["right/UTC", "posix/Europe/Rome", "", " ", "Europe/Rome\x00", "europe/rome"]
+
+
+@pytest.mark.parametrize("name", NOT_ZONES)
+def test_only_a_time_zone_of_the_iana_list_is_accepted(name: str) -> None:
+    with pytest.raises(ValueError):
+        zone_of(name)
+    with pytest.raises(ValidationError):
+        QuietHours(start=22, end=7, zone=name)
+
+
+def test_a_time_zone_is_found_whatever_its_case_and_spelled_as_the_list_spells_it() -> None:
+    assert canonical_zone(" europe/ROME ") == "Europe/Rome"
+    assert canonical_zone("utc") == "UTC"
+    for name in NOT_ZONES[:-1]:
+        assert canonical_zone(name) is None, name
+    zones = known_zones()
+    assert {"Europe/Rome", "America/New_York", "Asia/Kolkata", "Etc/GMT+5", "UTC"} <= zones
+    assert not {z for z in zones if z in ("localtime", "Factory") or z.startswith(("right/", "posix/"))}
+    for zone in zones:  # every zone offered opens
+        assert zone_of(zone).key == zone
 
 
 def test_preferences_round_trip_as_json() -> None:
