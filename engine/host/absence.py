@@ -19,10 +19,13 @@ def month_start(now: datetime) -> datetime:
     return now.astimezone(UTC).replace(day=1, hour=0, minute=0, second=0, microsecond=0)
 
 
-def days_used(spans: Sequence[tuple[datetime, datetime]], now: datetime) -> float:
-    """The days of absence begun in ``now``'s month, as long as each lasted (or will last)."""
+def days_used(spans: Sequence[tuple[datetime, datetime]], now: datetime) -> int:
+    """The whole days of absence begun in ``now``'s month: their time together (as long as each lasted,
+    or will last), rounded down. A person reads "two days and a few hours" as two days, and a few seconds
+    away as none; the part of a day left over still adds up with their next absences."""
     start = month_start(now)
-    return sum((end - begin) / timedelta(days=1) for begin, end in spans if begin >= start)
+    away = sum((end - begin for begin, end in spans if begin >= start), timedelta(0))
+    return away // timedelta(days=1)
 
 
 async def go_away(
@@ -47,9 +50,9 @@ async def go_away(
             HOST.say_n(
                 "you can be away {count} more day this month",
                 "you can be away {count} more days this month",
-                max(int(left), 0),
+                max(left, 0),
             ),
-            [f"1-{max(int(left), 0)}"] if left >= 1 else [],
+            [f"1-{left}"] if left >= 1 else [],
         )
     ends = now + timedelta(days=days)
     return ends, await store.begin_absence(user_id, now, ends)
