@@ -312,6 +312,7 @@ class Database:
         self._busy_timeout_ms = int(busy_timeout_ms)
         self._checkpoint_every = max(1, checkpoint_every)
         self._queued = 0  # calls handed to the worker and not yet answered
+        self._writing = 0
         # Whether the connection waits out its busy timeout (else it waits for no lock: the setting of
         # the reads run on the loop). Switched only when the other kind of call comes, so a run of reads
         # on the loop does not pay two PRAGMAs each, half of what a small read costs.
@@ -340,6 +341,12 @@ class Database:
             await database.on_worker(lambda raw: raw.execute("PRAGMA wal_autocheckpoint = 0").fetchall())
         return database
 
+    @property
+    def writing(self) -> int:
+        """Write transactions asked for and not finished yet (one waiting for the file's write lock among
+        them)."""
+        return self._writing
+
     async def close(self) -> None:
         """Close the connection after the calls already queued; closing twice is harmless."""
         if self._closed:
@@ -360,7 +367,11 @@ class Database:
             # Before the write rather than after it, so a cancelled checkpoint never hides a commit.
             self._writes = 0
             await self._checkpoint()
-        result = await self._run(lambda raw: write_transaction(raw, body), False)
+        self._writing += 1
+        try:
+            result = await self._run(lambda raw: write_transaction(raw, body), False)
+        finally:
+            self._writing -= 1
         self._writes += 1
         return result
 

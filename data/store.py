@@ -28,6 +28,7 @@ from engine.core.replay import LoggedAction
 from engine.host.clock import ClockChange, SeatClock, paused
 from engine.host.notify import TurnPing, Via
 from engine.host.ports import (
+    AbsenceCheck,
     Delivery,
     DeliveryDraft,
     LivePost,
@@ -1002,12 +1003,22 @@ class SqliteMatchStore:
         """The absences (start, end) of ``user_ids`` that end after ``ending_after``, by user id."""
         return await self._db.read(lambda raw: clockrows.absences(raw, user_ids, ending_after))
 
-    async def begin_absence(self, user_id: int, starts: datetime, ends: datetime) -> list[SeatClock]:
-        """Record an absence and move the user's running turns on by its length, in one transaction;
-        returns the clocks as moved."""
+    async def begin_absence(
+        self,
+        user_id: int,
+        starts: datetime,
+        ends: datetime,
+        check: AbsenceCheck | None = None,
+        considering: datetime | None = None,
+    ) -> list[SeatClock]:
+        """Record an absence and move the user's running turns on by its length, in one transaction
+        (which SQLite runs alone); ``check`` first judges the user's absences ending after
+        ``considering`` (default ``starts``) and raises to refuse. Returns the clocks as moved."""
         length = ends - starts
 
         def body(raw: sqlite3.Connection) -> list[SeatClock]:
+            if check is not None:
+                check(clockrows.absences(raw, [user_id], considering or starts).get(user_id, []))
             raw.execute(
                 "INSERT INTO absences (user_id, starts_at, ends_at) VALUES (?, ?, ?)",
                 (user_id, clockrows.utc_text(starts), clockrows.utc_text(ends)),

@@ -83,8 +83,28 @@ async def replace_if_unchanged(conn: Conn, old: SeatClock, new: SeatClock) -> bo
     return row_count(status) == 1
 
 
-async def running_clocks_of(conn: Conn, user_id: int) -> list[SeatClock]:
-    """The clocks of ``user_id`` that are running, in matches still being played."""
+# The first key of the transaction lock that one person's absences are begun and ended under (the
+# second is the person's id, hashed); PostgreSQL keeps two-key advisory locks apart from one-key ones.
+_ABSENCE_LOCK = 0x41574159
+
+
+async def hold_absences_of(conn: Conn, user_id: int) -> None:
+    """Wait for, then hold until the transaction ends, the right to begin or end ``user_id``'s absences:
+    two requests at once are judged one after the other, the second seeing what the first wrote."""
+    await conn.execute("SELECT pg_advisory_xact_lock($1, hashint8($2))", _ABSENCE_LOCK, user_id)
+
+
+async def running_clocks_of(conn: Conn, user_id: int, *, hold: bool = False) -> list[SeatClock]:
+    """The clocks of ``user_id`` that are running, in matches still being played. ``hold``: first lock
+    those matches (in id order, as a move locks its match before its clocks), so a move being written
+    now is read once committed and no move writes them before this transaction ends."""
+    if hold:
+        await conn.execute(
+            "SELECT id FROM matches WHERE status = 'active' AND id IN "
+            "(SELECT match_id FROM seat_clocks WHERE user_id = $1 AND deadline IS NOT NULL) "
+            "ORDER BY id FOR UPDATE",
+            user_id,
+        )
     rows = await conn.fetch(
         f"SELECT {_PREFIXED} FROM seat_clocks c JOIN matches m ON m.id = c.match_id "
         "WHERE c.user_id = $1 AND c.deadline IS NOT NULL AND m.status = 'active'",

@@ -52,6 +52,7 @@ from engine.core.replay import LoggedAction
 from engine.host.clock import ClockChange, SeatClock, paused
 from engine.host.notify import TurnPing, Via
 from engine.host.ports import (
+    AbsenceCheck,
     Delivery,
     DeliveryDraft,
     LivePost,
@@ -1170,19 +1171,33 @@ class PostgresMatchStore:
         """The absences (start, end) of ``user_ids`` that end after ``ending_after``, by user id."""
         return await self._db.read(lambda conn: clockrows.absences(conn, user_ids, ending_after))
 
-    async def begin_absence(self, user_id: int, starts: datetime, ends: datetime) -> list[SeatClock]:
-        """Record an absence and move the user's running turns on by its length, in one transaction;
-        returns the clocks as moved."""
+    async def begin_absence(
+        self,
+        user_id: int,
+        starts: datetime,
+        ends: datetime,
+        check: AbsenceCheck | None = None,
+        considering: datetime | None = None,
+    ) -> list[SeatClock]:
+        """Record an absence and move the user's running turns on by its length, in one transaction
+        that no other absence of the user's runs beside; ``check`` first judges the user's absences
+        ending after ``considering`` (default ``starts``) and raises to refuse. Returns the clocks as
+        moved."""
         length = ends - starts
 
         async def body(conn: Conn) -> list[SeatClock]:
+            await clockrows.hold_absences_of(conn, user_id)
+            if check is not None:
+                spans = await clockrows.absences(conn, [user_id], considering or starts)
+                check(spans.get(user_id, []))
             await conn.execute(
                 "INSERT INTO absences (user_id, starts_at, ends_at) VALUES ($1, $2, $3)",
                 user_id,
                 utc_text(starts),
                 utc_text(ends),
             )
-            moved = [paused(clock, length) for clock in await clockrows.running_clocks_of(conn, user_id)]
+            running = await clockrows.running_clocks_of(conn, user_id, hold=True)
+            moved = [paused(clock, length) for clock in running]
             await clockrows.write_change(conn, ClockChange(clocks=tuple(moved)), self._clock())
             return moved
 
@@ -1193,6 +1208,7 @@ class PostgresMatchStore:
         had left; None when they are not away."""
 
         async def body(conn: Conn) -> list[SeatClock] | None:
+            await clockrows.hold_absences_of(conn, user_id)
             row = await conn.fetchrow(
                 "SELECT starts_at, ends_at FROM absences "
                 "WHERE user_id = $1 AND starts_at <= $2 AND ends_at > $2",
@@ -1209,7 +1225,8 @@ class PostgresMatchStore:
                 user_id,
                 starts,
             )
-            moved = [paused(clock, -unused) for clock in await clockrows.running_clocks_of(conn, user_id)]
+            running = await clockrows.running_clocks_of(conn, user_id, hold=True)
+            moved = [paused(clock, -unused) for clock in running]
             await clockrows.write_change(conn, ClockChange(clocks=tuple(moved)), self._clock())
             return moved
 

@@ -32,30 +32,32 @@ async def go_away(
     store: MatchStore, user_id: int, days: int, now: datetime
 ) -> tuple[datetime, list[SeatClock]]:
     """Begin an absence of ``days`` at ``now``; when it ends and the clocks it moved. Raises
-    ``LobbyError`` when the person is away already or the month has fewer days left."""
-    spans = (await store.absences([user_id], month_start(now) - timedelta(days=AWAY_DAYS_PER_MONTH))).get(
-        user_id, []
-    )
-    current = [end for begin, end in spans if begin <= now < end]
-    if current:
-        raise LobbyError(
-            HOST.say(
-                "you are away already, until {when}; end it with /away off",
-                when=f"<t:{int(current[0].timestamp())}:f>",
+    ``LobbyError`` when the person is away already or the month has fewer days left: the store judges
+    that in the transaction that records the absence, so two requests at once cannot both pass."""
+
+    def allow(spans: Sequence[tuple[datetime, datetime]]) -> None:
+        current = [end for begin, end in spans if begin <= now < end]
+        if current:
+            raise LobbyError(
+                HOST.say(
+                    "you are away already, until {when}; end it with /away off",
+                    when=f"<t:{int(current[0].timestamp())}:f>",
+                )
             )
-        )
-    left = AWAY_DAYS_PER_MONTH - days_used(spans, now)
-    if days > left:
-        raise LobbyError(
-            HOST.say_n(
-                "you can be away {count} more day this month",
-                "you can be away {count} more days this month",
-                max(left, 0),
-            ),
-            [f"1-{left}"] if left >= 1 else [],
-        )
+        left = AWAY_DAYS_PER_MONTH - days_used(spans, now)
+        if days > left:
+            raise LobbyError(
+                HOST.say_n(
+                    "you can be away {count} more day this month",
+                    "you can be away {count} more days this month",
+                    max(left, 0),
+                ),
+                [f"1-{left}"] if left >= 1 else [],
+            )
+
     ends = now + timedelta(days=days)
-    return ends, await store.begin_absence(user_id, now, ends)
+    considering = month_start(now) - timedelta(days=AWAY_DAYS_PER_MONTH)
+    return ends, await store.begin_absence(user_id, now, ends, allow, considering)
 
 
 async def come_back(store: MatchStore, user_id: int, now: datetime) -> list[SeatClock]:

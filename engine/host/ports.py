@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Collection, Sequence
+from collections.abc import Callable, Collection, Sequence
 from datetime import datetime
 from enum import StrEnum
 from typing import Protocol
@@ -11,6 +11,10 @@ from engine.core.contract import Frozen
 from engine.core.replay import LoggedAction
 from engine.core.say import Say
 from engine.host.clock import ClockChange, Pace, SeatClock
+
+# Judges a person's absences (start, end) as stored and raises to refuse a new one; pure, so a store
+# may run it inside its transaction.
+AbsenceCheck = Callable[[Sequence[tuple[datetime, datetime]]], None]
 
 
 class MatchStatus(StrEnum):
@@ -298,7 +302,18 @@ class MatchStore(Protocol):
         self, user_ids: Sequence[int], ending_after: datetime
     ) -> dict[int, list[tuple[datetime, datetime]]]: ...
 
-    async def begin_absence(self, user_id: int, starts: datetime, ends: datetime) -> list[SeatClock]: ...
+    async def begin_absence(
+        self,
+        user_id: int,
+        starts: datetime,
+        ends: datetime,
+        check: AbsenceCheck | None = None,
+        considering: datetime | None = None,
+    ) -> list[SeatClock]:
+        """Record an absence and move the user's running turns on by its length, in one transaction
+        that no other absence of the user's runs beside; ``check`` is first given the user's absences
+        ending after ``considering`` (default ``starts``) and raises to refuse, changing nothing."""
+        ...
 
     async def end_absence(self, user_id: int, now: datetime) -> list[SeatClock] | None: ...
 

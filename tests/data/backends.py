@@ -8,12 +8,13 @@ or another process would, and more stores opened on it.
 
 from __future__ import annotations
 
+import asyncio
 import re
 import sqlite3
-from collections.abc import AsyncIterator, Awaitable, Callable
+from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
 from contextlib import asynccontextmanager
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 import asyncpg
 
@@ -23,6 +24,7 @@ from data.store import SqliteMatchStore
 AnyStore = SqliteMatchStore | PostgresMatchStore
 BACKENDS = ("inline", "worker", "postgres")
 _MARK = re.compile(r"\?")
+T = TypeVar("T")
 
 
 class Backdoor:
@@ -50,6 +52,10 @@ class Backdoor:
         """An async context in which another connection holds what a write to ``match_id`` must wait for."""
         raise NotImplementedError
 
+    async def waiting(self, stores: Sequence[AnyStore]) -> int:
+        """How many transactions of ``stores`` wait for a lock another connection holds."""
+        raise NotImplementedError
+
     async def _open(self, **options: Any) -> AnyStore:
         raise NotImplementedError
 
@@ -58,6 +64,18 @@ class Backdoor:
         opened = await self._open(**options)
         self.opened.append(opened)
         return opened
+
+    async def interleaved(
+        self, match_id: int, stores: Sequence[AnyStore], calls: Sequence[Awaitable[T]]
+    ) -> list[T | BaseException]:
+        """What ``calls`` give when each has read what it reads before any may write: they start while
+        another connection holds ``match_id``'s write lock, which is let go only once every one of them
+        waits for it (or has finished without needing it)."""
+        async with self.holding_write_lock(match_id):
+            tasks = [asyncio.ensure_future(call) for call in calls]
+            while not all(task.done() for task in tasks) and await self.waiting(stores) < len(tasks):
+                await asyncio.sleep(0)
+        return await asyncio.gather(*tasks, return_exceptions=True)
 
     async def close_all(self) -> None:
         for store in self.opened:
@@ -98,6 +116,10 @@ class SqliteBackdoor(Backdoor):
         finally:
             blocker.execute("COMMIT")
             blocker.close()
+
+    async def waiting(self, stores: Sequence[AnyStore]) -> int:
+        # A write runs on its connection's worker, which waits there for the file's write lock.
+        return sum(store.database.writing for store in stores if isinstance(store, SqliteMatchStore))
 
     async def _open(self, **options: Any) -> AnyStore:
         return await SqliteMatchStore.open(self.path, **{"inline": self.inline, **options})
@@ -149,6 +171,14 @@ class PostgresBackdoor(Backdoor):
                 yield
         finally:
             await blocker.close()
+
+    async def waiting(self, stores: Sequence[AnyStore]) -> int:
+        # Every store of a test is on the test's own database, where nothing else runs.
+        found = await self.fetch(
+            "SELECT count(*) FROM pg_stat_activity WHERE datname = current_database() "
+            "AND wait_event_type = 'Lock'"
+        )
+        return int(found[0][0])
 
     async def _open(self, **options: Any) -> AnyStore:
         return await PostgresMatchStore.open(self.dsn, **options)
