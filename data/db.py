@@ -11,6 +11,7 @@ import logging
 import os
 import re
 import sqlite3
+import threading
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
@@ -313,6 +314,7 @@ class Database:
         self._checkpoint_every = max(1, checkpoint_every)
         self._queued = 0  # calls handed to the worker and not yet answered
         self._writing = 0
+        self._release: Callable[[], None] | None = None  # of the file's lock (see ``hold_file``)
         # Whether the connection waits out its busy timeout (else it waits for no lock: the setting of
         # the reads run on the loop). Switched only when the other kind of call comes, so a run of reads
         # on the loop does not pay two PRAGMAs each, half of what a small read costs.
@@ -329,14 +331,24 @@ class Database:
         busy_timeout_ms: int = BUSY_TIMEOUT_MS,
         checkpoint_every: int = CHECKPOINT_EVERY,
     ) -> Database:
-        """Open, configure and migrate the file at ``path`` (see ``connect`` for what is raised)."""
+        """Open, configure and migrate the file at ``path``, after taking the lock that keeps other
+        processes off it (``RuntimeError`` when one has it; see ``connect`` for the rest)."""
         # Inline use shares the connection between two threads (never at once), which an SQLite built
         # single-threaded does not allow.
         inline = inline and sqlite3.threadsafety > 0
-        conn = await connect(path, busy_timeout_ms=busy_timeout_ms, check_same_thread=not inline)
+        # Before SQLite touches the file: a process that would find it half-created or half-migrated by
+        # another is refused in words instead.
+        release = None if os.fspath(path) == ":memory:" else hold_file(path)
+        try:
+            conn = await connect(path, busy_timeout_ms=busy_timeout_ms, check_same_thread=not inline)
+        except BaseException:
+            if release is not None:
+                release()
+            raise
         database = cls(
             conn, inline=inline, busy_timeout_ms=busy_timeout_ms, checkpoint_every=checkpoint_every
         )
+        database._release = release
         if inline:
             await database.on_worker(lambda raw: raw.execute("PRAGMA wal_autocheckpoint = 0").fetchall())
         return database
@@ -352,7 +364,12 @@ class Database:
         if self._closed:
             return  # aiosqlite would wait forever for its stopped worker thread
         self._closed = True  # before awaiting: no inline call may use the connection while it closes
-        await self._conn.close()
+        try:
+            await self._conn.close()
+        finally:
+            if self._release is not None:
+                self._release()
+                self._release = None
 
     async def read(self, body: Callable[[sqlite3.Connection], T], *, may_inline: bool = True) -> T:
         """Run ``body`` in one read transaction (consistent across its SELECTs).
@@ -426,32 +443,91 @@ class Database:
             log.warning("WAL checkpoint failed: %s", exc)
 
 
-class OneProcess:
-    """Holds the file lock that keeps a second bot process off the same SQLite database: two processes
-    would both send the same pending notices. (PostgreSQL is the way to run several.)"""
+def _refusal(path: str | os.PathLike[str]) -> RuntimeError:
+    return RuntimeError(
+        f"another Big Apple process is already using {os.fspath(path)}; stop it first (one process "
+        "per SQLite file: several processes need PostgreSQL)"
+    )
 
-    def __init__(self, handle: IO[bytes] | None) -> None:
-        self._handle = handle
+
+@dataclass
+class _Hold:
+    """The lock file of one database held by this process, and how many of its openings hold it."""
+
+    handle: IO[bytes] | None
+    users: int = 0
+    claimed: bool = False  # by ``OneProcess.claim``, which a second claim in this process is refused
+
+
+# Lock files held by this process, by their resolved path: the connections of one process share its
+# hold (an advisory lock taken twice by one process on two descriptors would refuse itself).
+_HOLDS: dict[str, _Hold] = {}
+_HOLDS_GUARD = threading.Lock()
+
+
+def _lock_file(path: str | os.PathLike[str]) -> str:
+    return os.path.realpath(Path(path).expanduser()) + ".lock"
+
+
+def hold_file(path: str | os.PathLike[str], *, claim: bool = False) -> Callable[[], None]:
+    """Take, for this process, the lock that keeps other processes off the SQLite file at ``path``
+    (creating its folder when needed) before anything opens the file itself; returns what lets it go.
+    Raises ``RuntimeError`` saying what to do when another process holds it, or with ``claim`` when this
+    process has claimed it already."""
+    Path(path).expanduser().parent.mkdir(parents=True, exist_ok=True)
+    key = _lock_file(path)
+    with _HOLDS_GUARD:
+        hold = _HOLDS.get(key)
+        if hold is None:
+            hold = _HOLDS[key] = _Hold(_locked(key, path))
+        elif claim and hold.claimed:
+            raise _refusal(path)
+        hold.users += 1
+        hold.claimed = hold.claimed or claim
+
+    def release() -> None:
+        with _HOLDS_GUARD:
+            if claim:
+                hold.claimed = False
+            hold.users -= 1
+            if hold.users == 0:
+                del _HOLDS[key]
+                if hold.handle is not None:
+                    hold.handle.close()  # closing the file lets the lock go
+
+    return release
+
+
+def _locked(key: str, path: str | os.PathLike[str]) -> IO[bytes] | None:
+    """The lock file ``key``, opened and locked; None where the system has no advisory locks."""
+    try:
+        import fcntl
+    except ImportError:  # no advisory locks on this system: nothing to hold
+        return None
+    handle = open(key, "a+b")  # noqa: SIM115 (held until the last opening lets go)
+    try:
+        fcntl.flock(handle.fileno(), fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except OSError:
+        handle.close()
+        raise _refusal(path) from None
+    return handle
+
+
+class OneProcess:
+    """The bot's claim on its SQLite database: no other process may open the file while it runs (two
+    would both send the same pending notices; PostgreSQL is the way to run several), and neither may a
+    second bot in this one. Every opening of a file (``Database.open``) takes the same lock first, so the
+    loser of two processes starting at once is refused before it creates or migrates anything."""
+
+    def __init__(self, release: Callable[[], None] | None) -> None:
+        self._release = release
 
     @classmethod
     def claim(cls, path: str | os.PathLike[str]) -> OneProcess:
         """Take the lock beside ``path``; ``RuntimeError`` saying what to do when another process has it."""
-        try:
-            import fcntl
-        except ImportError:  # no advisory locks on this system: nothing to hold
-            return cls(None)
-        handle = open(f"{os.fspath(path)}.lock", "a+b")  # noqa: SIM115 (held until release)
-        try:
-            fcntl.flock(handle.fileno(), fcntl.LOCK_EX | fcntl.LOCK_NB)
-        except OSError:
-            handle.close()
-            raise RuntimeError(
-                f"another Big Apple process is already using {os.fspath(path)}; stop it first (one process "
-                "per SQLite file: several processes need PostgreSQL)"
-            ) from None
-        return cls(handle)
+        return cls(hold_file(path, claim=True))
 
     def release(self) -> None:
-        if self._handle is not None:
-            self._handle.close()  # closing the file lets the lock go
-            self._handle = None
+        if self._release is not None:
+            self._release()
+            self._release = None

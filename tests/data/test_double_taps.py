@@ -4,13 +4,18 @@ would get one after the other, and the database is as after one."""
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+from typing import TypeVar
+
 from engine.core.errors import LobbyError
 from engine.host.absence import come_back, go_away
 from tests.data.backends import AnyStore, Backdoor
 from tests.data.test_store_clocks import DAY, NOON, timed
 
+T = TypeVar("T")
 
-def one_refused(results: list[object], refusal: type[Exception], saying: str) -> object:
+
+def one_refused(results: Sequence[T | BaseException], refusal: type[Exception], saying: str) -> T:
     """The one result that is not ``refusal`` (which the other is, saying ``saying``)."""
     refused = [r for r in results if isinstance(r, refusal)]
     kept = [r for r in results if not isinstance(r, BaseException)]
@@ -27,7 +32,7 @@ async def test_away_on_tapped_twice_begins_one_absence_and_pauses_the_turn_once(
     results = await backdoor.interleaved(
         match.id, [store, other], [go_away(store, 101, 3, NOON), go_away(other, 101, 3, NOON)]
     )
-    ends, moved = one_refused(results, LobbyError, "you are away already")  # type: ignore[misc]
+    ends, moved = one_refused(results, LobbyError, "you are away already")
     assert ends == NOON + 3 * DAY and [c.deadline for c in moved] == [NOON + 4 * DAY]
     assert await store.absences([101], NOON - DAY) == {101: [(NOON, NOON + 3 * DAY)]}
     assert (await store.seat_clocks(match.id))[0].deadline == NOON + 4 * DAY
@@ -57,6 +62,6 @@ async def test_away_off_tapped_twice_ends_the_absence_once_and_gives_the_time_ba
         match.id, [store, other], [come_back(store, 101, NOON + DAY), come_back(other, 101, NOON + DAY)]
     )
     moved = one_refused(results, LobbyError, "you are not away")
-    assert [c.deadline for c in moved] == [NOON + 2 * DAY]  # type: ignore[attr-defined]
+    assert [c.deadline for c in moved] == [NOON + 2 * DAY]
     assert await store.absences([101], NOON - DAY) == {101: [(NOON, NOON + DAY)]}
     assert (await store.seat_clocks(match.id))[0].deadline == NOON + 2 * DAY
