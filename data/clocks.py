@@ -13,6 +13,8 @@ from datetime import UTC, datetime, timedelta
 from typing import Any
 
 from data import db as dbmod
+from data.quarantine import Unreadable, quarantine_params, quarantine_sql, read_each, unreadable_row
+from engine.core.errors import CorruptRecord
 from engine.host.clock import ClockChange, SeatClock
 
 COLUMNS = (
@@ -37,24 +39,49 @@ def moment(text: Any) -> datetime | None:
     return None if text is None else datetime.fromisoformat(str(text))
 
 
+def read_moment(text: Any, column: str, what: str) -> datetime | None:
+    """A stored time (None stays None); ``CorruptRecord`` naming ``column`` of ``what`` when it is not
+    a time with its zone."""
+    if text is None:
+        return None
+    try:
+        found = datetime.fromisoformat(str(text))
+    except ValueError:
+        found = None
+    if found is None or found.tzinfo is None:
+        raise CorruptRecord(
+            f"{what} cannot be read: {column}: not a time with its zone (stored {str(text)!r:.60}); "
+            "nothing was changed"
+        )
+    return found
+
+
+def _seconds(value: Any) -> timedelta:
+    return timedelta(seconds=float(value))
+
+
 def to_clock(row: dbmod.Row) -> SeatClock:
-    fields = {
-        "match_id": row[0],
-        "seat": row[1],
-        "user_id": row[2],
-        "bank": timedelta(seconds=float(row[3])),
-        "started_at": moment(row[4]),
-        "deadline": moment(row[5]),
-        "reminded": row[6],
-        "due_at": moment(row[7]),
-        "timeouts": row[8],
-        "last_started": moment(row[9]),
-        "last_deadline": moment(row[10]),
-        "last_bank": None if row[11] is None else timedelta(seconds=float(row[11])),
-        "used": timedelta(seconds=float(row[12])),
-        "last_used": None if row[13] is None else timedelta(seconds=float(row[13])),
-    }
-    return dbmod.validated_row(SeatClock, fields, f"the clock of seat {row[1]} in match {row[0]}")
+    what = f"the clock of seat {row[1]} in match {row[0]}"
+    try:
+        fields = {
+            "match_id": row[0],
+            "seat": row[1],
+            "user_id": row[2],
+            "bank": _seconds(row[3]),
+            "started_at": read_moment(row[4], "started_at", what),
+            "deadline": read_moment(row[5], "deadline", what),
+            "reminded": row[6],
+            "due_at": read_moment(row[7], "due_at", what),
+            "timeouts": row[8],
+            "last_started": read_moment(row[9], "last_started", what),
+            "last_deadline": read_moment(row[10], "last_deadline", what),
+            "last_bank": None if row[11] is None else _seconds(row[11]),
+            "used": _seconds(row[12]),
+            "last_used": None if row[13] is None else _seconds(row[13]),
+        }
+    except (TypeError, ValueError) as exc:  # a number of seconds that is not one
+        raise CorruptRecord(f"{what} cannot be read: {exc}; nothing was changed") from None
+    return dbmod.validated_row(SeatClock, fields, what)
 
 
 def clock_params(clock: SeatClock) -> tuple[Any, ...]:
@@ -97,17 +124,40 @@ def seat_clocks(raw: sqlite3.Connection, match_id: int) -> list[SeatClock]:
     return [to_clock(row) for row in rows]
 
 
-def due_clocks(raw: sqlite3.Connection, now: datetime, limit: int) -> list[SeatClock]:
+def due_clocks(
+    raw: sqlite3.Connection, now: datetime, limit: int
+) -> tuple[list[SeatClock], list[Unreadable]]:
+    """The clocks due by ``now`` (none set aside), and those of them that cannot be read."""
     rows = raw.execute(
-        f"SELECT {COLUMNS} FROM seat_clocks WHERE due_at IS NOT NULL AND due_at <= ? ORDER BY due_at LIMIT ?",
+        f"SELECT {COLUMNS} FROM seat_clocks WHERE due_at IS NOT NULL AND due_at <= ? AND quarantined IS NULL "
+        "ORDER BY due_at LIMIT ?",
         (utc_text(now), limit),
     )
-    return [to_clock(row) for row in rows]
+    return read_each("seat_clocks", rows, to_clock)
 
 
-def next_due(raw: sqlite3.Connection) -> datetime | None:
-    (text,) = raw.execute("SELECT MIN(due_at) FROM seat_clocks WHERE due_at IS NOT NULL").fetchone()
-    return moment(text)
+def next_due(raw: sqlite3.Connection) -> tuple[datetime | None, list[Unreadable]]:
+    """When the first clock not set aside comes due, and the rows before it whose time cannot be read."""
+    unreadable: list[Unreadable] = []
+    for match_id, seat, due_at in raw.execute(
+        "SELECT match_id, seat, due_at FROM seat_clocks WHERE due_at IS NOT NULL AND quarantined IS NULL "
+        "ORDER BY due_at"
+    ):
+        try:
+            return read_moment(due_at, "due_at", f"the clock of seat {seat} in match {match_id}"), unreadable
+        except CorruptRecord as exc:
+            unreadable.append(unreadable_row("seat_clocks", (match_id, seat), exc))
+    return None, unreadable
+
+
+def quarantine(raw: sqlite3.Connection, unreadable: Sequence[Unreadable]) -> list[Unreadable]:
+    """Set ``unreadable`` rows aside; those this call set aside (not already set aside by another)."""
+    newly: list[Unreadable] = []
+    for row in unreadable:
+        changed = raw.execute(quarantine_sql(row.table, lambda _: "?"), quarantine_params(row))
+        if changed.rowcount == 1:
+            newly.append(row)
+    return newly
 
 
 def settle_params(old: SeatClock, new: SeatClock) -> tuple[Any, ...]:

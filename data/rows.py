@@ -377,15 +377,24 @@ def readable_deliveries(rows: Iterable[dbmod.Row]) -> tuple[list[Delivery], list
 
 
 def to_ping(row: dbmod.Row) -> TurnPing:
-    return TurnPing(
-        match_id=row[0],
-        turn=row[1],
-        seat=row[2],
-        user_id=row[3],
-        started_at=datetime.fromisoformat(row[4]),
-        due_at=datetime.fromisoformat(row[5]),
-        via=Via(row[6]),
-    )
+    what = f"the turn reminder of seat {row[2]} in match {row[0]}"
+    try:
+        via = Via(row[6])
+    except ValueError:
+        raise CorruptRecord(
+            f"{what} cannot be read: via: not a way to tell a player (stored {row[6]!r:.40}); "
+            "nothing was changed"
+        ) from None
+    fields = {
+        "match_id": row[0],
+        "turn": row[1],
+        "seat": row[2],
+        "user_id": row[3],
+        "started_at": clockrows.read_moment(row[4], "started_at", what),
+        "due_at": clockrows.read_moment(row[5], "due_at", what),
+        "via": via,
+    }
+    return dbmod.validated_row(TurnPing, fields, what)
 
 
 def ping_params(match_id: int, turn: int, pings: Sequence[TurnPing]) -> list[tuple[Any, ...]]:

@@ -23,7 +23,9 @@ from data import clocks as clockrows
 from data import db as dbmod
 from data import rows
 from data.checkpoints import is_checkpoint, pack_state
+from data.quarantine import Unreadable, read_each, report, unreadable_row
 from data.rows import BOARD_IMAGE_SEAT, MAX_DELIVERY_ATTEMPTS, Destination, MatchListing
+from engine.core.errors import CorruptRecord
 from engine.core.replay import LoggedAction
 from engine.host.clock import ClockChange, SeatClock, paused
 from engine.host.notify import TurnPing, Via
@@ -821,24 +823,42 @@ class SqliteMatchStore:
     async def due_pings(self, now: datetime, limit: int = 100) -> list[TurnPing]:
         """Held pings due by ``now``, the longest due first."""
 
-        def body(raw: sqlite3.Connection) -> list[TurnPing]:
+        def body(raw: sqlite3.Connection) -> tuple[list[TurnPing], list[Unreadable]]:
             found = raw.execute(
                 f"SELECT {_PING_COLUMNS} FROM turn_pings WHERE sent = 0 AND due_at <= ? "
-                "ORDER BY due_at LIMIT ?",
+                "AND quarantined IS NULL ORDER BY due_at LIMIT ?",
                 (clockrows.utc_text(now), max(0, limit)),
-            ).fetchall()
-            return [rows.to_ping(row) for row in found]
+            )
+            return read_each("turn_pings", found, rows.to_ping)
 
-        return await self._db.read(body)
+        readable, unreadable = await self._db.read(body)
+        await self._set_aside(unreadable)
+        return readable
 
     async def next_ping_due(self) -> datetime | None:
         """When the first held ping comes due (None: none is held)."""
 
-        def body(raw: sqlite3.Connection) -> datetime | None:
-            row = raw.execute("SELECT MIN(due_at) FROM turn_pings WHERE sent = 0").fetchone()
-            return None if row is None or row[0] is None else datetime.fromisoformat(row[0])
+        def body(raw: sqlite3.Connection) -> tuple[datetime | None, list[Unreadable]]:
+            unreadable: list[Unreadable] = []
+            for found in raw.execute(
+                f"SELECT {_PING_COLUMNS} FROM turn_pings WHERE sent = 0 AND quarantined IS NULL "
+                "ORDER BY due_at"
+            ):
+                try:
+                    return rows.to_ping(found).due_at, unreadable
+                except CorruptRecord as exc:
+                    unreadable.append(unreadable_row("turn_pings", tuple(found[:3]), exc))
+            return None, unreadable
 
-        return await self._db.read(body)
+        due, unreadable = await self._db.read(body)
+        await self._set_aside(unreadable)
+        return due
+
+    async def _set_aside(self, unreadable: Sequence[Unreadable]) -> None:
+        """Set aside the rows a sweep could not read, naming in the log each this call set aside."""
+        if unreadable:
+            for row in await self._db.write(lambda raw: clockrows.quarantine(raw, unreadable)):
+                report(row)
 
     async def ping_user_now(self, user_id: int, now: datetime) -> None:
         """Make ``user_id``'s held pings due at ``now``, to be decided again (their settings changed)."""
@@ -982,10 +1002,14 @@ class SqliteMatchStore:
 
     async def due_clocks(self, now: datetime, limit: int = 100) -> list[SeatClock]:
         """The seat clocks whose reminder or deadline has fallen by ``now``, the earliest first."""
-        return await self._db.read(lambda raw: clockrows.due_clocks(raw, now, limit))
+        readable, unreadable = await self._db.read(lambda raw: clockrows.due_clocks(raw, now, limit))
+        await self._set_aside(unreadable)
+        return readable
 
     async def next_clock_due(self) -> datetime | None:
-        return await self._db.read(clockrows.next_due)
+        due, unreadable = await self._db.read(clockrows.next_due)
+        await self._set_aside(unreadable)
+        return due
 
     async def settle_clock(self, old: SeatClock, new: SeatClock) -> bool:
         """Move a clock on past a reminder; False (nothing written) when the row changed since ``old``

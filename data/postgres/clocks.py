@@ -14,6 +14,8 @@ from datetime import datetime
 from data import clocks as clockrows
 from data.postgres.db import Conn
 from data.postgres.sql import Args, row_count, shard_clause
+from data.quarantine import Unreadable, quarantine_params, quarantine_sql, read_each, unreadable_row
+from engine.core.errors import CorruptRecord
 from engine.host.clock import ClockChange, SeatClock
 from engine.host.shards import Shards
 
@@ -50,26 +52,51 @@ async def seat_clocks(conn: Conn, match_id: int) -> list[SeatClock]:
     return [clockrows.to_clock(row) for row in rows]
 
 
-async def due_clocks(conn: Conn, now: datetime, limit: int, shards: Shards | None) -> list[SeatClock]:
-    """The clocks due by ``now`` in the matches of ``shards``' servers (None: every match)."""
+async def due_clocks(
+    conn: Conn, now: datetime, limit: int, shards: Shards | None
+) -> tuple[list[SeatClock], list[Unreadable]]:
+    """The clocks due by ``now`` in the matches of ``shards``' servers (None: every match), none set
+    aside, and those of them that cannot be read."""
     args = Args(clockrows.utc_text(now))
     owned = shard_clause(shards, "m.guild_id", args)
     rows = await conn.fetch(
         f"SELECT {_PREFIXED} FROM seat_clocks c {_joined(owned)} WHERE c.due_at IS NOT NULL "
-        f"AND c.due_at <= $1 {owned} ORDER BY c.due_at LIMIT {args(_limit(limit))}",
+        f"AND c.due_at <= $1 AND c.quarantined IS NULL {owned} ORDER BY c.due_at LIMIT {args(_limit(limit))}",
         *args.values,
     )
-    return [clockrows.to_clock(row) for row in rows]
+    return read_each("seat_clocks", rows, clockrows.to_clock)
 
 
-async def next_due(conn: Conn, shards: Shards | None) -> datetime | None:
+async def next_due(conn: Conn, shards: Shards | None) -> tuple[datetime | None, list[Unreadable]]:
+    """When the first clock not set aside comes due, and the rows before it whose time cannot be read."""
     args = Args()
     owned = shard_clause(shards, "m.guild_id", args)
-    text = await conn.fetchval(
-        f"SELECT MIN(c.due_at) FROM seat_clocks c {_joined(owned)} WHERE c.due_at IS NOT NULL {owned}",
-        *args.values,
-    )
-    return clockrows.moment(text)
+    unreadable: list[Unreadable] = []
+    while True:
+        found = await conn.fetchrow(
+            f"SELECT c.match_id, c.seat, c.due_at FROM seat_clocks c {_joined(owned)} "
+            f"WHERE c.due_at IS NOT NULL AND c.quarantined IS NULL {owned} ORDER BY c.due_at "
+            f"LIMIT 1 OFFSET {len(unreadable)}",
+            *args.values,
+        )
+        if found is None:
+            return None, unreadable
+        match_id, seat, due_at = found
+        try:
+            what = f"the clock of seat {seat} in match {match_id}"
+            return clockrows.read_moment(due_at, "due_at", what), unreadable
+        except CorruptRecord as exc:
+            unreadable.append(unreadable_row("seat_clocks", (match_id, seat), exc))
+
+
+async def quarantine(conn: Conn, unreadable: Sequence[Unreadable]) -> list[Unreadable]:
+    """Set ``unreadable`` rows aside; those this call set aside (not already set aside by another)."""
+    newly: list[Unreadable] = []
+    for row in unreadable:
+        status = await conn.execute(quarantine_sql(row.table, lambda n: f"${n}"), *quarantine_params(row))
+        if row_count(status) == 1:
+            newly.append(row)
+    return newly
 
 
 async def replace_if_unchanged(conn: Conn, old: SeatClock, new: SeatClock) -> bool:

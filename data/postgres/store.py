@@ -47,7 +47,9 @@ from data.clocks import utc_text
 from data.postgres import clocks as clockrows
 from data.postgres.db import POOL_SIZE, Conn, PgDatabase
 from data.postgres.sql import Args, row_count, shard_clause
+from data.quarantine import Unreadable, read_each, report, unreadable_row
 from data.rows import MAX_DELIVERY_ATTEMPTS, Destination, MatchListing
+from engine.core.errors import CorruptRecord
 from engine.core.replay import LoggedAction
 from engine.host.clock import ClockChange, SeatClock, paused
 from engine.host.notify import TurnPing, Via
@@ -967,27 +969,46 @@ class PostgresMatchStore:
         join = "JOIN matches m ON m.id = p.match_id" if owned else ""
         columns = ", ".join(f"p.{c.strip()}" for c in rows.PING_COLUMNS.split(","))
         sql = (
-            f"SELECT {columns} FROM turn_pings p {join} WHERE p.sent = 0 AND p.due_at <= $1 {owned} "
-            "ORDER BY p.due_at LIMIT $2"
+            f"SELECT {columns} FROM turn_pings p {join} WHERE p.sent = 0 AND p.due_at <= $1 "
+            f"AND p.quarantined IS NULL {owned} ORDER BY p.due_at LIMIT $2"
         )
 
-        async def body(conn: Conn) -> list[TurnPing]:
-            return [rows.to_ping(row) for row in await conn.fetch(sql, *args.values)]
+        async def body(conn: Conn) -> tuple[list[TurnPing], list[Unreadable]]:
+            return read_each("turn_pings", await conn.fetch(sql, *args.values), rows.to_ping)
 
-        return await self._db.read(body)
+        readable, unreadable = await self._db.read(body)
+        await self._set_aside(unreadable)
+        return readable
 
     async def next_ping_due(self) -> datetime | None:
         """When the first held ping of this store's shards comes due (None: none is held)."""
         args = Args()
         owned = self._owned("m.guild_id", args)
         join = "JOIN matches m ON m.id = p.match_id" if owned else ""
-        sql = f"SELECT MIN(p.due_at) FROM turn_pings p {join} WHERE p.sent = 0 {owned}"
+        columns = ", ".join(f"p.{c.strip()}" for c in rows.PING_COLUMNS.split(","))
+        sql = (
+            f"SELECT {columns} FROM turn_pings p {join} WHERE p.sent = 0 AND p.quarantined IS NULL {owned} "
+            "ORDER BY p.due_at LIMIT 1 OFFSET "
+        )
 
-        async def body(conn: Conn) -> datetime | None:
-            due = await conn.fetchval(sql, *args.values)
-            return None if due is None else datetime.fromisoformat(due)
+        async def body(conn: Conn) -> tuple[datetime | None, list[Unreadable]]:
+            unreadable: list[Unreadable] = []
+            while (found := await conn.fetchrow(sql + str(len(unreadable)), *args.values)) is not None:
+                try:
+                    return rows.to_ping(found).due_at, unreadable
+                except CorruptRecord as exc:
+                    unreadable.append(unreadable_row("turn_pings", tuple(found[:3]), exc))
+            return None, unreadable
 
-        return await self._db.read(body)
+        due, unreadable = await self._db.read(body)
+        await self._set_aside(unreadable)
+        return due
+
+    async def _set_aside(self, unreadable: Sequence[Unreadable]) -> None:
+        """Set aside the rows a sweep could not read, naming in the log each this call set aside."""
+        if unreadable:
+            for row in await self._db.write(lambda conn: clockrows.quarantine(conn, unreadable)):
+                report(row)
 
     async def ping_user_now(self, user_id: int, now: datetime) -> None:
         """Make ``user_id``'s held pings due at ``now``, to be decided again (their settings changed)."""
@@ -1149,11 +1170,17 @@ class PostgresMatchStore:
     async def due_clocks(self, now: datetime, limit: int = 100) -> list[SeatClock]:
         """The seat clocks of this store's shards whose reminder or deadline has fallen by ``now``, the
         earliest first."""
-        return await self._db.read(lambda conn: clockrows.due_clocks(conn, now, limit, self.shards))
+        readable, unreadable = await self._db.read(
+            lambda conn: clockrows.due_clocks(conn, now, limit, self.shards)
+        )
+        await self._set_aside(unreadable)
+        return readable
 
     async def next_clock_due(self) -> datetime | None:
         """When the first clock of this store's shards comes due (None: none is running)."""
-        return await self._db.read(lambda conn: clockrows.next_due(conn, self.shards))
+        due, unreadable = await self._db.read(lambda conn: clockrows.next_due(conn, self.shards))
+        await self._set_aside(unreadable)
+        return due
 
     async def settle_clock(self, old: SeatClock, new: SeatClock) -> bool:
         """Move a clock on past a reminder; False (nothing written) when the row changed since ``old``
