@@ -146,6 +146,9 @@ class BigApple(commands.AutoShardedBot):
         self.organisers_told: set[int] = set()
         # Tournaments that may have announcements to post (their record says which).
         self._to_publish: set[int] = set()
+        # Whether the tables where only computers sit may have moves to play (see ``play_tables_soon``).
+        self._tables_due = False
+        self._tables_task: asyncio.Task[None] | None = None
         self.sync_on_start = dev_guild is not None
 
     async def setup_hook(self) -> None:
@@ -233,9 +236,34 @@ class BigApple(commands.AutoShardedBot):
             self.publish_soon(report.tournament.id)
 
     def publish_soon(self, tournament_id: int) -> None:
-        """Have the outbox post the tournament's due announcements."""
+        """Have the outbox post the tournament's due announcements (and the tables a change left to the
+        computers played)."""
         self._to_publish.add(tournament_id)
         self.kick_outbox()
+        self.play_tables_soon()
+
+    def play_tables_soon(self) -> None:
+        """Have the tournaments' tables where only computers sit played in a task of their own, never
+        inside a command's answer (see ``TournamentHost.play_tables``); a stop cancels it, and the next
+        start carries on from the store."""
+        self._tables_due = True
+        if self._tables_task is None or self._tables_task.done():
+            self._tables_task = asyncio.create_task(self._play_tables(), name="bigapple-tournament-tables")
+            self._background.add(self._tables_task)
+            self._tables_task.add_done_callback(self._background.discard)
+
+    async def _play_tables(self) -> None:
+        while self._tables_due:
+            self._tables_due = False
+            try:
+                reports = await self.tournaments.play_tables()
+            except Exception:
+                log.exception(
+                    "the tournaments' computer tables could not be played; trying at the next change"
+                )
+                return
+            self._to_publish.update(report.tournament.id for report in reports)
+            self.kick_outbox()
 
     def kick_outbox(self) -> None:
         """Ask the outbox to send pending deliveries now."""
@@ -268,6 +296,7 @@ class BigApple(commands.AutoShardedBot):
         """After a start: computer seats that were due move, and matches finished just before a crash
         are rated (rating is idempotent). Each match on its own: one failure never stops the others."""
         await self.host.resume()
+        self.play_tables_soon()
         # Announcements a stop interrupted are due still; the records say which.
         self._to_publish.update(
             await self.tournament_store.tournament_ids([TournamentStatus.RUNNING, TournamentStatus.FINISHED])
@@ -335,6 +364,8 @@ class BigApple(commands.AutoShardedBot):
             log.exception("processing tournaments failed; retrying")
             reports = []
         self._to_publish.update(report.tournament.id for report in reports)
+        if any(report.started_rounds for report in reports):
+            self.play_tables_soon()
         self._to_publish.update(self.tournaments.reminders_due)
         self.tournaments.reminders_due.clear()
         await self._publish_due()

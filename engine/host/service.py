@@ -880,6 +880,15 @@ class GameHost:
                 log.exception("match %s could not be resumed; the others go on", match_id)
         return resumed
 
+    async def run_computers(self, match_id: int) -> MatchRecord:
+        """Let the computer seats of one active match act where it is their turn, as ``resume`` does for
+        every match (a match left in the middle of its computers' moves by a stop)."""
+        async with self._locks(match_id):
+            fresh = await self.store.get_match(match_id)
+            if fresh.status is not MatchStatus.ACTIVE:
+                return fresh
+            return await self._run_computers(fresh, self.state_of(fresh), [])
+
     async def _all_ids(self, statuses: Sequence[MatchStatus], page: int = 1000) -> list[int]:
         """Every id of the matches in ``statuses``, read a page at a time so no count is too large."""
         found: list[int] = []

@@ -49,6 +49,7 @@ async def simulate(
     for number in range(players):
         record = await tournaments.add_computer(record.id, ("greedy", "random")[number % 2])
     await tournaments.start(record.id)
+    await tournaments.play_tables()
     record, due = await tournaments.announcements(record.id)
     for key in due:
         if key.endswith("-standings"):

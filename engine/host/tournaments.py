@@ -286,6 +286,8 @@ class TournamentHost:
         # When each running tournament next needs the clock (see ``tick``); None until a first look at
         # every running tournament.
         self._timers: dict[int, datetime] | None = None
+        # Tournaments whose computers' tables failed to play, named in the log once until they play again.
+        self._unplayable: set[int] = set()
         self.host = host
         self.store = store
         self._locks = MatchLocks()
@@ -417,7 +419,8 @@ class TournamentHost:
         return await self._change(tournament_id, leave)
 
     async def start(self, tournament_id: int) -> RoundReport:
-        """Close registration and start round 1. Raises ``SetupError`` when the field cannot play."""
+        """Close registration and start round 1 (the tables where only computers sit are left to
+        ``play_tables``). Raises ``SetupError`` when the field cannot play."""
         async with self._locks(tournament_id):
             record = await self.store.get_tournament(tournament_id)
             if record.status not in (
@@ -504,6 +507,56 @@ class TournamentHost:
                 # that a pass over a thousand of them does not hold the event loop for its whole length.
                 await asyncio.sleep(0)
         return reports
+
+    async def play_tables(self) -> list[RoundReport]:
+        """Play the tables where only computers sit, in every running tournament, and move each
+        tournament on as they end (results, the next rounds), until every table left waits for people;
+        what moved on.
+
+        Long work (a computer-only match is played to its end, round after round): the front end runs
+        it in a task of its own, never inside a command's answer. Every move is stored as it is made and
+        the tables are found again from the store, so a stop at any point loses nothing and the next
+        call (after a restart too) carries on. Each tournament on its own: one that fails is logged and
+        the others go on."""
+        reports: list[RoundReport] = []
+        for tid in await self.store.tournament_ids([TournamentStatus.RUNNING]):
+            try:
+                reports += await self._play_tables_of(tid)
+            except Exception:
+                if tid not in self._unplayable:
+                    self._unplayable.add(tid)
+                    log.exception(
+                        "tournament %s: its computers' tables could not be played; the others go on", tid
+                    )
+            else:
+                self._unplayable.discard(tid)
+        return reports
+
+    async def _play_tables_of(self, tournament_id: int) -> list[RoundReport]:
+        reports: list[RoundReport] = []
+        for _ in range(1000):
+            # Results first, and the next round paired with its tables made (after a stop too).
+            reports += await self.process(tournament_id)
+            record = await self.store.get_tournament(tournament_id)
+            if record.status is not TournamentStatus.RUNNING or not record.rounds:
+                return reports
+            played = False
+            for table in record.rounds[-1].tables:
+                if table.result is not None or table.match_id is None:
+                    continue
+                match = await self.host.match(table.match_id)
+                if not _computers_only(match):
+                    continue
+                if match.status is MatchStatus.LOBBY:
+                    with contextlib.suppress(LobbyError):  # started meanwhile by another pass
+                        await self.host.start(match.id)
+                    played = True
+                elif match.status is MatchStatus.ACTIVE:  # a stop came in the middle of it
+                    await self.host.run_computers(match.id)
+                    played = True
+            if not played:
+                return reports
+        raise EngineError(f"the computers' tables of tournament {tournament_id} did not settle")
 
     async def tick(self) -> list[RoundReport]:
         """Process the tournaments whose clock has something due (a reminder, a deadline): the front end
@@ -811,7 +864,9 @@ class TournamentHost:
                 if table.result is not None or table.match_id is None:
                     continue
                 match = await self.host.match(table.match_id)
-                if match.status is MatchStatus.LOBBY:  # created before a crash, never started
+                if match.status is MatchStatus.LOBBY:
+                    if _computers_only(match):
+                        continue  # played to its end by ``play_tables``, never inside a command
                     await self.host.start(match.id)
                     match = await self.host.match(match.id)
                 outcome = self.host.outcome(match)
@@ -973,3 +1028,8 @@ class TournamentHost:
         if record.status is not TournamentStatus.REGISTRATION:
             raise LobbyError(HOST.say("registration for “{name}” is not open", name=record.name))
         return record.model_copy(update={"status": TournamentStatus.CLOSED})
+
+
+def _computers_only(match: MatchRecord) -> bool:
+    """Whether only computers play ``match`` (nobody would wait for its moves)."""
+    return len(match.players) == match.seat_count and all(p.bot is not None for p in match.players)

@@ -15,7 +15,7 @@ from engine.host.ports import MatchStatus
 from engine.host.tournaments import TournamentStatus
 from engine.registry import POLICIES
 from tests.discord.fake import FakeDiscord
-from tests.discord.models import BUTTON, MESSAGE_COMPONENT, FakeMessage, FakeRole, FakeUser
+from tests.discord.models import BUTTON, MESSAGE_COMPONENT, FakeInteraction, FakeMessage, FakeRole, FakeUser
 from tests.discord.test_bigapple import big_apple, started_match
 from tests.discord.test_notify import Clock, bot_at
 
@@ -114,6 +114,34 @@ async def test_a_swiss_tournament_from_creation_to_ratings(fake_discord: FakeDis
         assert [line for line in (same.content or "").splitlines() if line.startswith("<t:")] == played
         other = await (await fake.slash("profile", {"game": "skyline"}, user=people[0])).response()
         assert "New York" not in (other.content or "") and "No rated matches yet." in (other.content or "")
+
+
+async def test_start_answers_before_the_computers_play_their_tables(
+    fake_discord: FakeDiscord, tmp_path: Path
+) -> None:
+    fake = fake_discord
+    async with big_apple(fake, tmp_path / "db.sqlite") as bot:
+        options = {"name": "Robot cup", "game": "ny_piatnik", "format": "swiss", "rounds": 2, "table_size": 4}
+        await (await fake.slash("tournament create", options, user=fake.admin)).response()
+        await (await fake.slash("tournament open", {}, user=fake.admin)).response()
+        for _ in range(8):
+            await (
+                await fake.slash("tournament add-computer", {"level": "greedy"}, user=fake.admin)
+            ).response()
+        start: FakeInteraction | None = None
+        answered_when_finished: list[bool] = []  # per table's match: had the organiser's answer come?
+
+        async def finished(_: object) -> None:
+            answered_when_finished.append(start is not None and bool(start.followups))
+
+        bot.host.finish_listeners.append(finished)
+        start = await fake.slash("tournament start", {}, user=fake.admin)
+        assert "has started with 8 players" in ((await start.response()).content or "")
+        await fake.wait_for_message(fake.general, lambda m: "🏆" in (m.content or ""), timeout=60)
+        # Two rounds of two tables, every one of them played after the answer, in the background.
+        assert answered_when_finished == [True] * 4
+        record = (await bot.tournament_store.list_tournaments(limit=1))[0]
+        assert record.status is TournamentStatus.FINISHED and len(record.rounds) == 2
 
 
 async def test_organisers_may_advance_a_round_and_delegate_to_a_role(

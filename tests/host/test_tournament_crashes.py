@@ -61,6 +61,7 @@ async def drive(tournaments: TournamentHost, posted: Counter[str]) -> int:
     if record.status in (TournamentStatus.REGISTRATION, TournamentStatus.CLOSED):
         await tournaments.start(record.id)
     await tournaments.host.resume()
+    await tournaments.play_tables()
     await tournaments.process(record.id)
     record, due = await tournaments.announcements(record.id)
     for key in due:

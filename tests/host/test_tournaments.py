@@ -75,12 +75,22 @@ async def test_registration_opens_closes_and_refuses_late_changes(tournaments: T
         await tournaments.start(record.id)  # nobody registered
 
 
-async def test_a_computer_swiss_plays_to_the_end(tournaments: TournamentHost) -> None:
+async def test_a_computer_swiss_plays_to_the_end_after_the_start_answers(tournaments: TournamentHost) -> None:
     record = await registered(tournaments, 0, 13, rounds=3)
     report = await tournaments.start(record.id)
-    record = report.tournament
-    assert record.status is TournamentStatus.FINISHED and report.completed
-    assert report.finished_rounds == [1, 2, 3] and len(record.rounds) == 3
+    # Starting pairs round 1 and makes its tables' matches; nobody's move is made inside it.
+    assert report.started_rounds == [1] and not report.finished_rounds
+    tables = report.tournament.rounds[0].tables
+    assert len(tables) >= 3 and all(t.match_id is not None and t.result is None for t in tables)
+    for table in tables:
+        match = await tournaments.host.match(table.match_id or 0)
+        assert match.status is MatchStatus.LOBBY and await tournaments.host.store.action_log(match.id) == []
+    assert await tournaments.process(record.id) == []  # the sweep leaves them to the background
+    reports = await tournaments.play_tables()
+    record = await tournaments.get(record.id)
+    assert record.status is TournamentStatus.FINISHED and reports[-1].completed
+    assert [n for r in reports for n in r.finished_rounds] == [1, 2, 3] and len(record.rounds) == 3
+    assert [n for r in reports for n in r.started_rounds] == [2, 3]
     for rnd in record.rounds:
         seated = [k for t in rnd.tables for k in t.players] + list(rnd.round.byes)
         assert sorted(seated) == sorted(record.keys)
@@ -134,7 +144,7 @@ async def test_a_restart_mid_round_loses_nothing(tmp_path: Path) -> None:
         assert again.rounds == record.rounds and again.entrants == record.entrants
         # The person plays on after the restart: their seat is handed to a computer to finish quickly.
         await host.resign(table.match_id or 0, 1000)
-        reports = await tournaments.process()
+        reports = await tournaments.play_tables()  # and the computers' table, not started before the stop
         assert reports and reports[-1].tournament.rounds[0].tables[table.number - 1].result is not None
         assert len(reports[-1].tournament.rounds) == 2
     finally:
@@ -170,7 +180,9 @@ async def test_custom_placement_points_are_used(tournaments: TournamentHost) -> 
     assert unreadable.value.allowed == ("4=3,2,1,0; 3=2,1,0",)
     points = parse_points("4=10,5,2,0; 3=10,4,0")
     record = await registered(tournaments, 0, 4, rounds=1, table_size=4, points=points)
-    record = (await tournaments.start(record.id)).tournament
+    await tournaments.start(record.id)
+    await tournaments.play_tables()
+    record = await tournaments.get(record.id)
     assert sorted(s.points for s in tournaments.standings(record)) == [0, 2, 5, 10]
 
 
@@ -187,6 +199,7 @@ async def test_an_unreadable_tournament_never_stops_another(tmp_path: Path) -> N
             raw.execute("UPDATE tournaments SET record = '{\"broken\": true' WHERE id = ?", (broken.id,))
         raw.close()
         assert [t.id for t in await tournaments.store.list_tournaments()] == [healthy.id]
+        assert [r.tournament.id for r in await tournaments.play_tables()] == []  # people must move
         table = next(t for t in record.rounds[0].tables if "u1000" in t.players)
         await host.resign(table.match_id or 0, 1000)  # the person's seat finishes quickly
         reports = await tournaments.process()
@@ -308,3 +321,51 @@ async def test_a_pass_over_every_tournament_lets_the_event_loop_serve_others(
     assert await tournaments.process() == []  # people must move: nothing to report
     # The click was served before the pass reached the last tournament, not after all of them.
     assert list(seen) == started and seen[started[-1]]
+
+
+async def computer_cup(path: Path) -> tuple[SqliteMatchStore, TournamentHost, int]:
+    """A started two-round cup of eight computers at tables of four, on the file at ``path``."""
+    store = await SqliteMatchStore.open(path)
+    tournaments = TournamentHost(GameHost(store), SqliteTournamentStore.beside(store), seed_source=lambda: 9)
+    record = await registered(tournaments, 0, 8, rounds=2, table_size=4)
+    await tournaments.start(record.id)
+    return store, tournaments, record.id
+
+
+async def test_a_stop_while_computers_play_leaves_their_tables_to_the_next_start(tmp_path: Path) -> None:
+    store, tournaments, tid = await computer_cup(tmp_path / "whole.db")
+    try:
+        await tournaments.play_tables()
+        whole = await tournaments.get(tid)
+        assert whole.status is TournamentStatus.FINISHED
+    finally:
+        await store.close()
+
+    store, tournaments, tid = await computer_cup(tmp_path / "stopped.db")
+    try:
+        playing = asyncio.create_task(tournaments.play_tables())
+
+        async def stop(_: object) -> None:  # the bot stops as the first table ends
+            playing.cancel()
+
+        tournaments.host.finish_listeners.append(stop)
+        with pytest.raises(asyncio.CancelledError):
+            await playing
+        stopped = await tournaments.get(tid)
+        assert stopped.status is TournamentStatus.RUNNING and len(stopped.rounds) == 1
+        assert any(t.result is None for t in stopped.rounds[0].tables)
+    finally:
+        await store.close()
+
+    # After the restart, a new host on the same file carries on from what the store holds.
+    store = await SqliteMatchStore.open(tmp_path / "stopped.db")
+    try:
+        tournaments = TournamentHost(GameHost(store), SqliteTournamentStore.beside(store))
+        await tournaments.play_tables()
+        again = await tournaments.get(tid)
+        assert again.status is TournamentStatus.FINISHED
+        assert [(r.round, r.tables) for r in again.rounds] == [(r.round, r.tables) for r in whole.rounds]
+        assert tournaments.standings(again) == tournaments.standings(whole)
+        assert await store.list_matches([MatchStatus.LOBBY, MatchStatus.ACTIVE]) == []
+    finally:
+        await store.close()
