@@ -17,8 +17,8 @@ import lang
 from cogs._lang import reader_locale
 from cogs._ui import Guarded, bot_of, scope_of
 from cogs.lobby import thread_id_of
-from engine.core.errors import NotSeated, StaleVersion
-from engine.host.history import Jump, jumps, match_frames, moment
+from engine.core.errors import CorruptRecord, NotSeated, StaleVersion
+from engine.host.history import Jump, kept_log, unreadable
 from engine.host.ports import MatchRecord, MatchStatus
 from engine.host.text import HOST
 from lang import t
@@ -116,11 +116,12 @@ async def show_move(
                 number=match.id,
             )
         )
-    shown = await moment(bot.host, match, move, seat if own else None)
-    view_of = seat if own else None
-    png = await bot.renderer.render(
-        match.game, bot.host.view(match, view_of, shown.state), match.seat_names(), locale
-    )
+    kept = await kept_log(bot.host, match)
+    try:
+        shown = await bot.renderer.replay_step(match, kept, move, seat if own else None, locale)
+    except CorruptRecord as exc:
+        raise unreadable(match, exc) from None
+    png = shown.png
     name = bot.notifier.namer(match)
     lines = [
         bot.notifier.heading(match, locale)
@@ -135,10 +136,8 @@ async def show_move(
     if own:
         lines.append(t(locale, "Your own view at that moment: nobody else sees it."))
     controls = steps(match.id, shown.move, shown.moves, own, seat is not None, locale)
-    frames = await match_frames(bot.host, match)
-    places = jumps(frames, shown.move)
-    if places:
-        options = jump_options(places, shown.move, name, locale)
+    if shown.places:
+        options = jump_options(shown.places, shown.move, name, locale)
         controls.add_item(JumpSelect(match.id, "o" if own else "p", options, locale))
     files = [discord.File(io.BytesIO(png), filename="board.png")] if png is not None else []
     if edit:

@@ -18,6 +18,7 @@ from engine.registry import get_game
 from render import canvas
 from render.animation import animate_frames, animate_match, board_palette, frame, looked_at
 from render.registry import RENDERERS, render_view
+from render.replay import ReplayStep, replay_step
 from render.since import Since
 
 # How many processes render when nothing says otherwise; 0 renders in a thread.
@@ -80,6 +81,25 @@ class RenderPool(WorkerPool):
         self._nobody_waits.clear()
         try:
             return await self.run(render_view, game, view, tuple(names), locale, since)
+        finally:
+            self._waited_for -= 1
+            if not self._waited_for:
+                self._nobody_waits.set()
+
+    async def replay_step(
+        self,
+        match: MatchRecord,
+        kept: Sequence[tuple[int, LoggedAction]],
+        move: int,
+        seat: int | None,
+        locale: str = lang.DEFAULT,
+    ) -> ReplayStep:
+        """``render.replay.replay_step`` without holding up the event loop: replayed and drawn where the
+        boards are, as a board someone waits for."""
+        self._waited_for += 1
+        self._nobody_waits.clear()
+        try:
+            return await self.run(replay_step, match, list(kept), move, seat, match.seat_names(), locale)
         finally:
             self._waited_for -= 1
             if not self._waited_for:

@@ -153,3 +153,21 @@ async def moment(host: GameHost, match: MatchRecord, move: int, seat: int | None
     after, events = advance(host.rules(match.game), before, [entry], first=move)
     heard = [e for e in events if e.is_public or (seat is not None and e.audience and seat in e.audience)]
     return Moment(move, len(kept), after, tuple(sentence(e) for e in told(heard)))
+
+
+def moment_in(
+    rules: GameRules[Any, Any],
+    frames: Sequence[Frame],
+    kept: Sequence[tuple[int, LoggedAction]],
+    move: int,
+    seat: int | None = None,
+) -> Moment:
+    """``moment`` from a match's replayed ``frames`` and the kept log ``kept`` they were replayed from
+    (see ``replayed_frames``), with no store at hand: the state after ``move`` (clamped to the moves
+    there are) and what that move said to everyone (and to ``seat``, if any)."""
+    move = max(0, min(move, len(kept), len(frames) - 1))
+    if move == 0:
+        return Moment(0, len(kept), frames[0].state, ())
+    after, events = advance(rules, frames[move - 1].state, [kept[move - 1][1]], first=move)
+    heard = [e for e in events if e.is_public or (seat is not None and e.audience and seat in e.audience)]
+    return Moment(move, len(kept), after, tuple(sentence(e) for e in told(heard)))

@@ -5,15 +5,19 @@ else's; the buttons survive a restart. The history lists a server's finished mat
 from __future__ import annotations
 
 import io
+import os
 from pathlib import Path
 
 import pytest
 from PIL import Image
 
+import render.replay
+from cogs._client import BigApple
 from engine.host.ports import MatchStatus
 from engine.registry import GAMES
 from render.registry import render_view
 from tests.discord.fake import FakeDiscord
+from tests.discord.harness import running_bot
 from tests.discord.models import FakeMessage
 from tests.discord.test_bigapple import big_apple, play_one_move, started_match
 
@@ -178,3 +182,40 @@ async def test_export_sends_the_animation_so_far_drawn_once_for_everyone_asking(
         with Image.open(io.BytesIO(later.attachments[0].data)) as image:
             assert image.n_frames == len(kept) + 2
         assert bot.animator.drawn == 2
+
+
+@pytest.mark.real_png  # the render process draws real PNGs, compared with this process's own
+async def test_replay_steps_are_replayed_and_drawn_in_the_render_processes(
+    fake_discord: FakeDiscord, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A press of a replay button costs the bot's own process no replay and no drawing: both happen in
+    the render processes, the same board as drawn here."""
+    fake = fake_discord
+    seeds = iter(range(1, 1000))
+    bot = BigApple(
+        tmp_path / "bot.db", dev_guild=fake.guild.id, seed_source=lambda: next(seeds), render_workers=1
+    )
+    async with running_bot(bot, fake):
+        await bot.renderer.run(os.getpid)  # the render process started before the match's posts wait for it
+        match_id, thread = await started_match(fake, bot, "ny1901")
+        for _ in range(3):
+            await play_one_move(fake, bot, match_id, thread)
+        match = await bot.host.match(match_id)
+        kept = await bot.store.kept_actions(match_id)
+        expected = [
+            render_view("ny1901", bot.host.view(match, None, await bot.host.state_at(match, version)), names)
+            for version, names in ((kept[1][0], match.seat_names()), (kept[0][0], match.seat_names()))
+        ]
+
+        def not_here(*args: object) -> None:
+            raise AssertionError("a replay step was worked out in the bot's own process")
+
+        monkeypatch.setattr(render.replay, "replayed_frames", not_here)
+        monkeypatch.setattr(render.replay, "render_view", not_here)
+        before = bot.renderer.ran_in_processes
+        ix = await fake.slash("replay", {"move": 2}, user=fake.admin, channel=thread)
+        shown = await ix.response(timeout=60)  # the render process may still be starting
+        assert "move 2 of" in (shown.content or "") and board_of(shown) == expected[0]
+        back = await (await fake.click(shown, step(shown, "p"), user=fake.admin)).response(timeout=30)
+        assert "move 1 of" in (back.content or "") and board_of(back) == expected[1]
+        assert bot.renderer.ran_in_processes >= before + 2 and bot.renderer.ran_in_threads == 0
