@@ -14,6 +14,7 @@ from discord import app_commands
 from discord.ext import commands
 
 import lang
+from cogs._exports import Answer, Exports
 from cogs._lang import reader_locale
 from cogs._ui import Guarded, bot_of, scope_of
 from cogs.lobby import thread_id_of
@@ -160,14 +161,29 @@ def steps(match_id: int, move: int, moves: int, own: bool, seated: bool, locale:
 
 
 async def send_animation(interaction: discord.Interaction[Any], match: MatchRecord) -> None:
-    """Answer privately with the animation of ``match`` so far: the public board after every move."""
+    """Answer privately with the animation of ``match`` so far: the public board after every move, once
+    its turn in the line of exports comes (see ``cogs._exports``)."""
     bot = bot_of(interaction)
     await interaction.response.defer(ephemeral=True, thinking=True)
     locale = await reader_locale(interaction)
-    gif = await bot.animator.of(match)
-    text = t(locale, "{match}, move by move: save it or share it.", match=bot.notifier.heading(match, locale))
-    file = discord.File(io.BytesIO(gif), filename=f"match-{match.id}.gif")
-    await interaction.followup.send(text, file=file, ephemeral=True)
+
+    async def answer() -> Answer:
+        gif = await bot.animator.of(match)
+        text = t(
+            locale, "{match}, move by move: save it or share it.", match=bot.notifier.heading(match, locale)
+        )
+        return Answer(text, gif, f"match-{match.id}.gif")
+
+    await exports_of(bot).ask(interaction, locale, answer)
+
+
+def exports_of(bot: BigApple) -> Exports:
+    """The bot's line of exports, kept by the replay cog."""
+    # Not an isinstance check: loading the extension imports this module afresh, with a class of its own.
+    exports = getattr(bot.get_cog("Replay"), "exports", None)
+    if not isinstance(exports, Exports):
+        raise RuntimeError("the replay cog is not loaded")
+    return exports
 
 
 def clipped(text: str, most: int = 100) -> str:
@@ -209,6 +225,10 @@ def jump_options(places: Sequence[Jump], move: int, name: Namer, locale: str) ->
 class Replay(commands.Cog):
     def __init__(self, bot: BigApple) -> None:
         self.bot = bot
+        self.exports = Exports(bot)
+
+    async def cog_unload(self) -> None:
+        await self.exports.close()
 
     @app_commands.command(name="replay", description="Step through a match move by move, privately")
     @app_commands.describe(

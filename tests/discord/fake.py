@@ -185,18 +185,25 @@ class FakeDiscord:
         ack_deadline: float = 3.0,
         heartbeat_interval_ms: int = 41250,
         attachment_size_limit: int = 10 * 1024 * 1024,
+        token_lifetime: float = 15 * 60,
+        clock: Callable[[], float] = time.monotonic,
     ) -> None:
         """Build the fake's world; nothing listens until ``start()``.
 
         ``require_synced``: injected slash commands must match a command the bot registered (as on Discord),
         which also gives option types, ``guild_id`` for guild commands and permission checks.
         ``ack_deadline``: a callback later than this many seconds gets 404 / 10062 Unknown interaction.
+        ``token_lifetime``: a followup (or an edit of its messages) later than this many seconds after
+        the interaction gets 401 / 50027 Invalid Webhook Token, as Discord's 15 minutes. ``clock`` tells
+        the seconds both are measured on (a test moves it on instead of waiting).
         """
         self.token = token
         self.require_synced = require_synced
         self.ack_deadline = ack_deadline
         self.heartbeat_interval_ms = heartbeat_interval_ms
         self.attachment_size_limit = attachment_size_limit
+        self.token_lifetime = token_lifetime
+        self.clock = clock
         self.snowflake = SnowflakeFactory()
 
         self.bot_user = FakeUser(self.snowflake(), "FakeBot", bot=True)
@@ -1222,6 +1229,9 @@ class FakeDiscord:
         if interaction is None or interaction.callback_type is None:
             # Before the first callback the interaction webhook does not exist yet.
             raise ApiError(404, 10015, "Unknown Webhook")
+        if self.clock() - interaction.created > self.token_lifetime:
+            # An interaction's token works for fifteen minutes only.
+            raise ApiError(401, 50027, "Invalid Webhook Token")
         return interaction
 
     def _webhook_message(self, interaction: FakeInteraction, message_id: str) -> FakeMessage:
@@ -1238,7 +1248,7 @@ class FakeDiscord:
         interaction = self._interaction_for(rec.params["interaction_id"], rec.params["token"])
         if interaction.callback_type is not None:
             raise ApiError(400, 40060, "Interaction has already been acknowledged.")
-        if time.monotonic() - interaction.created > self.ack_deadline:
+        if self.clock() - interaction.created > self.ack_deadline:
             # Discord forgets interactions that are not acknowledged within three seconds.
             raise ApiError(404, 10062, "Unknown interaction")
         body = rec.json or {}
@@ -1553,7 +1563,15 @@ class FakeDiscord:
             raise NotInvokable(f"{user.username} cannot act in another user's DM channel")
         interaction_id = self.snowflake()
         interaction = FakeInteraction(
-            self, interaction_id, f"fake-token-{interaction_id}", kind, user, channel, data, message=message
+            self,
+            interaction_id,
+            f"fake-token-{interaction_id}",
+            kind,
+            user,
+            channel,
+            data,
+            message=message,
+            created=self.clock(),
         )
         guild = channel.guild
         payload: JSON = {

@@ -20,6 +20,7 @@ from tests.discord.fake import FakeDiscord
 from tests.discord.harness import running_bot
 from tests.discord.models import FakeMessage
 from tests.discord.test_bigapple import big_apple, play_one_move, started_match
+from tests.discord.test_exports import delivered
 
 
 def board_of(message: FakeMessage) -> bytes:
@@ -167,7 +168,7 @@ async def test_export_sends_the_animation_so_far_drawn_once_for_everyone_asking(
             await fake.slash("replay", {"export": True}, user=user, channel=thread)
             for user in (fake.alice, fake.admin)
         ]
-        answers = [await ix.response() for ix in asked]
+        answers = [await delivered(ix) for ix in asked]  # the second may be told its place in line first
         kept = await bot.store.kept_actions(match_id)
         for answer in answers:
             assert answer.ephemeral and "move by move" in (answer.content or "")
@@ -178,7 +179,7 @@ async def test_export_sends_the_animation_so_far_drawn_once_for_everyone_asking(
         assert bot.animator.drawn == 1
 
         await play_one_move(fake, bot, match_id, thread)
-        later = await (await fake.slash("replay", {"export": True}, user=fake.bob, channel=thread)).response()
+        later = await delivered(await fake.slash("replay", {"export": True}, user=fake.bob, channel=thread))
         with Image.open(io.BytesIO(later.attachments[0].data)) as image:
             assert image.n_frames == len(kept) + 2
         assert bot.animator.drawn == 2
