@@ -8,9 +8,11 @@ from __future__ import annotations
 import asyncio
 import io
 import re
+import time
 from collections.abc import AsyncIterator
 from typing import Any
 
+import aiohttp
 import discord
 import pytest
 from discord import app_commands
@@ -621,3 +623,22 @@ async def test_each_shard_hears_only_the_servers_discord_puts_on_it(fake_discord
         for client in clients:
             await client.close()
         await asyncio.wait(connections, timeout=5)
+
+
+async def test_followups_after_fifteen_minutes_get_invalid_webhook_token(
+    arena: tuple[FakeDiscord, ArenaBot],
+) -> None:
+    fake, _ = arena
+    ahead = 0.0
+    fake.clock = lambda: time.monotonic() + ahead
+    interaction = await fake.slash("arena slow")
+    await interaction.response()
+    async with aiohttp.ClientSession() as session:
+        webhook = discord.Webhook.partial(fake.application_id, interaction.token, session=session)
+        ahead = 14 * 60.0  # still within Discord's fifteen minutes
+        await webhook.send("still in time")
+        ahead = 15 * 60.0 + 1
+        with pytest.raises(discord.HTTPException) as refused:
+            await webhook.send("too late")
+    assert refused.value.status == 401 and refused.value.code == 50027
+    assert [m.content for m in interaction.followups] == ["Slow answer ready", "still in time"]
