@@ -226,6 +226,9 @@ STALL_PART_S = 0.5  # per game
 E2E_START_S = 2.0  # the bot's start and its matches
 E2E_MOVE_S = 0.1  # per move timed
 STALL_MOVES = 30
+REPLAY_PART_S = 20.0  # a long match made, and 40 replay presses in 10 s answered
+REPLAY_PRESSES = 40
+REPLAY_SECONDS = 10.0
 
 
 def cmd_bench(args: argparse.Namespace) -> int:
@@ -244,6 +247,7 @@ def cmd_bench(args: argparse.Namespace) -> int:
     parts["store"] = STORE_PART_S * args.store_actions / 2000
     parts["size"] = SIZE_PART_S * len(slugs)
     parts["stall"] = STALL_PART_S * len(slugs)
+    parts["replay"] = REPLAY_PART_S
     parts["e2e"] = E2E_MOVE_S * args.e2e_moves
     # Without --full the run must end within 90 s however busy the machine: when it falls behind, the
     # parts still to run sample less.
@@ -301,6 +305,14 @@ def cmd_bench(args: argparse.Namespace) -> int:
         loop_figures = asyncio.run(stall(Path(tmp)))
         loop_figures.pop("moves")
     timed("stall", started)
+    from tests.discord.replay_bench import measure_replay_stall
+
+    started = time.perf_counter()
+    # Fewer presses when the run is late, at the same rate.
+    presses = budget.scaled("replay", REPLAY_PRESSES, least=8)
+    replay = asyncio.run(measure_replay_stall(presses, REPLAY_SECONDS * presses / REPLAY_PRESSES))
+    loop_figures["max_stall_ms_replay"] = replay["max_stall_ms_replay"]
+    timed("replay", started)
     from tests.discord.e2e_bench import measure_e2e
 
     e2e_moves = budget.scaled("e2e", args.e2e_moves, least=len(slugs))

@@ -18,26 +18,49 @@ from engine.host.service import GameHost
 TICK_S = 0.001
 
 
+class LoopWatch:
+    """Asks the running event loop for a turn every ``TICK_S`` from ``start`` to ``stop`` and keeps the
+    longest wait beyond that (``longest``, seconds), less the time spent in the spans of ``excluded``
+    (work of the bench's own, not of the bot); and the most processor time the loop's thread used
+    between two turns (``longest_busy``), which other processes on a busy machine do not inflate."""
+
+    def __init__(self) -> None:
+        self.longest = 0.0
+        self.longest_busy = 0.0
+        self.excluded: list[tuple[float, float]] = []  # perf_counter spans, in order
+        self._running = False
+        self._task: asyncio.Task[None] | None = None
+
+    async def _watch(self) -> None:
+        while self._running:
+            start, worked = time.perf_counter(), time.thread_time()
+            await asyncio.sleep(TICK_S)
+            end, busy = time.perf_counter(), time.thread_time() - worked
+            own = sum(max(0.0, min(end, until) - max(start, since)) for since, until in self.excluded[-2:])
+            self.longest = max(self.longest, end - start - TICK_S - own)
+            self.longest_busy = max(self.longest_busy, busy - own)
+
+    def start(self) -> None:
+        self._running = True
+        self._task = asyncio.create_task(self._watch())
+
+    async def stop(self) -> float:
+        """Stop watching; the longest stall seen, in milliseconds."""
+        self._running = False
+        if self._task is not None:
+            await self._task
+        return round(self.longest * 1000, 1)
+
+
 async def measure_stall(store: MatchStore, games: list[str], moves: int = 30) -> dict[str, Any]:
     """Play ``moves`` moves of one person in a match of each game in ``games`` (the computers answering
     each), while a watcher on the loop records the longest wait for its next turn."""
     host = GameHost(store, seed_source=lambda: 5)
-    longest = 0.0
-    running = True
-    choosing: list[tuple[float, float]] = []  # when the bench was choosing the person's moves
-
-    async def watch() -> None:
-        nonlocal longest
-        while running:
-            start = time.perf_counter()
-            await asyncio.sleep(TICK_S)
-            end = time.perf_counter()
-            own = sum(max(0.0, min(end, until) - max(start, since)) for since, until in choosing[-2:])
-            longest = max(longest, end - start - TICK_S - own)
+    watch = LoopWatch()
 
     for game in games:  # loaded before the watch begins, as a running bot has them
         host.policy(game, "greedy")
-    watcher = asyncio.create_task(watch())
+    watch.start()
     person = Player(user_id=1, name="person")
     played = 0
     try:
@@ -59,10 +82,9 @@ async def measure_stall(store: MatchStore, games: list[str], moves: int = 30) ->
                 began = time.perf_counter()
                 legal = rules.legal_actions(state, seat)
                 action = policy.choose(rules, state, seat, legal, bot_rng(match.seed, match.version))
-                choosing.append((began, time.perf_counter()))
+                watch.excluded.append((began, time.perf_counter()))
                 match = (await host.act(match.id, person.user_id or 0, rules.notation(action))).match
                 played += 1
     finally:
-        running = False
-        await watcher
-    return {"max_stall_ms": round(longest * 1000, 1), "moves": played}
+        stall_ms = await watch.stop()
+    return {"max_stall_ms": stall_ms, "moves": played}
