@@ -13,7 +13,7 @@ import secrets
 from collections.abc import Awaitable, Callable, Collection, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
-from typing import Any
+from typing import Any, TypeVar
 
 from pydantic import BaseModel, ValidationError
 
@@ -70,6 +70,8 @@ from lang.says import Namer, render
 
 log = logging.getLogger(__name__)
 
+T = TypeVar("T")
+
 # A safety net against a rules bug that would let computer players loop forever.
 MAX_AUTOMATED_ACTIONS = 10_000
 # How many destinations the outbox sends to at once.
@@ -118,6 +120,42 @@ def payload(notice: Notice) -> str:
 
 def _no_such_match(match_id: int) -> MatchNotFound:
     return MatchNotFound(HOST.say("there is no match #{number} here", number=match_id))
+
+
+# How many times a lobby request is judged again when another process changed the lobby between the
+# request's reading and its write; beyond that, the person is told the match moved on.
+LOBBY_TRIES = 3
+
+
+class _LobbyMoved(Exception):
+    """Another process wrote the lobby after this request read it (the store's version guard said so)."""
+
+    def __init__(self, stale: StaleVersion) -> None:
+        super().__init__(stale.message)
+        self.stale = stale
+
+
+async def _unless_moved(write: Awaitable[MatchRecord]) -> MatchRecord:
+    """The lobby as ``write`` leaves it; ``_LobbyMoved`` when its version guard failed."""
+    try:
+        return await write
+    except StaleVersion as stale:
+        raise _LobbyMoved(stale) from None
+
+
+async def _judged_afresh(request: Callable[[], Awaitable[T]]) -> T:
+    """``request`` (which reads the lobby, judges it and writes at the version read), made again from a
+    fresh reading when another process wrote the lobby in between: of two requests at once, the second
+    gets what it would get after the first (joined already, full, started), never both carried out."""
+    for _ in range(LOBBY_TRIES - 1):
+        try:
+            return await request()
+        except _LobbyMoved:
+            continue
+    try:
+        return await request()
+    except _LobbyMoved as moved:
+        raise moved.stale from None
 
 
 @dataclass(frozen=True, slots=True)
@@ -448,28 +486,45 @@ class GameHost:
         return await self.store.create_match(draft, creator)
 
     async def join(self, match_id: int, player: Player, scope: Scope | None = None) -> MatchRecord:
-        async with self._locks(match_id):
-            match = await self.match(match_id, scope)
-            self._require_lobby(match)
-            if player.bot is not None:
-                self.policy(match.game, player.bot)
-            return await self.store.add_player(match_id, match.version, player)
+        return await _judged_afresh(lambda: self._seat(match_id, lambda _: player, scope))
 
     async def add_computer(
         self, match_id: int, policy: str = "greedy", scope: Scope | None = None
     ) -> MatchRecord:
-        match = await self.match(match_id, scope)
-        name = computer_name({p.name for p in match.players})
-        return await self.join(match_id, Player(name=name, bot=policy), scope)
+        def computer(match: MatchRecord) -> Player:
+            return Player(name=computer_name({p.name for p in match.players}), bot=policy)
 
-    async def leave(self, match_id: int, user_id: int, scope: Scope | None = None) -> MatchRecord:
+        return await _judged_afresh(lambda: self._seat(match_id, computer, scope))
+
+    async def _seat(
+        self, match_id: int, newcomer: Callable[[MatchRecord], Player | None], scope: Scope | None
+    ) -> MatchRecord:
+        """Add to the lobby the player ``newcomer`` makes of it as read (None: nobody, the lobby stays as
+        it is)."""
         async with self._locks(match_id):
             match = await self.match(match_id, scope)
             self._require_lobby(match)
-            return await self.store.remove_player(match_id, match.version, user_id)
+            player = newcomer(match)
+            if player is None:
+                return match
+            if player.bot is not None:
+                self.policy(match.game, player.bot)
+            return await _unless_moved(self.store.add_player(match_id, match.version, player))
+
+    async def leave(self, match_id: int, user_id: int, scope: Scope | None = None) -> MatchRecord:
+        return await _judged_afresh(lambda: self._leave(match_id, user_id, scope))
+
+    async def _leave(self, match_id: int, user_id: int, scope: Scope | None) -> MatchRecord:
+        async with self._locks(match_id):
+            match = await self.match(match_id, scope)
+            self._require_lobby(match)
+            return await _unless_moved(self.store.remove_player(match_id, match.version, user_id))
 
     async def start(self, match_id: int, by_user: int | None = None, scope: Scope | None = None) -> ActResult:
         """Seat the players (shuffled with the match seed), set the game up and run computer seats."""
+        return await _judged_afresh(lambda: self._start(match_id, by_user, scope))
+
+    async def _start(self, match_id: int, by_user: int | None, scope: Scope | None) -> ActResult:
         async with self._locks(match_id):
             match = await self.match(match_id, scope)
             self._require_lobby(match)
@@ -519,8 +574,10 @@ class GameHost:
                 )
                 notices.append(DeliveryDraft(seat=p.seat, payload=payload(hand)))
             clocks = await self._clocks(match.model_copy(update={"players": tuple(seated)}), (), to_act)
-            match = await self.store.start_match(
-                match_id, match.version, seated, dump_state(state), notices, clocks=clocks
+            match = await _unless_moved(
+                self.store.start_match(
+                    match_id, match.version, seated, dump_state(state), notices, clocks=clocks
+                )
             )
             played = list(lines)
             match = await self._run_computers(match, state, played)
@@ -559,10 +616,27 @@ class GameHost:
         def key(player: Player) -> int | str:
             return player.user_id if player.user_id is not None else player.name
 
-        for player in map(again, match.players):
-            if key(player) not in {key(p) for p in rematch.players}:  # a cut-short request left it out
-                rematch = await self.join(rematch.id, player)
-        return (await self.start(rematch.id)).match
+        wanted = list(map(again, match.players))
+
+        def first_missing(lobby: MatchRecord) -> Player | None:
+            # Left out by a cut-short request, or not seated yet.
+            return next((p for p in wanted if key(p) not in {key(q) for q in lobby.players}), None)
+
+        rematch_id = rematch.id
+        # Each step seats one player or starts; another request for the same rematch (a double tap, or
+        # another process) may take any of them first, and then this one reads the rematch again.
+        for step in range(2 * len(wanted) + 2):
+            if rematch.status is not MatchStatus.LOBBY:
+                return rematch
+            try:
+                if first_missing(rematch) is None:
+                    return (await self.start(rematch_id)).match
+                rematch = await _judged_afresh(lambda: self._seat(rematch_id, first_missing, None))
+            except (LobbyError, StaleVersion):
+                if step == 2 * len(wanted) + 1:
+                    raise
+                rematch = await self.match(rematch.id)
+        return rematch
 
     # ------------------------------------------------------------------- play
 

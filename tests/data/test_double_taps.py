@@ -4,13 +4,20 @@ would get one after the other, and the database is as after one."""
 
 from __future__ import annotations
 
+import json
 from collections.abc import Sequence
 from typing import TypeVar
 
 from engine.core.errors import LobbyError
 from engine.host.absence import come_back, go_away
+from engine.host.ports import Delivery, MatchRecord, MatchStatus, Player
+from engine.host.service import ActResult, GameHost
 from tests.data.backends import AnyStore, Backdoor
+from tests.data.test_store import ANN, BOB
 from tests.data.test_store_clocks import DAY, NOON, timed
+from tests.host.conftest import TOY_GAMES, TOY_POLICIES
+
+CAT = Player(user_id=303, name="cat")
 
 T = TypeVar("T")
 
@@ -65,3 +72,136 @@ async def test_away_off_tapped_twice_ends_the_absence_once_and_gives_the_time_ba
     assert [c.deadline for c in moved] == [NOON + 2 * DAY]
     assert await store.absences([101], NOON - DAY) == {101: [(NOON, NOON + DAY)]}
     assert (await store.seat_clocks(match.id))[0].deadline == NOON + 2 * DAY
+
+
+# ----------------------------------------------------------------------------------------------- lobbies
+
+
+def hosts(*stores: AnyStore) -> list[GameHost]:
+    """A game host of the toy game on each store, as each bot process has its own."""
+    return [GameHost(store, games=TOY_GAMES, policies=TOY_POLICIES) for store in stores]
+
+
+async def lobby(host: GameHost, seats: int, *joiners: Player) -> MatchRecord:
+    match = await host.create_match("toy", seats, creator=ANN, seed=5)
+    for player in joiners:
+        match = await host.join(match.id, player)
+    return match
+
+
+def begun(deliveries: Sequence[Delivery], match_id: int) -> list[int]:
+    """The versions of the match's "… begins" notices among ``deliveries``."""
+    return [
+        d.version
+        for d in deliveries
+        if d.match_id == match_id and json.loads(d.payload).get("headline", "").endswith(" begins")
+    ]
+
+
+async def seated(store: AnyStore, match_id: int) -> list[str]:
+    return sorted(p.name for p in (await store.get_match(match_id)).players)
+
+
+async def test_join_tapped_twice_seats_the_person_once(store: AnyStore, backdoor: Backdoor) -> None:
+    first, second = hosts(store, other := await backdoor.open())
+    match = await lobby(first, 3)
+    results = await backdoor.interleaved(
+        match.id, [store, other], [first.join(match.id, BOB), second.join(match.id, BOB)]
+    )
+    one_refused(results, LobbyError, "you have already joined")
+    assert await seated(store, match.id) == ["ann", "bob"]
+
+
+async def test_two_people_joining_for_the_last_seat_seat_one(store: AnyStore, backdoor: Backdoor) -> None:
+    first, second = hosts(store, other := await backdoor.open())
+    match = await lobby(first, 2)
+    results = await backdoor.interleaved(
+        match.id, [store, other], [first.join(match.id, BOB), second.join(match.id, CAT)]
+    )
+    joined = one_refused(results, LobbyError, "is full (2 of 2 seats taken)")
+    assert (
+        await seated(store, match.id) == sorted(p.name for p in joined.players) and len(joined.players) == 2
+    )
+
+
+async def test_leave_tapped_twice_takes_the_person_out_once(store: AnyStore, backdoor: Backdoor) -> None:
+    first, second = hosts(store, other := await backdoor.open())
+    match = await lobby(first, 3, BOB, CAT)
+    results = await backdoor.interleaved(
+        match.id, [store, other], [first.leave(match.id, 202), second.leave(match.id, 202)]
+    )
+    one_refused(results, LobbyError, "you are not in match")
+    assert await seated(store, match.id) == ["ann", "cat"]
+
+
+async def test_add_computer_tapped_twice_for_the_last_seat_adds_one(
+    store: AnyStore, backdoor: Backdoor
+) -> None:
+    first, second = hosts(store, other := await backdoor.open())
+    match = await lobby(first, 3, BOB)
+    results = await backdoor.interleaved(
+        match.id, [store, other], [first.add_computer(match.id, "two"), second.add_computer(match.id, "two")]
+    )
+    one_refused(results, LobbyError, "is full (3 of 3 seats taken)")
+    assert len((await store.get_match(match.id)).players) == 3
+
+
+async def test_computers_added_at_once_to_free_seats_get_names_of_their_own(
+    store: AnyStore, backdoor: Backdoor
+) -> None:
+    first, second = hosts(store, other := await backdoor.open())
+    match = await lobby(first, 3)
+    results = await backdoor.interleaved(
+        match.id, [store, other], [first.add_computer(match.id, "two"), second.add_computer(match.id, "two")]
+    )
+    assert not [r for r in results if isinstance(r, BaseException)], results
+    names = await seated(store, match.id)
+    assert len(names) == len(set(names)) == 3
+
+
+async def test_start_tapped_twice_starts_the_match_once(store: AnyStore, backdoor: Backdoor) -> None:
+    first, second = hosts(store, other := await backdoor.open())
+    match = await lobby(first, 2, BOB)
+    results = await backdoor.interleaved(
+        match.id, [store, other], [first.start(match.id, ANN.user_id), second.start(match.id, ANN.user_id)]
+    )
+    started = one_refused(results, LobbyError, "the lobby is closed")
+    assert started.match.status is MatchStatus.ACTIVE and started.match.version == match.version + 1
+    assert begun(await store.pending_deliveries(), match.id) == [started.match.version]
+
+
+async def test_a_leave_racing_the_start_lets_one_of_them_through(store: AnyStore, backdoor: Backdoor) -> None:
+    first, second = hosts(store, other := await backdoor.open())
+    match = await lobby(first, 2, BOB)
+    results = await backdoor.interleaved(
+        match.id, [store, other], [first.start(match.id, ANN.user_id), second.leave(match.id, 202)]
+    )
+    refused = [r for r in results if isinstance(r, LobbyError)]
+    assert len(refused) == 1 and len(results) == 2, results
+    now = await store.get_match(match.id)
+    if isinstance(results[0], ActResult):  # started first: the leave came too late
+        assert "the lobby is closed" in str(refused[0]) and now.status is MatchStatus.ACTIVE
+    else:  # bob left first: the start finds a seat empty
+        assert "the match needs 2 players and has 1" in str(refused[0])
+        assert now.status is MatchStatus.LOBBY and [p.name for p in now.players] == ["ann"]
+
+
+async def test_rematch_tapped_twice_makes_and_starts_one_rematch(store: AnyStore, backdoor: Backdoor) -> None:
+    first, second = hosts(store, other := await backdoor.open())
+    match = await lobby(first, 3)
+    match = await first.add_computer(match.id, "two")
+    match = await first.add_computer(match.id, "random")
+    played = (await first.start(match.id)).match
+    over = await store.close_match(played.id, played.version, MatchStatus.FINISHED)
+    before = {m.id for m in (await store.list_matches())}
+    results = await backdoor.interleaved(
+        over.id, [store, other], [first.rematch(over.id, 101), second.rematch(over.id, 101)]
+    )
+    assert not [r for r in results if isinstance(r, BaseException)], results
+    made = {m.id for m in (await store.list_matches())} - before
+    assert made == {r.id for r in results if isinstance(r, MatchRecord)} and len(made) == 1
+    (rematch_id,) = made
+    rematch = await store.get_match(rematch_id)
+    assert rematch.status is MatchStatus.ACTIVE and len(rematch.players) == 3
+    assert sorted(p.name for p in rematch.players) == sorted(p.name for p in over.players)
+    assert len(begun(await store.pending_deliveries(), rematch_id)) == 1
