@@ -8,12 +8,15 @@ import json
 from collections.abc import Sequence
 from typing import TypeVar
 
+from data.postgres.settings import PostgresSettings
+from data.settings import SqliteSettings
+from data.store import SqliteMatchStore
 from engine.core.errors import LobbyError
 from engine.host.absence import come_back, go_away
 from engine.host.ports import Delivery, MatchRecord, MatchStatus, Player
 from engine.host.service import ActResult, GameHost
 from tests.data.backends import AnyStore, Backdoor
-from tests.data.test_store import ANN, BOB
+from tests.data.test_store import ANN, BOB, draft
 from tests.data.test_store_clocks import DAY, NOON, timed
 from tests.host.conftest import TOY_GAMES, TOY_POLICIES
 
@@ -205,3 +208,33 @@ async def test_rematch_tapped_twice_makes_and_starts_one_rematch(store: AnyStore
     assert rematch.status is MatchStatus.ACTIVE and len(rematch.players) == 3
     assert sorted(p.name for p in rematch.players) == sorted(p.name for p in over.players)
     assert len(begun(await store.pending_deliveries(), rematch_id)) == 1
+
+
+# ---------------------------------------------------------------------------------------------- settings
+
+
+def settings_of(store: AnyStore) -> SqliteSettings | PostgresSettings:
+    if isinstance(store, SqliteMatchStore):
+        return SqliteSettings.beside(store)
+    return PostgresSettings(store.database)
+
+
+async def test_a_setting_chosen_twice_at_once_is_stored_once(store: AnyStore, backdoor: Backdoor) -> None:
+    match = await store.create_match(draft(2), ANN)  # only for the lock the two writes wait behind
+    other = await backdoor.open()
+    first, second = settings_of(store), settings_of(other)
+    results = await backdoor.interleaved(
+        match.id,
+        [store, other],
+        [first.set("user", 101, "locale", "it"), second.set("user", 101, "locale", "it")],
+    )
+    assert results == [None, None]
+    assert await backdoor.fetch("SELECT value FROM user_settings WHERE user_id = ?", 101) == [("it",)]
+    results = await backdoor.interleaved(
+        match.id,
+        [store, other],
+        [first.set("guild", 7, "locale", "en"), second.set("guild", 7, "locale", "it")],
+    )
+    assert results == [None, None]
+    (kept,) = await backdoor.fetch("SELECT value FROM guild_settings WHERE guild_id = ?", 7)
+    assert kept[0] in ("en", "it") and await first.get("guild", 7, "locale") == kept[0]
