@@ -122,8 +122,9 @@ def _no_such_match(match_id: int) -> MatchNotFound:
     return MatchNotFound(HOST.say("there is no match #{number} here", number=match_id))
 
 
-# How many times a lobby request is judged again when another process changed the lobby between the
-# request's reading and its write; beyond that, the person is told the match moved on.
+# How many times a lobby request (or a return to one's seat) is judged again when another process
+# changed the match between the request's reading and its write; beyond that, the person is told the
+# match moved on.
 LOBBY_TRIES = 3
 
 
@@ -822,6 +823,9 @@ class GameHost:
 
     async def back(self, match_id: int, user_id: int, scope: Scope | None = None) -> MatchRecord:
         """Give ``user_id`` back the seat a computer kept after their timeouts (``/game return``)."""
+        return await _judged_afresh(lambda: self._back(match_id, user_id, scope))
+
+    async def _back(self, match_id: int, user_id: int, scope: Scope | None) -> MatchRecord:
         async with self._locks(match_id):
             match = await self.match(match_id, scope)
             self._require_active(match)
@@ -853,13 +857,15 @@ class GameHost:
                     clock = begin_turn(clock, ALLOWANCES[match.pace], self.clock())
                 reset = ClockChange(clocks=(clock,))
             notice = Notice(says=(said,), to_act=to_act)
-            return await self.store.replace_player(
-                match_id,
-                match.version,
-                seat,
-                returned,
-                deliveries=[DeliveryDraft(payload=payload(notice))],
-                clocks=reset,
+            return await _unless_moved(
+                self.store.replace_player(
+                    match_id,
+                    match.version,
+                    seat,
+                    returned,
+                    deliveries=[DeliveryDraft(payload=payload(notice))],
+                    clocks=reset,
+                )
             )
 
     def strongest_policy(self, game: str) -> str:

@@ -238,3 +238,21 @@ async def test_a_setting_chosen_twice_at_once_is_stored_once(store: AnyStore, ba
     assert results == [None, None]
     (kept,) = await backdoor.fetch("SELECT value FROM guild_settings WHERE guild_id = ?", 7)
     assert kept[0] in ("en", "it") and await first.get("guild", 7, "locale") == kept[0]
+
+
+async def test_a_return_to_ones_seat_tapped_twice_gives_it_back_once(
+    store: AnyStore, backdoor: Backdoor
+) -> None:
+    first, second = hosts(store, other := await backdoor.open())
+    match = (await first.start((await lobby(first, 2, BOB)).id)).match
+    seat = match.seat_of(101)
+    assert seat is not None
+    kept = Player(user_id=101, name="ann (computer)", bot="two", absent=True, seat=seat)
+    match = await store.replace_player(match.id, match.version, seat, kept)  # her time ran out twice
+    results = await backdoor.interleaved(
+        match.id, [store, other], [first.back(match.id, 101), second.back(match.id, 101)]
+    )
+    returned = one_refused(results, LobbyError, "is already yours")
+    assert returned.version == match.version + 1
+    ann = (await store.get_match(match.id)).player_at(seat)
+    assert ann is not None and (ann.name, ann.bot, ann.absent) == ("ann", None, False)
