@@ -462,6 +462,7 @@ def cmd_clock_sim(args: argparse.Namespace) -> int:
 
 
 def cmd_replay(args: argparse.Namespace) -> int:
+    from data.db import FileInUse
     from data.store import SqliteMatchStore
     from engine.core.errors import MatchNotFound
     from engine.host.history import match_frames
@@ -484,6 +485,9 @@ def cmd_replay(args: argparse.Namespace) -> int:
         host, match, shown = asyncio.run(frames())
     except MatchNotFound as exc:
         print(f"error: {exc.describe()}", file=sys.stderr)
+        return 1
+    except FileInUse as exc:
+        print(f"error: {exc}", file=sys.stderr)
         return 1
     rules = host.rules(match.game)
     if args.seat is not None and not 0 <= args.seat < match.seat_count:

@@ -443,8 +443,12 @@ class Database:
             log.warning("WAL checkpoint failed: %s", exc)
 
 
-def _refusal(path: str | os.PathLike[str]) -> RuntimeError:
-    return RuntimeError(
+class FileInUse(RuntimeError):
+    """Another process holds the SQLite file (one process per file)."""
+
+
+def _refusal(path: str | os.PathLike[str]) -> FileInUse:
+    return FileInUse(
         f"another Big Apple process is already using {os.fspath(path)}; stop it first (one process "
         "per SQLite file: several processes need PostgreSQL)"
     )
@@ -472,7 +476,7 @@ def _lock_file(path: str | os.PathLike[str]) -> str:
 def hold_file(path: str | os.PathLike[str], *, claim: bool = False) -> Callable[[], None]:
     """Take, for this process, the lock that keeps other processes off the SQLite file at ``path``
     (creating its folder when needed) before anything opens the file itself; returns what lets it go.
-    Raises ``RuntimeError`` saying what to do when another process holds it, or with ``claim`` when this
+    Raises ``FileInUse`` saying what to do when another process holds it, or with ``claim`` when this
     process has claimed it already."""
     Path(path).expanduser().parent.mkdir(parents=True, exist_ok=True)
     key = _lock_file(path)

@@ -9,6 +9,10 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
+import pytest
+
+import bot
+
 REFUSAL = "another Big Apple process is already using"
 
 # Opens the bot's stores on argv[1] (with argv[2] == "lock", only takes the file's lock, as a process
@@ -88,3 +92,13 @@ def test_the_lock_is_taken_before_the_file_is_created_or_migrated(tmp_path: Path
         assert not path.exists()  # the refused one touched nothing
     with running(path):  # the first let go: the next one creates and opens it
         assert path.exists()
+
+
+def test_the_replay_command_beside_a_running_bot_is_refused_in_words(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    path = tmp_path / "bigapple.db"
+    with running(path):  # the bot's stores, the file created
+        code = bot.main(["replay", "--db", str(path), "--match", "1", "--out", str(tmp_path / "out")])
+    assert code == 1
+    assert f"error: {REFUSAL} {path}" in capsys.readouterr().err
