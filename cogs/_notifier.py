@@ -6,6 +6,7 @@ any of the hand, and the player reads it through the "My hand" button or ``/hand
 
 from __future__ import annotations
 
+import asyncio
 import hashlib
 import io
 import logging
@@ -16,6 +17,7 @@ from typing import TYPE_CHECKING, Any
 import discord
 
 import lang
+from cogs._animations import NoAnimation, shortened_note
 from cogs._clocks import clock_notes, duration
 from cogs._lang import recipient_locale
 from cogs._pings import TurnPings
@@ -407,15 +409,24 @@ class DiscordNotifier:
     async def _post_animation(
         self, match: MatchRecord, channel: discord.abc.Messageable, locale: str
     ) -> None:
-        """The whole match move by move, as an animated GIF under the final post. It is drawn in the
-        background at the lowest priority (see ``RenderPool.animate_match``), so no move elsewhere waits
-        for it; a failure is logged and the match stays as it is."""
+        """The whole match move by move, as an animated GIF under the final post (as much of it as fits,
+        said in words). It is drawn in the background at the lowest priority (see
+        ``RenderPool.animate_match``), so no move elsewhere waits for it; a failure is logged and the
+        match stays as it is. When the bot stops first, the animation is abandoned, said in the log:
+        ``/replay`` can still send it."""
         try:
-            gif = await self.bot.animator.of(match)
+            animation = await self.bot.animator.of(match)
+            text = t(locale, "The whole match, move by move:")
+            note = shortened_note(locale, animation)
             await channel.send(
-                t(locale, "The whole match, move by move:"),
-                file=discord.File(io.BytesIO(gif), filename=f"match-{match.id}.gif"),
+                f"{text}\n{note}" if note else text,
+                file=discord.File(io.BytesIO(animation.gif), filename=f"match-{match.id}.gif"),
             )
+        except asyncio.CancelledError:
+            log.info("match %s: the bot stopped before the animation of the match was posted", match.id)
+            raise
+        except NoAnimation as exc:
+            log.warning("match %s: no animation of the match is posted (%s)", match.id, exc.message)
         except Exception:
             log.exception("match %s: the animation of the match could not be posted", match.id)
 

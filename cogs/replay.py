@@ -14,6 +14,7 @@ from discord import app_commands
 from discord.ext import commands
 
 import lang
+from cogs._animations import shortened_note
 from cogs._exports import Answer, Exports
 from cogs._lang import reader_locale
 from cogs._ui import Guarded, bot_of, scope_of
@@ -168,11 +169,12 @@ async def send_animation(interaction: discord.Interaction[Any], match: MatchReco
     locale = await reader_locale(interaction)
 
     async def answer() -> Answer:
-        gif = await bot.animator.of(match)
+        animation = await bot.animator.of(match)
         text = t(
             locale, "{match}, move by move: save it or share it.", match=bot.notifier.heading(match, locale)
         )
-        return Answer(text, gif, f"match-{match.id}.gif")
+        note = shortened_note(locale, animation)
+        return Answer(f"{text}\n{note}" if note else text, animation.gif, f"match-{match.id}.gif")
 
     await exports_of(bot).ask(interaction, locale, answer)
 

@@ -7,9 +7,9 @@ one pass off the event loop, so a long match costs one replay rather than a repl
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Protocol
 
 from pydantic import BaseModel
 
@@ -65,9 +65,18 @@ def replayed_frames(
 ) -> list[Frame]:
     """Every frame of ``match`` (``rules``' game), replayed from its kept log ``kept`` (see
     ``kept_log``). Raises ``CorruptRecord`` when the log cannot be replayed."""
+    return list(replayed_one_by_one(rules, match, kept))
+
+
+def replayed_one_by_one(
+    rules: GameRules[Any, Any], match: MatchRecord, kept: Sequence[tuple[int, LoggedAction]]
+) -> Iterator[Frame]:
+    """The frames of ``replayed_frames``, each made only when asked for, so that a long match never
+    holds more than one state at a time. Raises ``CorruptRecord`` as ``replayed_frames``, at the move
+    that cannot be replayed."""
     state = rules.setup(match.seat_count, match.seed, match.options)
     opening_version = kept[0][0] - 1 if kept else match.version
-    frames = [Frame(0, opening_version, state, True)]
+    yield Frame(0, opening_version, state, True)
     for number, (version, entry) in enumerate(kept, start=1):
         after, events = advance(rules, state, [entry], first=number)
         over = rules.outcome(after) is not None
@@ -76,9 +85,39 @@ def replayed_frames(
         heard = [sentence(e) for e in told([e for e in events if e.is_public])] if scoring else []
         # What a scoring move is known by: its own sentence, or for the last one why the match ended.
         says = tuple(heard[-1:] if over else heard[:1])
-        frames.append(Frame(number, version, after, ends, entry.seat, scoring, says))
+        yield Frame(number, version, after, ends, entry.seat, scoring, says)
         state = after
-    return frames
+
+
+class Marked(Protocol):
+    """What a replay's jumps are found from: a frame's place in the match and what kind of move made it
+    (see ``Frame``), with or without its state."""
+
+    @property
+    def number(self) -> int: ...
+    @property
+    def turn_ends(self) -> bool: ...
+    @property
+    def seat(self) -> int | None: ...
+    @property
+    def scoring(self) -> bool: ...
+    @property
+    def says(self) -> tuple[Say, ...]: ...
+
+
+@dataclass(frozen=True, slots=True)
+class Mark:
+    """A ``Frame`` without its state: enough to find the jumps of a long match without holding it."""
+
+    number: int
+    turn_ends: bool
+    seat: int | None = None
+    scoring: bool = False
+    says: tuple[Say, ...] = ()
+
+    @classmethod
+    def of(cls, frame: Frame) -> Mark:
+        return cls(frame.number, frame.turn_ends, frame.seat, frame.scoring, frame.says)
 
 
 @dataclass(frozen=True, slots=True)
@@ -96,7 +135,7 @@ class Jump:
     final: bool = False
 
 
-def jumps(frames: Sequence[Frame], current: int, most: int = 25) -> list[Jump]:
+def jumps(frames: Sequence[Marked], current: int, most: int = 25) -> list[Jump]:
     """At most ``most`` places to jump to, in move order: every scoring (the latest ones when there are
     too many), the first and last turns, the turns around ``current``, and turns spread evenly between."""
     turns: list[Jump] = []

@@ -3,24 +3,34 @@
 from __future__ import annotations
 
 import io
+import weakref
+from collections.abc import Iterator, Sequence
 from typing import Any
 
 import pytest
 from PIL import Image, ImageDraw
 
+from engine.host.history import Mark
 from engine.host.selfplay import play_match
 from engine.registry import GAMES, POLICIES
 from render.animation import (
     WIDTHS,
+    DoesNotFit,
+    GifWriter,
+    Shows,
     Still,
     _gif,
     animate,
     animate_frames,
+    animate_match,
     board_palette,
+    drawing,
+    finished,
     frame,
     frames_of,
     looked_at,
 )
+from render.bench import played_match
 from render.canvas import encode_png
 from render.registry import board_image
 
@@ -99,3 +109,77 @@ def test_boards_drawn_one_at_a_time_as_frames_give_the_animation_of_the_whole_bo
     assert animate_frames(drawn, palette) == animate(whole)
     count, size = frames_of_gif(animate(whole))
     assert count == len(views) and size[0] <= WIDTHS[0]
+
+
+def test_the_gif_is_written_a_frame_at_a_time_holding_at_most_two_boards() -> None:
+    """However many boards, the drawing takes the next one only once the one before is written, and
+    keeps no more than the board before it: its memory does not grow with the match."""
+    palette = Image.new("P", (1, 1))
+    palette.putpalette([n % 256 for n in range(768)])
+    live: list[weakref.ref[Image.Image]] = []
+    most_alive = 0
+
+    def boards(chosen: Sequence[int]) -> Iterator[Image.Image]:
+        nonlocal most_alive
+        for n in chosen:
+            picture = Image.new("P", (300, 200), 7)
+            ImageDraw.Draw(picture).rectangle((n % 280, 50, n % 280 + 20, 70), fill=200)
+            live.append(weakref.ref(picture))
+            most_alive = max(most_alive, sum(ref() is not None for ref in live))
+            yield picture
+            del picture
+
+    marks = [Mark(n, True) for n in range(400)]
+    animation = finished(drawing(marks, boards, palette=palette))
+    assert most_alive <= 2  # the board being written and the one before it, never more
+    assert animation.shows is Shows.MOVES and animation.frames == 400
+    with Image.open(io.BytesIO(animation.gif)) as gif:
+        assert gif.n_frames == 400 and gif.size == (300, 200)
+        gif.seek(399)
+        assert gif.convert("RGB").getpixel((399 % 280 + 5, 60)) == (88, 89, 90)  # colour 200
+
+
+def test_a_frame_that_changed_nothing_makes_the_one_before_last_longer() -> None:
+    palette = Image.new("P", (1, 1))
+    palette.putpalette([n % 256 for n in range(768)])
+    writer = GifWriter(palette)
+    for colour in (1, 1, 2):
+        writer.add(Image.new("P", (50, 40), colour))
+    with Image.open(io.BytesIO(writer.finish())) as gif:
+        assert gif.n_frames == 2
+        assert gif.info["duration"] == 1400
+        gif.seek(1)
+        assert gif.info["duration"] == 4000
+
+
+def test_a_drawing_that_cannot_fit_stops_early_instead_of_drawing_everything() -> None:
+    """The first fifth of a long animation says it will not fit: that try stops there."""
+    asked: list[int] = []
+
+    def boards(chosen: Sequence[int]) -> Iterator[Image.Image]:
+        for n in chosen:
+            asked.append(n)
+            yield _decoded_board(n)
+
+    marks = [Mark(n, True) for n in range(100)]
+    with pytest.raises(DoesNotFit):
+        finished(drawing(marks, boards, max_bytes=60_000))
+    # Every try (each width, then the highlights at each) stopped after its first fifth or so.
+    assert len(asked) < 100
+
+
+def _decoded_board(step: int) -> Image.Image:
+    with Image.open(io.BytesIO(board(step % 30, noisy=True))) as opened:
+        return opened.convert("RGB")
+
+
+def test_a_match_too_long_to_fit_gets_its_turns_or_highlights_instead() -> None:
+    match, kept = played_match("ny_piatnik", 3, 7, "greedy", moves=40)
+    whole = animate_match(match, kept)
+    assert whole.shows is Shows.MOVES and whole.frames == len(kept) + 1
+    # Only a little room: every move does not fit at any width, the ends of turns or the highlights do.
+    small = animate_match(match, kept, max_bytes=len(whole.gif) // 2)
+    assert small.shows in (Shows.TURNS, Shows.HIGHLIGHTS) and small.frames < whole.frames
+    assert len(small.gif) <= len(whole.gif) // 2
+    with Image.open(io.BytesIO(small.gif)) as gif:
+        assert gif.n_frames <= small.frames

@@ -6,6 +6,7 @@ from __future__ import annotations
 import asyncio
 import io
 import os
+import signal
 import threading
 from pathlib import Path
 from typing import Any
@@ -14,14 +15,16 @@ import pytest
 from PIL import Image
 
 import engine.host.workers as workers_module
+import render.animation as render_animation
 import render.pool as render_pool
 from data.store import SqliteMatchStore
 from engine.host.ports import Player
 from engine.host.service import GameHost
 from engine.host.workers import configured_workers
-from render.animation import animate_match
+from render.animation import animate_match, looked_at
+from render.animation import drawn as drawn_board
 from render.ny_piatnik import PrivateView
-from render.pool import WORKERS_VARIABLE, RenderPool
+from render.pool import BACKOFF_FIRST, WORKERS_VARIABLE, AnimationPool, DrawingStopped, RenderPool
 from render.registry import render_view
 from tests.host.test_workers import VirtualTime
 from tests.render.test_speed_paths import sample_views
@@ -115,13 +118,19 @@ async def test_an_animation_waits_while_an_image_someone_waits_for_is_drawn(
     boards = [view for view, _, since in views if since is None and not isinstance(view, PrivateView)]
     drawing = threading.Event()
     drawn = threading.Event()
+    animated: list[Any] = []
 
     def held_render(*args: Any) -> bytes | None:
         drawing.set()
         drawn.wait(timeout=30)
         return render_view(*args)
 
+    def counted(game: str, view: Any, names: Any = ()) -> Any:
+        animated.append(view)
+        return drawn_board(game, view, names)
+
     monkeypatch.setattr(render_pool, "render_view", held_render)
+    monkeypatch.setattr(render_animation, "drawn", counted)
     pool = RenderPool(0)  # in a thread, where the test can hold the drawing of the board
     board = asyncio.create_task(pool.render("ny_piatnik", boards[-1], names))
     while not drawing.is_set():
@@ -129,11 +138,13 @@ async def test_an_animation_waits_while_an_image_someone_waits_for_is_drawn(
     animation = asyncio.create_task(pool.animation("ny_piatnik", [(v, True) for v in boards], names))
     for _ in range(50):
         await asyncio.sleep(0)  # ample turns of the loop to start drawing the animation, if it would
-    assert pool.ran_in_threads == 1 and not animation.done()
+    assert pool.ran_in_threads == 1 and not animation.done() and not animated
     drawn.set()
     assert (await board) is not None
-    gif = await animation
-    assert gif.startswith(b"GIF") and pool.ran_in_threads == 1 + 1 + len(boards) + 1  # palette, frames, GIF
+    made = await animation
+    assert made.gif.startswith(b"GIF") and made.frames == len(boards)
+    # Its palette's boards, then every board once.
+    assert len(animated) == len(looked_at(boards)) + len(boards)
     await pool.close()
 
 
@@ -163,5 +174,58 @@ async def test_a_match_is_animated_in_a_process_of_its_own_at_the_lowest_priorit
     finally:
         await pool.close()
     assert gif == animate_match(match, kept, match.seat_names())
-    with Image.open(io.BytesIO(gif)) as image:
+    with Image.open(io.BytesIO(gif.gif)) as image:
         assert image.format == "GIF" and image.n_frames == len(kept) + 1
+
+
+async def started(pool: AnimationPool) -> int:
+    """The id of ``pool``'s process, once it has started and answered."""
+    pid = await pool.run(os.getpid)
+    assert pid != os.getpid()
+    return pid
+
+
+@pytest.mark.skipif(not hasattr(signal, "pause"), reason="a job that waits for ever needs signal.pause")
+async def test_an_animation_whose_process_dies_fails_and_a_new_process_takes_the_next_after_a_pause() -> None:
+    """Never again in the bot's own process (where a drawing that made its process run out of memory
+    would take the bot down with it): the job fails, and the process is replaced, after a pause that
+    doubles with each death in a row."""
+    now = [1000.0]
+    pauses: list[float] = []
+
+    async def pause(seconds: float) -> None:
+        pauses.append(seconds)
+        now[0] += seconds
+
+    pool = AnimationPool(1, clock=lambda: now[0], sleep=pause)
+    try:
+        pid = await started(pool)
+        for deaths in (1, 2):
+            job = asyncio.create_task(pool.run(signal.pause))  # a job that would never end by itself
+            while pool._executor is None or not pool._executor._processes:
+                await asyncio.sleep(0)  # the job is handed to a process (a new one after a death)
+            pid = next(iter(pool._executor._processes))
+            os.kill(pid, signal.SIGKILL)  # the process dies (out of memory, say)
+            with pytest.raises(DrawingStopped, match="died"):
+                await job
+            assert pool.deaths == deaths and pool.ran_in_processes == 1
+        assert pauses == [BACKOFF_FIRST]  # before the second process; the third starts below
+        replaced = await started(pool)
+        assert replaced != pid and pauses == [BACKOFF_FIRST, 2 * BACKOFF_FIRST]
+        assert pool.deaths == 0 and pool.ran_in_processes == 2  # a job done: the next death pauses 5 s
+    finally:
+        await pool.close()
+
+
+@pytest.mark.skipif(not hasattr(signal, "pause"), reason="a job that waits for ever needs signal.pause")
+async def test_closing_ends_the_animation_being_drawn_instead_of_waiting_for_it() -> None:
+    pool = RenderPool(1)
+    pid = await started(pool.animations)
+    job = asyncio.create_task(pool.animations.run(signal.pause))  # an animation that never ends
+    await asyncio.wait_for(pool.close(), timeout=60)  # a guard: it returns, though the job never ends
+    with pytest.raises(DrawingStopped, match="stopped"):
+        await job
+    with pytest.raises(ProcessLookupError):
+        os.kill(pid, 0)  # the process is gone
+    with pytest.raises(DrawingStopped):
+        await pool.animations.run(os.getpid)  # and none starts again once closed
