@@ -229,6 +229,9 @@ STALL_MOVES = 30
 REPLAY_PART_S = 20.0  # a long match made, and 40 replay presses in 10 s answered
 REPLAY_PRESSES = 40
 REPLAY_SECONDS = 10.0
+ANIMATION_PART_S = 20.0  # the animation of the longest match, at most LONGEST_MOVES moves of it
+LONGEST_MOVES = 200
+LONGEST_MATCH = ("skyline", 4, 1)  # a random 4-seat Skyline of 520 moves, the longest selfplay makes cheaply
 
 
 def cmd_bench(args: argparse.Namespace) -> int:
@@ -238,7 +241,7 @@ def cmd_bench(args: argparse.Namespace) -> int:
     from engine.host.selfplay import play_match
     from engine.host.strength import measure_strength
     from engine.registry import GAMES, POLICIES, get_game, get_policy
-    from render.bench import SAMPLES, measure_animation, measure_render
+    from render.bench import SAMPLES, measure_animation, measure_longest_animation, measure_render
 
     slugs = [get_game(args.game).name] if args.game else sorted(GAMES)
     per_game = args.seconds / max(1, len(slugs))
@@ -249,6 +252,7 @@ def cmd_bench(args: argparse.Namespace) -> int:
     parts["stall"] = STALL_PART_S * len(slugs)
     parts["replay"] = REPLAY_PART_S
     parts["e2e"] = E2E_MOVE_S * args.e2e_moves
+    parts["animation"] = ANIMATION_PART_S
     # Without --full the run must end within 90 s however busy the machine: when it falls behind, the
     # parts still to run sample less.
     budget = TimeBudget(args.budget, parts, fixed={"e2e": E2E_START_S})
@@ -313,6 +317,11 @@ def cmd_bench(args: argparse.Namespace) -> int:
     replay = asyncio.run(measure_replay_stall(presses, REPLAY_SECONDS * presses / REPLAY_PRESSES))
     loop_figures["max_stall_ms_replay"] = replay["max_stall_ms_replay"]
     timed("replay", started)
+    started = time.perf_counter()
+    # The whole match with --full; without, as many of its moves as the time allows.
+    longest = None if args.full else budget.scaled("animation", LONGEST_MOVES, least=60)
+    animation = measure_longest_animation(*LONGEST_MATCH, moves=longest)
+    timed("animation", started)
     from tests.discord.e2e_bench import measure_e2e
 
     e2e_moves = budget.scaled("e2e", args.e2e_moves, least=len(slugs))
@@ -334,6 +343,7 @@ def cmd_bench(args: argparse.Namespace) -> int:
             turns.pop("checks")
             games[slug]["turns"] = turns
     report: dict[str, Any] = {"games": games, "store": store, "e2e_ms": e2e, "loop": loop_figures}
+    report["animation"] = animation
     if args.full:
         from tests.discord.throughput_bench import measure_throughput
 
@@ -354,6 +364,7 @@ def cmd_bench(args: argparse.Namespace) -> int:
         print(f"store: {json.dumps(store)}")
         print(f"e2e_ms: {json.dumps(e2e)}")
         print(f"loop: {json.dumps(loop_figures)}")
+        print(f"animation: {json.dumps(animation)}")
         for section in ("throughput", "tournaments"):
             if section in report:
                 print(f"{section}: {json.dumps(report[section])}")

@@ -9,17 +9,24 @@ same run, for that reason.
 from __future__ import annotations
 
 import io
+import multiprocessing
 import statistics
+import sys
 import time
 from collections.abc import Sequence
+from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass
 from typing import Any, TypeVar
 
 from PIL import Image
 from pydantic import BaseModel
 
+from engine.core.replay import LoggedAction
+from engine.core.rng import bot_rng
 from engine.host.benchmarks import percentile
-from render.animation import animate_boards
+from engine.host.ports import MatchRecord, MatchStatus, Player
+from engine.registry import get_game, get_policy
+from render.animation import animate_boards, animate_match
 from render.canvas import encode_png, new_canvas
 from render.registry import RENDERERS, render_view
 
@@ -116,3 +123,68 @@ def measure_animation(
         "match_frames": len(views),
         "animation_s": round(per_frame * len(views), 2),
     }
+
+
+def played_match(
+    slug: str, seats: int, seed: int, policy: str = "random", moves: int | None = None
+) -> tuple[MatchRecord, list[tuple[int, LoggedAction]]]:
+    """A match of ``slug`` played to its end by computers (``policy``), or its first ``moves`` moves, as
+    the store would hold it, and its kept log: what the bot animates."""
+    rules = get_game(slug)
+    chooser = get_policy(slug, policy)
+    state = rules.setup(seats, seed, frozenset())
+    log: list[tuple[int, LoggedAction]] = []
+    while rules.outcome(state) is None and (moves is None or len(log) < moves):
+        seat = min(rules.to_act(state))
+        action = chooser.choose(rules, state, seat, rules.legal_actions(state, seat), bot_rng(seed, len(log)))
+        log.append((len(log) + 2, LoggedAction(seat=seat, notation=rules.notation(action))))
+        state = rules.apply(state, seat, action).state
+    now = "2026-01-01T00:00:00+00:00"
+    match = MatchRecord(
+        id=1,
+        game=slug,
+        options=frozenset(),
+        seat_count=seats,
+        seed=seed,
+        status=MatchStatus.FINISHED if rules.outcome(state) is not None else MatchStatus.ACTIVE,
+        version=len(log) + 1,
+        players=tuple(Player(name=f"Player {n + 1}", bot=policy, seat=n) for n in range(seats)),
+        created_at=now,
+        updated_at=now,
+    )
+    return match, log
+
+
+def draw_longest(slug: str, seats: int, seed: int, moves: int | None = None) -> dict[str, Any]:
+    """Run in a process of its own: play the match ``played_match`` makes (its first ``moves`` moves)
+    and draw its animation as the bot's animation process does; what that took (``s_longest``), the
+    process's peak memory (``peak_mb_longest``, all of it: the modules and the drawing), the moves drawn
+    and what the animation shows of them."""
+    match, kept = played_match(slug, seats, seed, moves=moves)
+    start = time.perf_counter()
+    animation = animate_match(match, kept, match.seat_names())
+    seconds = time.perf_counter() - start
+    return {
+        "peak_mb_longest": round(peak_rss_mb(), 1),
+        "s_longest": round(seconds, 2),
+        "moves_longest": len(kept),
+        "shows_longest": animation.shows.value,
+        "bytes_longest": len(animation.gif),
+    }
+
+
+def peak_rss_mb() -> float:
+    """The most memory this process has held at once, in MB (0 where the system does not say)."""
+    try:
+        import resource
+    except ImportError:
+        return 0.0
+    peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+    return peak / 1024 if sys.platform != "darwin" else peak / 1024 / 1024
+
+
+def measure_longest_animation(slug: str, seats: int, seed: int, moves: int | None = None) -> dict[str, Any]:
+    """``draw_longest`` in a new process, started as the bot starts its animation process."""
+    context = multiprocessing.get_context("spawn")
+    with ProcessPoolExecutor(max_workers=1, mp_context=context) as pool:
+        return pool.submit(draw_longest, slug, seats, seed, moves).result()

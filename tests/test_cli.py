@@ -134,6 +134,11 @@ def test_bench_json_has_the_contract_keys(capsys: pytest.CaptureFixture[str]) ->
         figures["animation_ms_per_frame"] * figures["match_frames"] / 1000, abs=0.01
     )
     assert 0 <= figures["greedy_first_rate"] <= 1
+    # The animation of the longest match the bench makes (as many moves as its time allows), drawn in a
+    # process of its own, as the bot draws it: its peak memory is that whole process's.
+    longest = report["animation"]
+    assert 60 <= longest["moves_longest"] <= 520 and longest["s_longest"] > 0
+    assert 30 < longest["peak_mb_longest"] < 400 and longest["shows_longest"] == "moves"
     assert 0 < figures["png_bytes"] < 1_000_000 and figures["render_ms"]["p95"] > 0
     assert figures["legal_ms"]["p50"] > 0 and figures["state_json_bytes"] > 0
     assert set(report["store"]) >= {
