@@ -283,6 +283,7 @@ def match_drawing(
     ``CorruptRecord`` when the log cannot be replayed, ``KeyError`` for a game without boards."""
     rules = get_game(match.game)
     marks = [Mark.of(f) for f in replayed_one_by_one(rules, match, kept)]
+    yield  # a step of its own: replaying a long match takes a while
 
     def boards(chosen: Sequence[int]) -> Iterator[Image.Image]:
         wanted = set(chosen)
@@ -290,7 +291,7 @@ def match_drawing(
             if f.number in wanted:
                 yield drawn(match.game, rules.view(f.state, None), names)
 
-    return drawing(marks, boards, max_bytes)
+    return (yield from drawing(marks, boards, max_bytes))
 
 
 def animate_frames(frames: Sequence[Frame], palette: Image.Image, max_bytes: int = MAX_BYTES) -> bytes:
@@ -359,11 +360,11 @@ def drawing(
 
 
 def _selections(marks: Sequence[Marked]) -> list[tuple[Shows, list[int]]]:
-    """The frames of each animation tried, from the longest: every move, the ends of turns (the last
-    frame at least), the opening and the places /replay jumps to."""
+    """The frames of each animation tried, from the longest: every move; the ends of turns and the
+    board as it stands; the opening, the places /replay jumps to and the board as it stands."""
     everything = list(range(len(marks)))
-    turns = [n for n, mark in enumerate(marks) if mark.turn_ends] or everything[-1:]
     last = len(marks) - 1
+    turns = sorted({last, *(n for n, mark in enumerate(marks) if mark.turn_ends)})
     highlights = sorted({0, last, *(jump.move for jump in jumps(marks, last))})
     return [(Shows.MOVES, everything), (Shows.TURNS, turns), (Shows.HIGHLIGHTS, highlights)]
 

@@ -13,8 +13,10 @@ from PIL import Image
 
 import render.replay
 from cogs._client import BigApple
+from engine.host.history import replayed_frames
 from engine.host.ports import MatchStatus
 from engine.registry import GAMES
+from render.animation import Shows, animate_match
 from render.registry import render_view
 from tests.discord.fake import FakeDiscord
 from tests.discord.harness import running_bot
@@ -220,3 +222,56 @@ async def test_replay_steps_are_replayed_and_drawn_in_the_render_processes(
         back = await (await fake.click(shown, step(shown, "p"), user=fake.admin)).response(timeout=30)
         assert "move 1 of" in (back.content or "") and board_of(back) == expected[1]
         assert bot.renderer.ran_in_processes >= before + 2 and bot.renderer.ran_in_threads == 0
+
+
+@pytest.mark.real_png  # measures and counts the animation's frames
+async def test_export_of_a_match_too_long_for_one_file_sends_its_turns_and_says_so(
+    fake_discord: FakeDiscord, tmp_path: Path
+) -> None:
+    fake = fake_discord
+    async with big_apple(fake, tmp_path / "bot.db") as bot:
+        match_id, thread = await started_match(fake, bot, "skyline")
+        for _ in range(3):
+            await play_one_move(fake, bot, match_id, thread)
+        match = await bot.host.match(match_id)
+        kept = await bot.store.kept_actions(match_id)
+        whole = animate_match(match, kept, match.seat_names())
+        assert whole.shows is Shows.MOVES
+        turns = [f.number for f in replayed_frames(GAMES["skyline"], match, kept) if f.turn_ends]
+        limit = len(whole.gif)
+        while (shown := animate_match(match, kept, match.seat_names(), limit)).shows is Shows.MOVES:
+            limit = limit * 4 // 5  # until every move no longer fits, at any width
+        assert shown.shows is Shows.TURNS
+        bot.animator.max_bytes = limit
+        answer = await (
+            await fake.slash("replay", {"export": True}, user=fake.alice, channel=thread)
+        ).response(timeout=30)
+        assert "does not fit in one animation" in (answer.content or "")
+        assert "the board at the end of each turn" in (answer.content or "")
+        gif = answer.attachment(f"match-{match_id}.gif").data
+        assert len(gif) < len(whole.gif)
+        with Image.open(io.BytesIO(gif)) as image:
+            # Each turn's end and the board as it stands: fewer frames than moves.
+            assert image.n_frames == len({*turns, len(kept)}) < len(kept) + 1
+
+
+async def test_an_animation_that_cannot_be_drawn_is_refused_in_words_and_not_drawn_again(
+    fake_discord: FakeDiscord, tmp_path: Path
+) -> None:
+    fake = fake_discord
+    async with big_apple(fake, tmp_path / "bot.db") as bot:
+        match_id, thread = await started_match(fake, bot, "skyline")
+        await play_one_move(fake, bot, match_id, thread)
+        bot.animator.max_bytes = 100  # not even the opening fits
+        for user in (fake.alice, fake.bob):
+            answer = await (await fake.slash("replay", {"export": True}, user=user, channel=thread)).response(
+                timeout=30
+            )
+            assert f"the animation of match #{match_id} could not be drawn" in (answer.content or "").lower()
+            assert "/replay shows every move" in (answer.content or "") and not answer.attachments
+        assert bot.animator.drawn == 1  # the failure is remembered for this version of the match
+        await play_one_move(fake, bot, match_id, thread)
+        await (await fake.slash("replay", {"export": True}, user=fake.bob, channel=thread)).response(
+            timeout=30
+        )
+        assert bot.animator.drawn == 2  # a new move: a new try
