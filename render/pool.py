@@ -96,6 +96,8 @@ class AnimationPool:
         wait = self._restart_at - self._clock()
         if wait > 0:
             await self._sleep(wait)
+            if self._closed:
+                raise DrawingStopped("the bot stopped before the animation was drawn")
         try:
             executor = self._start()
             future: Future[T] = executor.submit(fn, *args)
