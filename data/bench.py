@@ -185,7 +185,7 @@ class _RawMoves:
             version = self.version + 1
             raw.execute("BEGIN IMMEDIATE")
             raw.execute(_GUARD_COMMIT, (now, active, self.state, None, match_id, self.version))
-            raw.execute(_INSERT_ACTION, (match_id, version, version % 2, f"build {version % 40}", now))
+            raw.execute(_INSERT_ACTION, (match_id, version, version % 2, f"build {version % 40}", now, 0))
             if is_checkpoint(version):
                 raw.execute(_INSERT_CHECKPOINT, (match_id, version, pack_state(self.state)))
             for seat, payload in zip((None, 0), self.notices, strict=True):

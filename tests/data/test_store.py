@@ -388,8 +388,12 @@ async def test_a_locked_database_is_waited_for_off_the_loop(store: AnyStore, bac
         commit = asyncio.create_task(
             store.commit_action(match.id, match.version, LoggedAction(seat=0, notation="waits"), state(1))
         )
-        await asyncio.sleep(0.15)
-        assert not commit.done() and ticks >= 5  # the commit waits while the loop keeps running
+        # The loop keeps running while the commit waits: a commit waiting on the loop would stall the
+        # ticker until SQLite gave up, and be done (failed) by then.
+        begun = ticks
+        while ticks < begun + 5:
+            await asyncio.sleep(0.005)
+        assert not commit.done()
     committed = await commit
     ticking.cancel()
     assert committed.version == match.version + 1
