@@ -181,7 +181,8 @@ async def send_animation(interaction: discord.Interaction[Any], match: MatchReco
 
 def exports_of(bot: BigApple) -> Exports:
     """The bot's line of exports, kept by the replay cog."""
-    # Not an isinstance check: loading the extension imports this module afresh, with a class of its own.
+    # The cog is found by name, not by its class: loading the extension imports this module afresh, with a
+    # class of its own.
     exports = getattr(bot.get_cog("Replay"), "exports", None)
     if not isinstance(exports, Exports):
         raise RuntimeError("the replay cog is not loaded")
