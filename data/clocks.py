@@ -106,9 +106,12 @@ def clock_params(clock: SeatClock) -> tuple[Any, ...]:
 
 
 def write_change(raw: sqlite3.Connection, change: ClockChange | None, now: str) -> None:
-    """Store the seat clocks of ``change`` and count its timeouts."""
+    """Store the seat clocks of ``change`` and count its timeouts, once its absences are checked
+    (``ClockChange.absences_seen``; a write transaction of SQLite runs alone, so this read is current)."""
     if not change:
         return
+    if (seen := change.absences_seen) is not None:
+        seen.check(absences(raw, seen.users, seen.as_of))
     raw.executemany(
         f"INSERT OR REPLACE INTO seat_clocks ({COLUMNS}) VALUES ({_MARKS})",
         [clock_params(clock) for clock in change.clocks],

@@ -34,9 +34,15 @@ _PREFIXED = ", ".join("c." + c.strip() for c in COLUMNS.split(","))
 
 
 async def write_change(conn: Conn, change: ClockChange | None, now: str) -> None:
-    """Store the seat clocks of ``change`` (each replacing its seat's row) and count its timeouts."""
+    """Store the seat clocks of ``change`` (each replacing its seat's row) and count its timeouts, once
+    its absences are checked (``ClockChange.absences_seen``) under the locks ``/away`` takes, so either
+    the absence is written first and seen here, or this commit is, and the absence pauses its turn."""
     if not change:
         return
+    if (seen := change.absences_seen) is not None:
+        for user_id in sorted(seen.users):
+            await hold_absences_of(conn, user_id)
+        seen.check(await absences(conn, seen.users, seen.as_of))
     if change.clocks:
         await conn.executemany(_UPSERT, [clockrows.clock_params(clock) for clock in change.clocks])
     if change.timeouts:

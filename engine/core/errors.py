@@ -108,6 +108,11 @@ class StaleVersion(EngineError):
     code = "stale"
 
 
+class AbsencesChanged(StaleVersion):
+    """A person whose turn a commit begins went away (or came back) while its clocks were worked out:
+    nothing was stored, and the clocks are worked out again."""
+
+
 class CannotUndo(EngineError):
     """A move that may not be taken back: someone else acted since, or it revealed something."""
 

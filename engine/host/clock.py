@@ -16,6 +16,7 @@ from enum import StrEnum
 
 from pydantic import Field
 
+from engine.core.errors import AbsencesChanged
 from engine.core.model import Frozen
 
 
@@ -230,12 +231,32 @@ def clocks_after(
     return changed
 
 
+Absences = dict[int, list[tuple[datetime, datetime]]]
+
+
+class AbsencesSeen(Frozen):
+    """The absences a change's new turns were timed by: those of ``users`` ending after ``as_of``, as
+    read then (by user id). A store writes the change only if they are still what it reads."""
+
+    users: tuple[int, ...]
+    as_of: datetime
+    found: Absences
+
+    def check(self, now_found: Absences) -> None:
+        """Raise ``AbsencesChanged`` unless ``now_found`` (read again, in the commit) is what was seen."""
+        if now_found != self.found:
+            raise AbsencesChanged(f"the absences of {list(self.users)} changed while a turn began")
+
+
 class ClockChange(Frozen):
     """What a commit changes in a match's clocks: the seat clocks to write, and the turns a computer
-    played for a person whose time ran out (one timeout each in their profile)."""
+    played for a person whose time ran out (one timeout each in their profile). ``absences_seen``: what
+    the new turns' deadlines allowed for, which the store checks in the commit's own transaction, so an
+    absence begun meanwhile (``/away on``) is never overwritten by a turn that runs through it."""
 
     clocks: tuple[SeatClock, ...] = ()
     timeouts: tuple[SeatClock, ...] = ()
+    absences_seen: AbsencesSeen | None = None
 
     def __bool__(self) -> bool:
         return bool(self.clocks or self.timeouts)

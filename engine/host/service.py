@@ -8,6 +8,7 @@ sent only after the commit, so nothing is ever announced for an unsaved move.
 from __future__ import annotations
 
 import asyncio
+import itertools
 import logging
 import secrets
 from collections.abc import Awaitable, Callable, Collection, Mapping, Sequence
@@ -20,6 +21,7 @@ from pydantic import BaseModel, ValidationError
 import lang
 from engine.core.contract import Event, GameRules, MultiSelect, Outcome, Policy, Step, dump_state, load_state
 from engine.core.errors import (
+    AbsencesChanged,
     CorruptRecord,
     EngineError,
     IllegalAction,
@@ -38,6 +40,7 @@ from engine.host import undo as undoing
 from engine.host.clock import (
     ALLOWANCES,
     TIMEOUTS_TO_KEEP,
+    AbsencesSeen,
     ClockChange,
     Pace,
     SeatClock,
@@ -126,6 +129,10 @@ def _no_such_match(match_id: int) -> MatchNotFound:
 # changed the match between the request's reading and its write; beyond that, the person is told the
 # match moved on.
 LOBBY_TRIES = 3
+
+# How many times a move's clocks are worked out when the people whose turn it begins keep going away
+# or coming back while it is written (each time the store refuses the clocks, not the move).
+_CLOCK_ATTEMPTS = 3
 
 
 class _LobbyMoved(Exception):
@@ -1162,9 +1169,6 @@ class GameHost:
                 )
                 notices.append(DeliveryDraft(seat=target, payload=payload(secret)))
         status = MatchStatus.FINISHED if outcome is not None else MatchStatus.ACTIVE
-        clocks = await self._clocks(
-            match, rules.to_act(before), () if outcome is not None else to_act, timed_out
-        )
         snapshot = dump_state(after)
         player = match.player_at(seat)
         # A computer playing a person's seat (their time ran out, or it keeps or took over the seat)
@@ -1173,16 +1177,26 @@ class GameHost:
             player is not None and player.user_id is not None and player.bot is not None
         )
         logged = LoggedAction(seat=seat, notation=notation, stand_in=stand_in)
-        committed = await self.store.commit_action(
-            match.id,
-            match.version,
-            logged,
-            snapshot,
-            status=status,
-            result_json=outcome.model_dump_json() if outcome is not None else None,
-            deliveries=notices,
-            clocks=clocks,
-        )
+        for attempt in itertools.count(1):
+            # Worked out again if a person whose turn this begins went away meanwhile (the store checks).
+            clocks = await self._clocks(
+                match, rules.to_act(before), () if outcome is not None else to_act, timed_out
+            )
+            try:
+                committed = await self.store.commit_action(
+                    match.id,
+                    match.version,
+                    logged,
+                    snapshot,
+                    status=status,
+                    result_json=outcome.model_dump_json() if outcome is not None else None,
+                    deliveries=notices,
+                    clocks=clocks,
+                )
+                break
+            except AbsencesChanged:
+                if attempt == _CLOCK_ATTEMPTS:
+                    raise
         self._recent.keep((committed.id, committed.version), after)
         self._parsed.keep((committed.id, committed.version), (snapshot, after))
         self.judged.keep(
@@ -1217,10 +1231,11 @@ class GameHost:
         if not people:
             return None
         now = self.clock()
-        beginning = [people[s] for s in after if s in people and s not in before]
+        beginning = sorted({people[s] for s in after if s in people and s not in before})
+        found = await self.store.absences(beginning, now)
         away = {
             user: max(end for start, end in spans if start <= now)
-            for user, spans in (await self.store.absences(beginning, now)).items()
+            for user, spans in found.items()
             if any(start <= now for start, _ in spans)
         }
         rows = {c.seat: c for c in await self.store.seat_clocks(match.id)}
@@ -1228,7 +1243,11 @@ class GameHost:
         changed = clocks_after(
             match.id, rows, people, before, after, allowance, now, away, timed_out, undone=undone
         )
-        return ClockChange(clocks=tuple(changed), timeouts=tuple(c for c in changed if c.seat in timed_out))
+        return ClockChange(
+            clocks=tuple(changed),
+            timeouts=tuple(c for c in changed if c.seat in timed_out),
+            absences_seen=AbsencesSeen(users=tuple(beginning), as_of=now, found=found) if beginning else None,
+        )
 
     async def _announce_finish(self, match: MatchRecord) -> None:
         for listener in self.finish_listeners:

@@ -6,13 +6,15 @@ from __future__ import annotations
 
 import json
 from collections.abc import Sequence
-from typing import TypeVar
+from datetime import datetime
+from typing import Any, TypeVar
 
 from data.postgres.settings import PostgresSettings
 from data.settings import SqliteSettings
 from data.store import SqliteMatchStore
 from engine.core.errors import LobbyError
 from engine.host.absence import come_back, go_away
+from engine.host.clock import ALLOWANCES, Pace, SeatClock
 from engine.host.ports import Delivery, MatchRecord, MatchStatus, Player
 from engine.host.service import ActResult, GameHost
 from tests.data.backends import AnyStore, Backdoor
@@ -256,3 +258,48 @@ async def test_a_return_to_ones_seat_tapped_twice_gives_it_back_once(
     assert returned.version == match.version + 1
     ann = (await store.get_match(match.id)).player_at(seat)
     assert ann is not None and (ann.name, ann.bot, ann.absent) == ("ann", None, False)
+
+
+# ------------------------------------------------------------------------------------- a move and /away
+
+
+class AwayWhileTheMoveIsWorkedOut:
+    """The store of a bot process in which ``/away on`` of ``user_id`` (from another process, on
+    ``other``) is written once this process has read the absences for a move's clocks and before it
+    writes the move: the moment two requests at once can meet."""
+
+    def __init__(self, store: AnyStore, other: AnyStore, user_id: int, now: datetime) -> None:
+        self._store, self._other, self._user_id, self._now = store, other, user_id, now
+        self.went_away: tuple[datetime, list[SeatClock]] | None = None
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self._store, name)
+
+    async def seat_clocks(self, match_id: int) -> list[SeatClock]:
+        if self.went_away is None:
+            self.went_away = await go_away(self._other, self._user_id, 3, self._now)
+        return await self._store.seat_clocks(match_id)
+
+
+async def test_a_turn_begun_while_its_player_goes_away_waits_for_their_return(
+    store: AnyStore, backdoor: Backdoor
+) -> None:
+    def clock() -> datetime:
+        return NOON
+
+    host = GameHost(store, games=TOY_GAMES, policies=TOY_POLICIES, clock=clock)
+    match = await host.create_match("toy", 2, creator=ANN, seed=5, pace=Pace.DAILY)
+    match = await host.join(match.id, BOB)
+    match = (await host.start(match.id, ANN.user_id)).match
+    first = match.players[0].user_id
+    second = next(p.user_id for p in match.players if p.user_id != first)
+    assert second is not None
+    racing = AwayWhileTheMoveIsWorkedOut(store, await backdoor.open(), second, NOON)
+    mover = GameHost(racing, games=TOY_GAMES, policies=TOY_POLICIES, clock=clock)  # type: ignore[arg-type]
+    await mover.act(match.id, first, "add 1")
+    assert racing.went_away is not None
+    ends, _ = racing.went_away
+    (theirs,) = [c for c in await store.seat_clocks(match.id) if c.user_id == second]
+    # Their turn began during the absence: its time runs from the end of it, as /away promises.
+    assert theirs.started_at == ends == NOON + 3 * DAY
+    assert theirs.deadline == ends + ALLOWANCES[Pace.DAILY].per_move + theirs.bank
