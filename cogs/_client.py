@@ -146,7 +146,7 @@ class BigApple(commands.AutoShardedBot):
         self.organisers_told: set[int] = set()
         # Tournaments that may have announcements to post (their record says which).
         self._to_publish: set[int] = set()
-        # Whether the tables where only computers sit may have moves to play (see ``play_tables_soon``).
+        # Whether computers at tournament tables may have moves to make (see ``play_tables_soon``).
         self._tables_due = False
         self._tables_task: asyncio.Task[None] | None = None
         self.sync_on_start = dev_guild is not None
@@ -243,9 +243,9 @@ class BigApple(commands.AutoShardedBot):
         self.play_tables_soon()
 
     def play_tables_soon(self) -> None:
-        """Have the tournaments' tables where only computers sit played in a task of their own, never
-        inside a command's answer (see ``TournamentHost.play_tables``); a stop cancels it, and the next
-        start carries on from the store."""
+        """Have the computers' moves at the tournaments' tables made (to the end where only computers
+        sit) in a task of their own, never inside a command's answer (see ``TournamentHost.play_tables``);
+        a stop cancels it, and the next start carries on from the store."""
         self._tables_due = True
         if self._tables_task is None or self._tables_task.done():
             self._tables_task = asyncio.create_task(self._play_tables(), name="bigapple-tournament-tables")
@@ -364,7 +364,7 @@ class BigApple(commands.AutoShardedBot):
             log.exception("processing tournaments failed; retrying")
             reports = []
         self._to_publish.update(report.tournament.id for report in reports)
-        if any(report.started_rounds for report in reports):
+        if reports:  # a new round, or a deadline that handed seats to computers
             self.play_tables_soon()
         self._to_publish.update(self.tournaments.reminders_due)
         self.tournaments.reminders_due.clear()

@@ -28,6 +28,7 @@ from engine.host.tournaments import (
     AdvancePlan,
     Entrant,
     RoundRecord,
+    RoundReport,
     TournamentRecord,
     TournamentStatus,
     parse_points,
@@ -592,12 +593,23 @@ async def advance_question(bot: BigApple, record: TournamentRecord, plan: Advanc
     return "\n".join([*lines, question])
 
 
-async def round_over(bot: BigApple, record: TournamentRecord, number: int) -> str:
-    """The public line that round ``number`` was ended, in the server's language."""
-    locale = await recipient_locale(bot, None, record.guild_id)
+def round_ended(locale: str, record: TournamentRecord, number: int, report: RoundReport) -> str:
+    """That round ``number`` was ended: over, or over once the computers that took seats finish."""
+    if number in report.finished_rounds:
+        return t(
+            locale, "Round {number} of {tournament} is over.", number=number, tournament=f"**{record.name}**"
+        )
     return t(
-        locale, "Round {number} of {tournament} is over.", number=number, tournament=f"**{record.name}**"
+        locale,
+        "Round {number} of {tournament} ends as soon as the computer players finish its open tables.",
+        number=number,
+        tournament=f"**{record.name}**",
     )
+
+
+async def round_over(bot: BigApple, record: TournamentRecord, number: int, report: RoundReport) -> str:
+    """The public line that round ``number`` was ended, in the server's language."""
+    return round_ended(await recipient_locale(bot, None, record.guild_id), record, number, report)
 
 
 class AdvanceButton(
@@ -650,14 +662,10 @@ class AdvanceButton(
         (await bot.tournaments.advance_plan(record.id)).check(*confirmed, record.name)
         await interaction.response.defer()
         report = await bot.tournaments.advance(record.id, force=True, confirmed=confirmed)
-        done = t(
-            locale,
-            "Round {number} of {tournament} is over.",
-            number=self.round_number,
-            tournament=f"**{record.name}**",
-        )
+        done = round_ended(locale, record, self.round_number, report)
         await interaction.edit_original_response(content=done, view=None)
-        await interaction.followup.send(await round_over(bot, record, self.round_number))
+        await interaction.followup.send(await round_over(bot, record, self.round_number, report))
+        bot.publish_soon(report.tournament.id)
         bot.publish_soon(report.tournament.id)
 
 
@@ -944,7 +952,7 @@ class Tournaments(commands.GroupCog, group_name="tournament", group_description=
         record = await self._find(interaction, tournament)
         entrant = entrant_for(record, player)
         await self.bot.tournaments.drop(record.id, entrant.key)
-        self.bot.kick_outbox()
+        self.bot.publish_soon(record.id)
         locale = await reader_locale(interaction)
         dropped = t(
             locale,
@@ -998,7 +1006,7 @@ class Tournaments(commands.GroupCog, group_name="tournament", group_description=
         entrant = entrant_for(record, player)
         await interaction.response.defer(thinking=True)
         await self.bot.tournaments.seat_computer(record.id, entrant.key, level)
-        self.bot.kick_outbox()
+        self.bot.publish_soon(record.id)
         locale = await reader_locale(interaction)
         await interaction.followup.send(
             t(locale, "A computer plays on for {player} at their table.", player=entrant.name)
@@ -1025,7 +1033,7 @@ class Tournaments(commands.GroupCog, group_name="tournament", group_description=
         report = await self.bot.tournaments.advance(
             record.id, force=True, confirmed=(plan.round, plan.fingerprint)
         )
-        await interaction.followup.send(await round_over(self.bot, record, plan.round))
+        await interaction.followup.send(await round_over(self.bot, record, plan.round, report))
         self.bot.publish_soon(report.tournament.id)
 
     @app_commands.command(

@@ -728,10 +728,13 @@ class GameHost:
         policy: str | None = None,
         scope: Scope | None = None,
         resigned: bool = False,
+        play_on: bool = True,
     ) -> MatchRecord:
         """Hand ``user_id``'s seat to computer player ``policy`` (None: the game's strongest) so the others
         can play on, and say so in the thread. ``resigned``: the player chose to give up, so the rating
-        counts them last; otherwise (an organiser's decision) they are not rated."""
+        counts them last; otherwise (an organiser's decision) they are not rated. ``play_on``: the
+        computers then move until a person must; False leaves that to a later ``run_computers`` (long
+        work when only computers are left, which a command must not wait for)."""
         async with self._locks(match_id):
             match = await self.match(match_id, scope)
             seat = self._require_seat(match, user_id)
@@ -759,6 +762,8 @@ class GameHost:
                 deliveries=[DeliveryDraft(payload=payload(notice))],
                 clocks=await self._stop_clock(match, seat),
             )
+            if not play_on:
+                return match
             return await self._run_computers(match, self.state_of(match), [])
 
     async def expire(self, due: SeatClock) -> MatchRecord | None:

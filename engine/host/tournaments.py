@@ -493,8 +493,9 @@ class TournamentHost:
                 due = self.due_announcements(record, self._clock())
                 if any(key.endswith(("-half", "-last")) for key in due):
                     self.reminders_due.add(tid)
-                if self._past_deadline(record):
-                    # The round's time is up: computers finish the tables still playing.
+                if self._past_deadline(record) and (await self.advance_plan(tid)).takes_seats:
+                    # The round's time is up: computers take the seats of the people still playing (and
+                    # ``play_tables`` finishes their tables).
                     log.info("tournament %s: round %s reached its deadline", tid, len(record.rounds))
                     report = await self.advance(tid)
                     reports.append(report)
@@ -509,9 +510,9 @@ class TournamentHost:
         return reports
 
     async def play_tables(self) -> list[RoundReport]:
-        """Play the tables where only computers sit, in every running tournament, and move each
-        tournament on as they end (results, the next rounds), until every table left waits for people;
-        what moved on.
+        """Make the computers' moves at the tables of every running tournament (to the end where only
+        computers sit), and move each tournament on as they end (results, the next rounds), until every
+        table left waits for people; what moved on.
 
         Long work (a computer-only match is played to its end, round after round): the front end runs
         it in a task of its own, never inside a command's answer. Every move is stored as it is made and
@@ -545,15 +546,15 @@ class TournamentHost:
                 if table.result is not None or table.match_id is None:
                     continue
                 match = await self.host.match(table.match_id)
-                if not _computers_only(match):
-                    continue
-                if match.status is MatchStatus.LOBBY:
+                if match.status is MatchStatus.LOBBY and _computers_only(match):
                     with contextlib.suppress(LobbyError):  # started meanwhile by another pass
                         await self.host.start(match.id)
                     played = True
-                elif match.status is MatchStatus.ACTIVE:  # a stop came in the middle of it
-                    await self.host.run_computers(match.id)
-                    played = True
+                elif match.status is MatchStatus.ACTIVE and any(p.bot is not None for p in match.players):
+                    # Computers that took seats (an organiser's command, a drop), or a stop that came in
+                    # the middle of their moves: they move until a person must, or to the end.
+                    moved = await self.host.run_computers(match.id)
+                    played = played or moved.version != match.version
             if not played:
                 return reports
         raise EngineError(f"the computers' tables of tournament {tournament_id} did not settle")
@@ -625,7 +626,8 @@ class TournamentHost:
         return [] if tid is None else await self.process(tid)
 
     async def drop(self, tournament_id: int, key: str) -> TournamentRecord:
-        """Take a player out of future rounds; a computer finishes a match they are playing."""
+        """Take a player out of future rounds; a computer finishes a match they are playing (its moves
+        are made by ``play_tables``, never inside the command)."""
         async with self._locks(tournament_id):
             record = await self.store.get_tournament(tournament_id)
             entrant = record.entrant(key)
@@ -640,7 +642,7 @@ class TournamentHost:
             if entrant.user_id is not None:
                 for table in self._open_tables(record):
                     if key in table.players and table.match_id is not None:
-                        await self.host.resign(table.match_id, entrant.user_id)
+                        await self.host.resign(table.match_id, entrant.user_id, play_on=False)
             return record
 
     async def replace(self, tournament_id: int, key: str, user_id: int, name: str) -> TournamentRecord:
@@ -669,13 +671,13 @@ class TournamentHost:
         self, tournament_id: int, key: str, policy: str | None = None
     ) -> TournamentRecord:
         """A computer (``policy``, None: the game's strongest) plays ``key``'s seat at their current table
-        (to unstick it); they stay entered."""
+        (to unstick it; its moves are made by ``play_tables``); they stay entered."""
         async with self._locks(tournament_id):
             record = await self.store.get_tournament(tournament_id)
             entrant = record.entrant(key)
             for table in self._open_tables(record):
                 if key in table.players and table.match_id is not None and entrant.user_id is not None:
-                    await self.host.resign(table.match_id, entrant.user_id, policy)
+                    await self.host.resign(table.match_id, entrant.user_id, policy, play_on=False)
                     break
             else:
                 raise LobbyError(
@@ -720,7 +722,8 @@ class TournamentHost:
     async def advance(
         self, tournament_id: int, force: bool = False, confirmed: tuple[int, str] | None = None
     ) -> RoundReport:
-        """Finish the current round now: computer players take the seats of people at unfinished tables.
+        """Finish the current round now: computer players take the seats of people at unfinished tables
+        (and ``play_tables`` plays those to their end, after which the next round begins).
 
         Allowed once the round's deadline has passed, or any time with ``force`` (an organiser's call);
         raises ``LobbyError`` naming the deadline otherwise. ``confirmed`` is the (round number,
@@ -746,7 +749,7 @@ class TournamentHost:
             match = await self.host.match(table.match_id)
             for player in match.players:
                 if player.user_id is not None and player.bot is None and match.status is MatchStatus.ACTIVE:
-                    await self.host.resign(match.id, player.user_id)
+                    await self.host.resign(match.id, player.user_id, play_on=False)
                     match = await self.host.match(match.id)
         async with self._locks(tournament_id):
             return await self._settle(tournament_id, RoundReport(record))

@@ -169,12 +169,12 @@ async def test_organisers_may_advance_a_round_and_delegate_to_a_role(
         assert late.ephemeral and "organiser" in (late.content or "")
         asked = await (await fake.slash("tournament advance", {}, user=host_user)).response()
         confirm = next(b["custom_id"] for b in asked.buttons if b["custom_id"].startswith("ba:tadvance:end:"))
-        # Strong computers take the people's seats and play the table to its end before the answer.
-        done = await (await fake.click(asked, confirm, user=host_user)).response(timeout=60)
-        assert "is over" in (done.content or "")
+        # Strong computers take the people's seats at once, and play the table to its end after the answer.
+        done = await (await fake.click(asked, confirm, user=host_user)).response()
+        assert "ends as soon as the computer players finish its open tables" in (done.content or "")
+        await fake.wait_for_message(fake.general, lambda m: "🏆" in (m.content or ""), timeout=60)
         record = (await bot.tournament_store.list_tournaments(limit=1))[0]
         assert record.status is TournamentStatus.FINISHED
-        await fake.wait_for_message(fake.general, lambda m: "🏆" in (m.content or ""), timeout=10)
 
 
 async def test_an_unrated_tournament_leaves_ratings_alone(fake_discord: FakeDiscord, tmp_path: Path) -> None:
@@ -312,7 +312,7 @@ async def test_advance_asks_first_and_only_a_current_confirmation_ends_the_round
     people = [fake.add_user(f"adv{n}") for n in range(4)]
     elsewhere = fake.add_guild("Elsewhere", owner=fake.add_user("stranger", guild=False))
     async with big_apple(fake, tmp_path / "db.sqlite") as bot:
-        # New York 1901: strong computers finish its tables in seconds, which the end of the round waits for.
+        # New York 1901: strong computers finish its tables in seconds once the round is ended.
         await cup_of_four(fake, people, game="ny1901")
         await fake.wait_for_message(fake.general, lambda m: "round 1" in (m.content or ""))
         record = (await bot.tournament_store.list_tournaments(limit=1))[0]
@@ -365,15 +365,16 @@ async def test_advance_asks_first_and_only_a_current_confirmation_ends_the_round
         twin = await (await fake.slash("tournament advance", {}, user=fake.admin)).response()
         twin_end, _ = confirm_buttons(twin)
         ended = await fake.click(fresh, fresh_end, user=fake.admin)
-        done = await ended.response(timeout=30)
-        assert "Round 1 of **Big Apple Cup** is over." in (done.content or "") and not done.buttons
+        done = await ended.response()  # at once: the computers play after the answer
+        ending = "Round 1 of **Big Apple Cup** ends as soon as the computer players finish its open tables."
+        assert ending in (done.content or "") and not done.buttons
         public = await ended.followup(0)
-        assert not public.ephemeral and "is over" in (public.content or "")
+        assert not public.ephemeral and ending in (public.content or "")
+        standings = await fake.wait_for_message(
+            fake.general, lambda m: "standings after round 1" in (m.content or ""), timeout=60
+        )
         record = await bot.tournaments.get(record.id)
         assert len(record.rounds) == 2 and all(t.result is not None for t in record.rounds[0].tables)
-        standings = await fake.wait_for_message(
-            fake.general, lambda m: "standings after round 1" in (m.content or ""), timeout=30
-        )
         assert "tournament points" in (standings.content or "") and "games played" in (
             standings.content or ""
         )

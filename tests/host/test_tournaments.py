@@ -117,7 +117,9 @@ async def test_people_play_their_tables_and_admins_unstick_them(tournaments: Tou
     for table in rest:
         human = next(k for k in table.players if k.startswith("u"))
         await tournaments.drop(record.id, human)
-    await tournaments.process(record.id)
+        match = await tournaments.host.match(table.match_id or 0)
+        assert match.status is MatchStatus.ACTIVE  # the command does not wait for the computer's moves
+    await tournaments.play_tables()
     record = await tournaments.get(record.id)
     if rest:
         assert record.rounds[0].tables[rest[0].number - 1].result is not None
@@ -167,9 +169,16 @@ async def test_advance_waits_for_the_deadline_unless_forced(tmp_path: Path) -> N
         assert "2026-11-02 12:00" in early.value.message
         now[0] += timedelta(hours=25)
         report = await tournaments.advance(record.id)
-        assert report.finished_rounds == [1] and report.started_rounds == [2]
-        record = (await tournaments.advance(record.id, force=True)).tournament  # round 2 at once
-        assert record.status is TournamentStatus.FINISHED
+        # The command only hands the seats over: the computers play in the background pass.
+        assert report.finished_rounds == [] and report.started_rounds == []
+        (open_table,) = [t for t in report.tournament.rounds[0].tables if t.result is None]
+        computers = await tournaments.host.match(open_table.match_id or 0)
+        assert computers.status is MatchStatus.ACTIVE and all(p.bot for p in computers.players)
+        reports = await tournaments.play_tables()
+        assert [r.finished_rounds for r in reports if r.finished_rounds] == [[1]]
+        await tournaments.advance(record.id, force=True)  # round 2 at once
+        await tournaments.play_tables()
+        assert (await tournaments.get(record.id)).status is TournamentStatus.FINISHED
     finally:
         await store.close()
 
@@ -235,8 +244,9 @@ async def test_the_advance_plan_names_who_loses_a_seat_and_a_stale_confirmation_
             await tournaments.advance(record.id, force=True, confirmed=(plan.round, plan.fingerprint))
         assert len((await tournaments.get(record.id)).rounds) == 1
 
-        report = await tournaments.advance(record.id, force=True, confirmed=(1, changed.fingerprint))
-        assert report.finished_rounds == [1] and report.started_rounds == [2]
+        await tournaments.advance(record.id, force=True, confirmed=(1, changed.fingerprint))
+        await tournaments.play_tables()
+        assert len((await tournaments.get(record.id)).rounds) == 2
         with pytest.raises(StaleVersion, match="already over"):
             await tournaments.advance(record.id, force=True, confirmed=(1, changed.fingerprint))
         assert not (await tournaments.advance_plan(record.id)).deadline_passed
@@ -293,9 +303,14 @@ async def test_tick_reads_no_tournament_until_its_clock_has_something_due(tmp_pa
         reads_after_reminder = CountingStore.reads
         await tournaments.tick()
         assert CountingStore.reads == reads_after_reminder
-        now[0] += timedelta(hours=13)  # past the deadline: computers finish round 1, round 2 begins
+        now[0] += timedelta(hours=13)  # past the deadline: computers take the seats left ...
         reports = await tournaments.tick()
-        assert [r.finished_rounds for r in reports] == [[1]]
+        assert [r.finished_rounds for r in reports] == [[]]
+        CountingStore.reads = 0
+        await tournaments.tick()  # ... and while they play, the deadline does not take them again
+        assert CountingStore.reads <= 3
+        reports = await tournaments.play_tables()  # ... and finish round 1 in the background: round 2
+        assert [r.finished_rounds for r in reports if r.finished_rounds] == [[1]]
     finally:
         await store.close()
 
