@@ -318,8 +318,10 @@ def cmd_bench(args: argparse.Namespace) -> int:
     loop_figures["max_stall_ms_replay"] = replay["max_stall_ms_replay"]
     timed("replay", started)
     started = time.perf_counter()
-    # The whole match with --full; without, as many of its moves as the time allows.
-    longest = None if args.full else budget.scaled("animation", LONGEST_MOVES, least=60)
+    # The whole match with --full; without, as many of its moves as the time allows (or as asked).
+    longest = args.animation_moves
+    if longest is None and not args.full:
+        longest = budget.scaled("animation", LONGEST_MOVES, least=60)
     animation = measure_longest_animation(*LONGEST_MATCH, moves=longest)
     timed("animation", started)
     from tests.discord.e2e_bench import measure_e2e
@@ -610,6 +612,13 @@ def build_parser() -> argparse.ArgumentParser:
     )
     bench.add_argument(
         "--turn-moves", type=int, default=150, help="moves played by menus per game with --full"
+    )
+    bench.add_argument(
+        "--animation-moves",
+        type=int,
+        default=None,
+        help="moves of the longest match animated (default: the whole match with --full, else what the "
+        "time allows)",
     )
     bench.add_argument(
         "--throughput-matches", type=int, default=12, help="matches played at once for throughput (--full)"

@@ -57,8 +57,9 @@ PRUNE_EVERY = timedelta(hours=1)
 # How long the outbox waits before retrying deliveries that failed, when nothing new arrives.
 RETRY_SECONDS = 5.0
 # A move played within this many seconds is answered in the interaction's own reply; a slower one is
-# deferred first, well inside the three seconds Discord gives an interaction's first answer.
-ANSWER_WITHIN_S = 1.5
+# deferred first, well inside the three seconds Discord gives an interaction's first answer (which also
+# cover the trip to Discord and back, and a busy machine's pauses).
+ANSWER_WITHIN_S = 1.0
 # discord.py logs whole request and event payloads at DEBUG, DM contents included; these loggers stay at
 # INFO or above so that no hand ever reaches a log line, whatever the configured level.
 PAYLOAD_LOGGERS = ("discord.http", "discord.gateway", "discord.webhook.async_", "discord.state")
