@@ -41,7 +41,7 @@ from engine.fifth_avenue.cards import (
     sort_cards,
 )
 from engine.fifth_avenue.scoring import cp_value, district_scores, ranking, types_at
-from engine.fifth_avenue.state import ASSO, Auction, FifthState, Lot
+from engine.fifth_avenue.state import ASSO, Auction, FifthState, Lot, acting_seat
 from engine.fifth_avenue.words import say, say_n
 
 OPTIONS: Mapping[str, str] = {
@@ -1151,21 +1151,6 @@ def _breakdown(state: FifthState) -> tuple[Say, ...]:
             )
         )
     return tuple(lines)
-
-
-def acting_seat(st: FifthState) -> int | None:
-    """The seat that must decide now (Asso never does: he acts inside ``apply``)."""
-    if st.phase == "over":
-        return None
-    if st.phase == "setup":
-        return st.setup_order[st.setup_done]
-    if st.phase == "auction":
-        assert st.auction is not None
-        return st.auction.order[st.auction.turn]
-    if st.phase == "build":
-        assert st.auction is not None
-        return st.auction.winner
-    return st.active
 
 
 def _reason(reason: str) -> Say:

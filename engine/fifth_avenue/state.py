@@ -88,3 +88,18 @@ class FifthState(Frozen):
 
 def district_of(lot: str) -> str:
     return lot.split(".")[0]
+
+
+def acting_seat(st: FifthState) -> int | None:
+    """The seat that must decide now (Asso never does: he acts inside ``apply``)."""
+    if st.phase == "over":
+        return None
+    if st.phase == "setup":
+        return st.setup_order[st.setup_done]
+    if st.phase == "auction":
+        assert st.auction is not None
+        return st.auction.order[st.auction.turn]
+    if st.phase == "build":
+        assert st.auction is not None
+        return st.auction.winner
+    return st.active

@@ -6,7 +6,7 @@ from collections.abc import Sequence
 
 from engine.core.contract import Frozen
 from engine.fifth_avenue.cards import BLACK, COLOURS, GROUPS, SLOTS, card_colour
-from engine.fifth_avenue.state import ASSO, FifthState
+from engine.fifth_avenue.state import ASSO, FifthState, acting_seat
 
 
 class LotView(Frozen):
@@ -85,12 +85,6 @@ def _name(st: FifthState, seat: int | None) -> str | None:
     return "asso" if seat == ASSO else st.colours[seat]
 
 
-def _acting(st: FifthState) -> int | None:
-    from engine.fifth_avenue.rules import acting_seat  # local: rules imports this module
-
-    return acting_seat(st)
-
-
 def build_view(st: FifthState, seat: int | None, options: Sequence[str]) -> PublicView:
     """The public view (``seat`` None) or ``seat``'s private view."""
     group = next((k for k, g in enumerate(GROUPS) if any(st.row[i] is not None for i in g)), None)
@@ -146,7 +140,7 @@ def build_view(st: FifthState, seat: int | None, options: Sequence[str]) -> Publ
         "deck_tops": tuple((c, d[0] if d else None, len(d)) for c, d in zip(COLOURS, st.decks, strict=True)),
         "black_count": len(st.black),
         "phase": st.phase,
-        "to_act": _name(st, _acting(st)),
+        "to_act": _name(st, acting_seat(st)),
         "active": st.colours[st.active],
         "auction": auction,
         "last": st.last,
