@@ -355,6 +355,11 @@ class Notice(Frozen):
     personal: bool = False  # for the person even while a computer keeps their seat (their timeouts)
 
 
+def payload(notice: Notice) -> str:
+    """A notice as the outbox stores it (unset fields left out: sentences nest deeply)."""
+    return notice.model_dump_json(exclude_none=True)
+
+
 class Notifier(Protocol):
     """Sends one stored delivery (thread post or private message); raises on failure."""
 

@@ -64,6 +64,7 @@ from engine.host.ports import (
     Notifier,
     Player,
     Scope,
+    payload,
 )
 from engine.host.recent import Recent
 from engine.host.shortcuts import shortcut_entries
@@ -114,11 +115,6 @@ def sentence(event: Event) -> Say:
 def told(events: Sequence[Event]) -> list[Event]:
     """The events people read: all but those whose sentence is ``SILENT``."""
     return [e for e in events if e.say != SILENT]
-
-
-def payload(notice: Notice) -> str:
-    """A notice as the outbox stores it (unset fields left out: sentences nest deeply)."""
-    return notice.model_dump_json(exclude_none=True)
 
 
 def _no_such_match(match_id: int) -> MatchNotFound:
@@ -581,7 +577,7 @@ class GameHost:
                     to_act=to_act,
                 )
                 notices.append(DeliveryDraft(seat=p.seat, payload=payload(hand)))
-            clocks = await self._clocks(match.model_copy(update={"players": tuple(seated)}), (), to_act)
+            clocks = await self.clock_change(match.model_copy(update={"players": tuple(seated)}), (), to_act)
             match = await _unless_moved(
                 self.store.start_match(
                     match_id, match.version, seated, dump_state(state), notices, clocks=clocks
@@ -1184,7 +1180,7 @@ class GameHost:
         logged = LoggedAction(seat=seat, notation=notation, stand_in=stand_in)
         for attempt in itertools.count(1):
             # Worked out again if a person whose turn this begins went away meanwhile (the store checks).
-            clocks = await self._clocks(
+            clocks = await self.clock_change(
                 match, rules.to_act(before), () if outcome is not None else to_act, timed_out
             )
             try:
@@ -1215,7 +1211,7 @@ class GameHost:
             await self._announce_finish(committed)
         return committed, public_lines
 
-    async def _clocks(
+    async def clock_change(
         self,
         match: MatchRecord,
         before: Collection[int],

@@ -21,7 +21,7 @@ from engine.core.contract import Event, GameRules, Reveal, dump_state
 from engine.core.errors import CannotUndo, CorruptRecord, EngineError
 from engine.core.replay import LoggedAction, replay
 from engine.core.say import Say, who
-from engine.host.ports import DeliveryDraft, MatchRecord, MatchStatus, Notice
+from engine.host.ports import DeliveryDraft, MatchRecord, MatchStatus, Notice, payload
 from engine.host.text import HOST
 
 if TYPE_CHECKING:
@@ -227,7 +227,6 @@ async def take_back(host: GameHost, match: MatchRecord, seat: int) -> MatchRecor
 
     Raises ``CannotUndo`` saying why when the policy refuses; nothing is stored then.
     """
-    from engine.host.service import payload
 
     move = await plan(host, match, seat)
     refusal = move.refusal
@@ -249,7 +248,7 @@ async def take_back(host: GameHost, match: MatchRecord, seat: int) -> MatchRecor
         notices.append(DeliveryDraft(seat=target, payload=payload(Notice(says=said, to_act=to_act))))
     # The clocks follow whose turn it is again: a turn the undone moves ended goes on with the time it
     # had, and one they began never happened.
-    clocks = await host._clocks(match, rules.to_act(host.state_of(match)), to_act, undone=True)
+    clocks = await host.clock_change(match, rules.to_act(host.state_of(match)), to_act, undone=True)
     versions = [step.version for step in move.taken]
     return await host.store.undo_actions(
         match.id, match.version, versions, dump_state(state), notices, clocks
