@@ -66,3 +66,79 @@ def test_the_checker_sees_a_violation(tmp_path: Path) -> None:
     sample = tmp_path / "sample.py"
     sample.write_text("import random\nfrom discord.ext import commands\n")
     assert imported_modules(sample) == {"random", "discord.ext"}
+
+
+# Import cycles still to untangle (the cogs and the host's undo and shortcuts know ``GameHost`` and
+# the client by type only). A cycle not listed here fails the test; one that is gone must leave it.
+KNOWN_CYCLES = [
+    {
+        "cogs._animations",
+        "cogs._client",
+        "cogs._clocks",
+        "cogs._exports",
+        "cogs._lang",
+        "cogs._notifier",
+        "cogs._pings",
+        "cogs._ui",
+        "cogs.errors",
+        "cogs.lobby",
+        "cogs.replay",
+        "cogs.tournaments",
+    },
+    {"engine.host.service", "engine.host.shortcuts", "engine.host.undo"},
+]
+
+
+def project_modules() -> dict[str, Path]:
+    found = {}
+    for folder in ("engine", "data", "render", "cogs", "lang"):
+        for path in (ROOT / folder).rglob("*.py"):
+            parts = path.relative_to(ROOT).with_suffix("").parts
+            found[".".join(parts[:-1] if parts[-1] == "__init__" else parts)] = path
+    return found
+
+
+def import_cycles(modules: dict[str, Path]) -> list[set[str]]:
+    """The groups of modules that import one another, directly or not, by any import (at the top, for
+    types only, or inside a function); a module's own package does not count, Python loads it first."""
+    edges: dict[str, set[str]] = {}
+    for name, path in modules.items():
+        tree = ast.parse(path.read_text(encoding="utf-8"), filename=str(path))
+        targets: set[str] = set()
+        for node in ast.walk(tree):
+            if isinstance(node, ast.Import):
+                targets.update(alias.name for alias in node.names)
+            elif isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
+                targets.add(node.module)
+                targets.update(f"{node.module}.{alias.name}" for alias in node.names)
+        edges[name] = {t for t in targets if t in modules and not name.startswith(t + ".")}
+
+    def reach(start: str) -> set[str]:
+        seen, todo = set(), [start]
+        while todo:
+            for nxt in edges[todo.pop()] - seen:
+                seen.add(nxt)
+                todo.append(nxt)
+        return seen
+
+    reached = {name: reach(name) for name in modules}
+    groups: list[set[str]] = []
+    for name in sorted(modules):
+        group = {name} | {other for other in reached[name] if name in reached[other]}
+        if len(group) > 1 and group not in groups:
+            groups.append(group)
+    return groups
+
+
+def test_no_modules_import_each_other_beyond_the_known_cycles() -> None:
+    cycles = import_cycles(project_modules())
+    assert [c for c in cycles if c not in KNOWN_CYCLES] == []
+    assert [c for c in KNOWN_CYCLES if c not in cycles] == []  # one untangled: take it off the list
+
+
+def test_the_cycle_finder_sees_a_cycle(tmp_path: Path) -> None:
+    (tmp_path / "a.py").write_text("def f():\n    from b import g\n")
+    (tmp_path / "b.py").write_text("import a\n")
+    (tmp_path / "c.py").write_text("import a\n")
+    modules = {name: tmp_path / f"{name}.py" for name in "abc"}
+    assert import_cycles(modules) == [{"a", "b"}]
