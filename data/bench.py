@@ -19,12 +19,12 @@ from typing import Any
 from data import db as dbmod
 from data.checkpoints import is_checkpoint, pack_state
 from data.store import (
-    _GUARD_COMMIT,
-    _INSERT_ACTION,
-    _INSERT_CHECKPOINT,
-    _INSERT_DELIVERY,
-    _SELECT_MATCH,
-    _SELECT_PLAYERS,
+    GUARD_COMMIT,
+    INSERT_ACTION,
+    INSERT_CHECKPOINT,
+    INSERT_DELIVERY,
+    SELECT_MATCH,
+    SELECT_PLAYERS,
     SqliteMatchStore,
 )
 from engine.core.replay import LoggedAction
@@ -178,18 +178,18 @@ class _RawMoves:
         began = time.perf_counter()
         for _ in range(count):
             raw.execute("BEGIN")
-            raw.execute(_SELECT_MATCH, (match_id,)).fetchone()
-            raw.execute(_SELECT_PLAYERS, (match_id,)).fetchall()
+            raw.execute(SELECT_MATCH, (match_id,)).fetchone()
+            raw.execute(SELECT_PLAYERS, (match_id,)).fetchall()
             raw.execute("COMMIT")
             now = dbmod.utc_now()
             version = self.version + 1
             raw.execute("BEGIN IMMEDIATE")
-            raw.execute(_GUARD_COMMIT, (now, active, self.state, None, match_id, self.version))
-            raw.execute(_INSERT_ACTION, (match_id, version, version % 2, f"build {version % 40}", now, 0))
+            raw.execute(GUARD_COMMIT, (now, active, self.state, None, match_id, self.version))
+            raw.execute(INSERT_ACTION, (match_id, version, version % 2, f"build {version % 40}", now, 0))
             if is_checkpoint(version):
-                raw.execute(_INSERT_CHECKPOINT, (match_id, version, pack_state(self.state)))
+                raw.execute(INSERT_CHECKPOINT, (match_id, version, pack_state(self.state)))
             for seat, payload in zip((None, 0), self.notices, strict=True):
-                raw.execute(_INSERT_DELIVERY, (match_id, version, seat, payload, now))
+                raw.execute(INSERT_DELIVERY, (match_id, version, seat, payload, now))
             raw.execute("COMMIT")
             self.version = version
             raw.execute("BEGIN")

@@ -40,13 +40,13 @@ def _ordinal_sql(table: str = "") -> str:
     return f"({prefix}mu - {ORDINAL_Z!r} * {prefix}sigma)"
 
 
-_SELECT_RATINGS = "SELECT user_id, mu, sigma, games, wins FROM ratings WHERE game = ? AND user_id IN ({})"
-_UPSERT_RATING = (
+SELECT_RATINGS = "SELECT user_id, mu, sigma, games, wins FROM ratings WHERE game = ? AND user_id IN ({})"
+UPSERT_RATING = (
     "INSERT INTO ratings (game, user_id, mu, sigma, games, wins, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?) "
     "ON CONFLICT (game, user_id) DO UPDATE SET mu = excluded.mu, sigma = excluded.sigma, "
     "games = excluded.games, wins = excluded.wins, updated_at = excluded.updated_at"
 )
-_INSERT_HISTORY = (
+INSERT_HISTORY = (
     "INSERT INTO rating_history (match_id, game, user_id, seat, seats, place, score, mu_before, "
     "sigma_before, mu_after, sigma_after, rated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
 )
@@ -56,7 +56,7 @@ _ON_SERVER = (
     "{table}user_id IN (SELECT h.user_id FROM rating_history AS h JOIN matches AS m ON m.id = h.match_id "
     "WHERE h.game = {table}game AND m.guild_id = ?)"
 )
-_HISTORY_COLUMNS = (
+HISTORY_COLUMNS = (
     "match_id, game, user_id, seat, seats, place, score, mu_before, sigma_before, mu_after, sigma_after, "
     "rated_at"
 )
@@ -117,11 +117,11 @@ class SqliteRatings:
             if not updated or outcome is None:
                 return False
             raw.executemany(
-                _UPSERT_RATING,
+                UPSERT_RATING,
                 [(match.game, u, r.mu, r.sigma, r.games, r.wins, now) for u, r in updated.items()],
             )
             history = history_rows(match, seats, outcome, current, updated, now)
-            raw.executemany(_INSERT_HISTORY, history)
+            raw.executemany(INSERT_HISTORY, history)
             return True
 
         return await self._db.write(body)
@@ -147,10 +147,10 @@ class SqliteRatings:
 
         def body(raw: sqlite3.Connection) -> list[RatingChange]:
             rows = raw.execute(
-                f"SELECT {_HISTORY_COLUMNS} FROM rating_history WHERE match_id = ? ORDER BY seat",
+                f"SELECT {HISTORY_COLUMNS} FROM rating_history WHERE match_id = ? ORDER BY seat",
                 (match_id,),
             ).fetchall()
-            return [_change(row) for row in rows]
+            return [rating_change_of_row(row) for row in rows]
 
         return await self._db.read(body)
 
@@ -212,7 +212,7 @@ def leader_rows(game: str, rows: Iterable[Sequence[Any]]) -> list[LeaderRow]:
     board: list[LeaderRow] = []
     previous: Any = None
     for position, (user_id, mu, sigma, games, wins, key) in enumerate(rows, start=1):
-        rating = _rating(game, user_id, mu, sigma, games, wins)
+        rating = rating_of_row(game, user_id, mu, sigma, games, wins)
         # Competition ranking: every better player is listed above, so a tie takes the rank of the
         # first of the tied players.
         rank = board[-1].rank if board and key == previous else position
@@ -225,7 +225,7 @@ def profile_queries(
     user_id: int, recent: int, guild_id: int | None, game: str | None = None
 ) -> tuple[Query, Query]:
     """The SQL and parameters of ``profile``: the standings (game, mu, sigma, games, wins, rank) and
-    the latest rating changes (``_HISTORY_COLUMNS``), of ``game`` only if given."""
+    the latest rating changes (``HISTORY_COLUMNS``), of ``game`` only if given."""
     on_server = guild_id is not None
     # The rank is the one ``leaderboard(game, guild_id=...)`` shows with its default ``min_games`` of 1.
     standings_sql = (
@@ -239,7 +239,7 @@ def profile_queries(
     )
     standings_params = (guild_id, user_id, guild_id) if on_server else (user_id,)
     recent_sql = (
-        f"SELECT {_HISTORY_COLUMNS} FROM rating_history WHERE user_id = ?"
+        f"SELECT {HISTORY_COLUMNS} FROM rating_history WHERE user_id = ?"
         + (" AND match_id IN (SELECT id FROM matches WHERE guild_id = ?)" if on_server else "")
         + (" AND game = ?" if game is not None else "")
         + " ORDER BY id DESC LIMIT ?"
@@ -257,9 +257,9 @@ def profile_of(user_id: int, standings: Iterable[Sequence[Any]], recent: Iterabl
     """The profile of ``profile_queries``' rows."""
     games = []
     for game, mu, sigma, played, wins, rank in standings:
-        rating = _rating(game, user_id, mu, sigma, played, wins)
+        rating = rating_of_row(game, user_id, mu, sigma, played, wins)
         games.append(GameStanding(game=game, rating=rating, rank=rank if played >= 1 else None))
-    return Profile(user_id=user_id, games=tuple(games), recent=tuple(_change(r) for r in recent))
+    return Profile(user_id=user_id, games=tuple(games), recent=tuple(rating_change_of_row(r) for r in recent))
 
 
 def rating_inputs(match: MatchRecord, outcome: Outcome | None) -> tuple[list[int | None], Outcome | None]:
@@ -289,7 +289,7 @@ def history_rows(
     updated: dict[int, Rating],
     now: str,
 ) -> list[tuple[Any, ...]]:
-    """The ``rating_history`` rows (``_HISTORY_COLUMNS``) of a rated match, one per rated player."""
+    """The ``rating_history`` rows (``HISTORY_COLUMNS``) of a rated match, one per rated player."""
     history = []
     for seat, user_id in enumerate(seats):
         if user_id is None:
@@ -329,16 +329,16 @@ def _read_ratings(raw: sqlite3.Connection, game: str, user_ids: Iterable[int]) -
     wanted = list(user_ids)
     if not wanted:
         return {}
-    rows = raw.execute(_SELECT_RATINGS.format(", ".join("?" * len(wanted))), (game, *wanted))
-    return {row[0]: _rating(game, *row) for row in rows}
+    rows = raw.execute(SELECT_RATINGS.format(", ".join("?" * len(wanted))), (game, *wanted))
+    return {row[0]: rating_of_row(game, *row) for row in rows}
 
 
-def _rating(game: str, user_id: Any, mu: Any, sigma: Any, games: Any, wins: Any) -> Rating:
+def rating_of_row(game: str, user_id: Any, mu: Any, sigma: Any, games: Any, wins: Any) -> Rating:
     fields = {"mu": mu, "sigma": sigma, "games": games, "wins": wins}
     return dbmod.validated_row(Rating, fields, f"the {game} rating of user {user_id}")
 
 
-def _change(row: Sequence[Any]) -> RatingChange:
+def rating_change_of_row(row: Sequence[Any]) -> RatingChange:
     match_id, game, user_id, seat, seats, place, score, mu0, sigma0, mu1, sigma1, at = row
     what = f"the rating change of user {user_id} in match {match_id}"
     if not all(isinstance(v, float) for v in (mu0, sigma0, mu1, sigma1)) or min(sigma0, sigma1) <= 0:

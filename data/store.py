@@ -51,9 +51,9 @@ _MATCH_COLUMNS = rows.MATCH_COLUMNS
 _PLAYER_COLUMNS = rows.PLAYER_COLUMNS
 _PLAYER_ORDER = rows.PLAYER_ORDER
 
-_SELECT_MATCH = f"SELECT {_MATCH_COLUMNS} FROM matches WHERE id = ?"
+SELECT_MATCH = f"SELECT {_MATCH_COLUMNS} FROM matches WHERE id = ?"
 _SELECT_THREAD = "SELECT thread_id FROM matches WHERE id = ?"
-_SELECT_PLAYERS = f"SELECT {_PLAYER_COLUMNS} FROM players WHERE match_id = ? ORDER BY {_PLAYER_ORDER}"
+SELECT_PLAYERS = f"SELECT {_PLAYER_COLUMNS} FROM players WHERE match_id = ? ORDER BY {_PLAYER_ORDER}"
 _INSERT_PLAYER = (
     "INSERT INTO players (match_id, joined, user_id, name, bot, seat) "
     "VALUES (?, (SELECT COALESCE(MAX(joined) + 1, 0) FROM players WHERE match_id = ?), ?, ?, ?, ?)"
@@ -62,11 +62,11 @@ _REMEMBER_IMAGE = (
     "INSERT INTO sent_images (match_id, seat, digest) VALUES (?, ?, ?) "
     "ON CONFLICT (match_id, seat) DO UPDATE SET digest = excluded.digest"
 )
-_INSERT_CHECKPOINT = "INSERT INTO checkpoints (match_id, version, state) VALUES (?, ?, ?)"
-_INSERT_DELIVERY = (
+INSERT_CHECKPOINT = "INSERT INTO checkpoints (match_id, version, state) VALUES (?, ?, ?)"
+INSERT_DELIVERY = (
     "INSERT INTO deliveries (match_id, version, seat, payload, created_at) VALUES (?, ?, ?, ?, ?)"
 )
-_INSERT_ACTION = (
+INSERT_ACTION = (
     "INSERT INTO actions (match_id, version, seat, notation, created_at, stand_in) VALUES (?, ?, ?, ?, ?, ?)"
 )
 # The actions still in the log: those no undo has voided (see migration 0012).
@@ -96,7 +96,7 @@ _GUARD_START = (
     "UPDATE matches SET version = version + 1, updated_at = ?, status = 'active', state_json = ? "
     "WHERE id = ? AND version = ? AND status = 'lobby'"
 )
-_GUARD_COMMIT = (
+GUARD_COMMIT = (
     "UPDATE matches SET version = version + 1, updated_at = ?, status = ?, state_json = ?, result_json = ? "
     "WHERE id = ? AND version = ? AND status = 'active'"
 )
@@ -644,7 +644,7 @@ class SqliteMatchStore:
                 "INSERT INTO players (match_id, joined, user_id, name, bot, seat) VALUES (?, ?, ?, ?, ?, ?)",
                 [(match_id, i, p.user_id, p.name, p.bot, p.seat) for i, p in enumerate(players)],
             )
-            raw.execute(_INSERT_CHECKPOINT, (match_id, version, pack_state(state_json)))
+            raw.execute(INSERT_CHECKPOINT, (match_id, version, pack_state(state_json)))
             _queue(raw, match_id, version, deliveries, now)
             clockrows.write_change(raw, clocks, now)
             return _load_match(raw, match_id)
@@ -678,12 +678,12 @@ class SqliteMatchStore:
         known = self._known.at(match_id, expected_version)
 
         def body(raw: sqlite3.Connection) -> MatchRecord:
-            _guard(raw, _GUARD_COMMIT, guard_params, match_id, expected_version, rows.no_moves)
+            _guard(raw, GUARD_COMMIT, guard_params, match_id, expected_version, rows.no_moves)
             raw.execute(
-                _INSERT_ACTION, (match_id, version, action.seat, action.notation, now, action.stand_in)
+                INSERT_ACTION, (match_id, version, action.seat, action.notation, now, action.stand_in)
             )
             if checkpoint is not None:
-                raw.execute(_INSERT_CHECKPOINT, (match_id, version, checkpoint))
+                raw.execute(INSERT_CHECKPOINT, (match_id, version, checkpoint))
             if deliveries:
                 _queue(raw, match_id, version, deliveries, now)
             clockrows.write_change(raw, clocks, now)
@@ -1161,7 +1161,7 @@ class SqliteMatchStore:
                 "INSERT INTO void_actions (match_id, version, undone_at) VALUES (?, ?, ?)",
                 [(match_id, undone, version) for undone in versions],
             )
-            raw.execute(_INSERT_CHECKPOINT, (match_id, version, pack_state(state_json)))
+            raw.execute(INSERT_CHECKPOINT, (match_id, version, pack_state(state_json)))
             _queue(raw, match_id, version, deliveries, now)
             clockrows.write_change(raw, clocks, now)
             return _load_match(raw, match_id)
@@ -1206,10 +1206,10 @@ def read_match(raw: sqlite3.Connection, match_id: int) -> MatchRecord:
 
 def _load_match(raw: sqlite3.Connection, match_id: int) -> MatchRecord:
     """The match and its players; raises ``MatchNotFound`` or ``CorruptRecord``."""
-    row = raw.execute(_SELECT_MATCH, (match_id,)).fetchone()
+    row = raw.execute(SELECT_MATCH, (match_id,)).fetchone()
     if row is None:
         raise rows.not_found(match_id)
-    return rows.to_record(row, raw.execute(_SELECT_PLAYERS, (match_id,)).fetchall())
+    return rows.to_record(row, raw.execute(SELECT_PLAYERS, (match_id,)).fetchall())
 
 
 _PING_COLUMNS = rows.PING_COLUMNS
@@ -1230,7 +1230,7 @@ def _queue(
 ) -> None:
     """Record ``deliveries`` as pending at ``version``."""
     if deliveries:
-        raw.executemany(_INSERT_DELIVERY, [(match_id, version, d.seat, d.payload, now) for d in deliveries])
+        raw.executemany(INSERT_DELIVERY, [(match_id, version, d.seat, d.payload, now) for d in deliveries])
 
 
 def _require_delivery(raw: sqlite3.Connection, delivery_id: int) -> None:

@@ -58,7 +58,7 @@ class SqliteTournamentStore:
             ).fetchone()
             if row is None:
                 raise TournamentNotFound(f"there is no tournament {tournament_id}")
-            return _record(row)
+            return tournament_of_row(row)
 
         return await self._db.read(body)
 
@@ -80,7 +80,7 @@ class SqliteTournamentStore:
             records = []
             for row in raw.execute(sql, (*params, max(0, limit))):
                 try:
-                    records.append(_record(row))
+                    records.append(tournament_of_row(row))
                 except CorruptRecord as exc:
                     # One unreadable tournament never hides the others.
                     log.warning("left tournament %s out of a listing: %s", row[0], exc.message)
@@ -178,7 +178,7 @@ def match_links(record: TournamentRecord) -> list[tuple[int, int]]:
     ]
 
 
-def _record(row: Sequence[Any]) -> TournamentRecord:
+def tournament_of_row(row: Sequence[Any]) -> TournamentRecord:
     tournament_id, status, version, text = row
     try:
         record = TournamentRecord.model_validate_json(text)

@@ -142,3 +142,33 @@ def test_the_cycle_finder_sees_a_cycle(tmp_path: Path) -> None:
     (tmp_path / "c.py").write_text("import a\n")
     modules = {name: tmp_path / f"{name}.py" for name in "abc"}
     assert import_cycles(modules) == [{"a", "b"}]
+
+
+def private_imports(path: Path) -> list[str]:
+    """The names starting with ``_`` that ``path`` imports from the project's other modules."""
+    tree = ast.parse(path.read_text(encoding="utf-8"), filename=str(path))
+    return [
+        f"{node.module}.{alias.name}"
+        for node in ast.walk(tree)
+        if isinstance(node, ast.ImportFrom) and node.module and node.level == 0
+        if node.module.split(".")[0] in {"engine", "data", "render", "cogs", "lang", "bot"}
+        for alias in node.names
+        if alias.name.startswith("_") and not alias.name.startswith("__")
+    ]
+
+
+def test_no_module_imports_another_modules_private_names() -> None:
+    found = {
+        str(path.relative_to(ROOT)): names
+        for path in project_modules().values()
+        if (names := private_imports(path))
+    }
+    assert found == {}
+
+
+def test_the_private_import_finder_sees_one(tmp_path: Path) -> None:
+    sample = tmp_path / "sample.py"
+    sample.write_text(
+        "from engine.core.rng import _mix, Rng\nfrom os import _exit\nfrom data import __all__\n"
+    )
+    assert private_imports(sample) == ["engine.core.rng._mix"]

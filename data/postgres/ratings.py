@@ -9,18 +9,18 @@ from data import db as dbmod
 from data.postgres.db import Conn, PgDatabase
 from data.postgres.sql import numbered
 from data.ratings import (
-    _HISTORY_COLUMNS,
-    _INSERT_HISTORY,
-    _SELECT_RATINGS,
-    _UPSERT_RATING,
-    _change,
-    _rating,
+    HISTORY_COLUMNS,
+    INSERT_HISTORY,
+    SELECT_RATINGS,
+    UPSERT_RATING,
     history_rows,
     leader_rows,
     leaderboard_query,
     profile_of,
     profile_queries,
+    rating_change_of_row,
     rating_inputs,
+    rating_of_row,
 )
 from engine.core.contract import Outcome
 from engine.core.errors import MatchNotFound
@@ -63,11 +63,11 @@ class PostgresRatings:
             if not updated or outcome is None:
                 return False
             await conn.executemany(
-                numbered(_UPSERT_RATING),
+                numbered(UPSERT_RATING),
                 [(match.game, u, r.mu, r.sigma, r.games, r.wins, now) for u, r in updated.items()],
             )
             await conn.executemany(
-                numbered(_INSERT_HISTORY), history_rows(match, seats, outcome, current, updated, now)
+                numbered(INSERT_HISTORY), history_rows(match, seats, outcome, current, updated, now)
             )
             return True
 
@@ -79,9 +79,9 @@ class PostgresRatings:
         return {user_id: found.get(user_id, Rating()) for user_id in wanted}
 
     async def changes(self, match_id: int) -> list[RatingChange]:
-        sql = f"SELECT {_HISTORY_COLUMNS} FROM rating_history WHERE match_id = $1 ORDER BY seat"
+        sql = f"SELECT {HISTORY_COLUMNS} FROM rating_history WHERE match_id = $1 ORDER BY seat"
         rows = await self._db.read(lambda conn: conn.fetch(sql, match_id))
-        return [_change(tuple(row)) for row in rows]
+        return [rating_change_of_row(tuple(row)) for row in rows]
 
     async def leaderboard(
         self, game: str, limit: int = 10, min_games: int = 1, guild_id: int | None = None
@@ -108,6 +108,6 @@ class PostgresRatings:
 async def _read_ratings(conn: Conn, game: str, user_ids: Sequence[int]) -> dict[int, Rating]:
     if not user_ids:
         return {}
-    sql = numbered(_SELECT_RATINGS.format(", ".join("?" * len(user_ids))))
+    sql = numbered(SELECT_RATINGS.format(", ".join("?" * len(user_ids))))
     rows: list[Any] = await conn.fetch(sql, game, *user_ids)
-    return {row[0]: _rating(game, *row) for row in rows}
+    return {row[0]: rating_of_row(game, *row) for row in rows}

@@ -9,7 +9,7 @@ from data import db as dbmod
 from data.postgres.db import Conn, PgDatabase
 from data.postgres.settings import PostgresSettings
 from data.postgres.sql import Args, row_count, shard_clause
-from data.tournaments import _record, match_links
+from data.tournaments import match_links, tournament_of_row
 from engine.core.errors import CorruptRecord, StaleVersion
 from engine.core.errors import MatchNotFound as TournamentNotFound
 from engine.host.shards import Shards
@@ -56,7 +56,7 @@ class PostgresTournamentStore:
         )
         if row is None:
             raise TournamentNotFound(f"there is no tournament {tournament_id}")
-        return _record(tuple(row))
+        return tournament_of_row(tuple(row))
 
     async def list_tournaments(
         self, statuses: Sequence[TournamentStatus] = (), guild_id: int | None = None, limit: int = 50
@@ -74,7 +74,7 @@ class PostgresTournamentStore:
         records = []
         for row in rows:
             try:
-                records.append(_record(tuple(row)))
+                records.append(tournament_of_row(tuple(row)))
             except CorruptRecord as exc:
                 # One unreadable tournament never hides the others.
                 log.warning("left tournament %s out of a listing: %s", row[0], exc.message)

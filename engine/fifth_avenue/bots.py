@@ -13,7 +13,7 @@ from engine.fifth_avenue.rules import district_scores, pile_total
 from engine.fifth_avenue.scoring import types_at
 from engine.fifth_avenue.state import FifthState
 
-_BUDGET = 17  # most card points the greedy player spends on one building right
+GREEDY_BUDGET = 17  # most card points the greedy player spends on one building right
 
 
 class GreedyPolicy:
@@ -24,7 +24,7 @@ class GreedyPolicy:
     def choose(
         self, rules: GameRules[Any, Any], state: Any, seat: int, legal: Sequence[Any], rng: Rng
     ) -> Any:
-        return max(legal, key=lambda a: _value(state, seat, a))
+        return max(legal, key=lambda a: action_value(state, seat, a))
 
     # A plain function keeps the policy stateless.
 
@@ -34,7 +34,7 @@ def _district_gain(st: FifthState, seat: int, district: str) -> int:
     return gains[seat] * st.seats - sum(gains)
 
 
-def _value(st: FifthState, seat: int, a: Action) -> float:
+def action_value(st: FifthState, seat: int, a: Action) -> float:
     kind = a.kind
     if kind == "place":
         assert a.lot is not None
@@ -64,7 +64,7 @@ def _value(st: FifthState, seat: int, a: Action) -> float:
         au = st.auction
         assert au is not None
         total = pile_total(au.piles[seat]) + pile_total(a.cards)
-        if st.reserve[seat] == 0 or total > _BUDGET:
+        if st.reserve[seat] == 0 or total > GREEDY_BUDGET:
             return -1.0
         return 1.0 - total / 100 - len(a.cards) / 50
     if kind == "pass":

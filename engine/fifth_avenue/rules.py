@@ -286,7 +286,7 @@ def build_options(st: FifthState) -> list[Action]:
     return builds + ([act("close")] if au.may_close or au.must_close else [])
 
 
-def _legal(st: FifthState) -> list[Action]:
+def legal_of_acting(st: FifthState) -> list[Action]:
     """Legal actions of the seat to act (see ``to_act``)."""
     if st.phase == "setup":
         seat = st.setup_order[st.setup_done]
@@ -327,7 +327,7 @@ def _legal(st: FifthState) -> list[Action]:
 # Mutable scratch copy used while one action resolves
 
 
-class _Work:
+class Work:
     """A mutable copy of the state; ``freeze`` gives the new immutable state."""
 
     def __init__(self, st: FifthState) -> None:
@@ -970,7 +970,7 @@ class FifthAvenueRules(RulesDefaults):
     def legal_actions(self, state: FifthState, seat: int) -> Sequence[Action]:
         if acting_seat(state) != seat:
             return []
-        return _legal(state)
+        return legal_of_acting(state)
 
     def multi_selects(self, state: FifthState, seat: int) -> Sequence[MultiSelect]:
         """One card choice per usable colour while bidding; its first ``min_items`` items already win."""
@@ -1010,7 +1010,7 @@ class FifthAvenueRules(RulesDefaults):
                 f"it is {state.colours[acting_seat(state) or 0]}'s turn, not {state.colours[seat]}'s",
                 say=say("it is {player}'s turn", player=who(acting_seat(state) or 0)),
             )
-        legal = _legal(state)
+        legal = legal_of_acting(state)
         if action.kind == "bid" and state.phase == "auction":
             err = bid_error(state, seat, action.cards)
             if err is not None:
@@ -1023,11 +1023,11 @@ class FifthAvenueRules(RulesDefaults):
                 [notation(a) for a in legal],
                 say("that move is not possible now"),
             )
-        w = _Work(state)
+        w = Work(state)
         w.last = f"{state.colours[seat]}: {notation(action)}"
         w.log(w.last, told(state, seat, action))
-        _do(w, seat, action)
-        _settle(w)
+        do_action(w, seat, action)
+        settle_work(w)
         return Step(w.freeze(), tuple(w.events))
 
     @staticmethod
@@ -1230,7 +1230,7 @@ def told(st: FifthState, seat: int, a: Action) -> Say:
     return SILENT
 
 
-def _do(w: _Work, seat: int, a: Action) -> None:
+def do_action(w: Work, seat: int, a: Action) -> None:
     """Carry out one validated action."""
     if a.kind == "place":
         assert a.lot is not None
@@ -1289,7 +1289,7 @@ def _do(w: _Work, seat: int, a: Action) -> None:
         w.close(au.sites[au.site], seat)
 
 
-def _place_shop(w: _Work, a: Action) -> None:
+def _place_shop(w: Work, a: Action) -> None:
     """§4.3 with the automatic discard, special scorings and the end at the 12th shop."""
     assert a.slot is not None and a.lot is not None
     w.chosen = "B"
@@ -1335,7 +1335,7 @@ def _place_shop(w: _Work, a: Action) -> None:
 def _auto(st: FifthState) -> Action | None:
     """§4.13: the one legal command when that follows from public information, else ``None``."""
     if st.phase in ("draw", "move"):
-        legal = _legal(st)
+        legal = legal_of_acting(st)
         return legal[0] if len(legal) == 1 else None
     if st.phase == "build":
         au = st.auction
@@ -1353,7 +1353,7 @@ def _auto(st: FifthState) -> Action | None:
     return None
 
 
-def _settle(w: _Work) -> None:
+def settle_work(w: Work) -> None:
     """Play Asso's turns and the forced steps until a real decision is due."""
     for _ in range(_SETTLE_LIMIT):
         st = w.freeze()
@@ -1372,7 +1372,7 @@ def _settle(w: _Work) -> None:
                 f"{w.name(seat)}: {notation(forced)} (automatic)",
                 say("{player}: {move} (automatic)", player=who(seat), move=describe(st, seat, forced)),
             )
-            _do(w, seat, forced)
+            do_action(w, seat, forced)
     raise AssertionError("automatic steps did not settle")  # pragma: no cover
 
 

@@ -25,9 +25,8 @@ from engine.core.contract import GameRules
 from engine.core.rng import Rng
 from engine.core.search import Budget, SearchPolicy, margin, reseeded
 from engine.fifth_avenue.actions import Action, act, notation
-from engine.fifth_avenue.bots import _BUDGET as _GREEDY_BUDGET
-from engine.fifth_avenue.bots import GreedyPolicy
-from engine.fifth_avenue.bots import _value as greedy_value
+from engine.fifth_avenue.bots import GREEDY_BUDGET, GreedyPolicy
+from engine.fifth_avenue.bots import action_value as greedy_value
 from engine.fifth_avenue.cards import (
     BLACK,
     COLOURS,
@@ -42,18 +41,18 @@ from engine.fifth_avenue.cards import (
     sort_cards,
 )
 from engine.fifth_avenue.rules import (
-    _do,
-    _legal,
-    _settle,
-    _Work,
+    Work,
     acting_seat,
     active_group,
     bid_colours,
     buildings_districts,
+    do_action,
+    legal_of_acting,
     move_options,
     own_lot,
     pile_total,
     scorable,
+    settle_work,
     shop_targets,
 )
 from engine.fifth_avenue.scoring import district_scores
@@ -154,10 +153,10 @@ def evaluate(st: FifthState, seat: int) -> float:
 
 def step(st: FifthState, seat: int, action: Action) -> FifthState:
     """``action`` (known to be legal) applied, with the automatic steps that follow it."""
-    w = _Work(st)
+    w = Work(st)
     w.last = f"{st.colours[seat]}: {notation(action)}"  # as ``apply`` sets it, so states compare equal
-    _do(w, seat, action)
-    _settle(w)
+    do_action(w, seat, action)
+    settle_work(w)
     return w.freeze()
 
 
@@ -233,7 +232,7 @@ def _cheapest_bid(
     cards), cached: rollouts from one world meet the same auctions again and again."""
     spent = pile_total(pile)
     need = high - spent  # the cards added must total more than this
-    room = _GREEDY_BUDGET - spent
+    room = GREEDY_BUDGET - spent
     if room <= need:
         return act("pass")
     blacks = [c for c in hand if card_colour(c) == BLACK]
@@ -294,7 +293,7 @@ def rollout_action(st: FifthState, seat: int) -> Action:
         return _greedy_turn(st, seat)
     if phase == "auction":
         return _greedy_bid(st, seat)
-    legal = _legal(st)
+    legal = legal_of_acting(st)
     return max(legal, key=lambda a: greedy_value(st, seat, a))
 
 

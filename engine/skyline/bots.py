@@ -20,7 +20,7 @@ FEE_WEIGHT = 0.6  # a fee paid to another player also helps a rival
 BANK_FEE_WEIGHT = 0.4
 
 
-def _position_value(board: tuple[Stack, ...], st: SkylineState, seat: int) -> float:
+def position_value(board: tuple[Stack, ...], st: SkylineState, seat: int) -> float:
     """Heuristic worth of ``board`` for ``seat``: prestige, income, mission progress, penthouse chances."""
     mask = topped_mask(board, seat)
     value = PP_WEIGHT * (penthouses(board, seat) + orange_tops(board, seat))
@@ -49,7 +49,7 @@ class GreedyPolicy:
     ) -> Any:
         """The legal action with the highest heuristic value; deterministic (``rng`` unused)."""
         st: SkylineState = state
-        base = _position_value(st.board, st, seat)
+        base = position_value(st.board, st, seat)
         best, best_value = legal[0], float("-inf")
         for a in legal:
             value = self.value(st, seat, a, base)
@@ -71,7 +71,7 @@ class GreedyPolicy:
             k = SITE_BY_NAME[a.site]
             board = list(st.board)
             board[k] = (*board[k], "N" if a.piece == "N" else f"{seat}{a.piece}")
-            gain = _position_value(tuple(board), st, seat) - base
+            gain = position_value(tuple(board), st, seat) - base
             fee, to = fee_for(st.board, seat, a.piece, k)
             cost = fee * (FEE_WEIGHT if to is not None else BANK_FEE_WEIGHT)
             # Building something is required anyway; spending the stock keeps the game moving.

@@ -520,7 +520,7 @@ def _opening(seats: int, seed: int, options: frozenset[str]) -> tuple[SkylineSta
 # Legal actions
 
 
-def _free_actions(st: SkylineState, seat: int) -> list[Action]:
+def free_actions(st: SkylineState, seat: int) -> list[Action]:
     """Claims (one per turn) and one exchange, allowed in either phase (§4.7, §4.8).
 
     Only one exchange is listed (the three cheapest cards, then by id) to keep the list short; any other
@@ -540,7 +540,7 @@ def _legal(st: SkylineState, seat: int) -> list[Action]:
         return []
     if st.phase == "build":
         builds = legal_builds(st, seat)
-        out = builds + _free_actions(st, seat)
+        out = builds + free_actions(st, seat)
         if st.built_any or not builds:
             out.append(ENDBUILD)
         return out
@@ -552,7 +552,7 @@ def _legal(st: SkylineState, seat: int) -> list[Action]:
         ):
             out.append(buy([p]))
     out += [sell([p]) for p in dict.fromkeys(st.stock[seat]) if p != "S"]
-    out += _free_actions(st, seat)
+    out += free_actions(st, seat)
     if st.built_any or st.bought_any or affordable(st, seat) is None:
         out.append(ENDTURN)
     return out

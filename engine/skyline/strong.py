@@ -19,7 +19,7 @@ from engine.core.rng import Rng
 from engine.core.search import Budget, SearchPolicy, margin, reseeded
 from engine.skyline.actions import ENDBUILD, Action, build
 from engine.skyline.bots import INCOME_WEIGHT as GREEDY_INCOME_WEIGHT
-from engine.skyline.bots import MISSION_SITE_WEIGHT, PP_WEIGHT, GreedyPolicy, _position_value
+from engine.skyline.bots import MISSION_SITE_WEIGHT, PP_WEIGHT, GreedyPolicy, position_value
 from engine.skyline.cards import (
     BONUS_CARDS,
     BONUS_IDS,
@@ -36,7 +36,7 @@ from engine.skyline.cards import (
     SITES,
     SUPPLY_PER_COLOUR,
 )
-from engine.skyline.rules import _free_actions, build_error, fee_for
+from engine.skyline.rules import build_error, fee_for, free_actions
 from engine.skyline.scoring import ranking_keys
 from engine.skyline.state import SkylineState, Stack, income_groups, orange_tops, penthouses, topped_mask
 
@@ -135,7 +135,7 @@ def best_income(board: tuple[Stack, ...], mask: int) -> int:
 
 
 def _site_bonus(stack: Stack, k: int, tag: str) -> float:
-    """The greedy player's future-penthouse term for one site (see ``bots._position_value``)."""
+    """The greedy player's future-penthouse term for one site (see ``bots.position_value``)."""
     if len(stack) == 4 and any(p[0] == tag for p in stack):
         top = stack[-1]
         if top == "N" or top[0] != tag or top.endswith("S"):
@@ -175,7 +175,7 @@ def rollout_legal(rules: GameRules[Any, Any], st: SkylineState, seat: int) -> Se
                 continue
             if build_error(st, seat, piece, k) is None:
                 builds.append(_BUILDS[piece, k])
-    out = builds + _free_actions(st, seat)
+    out = builds + free_actions(st, seat)
     if st.built_any or not builds:
         out.append(ENDBUILD)
     return out
@@ -294,7 +294,7 @@ def evaluate(state: SkylineState, seat: int) -> float:
 
 def priors(state: SkylineState, seat: int, legal: Sequence[Action]) -> list[float]:
     """The greedy player's heuristic value of each action in ``legal``."""
-    base = _position_value(state.board, state, seat)
+    base = position_value(state.board, state, seat)
     return [GREEDY.value(state, seat, a, base) for a in legal]
 
 
