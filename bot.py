@@ -235,13 +235,13 @@ LONGEST_MATCH = ("skyline", 4, 1)  # a random 4-seat Skyline of 520 moves, the l
 
 
 def cmd_bench(args: argparse.Namespace) -> int:
-    from data.bench import measure_store
-    from data.store_size import measure_store_size
-    from engine.host.benchmarks import TimeBudget, bench_engine, greedy_first_rate
+    from bench.engine import TimeBudget, bench_engine, greedy_first_rate
+    from bench.render import SAMPLES, measure_animation, measure_longest_animation, measure_render
+    from bench.store import measure_store
+    from bench.store_size import measure_store_size
+    from bench.strength import measure_strength
     from engine.host.selfplay import play_match
-    from engine.host.strength import measure_strength
     from engine.registry import GAMES, POLICIES, get_game, get_policy
-    from render.bench import SAMPLES, measure_animation, measure_longest_animation, measure_render
 
     slugs = [get_game(args.game).name] if args.game else sorted(GAMES)
     per_game = args.seconds / max(1, len(slugs))
@@ -292,8 +292,8 @@ def cmd_bench(args: argparse.Namespace) -> int:
         # Whole matches are the unit here: one of each game at least, two with --full.
         store.update(asyncio.run(measure_store_size(Path(tmp), slugs, per_game=2 if args.full else 1)))
         timed("size", started, paced=False)
+    from bench.stall import measure_stall
     from data.store import SqliteMatchStore
-    from engine.host.stall_bench import measure_stall
 
     started = time.perf_counter()
     stall_moves = budget.scaled("stall", STALL_MOVES, least=5)
@@ -375,12 +375,12 @@ def cmd_bench(args: argparse.Namespace) -> int:
 
 async def tournament_moves(folder: Path, count: int, moves: int) -> dict[str, Any]:
     """``tournaments`` of ``bench --full``: moves timed among ``count`` running tournaments in a new
-    store in ``folder`` (see ``engine.host.tournament_bench``)."""
+    store in ``folder`` (see ``bench.tournaments``)."""
+    from bench.tournaments import measure_tournament_moves
     from data.ratings import SqliteRatings
     from data.store import SqliteMatchStore
     from data.tournaments import SqliteTournamentStore
     from engine.host.service import GameHost
-    from engine.host.tournament_bench import measure_tournament_moves
     from engine.host.tournaments import TournamentHost
 
     async with await SqliteMatchStore.open(folder / "tournaments.db") as store:
@@ -408,10 +408,10 @@ async def tournament_moves(folder: Path, count: int, moves: int) -> dict[str, An
 
 
 def cmd_tournament_sim(args: argparse.Namespace) -> int:
+    from bench.tournament_sim import simulate
     from data.store import SqliteMatchStore
     from data.tournaments import SqliteTournamentStore
     from engine.host.service import GameHost
-    from engine.host.tournament_sim import simulate
     from engine.host.tournaments import TournamentHost
 
     async def play(folder: Path) -> list[dict[str, Any]]:
@@ -446,9 +446,9 @@ def cmd_tournament_sim(args: argparse.Namespace) -> int:
 
 
 def cmd_clock_sim(args: argparse.Namespace) -> int:
+    from bench.clock_sim import simulate
     from data.store import SqliteMatchStore
     from engine.host.clock import Pace
-    from engine.host.clock_sim import simulate
 
     def emit(record: dict[str, Any]) -> None:
         print(json.dumps(record), flush=True)

@@ -6,8 +6,8 @@ import json
 import sqlite3
 from pathlib import Path
 
-from data.bench import ROUNDS, fake_state, measure_store
-from data.store_size import measure_store_size
+from bench.store import ROUNDS, fake_state, measure_store
+from bench.store_size import measure_store_size
 
 
 async def test_measure_store_reports_rates_over_alternating_rounds(tmp_path: Path) -> None:

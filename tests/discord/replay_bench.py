@@ -12,10 +12,10 @@ import time
 from pathlib import Path
 from typing import Any
 
+from bench.stall import LoopWatch
 from cogs._client import BigApple
 from data.store import SqliteMatchStore
 from engine.host.service import GameHost
-from engine.host.stall_bench import LoopWatch
 from tests.discord.fake import FakeDiscord
 from tests.discord.harness import running_bot
 from tests.discord.models import STRING_SELECT, FakeInteraction, FakeMessage, FakeUser

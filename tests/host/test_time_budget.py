@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from engine.host.benchmarks import TimeBudget
+from bench.engine import TimeBudget
 
 
 class Clock:

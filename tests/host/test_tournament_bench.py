@@ -7,12 +7,12 @@ from pathlib import Path
 
 import pytest
 
+from bench.tournaments import create_field, measure_tournament_moves, percentile
 from data.ratings import SqliteRatings
 from data.store import SqliteMatchStore
 from data.tournaments import SqliteTournamentStore
 from engine.host.ports import MatchRecord, MatchStatus
 from engine.host.service import GameHost
-from engine.host.tournament_bench import create_field, measure_tournament_moves, percentile
 from engine.host.tournaments import RoundReport, TournamentHost, TournamentStatus
 
 

@@ -10,6 +10,7 @@ from typing import Any
 import pytest
 from PIL import Image, ImageDraw
 
+from bench.render import played_match
 from engine.host.history import Mark
 from engine.host.selfplay import play_match
 from engine.registry import GAMES, POLICIES
@@ -30,7 +31,6 @@ from render.animation import (
     frames_of,
     looked_at,
 )
-from render.bench import played_match
 from render.canvas import encode_png
 from render.registry import board_image
 

@@ -4,10 +4,10 @@ from __future__ import annotations
 
 from typing import Any
 
+from bench import render as render_bench
+from bench.render import measure_render, spread, time_boards
 from engine.host.selfplay import play_match
 from engine.registry import GAMES, POLICIES
-from render import bench as render_bench
-from render.bench import measure_render, spread, time_boards
 
 
 def test_spread_keeps_the_first_and_last_and_at_most_the_count() -> None:

@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
+from bench.engine import greedy_first_rate
 from engine.core.rng import Rng
-from engine.host.benchmarks import greedy_first_rate
 from engine.skyline import POLICIES, RULES
 from engine.skyline.bots import GreedyPolicy
 

@@ -21,9 +21,9 @@ from typing import Any, TypeVar
 from PIL import Image
 from pydantic import BaseModel
 
+from bench.engine import percentile
 from engine.core.replay import LoggedAction
 from engine.core.rng import bot_rng
-from engine.host.benchmarks import percentile
 from engine.host.ports import MatchRecord, MatchStatus, Player
 from engine.registry import get_game, get_policy
 from render.animation import animate_boards, animate_match

@@ -1,6 +1,6 @@
 """How strong the strong computer player is: one strong seat against greedy ones, seats rotating.
 
-Run on its own while tuning a game's player: ``python -m engine.host.strength GAME MATCHES [SEED [WORKERS]]``.
+Run on its own while tuning a game's player: ``python -m bench.strength GAME MATCHES [SEED [WORKERS]]``.
 """
 
 from __future__ import annotations
@@ -14,8 +14,8 @@ import time
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass
 
+from bench.engine import percentile
 from engine.core.rng import bot_rng
-from engine.host.benchmarks import percentile
 from engine.registry import get_game, get_policy
 
 SEATS = 3
