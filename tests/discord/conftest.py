@@ -26,6 +26,11 @@ from tests.discord.fake import FakeDiscord
 # Bots under test draw in a thread: starting render processes for each of them would make the suite slower
 # on two cores. tests/discord/test_render_pool.py runs a bot on its processes.
 os.environ.setdefault("BIGAPPLE_RENDER_WORKERS", "0")
+# A thread drawing holds the interpreter lock for up to a switch interval each time the event loop wants
+# it back, and the loop wants it at every socket read and write: with the default 5 ms, a busy machine
+# can stretch one press past Discord's three seconds, which a bot drawing in processes never sees. A
+# shorter interval keeps the loop here about as quick to answer as beside render processes.
+sys.setswitchinterval(0.0005)
 
 
 def pytest_configure(config: pytest.Config) -> None:
