@@ -5,9 +5,11 @@ from __future__ import annotations
 import asyncio
 import json
 from pathlib import Path
+from typing import cast
 
 import pytest
 from PIL import Image
+from PIL.GifImagePlugin import GifImageFile
 
 import bot
 from data.store import SqliteMatchStore
@@ -268,7 +270,7 @@ def test_replay_writes_every_move_and_the_animation_of_a_demo_match(
     ]
     animation = out / "match-1.gif"
     assert line["animation_bytes"] == animation.stat().st_size <= 8 * 1024 * 1024
-    with Image.open(animation) as gif:
+    with cast(GifImageFile, Image.open(animation)) as gif:
         assert gif.format == "GIF" and gif.n_frames == line["frames"]
 
     # A seat's own view after move N is that seat's view of the stored board at that move.

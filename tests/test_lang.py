@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import re
 from pathlib import Path
+from typing import cast
 
 import pytest
 from babel.messages.catalog import Message
@@ -57,8 +58,8 @@ def test_every_message_the_code_says_is_in_the_catalogue(locale: str) -> None:
 def assert_translated(message: Message) -> None:
     """``message`` has every Italian form, with the placeholders of its English (a singular may leave out
     ``{count}``)."""
-    ids = message.id if isinstance(message.id, tuple) else (message.id,)
-    texts = message.string if isinstance(message.string, tuple) else (message.string,)
+    ids = message.id if isinstance(message.id, tuple) else (cast(str, message.id),)
+    texts = message.string if isinstance(message.string, tuple) else (cast(str, message.string),)
     assert all(texts), f"no Italian for {message.id!r}"
     wanted = set(PLACEHOLDER.findall(ids[-1]))
     for text in texts:

@@ -116,7 +116,8 @@ def import_cycles(modules: dict[str, Path]) -> list[set[str]]:
         edges[name] = {t for t in targets if t in modules and not name.startswith(t + ".")}
 
     def reach(start: str) -> set[str]:
-        seen, todo = set(), [start]
+        seen: set[str] = set()
+        todo = [start]
         while todo:
             for nxt in edges[todo.pop()] - seen:
                 seen.add(nxt)

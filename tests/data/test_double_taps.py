@@ -293,9 +293,9 @@ async def test_a_turn_begun_while_its_player_goes_away_waits_for_their_return(
     match = (await host.start(match.id, ANN.user_id)).match
     first = match.players[0].user_id
     second = next(p.user_id for p in match.players if p.user_id != first)
-    assert second is not None
+    assert first is not None and second is not None
     racing = AwayWhileTheMoveIsWorkedOut(store, await backdoor.open(), second, NOON)
-    mover = GameHost(racing, games=TOY_GAMES, policies=TOY_POLICIES, clock=clock)  # type: ignore[arg-type]
+    mover = GameHost(racing, games=TOY_GAMES, policies=TOY_POLICIES, clock=clock)
     await mover.act(match.id, first, "add 1")
     assert racing.went_away is not None
     ends, _ = racing.went_away

@@ -5,7 +5,7 @@ from __future__ import annotations
 import asyncpg
 import pytest
 
-from data.postgres.db import Migration, PgDatabase, is_postgres, load_migrations, migrate
+from data.postgres.db import Conn, Migration, PgDatabase, is_postgres, load_migrations, migrate
 from tests.postgres import Databases
 
 
@@ -58,7 +58,7 @@ async def test_the_action_log_is_append_only(postgres_dsn: str) -> None:
     database = await PgDatabase.open(postgres_dsn)
     try:
 
-        async def body(conn: asyncpg.Connection) -> None:
+        async def body(conn: Conn) -> None:
             await conn.execute(
                 "INSERT INTO matches (game, seat_count, seed, created_at, updated_at) "
                 "VALUES ('g', 2, 1, 't', 't')"
@@ -67,7 +67,7 @@ async def test_the_action_log_is_append_only(postgres_dsn: str) -> None:
 
         await database.write(body)
 
-        async def cheat(conn: asyncpg.Connection) -> None:
+        async def cheat(conn: Conn) -> None:
             await conn.execute("UPDATE actions SET notation = 'cheat'")
 
         with pytest.raises(asyncpg.IntegrityConstraintViolationError, match="append-only"):

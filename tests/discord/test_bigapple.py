@@ -11,9 +11,11 @@ import re
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from pathlib import Path
+from typing import cast
 
 import pytest
 from PIL import Image
+from PIL.GifImagePlugin import GifImageFile
 
 from cogs._client import YOUNG_OBJECTS, BigApple
 from engine.core.contract import Event
@@ -224,7 +226,7 @@ async def test_a_whole_match_from_new_to_standings(fake_discord: FakeDiscord, tm
         assert thread.messages.index(animated) > thread.messages.index(final)
         gif = animated.attachments[0].data
         assert len(gif) <= 8 * 1024 * 1024
-        with Image.open(io.BytesIO(gif)) as image:
+        with cast(GifImageFile, Image.open(io.BytesIO(gif))) as image:
             assert image.format == "GIF" and image.n_frames == len(await bot.store.kept_actions(match_id)) + 1
         first_dms = [fake.dm_messages(u)[0].content or "" for u in users.values()]
         assert (
@@ -669,6 +671,7 @@ async def test_board_log_status_and_list_answer_privately(fake_discord: FakeDisc
         mover, _, _ = await whose_turn(fake, bot, match_id)
         notation = await play_one_move(fake, bot, match_id, thread)
         seat_played = (await bot.host.match(match_id)).seat_of(mover.id)
+        assert seat_played is not None
         user, _, _ = await whose_turn(fake, bot, match_id)
         board = await (await fake.slash("board", {}, user=fake.owner, channel=thread)).response()
         assert board.ephemeral and board.attachment("board.png").data.startswith(b"\x89PNG")
@@ -783,14 +786,16 @@ async def test_a_whole_match_keeps_every_hand_with_its_owner(
         events = [*opening, *events]
     name = bot.host.namer(record)
     for user in people.values():
-        seat = record.seat_of(user.id)
+        their_seat = record.seat_of(user.id)
         own = {
-            render("en", sentence(e), name) for e in events if e.audience is not None and seat in e.audience
+            render("en", sentence(e), name)
+            for e in events
+            if e.audience is not None and their_seat in e.audience
         }
         others = {
             render("en", sentence(e), name)
             for e in events
-            if e.audience is not None and seat not in e.audience
+            if e.audience is not None and their_seat not in e.audience
         } - own
         dm_lines = {
             line.removeprefix("• ") for m in fake.dm_messages(user) for line in (m.content or "").split("\n")

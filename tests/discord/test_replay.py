@@ -7,9 +7,11 @@ from __future__ import annotations
 import io
 import os
 from pathlib import Path
+from typing import cast
 
 import pytest
 from PIL import Image
+from PIL.GifImagePlugin import GifImageFile
 
 import render.replay
 from cogs._client import BigApple
@@ -175,14 +177,14 @@ async def test_export_sends_the_animation_so_far_drawn_once_for_everyone_asking(
         for answer in answers:
             assert answer.ephemeral and "move by move" in (answer.content or "")
             gif = answer.attachment(f"match-{match_id}.gif").data
-            with Image.open(io.BytesIO(gif)) as image:
+            with cast(GifImageFile, Image.open(io.BytesIO(gif))) as image:
                 assert image.format == "GIF" and image.n_frames == len(kept) + 1
         assert answers[0].attachments[0].data == answers[1].attachments[0].data
         assert bot.animator.drawn == 1
 
         await play_one_move(fake, bot, match_id, thread)
         later = await delivered(await fake.slash("replay", {"export": True}, user=fake.bob, channel=thread))
-        with Image.open(io.BytesIO(later.attachments[0].data)) as image:
+        with cast(GifImageFile, Image.open(io.BytesIO(later.attachments[0].data))) as image:
             assert image.n_frames == len(kept) + 2
         assert bot.animator.drawn == 2
 
@@ -250,7 +252,7 @@ async def test_export_of_a_match_too_long_for_one_file_sends_its_turns_and_says_
         assert "the board at the end of each turn" in (answer.content or "")
         gif = answer.attachment(f"match-{match_id}.gif").data
         assert len(gif) < len(whole.gif)
-        with Image.open(io.BytesIO(gif)) as image:
+        with cast(GifImageFile, Image.open(io.BytesIO(gif))) as image:
             # Each turn's end and the board as it stands: fewer frames than moves.
             assert image.n_frames == len({*turns, len(kept)}) < len(kept) + 1
 

@@ -56,7 +56,7 @@ async def test_another_servers_admin_can_neither_see_nor_touch_its_matches(
         before = {m: await bot.host.match(m) for m in (active, lobby_id)}
         lobby_channel: FakeChannel = other.channel("lobby")
         here = {"user": mallory, "channel": lobby_channel}
-        probes = [
+        probes: list[tuple[str, dict[str, object]]] = [
             ("game abandon", {"match": active}),
             ("game status", {"match": active}),
             ("board", {"match": active}),
@@ -115,7 +115,7 @@ async def test_another_servers_admin_cannot_run_its_tournaments(
         assert record.status is TournamentStatus.RUNNING
         tid = record.id
         here = {"user": mallory, "channel": other.channel("lobby")}
-        probes = [
+        probes: list[tuple[str, dict[str, object]]] = [
             ("tournament cancel", {"tournament": tid}),
             ("tournament advance", {"tournament": tid}),
             ("tournament drop", {"tournament": tid, "player": mallory}),

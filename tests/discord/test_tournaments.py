@@ -412,11 +412,11 @@ async def test_standings_explain_their_columns_and_find_a_finished_tournament(
                     )
                 ).response()
             await (await fake.slash("tournament start", {"tournament": number}, user=fake.admin)).response()
-            await fake.wait_for_message(
-                fake.general,
-                lambda m, n=name: "🏆" in (m.content or "") and n in (m.content or ""),
-                timeout=30,
-            )
+
+            def trophy(m: FakeMessage, n: str = name) -> bool:
+                return "🏆" in (m.content or "") and n in (m.content or "")
+
+            await fake.wait_for_message(fake.general, trophy, timeout=30)
         final = next(
             m for m in fake.general.messages if "🏆" in (m.content or "") and "Summer" in (m.content or "")
         )

@@ -218,9 +218,9 @@ async def test_a_single_legal_move_is_one_tap(fake_discord: FakeDiscord, tmp_pat
                 assert played.content and played.content.startswith("✅ You played: ")
                 assert (await bot.store.action_log(match_id))[-1].notation == rules.notation(only)
                 return
-            played = 0
-            while not played:  # open groups until a move is played
-                menu, played = await tap_first(fake, menu, user)
+            moved = False
+            while not moved:  # open groups until a move is played
+                menu, moved = await tap_first(fake, menu, user)
         raise AssertionError("no decision with a single legal move came up")
 
 

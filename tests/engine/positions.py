@@ -16,7 +16,7 @@ def greedy_positions(
     opening to the last decision (the finished position is left out)."""
     greedy = POLICIES[slug]["greedy"]
     state = rules.setup(seats, seed, options)
-    positions = []
+    positions: list[Any] = []
     for ply in range(5000):
         if rules.outcome(state) is not None:
             return positions

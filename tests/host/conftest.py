@@ -2,17 +2,19 @@ from __future__ import annotations
 
 from collections.abc import AsyncIterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 
 from data.store import SqliteMatchStore
 from engine.core.bots import RandomPolicy
+from engine.core.contract import GameRules, Policy
 from engine.host.outbox import Backoff
 from engine.host.service import GameHost
 from tests.host.toy_game import TOY, AlwaysTwo
 
-TOY_GAMES = {"toy": TOY}
-TOY_POLICIES = {"toy": {"two": AlwaysTwo(), "random": RandomPolicy()}}
+TOY_GAMES: dict[str, GameRules[Any, Any]] = {"toy": TOY}
+TOY_POLICIES: dict[str, dict[str, Policy[Any, Any]]] = {"toy": {"two": AlwaysTwo(), "random": RandomPolicy()}}
 
 
 @pytest.fixture

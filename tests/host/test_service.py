@@ -8,6 +8,7 @@ import sqlite3
 import threading
 from collections.abc import Sequence
 from pathlib import Path
+from typing import cast
 
 import pytest
 
@@ -15,6 +16,7 @@ from data.checkpoints import CHECKPOINT_EVERY
 from data.store import SqliteMatchStore
 from engine.core.errors import (
     CorruptRecord,
+    EngineError,
     IllegalAction,
     LobbyError,
     MatchClosed,
@@ -31,7 +33,7 @@ from engine.host.ports import Delivery, MatchRecord, MatchStatus, Notice, Player
 from engine.host.service import GameHost
 from tests.host.conftest import TOY_GAMES, TOY_POLICIES
 from tests.host.test_outbox import ManualClock
-from tests.host.toy_game import TOY
+from tests.host.toy_game import TOY, ToyState
 
 ANN = Player(user_id=101, name="ann")
 BOB = Player(user_id=202, name="bob")
@@ -69,7 +71,7 @@ async def test_start_seats_players_by_seed_and_queues_notices(host: GameHost) ->
     first = await started_pair(host, seed=7)
     again = await started_pair(host, seed=7)
     assert first.status is MatchStatus.ACTIVE
-    assert sorted(p.seat for p in first.players) == [0, 1]
+    assert sorted(cast(int, p.seat) for p in first.players) == [0, 1]
     assert [p.name for p in sorted(first.players, key=lambda p: p.seat or 0)] == [
         p.name for p in sorted(again.players, key=lambda p: p.seat or 0)
     ]
@@ -98,7 +100,8 @@ async def test_refusals_change_nothing(host: GameHost, store: SqliteMatchStore) 
     first, second = user_at(match, 0), user_at(match, 1)
     before = await store.get_match(match.id)
     pending = len(await store.pending_deliveries())
-    cases = [
+    assert CY.user_id is not None
+    cases: list[tuple[type[EngineError], int, str | int, int | None]] = [
         (NotSeated, CY.user_id, "add 1", None),
         (NotYourTurn, second, "add 1", None),
         (NotationError, first, "jump 3", None),
@@ -161,7 +164,7 @@ async def test_computer_players_act_until_a_human_must(host: GameHost, store: Sq
     await host.start(match.id)
     match = await host.match(match.id)
     human = match.seat_of(ANN.user_id or 0)
-    state = host.state_of(match)
+    state = cast(ToyState, host.state_of(match))
     assert TOY.to_act(state) == {human}  # the computers before the human already moved
     while match.status is MatchStatus.ACTIVE:
         result = await host.act(match.id, ANN.user_id or 0, "add 1")
@@ -219,7 +222,7 @@ async def test_restart_keeps_everything_and_computers_resume(db_path: Path) -> N
         after = await fresh_host.match(match.id)
         log = await reopened.action_log(match.id)
         assert [(e.seat, e.notation) for e in log] == [(0, "add 2"), (1, "add 2")]
-        assert TOY.to_act(fresh_host.state_of(after)) == {0}
+        assert TOY.to_act(cast(ToyState, fresh_host.state_of(after))) == {0}
     finally:
         await reopened.close()
 
@@ -244,7 +247,7 @@ async def test_nothing_secret_is_sent_once_the_match_is_over(host: GameHost) -> 
         if match.status is MatchStatus.FINISHED:
             break
         moves += 1
-        seat = min(TOY.to_act(host.state_of(match)))
+        seat = min(TOY.to_act(cast(ToyState, host.state_of(match))))
         recorder = Recorder()
         await host.act(match.id, user_at(match, seat), "add 2")
         await host.flush(recorder)
@@ -292,7 +295,7 @@ async def test_dispatch_starts_each_destination_once_and_returns_while_they_send
             break
         running = [sender for sender in first if not sender.done()]
         await asyncio.wait(running, timeout=5, return_when=asyncio.FIRST_COMPLETED)
-    assert sorted(seat for seat, _ in slow.sent) == [0, 1]  # the hands went out; the board waits
+    assert sorted(cast(int, seat) for seat, _ in slow.sent) == [0, 1]  # the hands went out; the board waits
     # A move meanwhile: the thread's sender is still busy, so only the seat it told starts again.
     await host.act(match.id, user_at(match, 0), "add 1")
     second = await host.dispatch(slow, when_sent=lambda: kicks.append(2))
@@ -339,7 +342,9 @@ async def test_resign_hands_the_seat_to_a_computer(host: GameHost) -> None:
     after = await host.resign(match.id, resigning, policy="two")
     taken_over = after.player_at(1)
     assert taken_over is not None and taken_over.bot == "two" and taken_over.user_id == resigning
-    assert TOY.to_act(host.state_of(after)) == {0}  # the computer already played seat 1's turn
+    assert TOY.to_act(cast(ToyState, host.state_of(after))) == {
+        0
+    }  # the computer already played seat 1's turn
     await host.act(match.id, user_at(match, 0), "add 1")
     with pytest.raises(NotSeated):
         await host.act(match.id, resigning, "add 1")
@@ -571,6 +576,7 @@ async def test_the_board_at_every_version_comes_back_from_checkpoints_and_the_lo
     await host.start(match.id)
     match = await host.match(match.id)
     human = match.seat_of(ANN.user_id or 0)
+    assert human is not None
     while match.status is MatchStatus.ACTIVE:
         notation = host.legal_notations(match, human)[0]
         match = (await host.act(match.id, ANN.user_id or 0, notation)).match

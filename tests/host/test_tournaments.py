@@ -95,9 +95,9 @@ async def test_a_computer_swiss_plays_to_the_end_after_the_start_answers(tournam
         seated = [k for t in rnd.tables for k in t.players] + list(rnd.round.byes)
         assert sorted(seated) == sorted(record.keys)
         assert all(3 <= len(t.players) <= 5 and t.result is not None for t in rnd.tables)
-    table = tournaments.standings(record)
-    assert [s.rank for s in table] == sorted(s.rank for s in table) and table[0].rank == 1
-    assert {s.player for s in table} == set(record.keys)
+    ranking = tournaments.standings(record)
+    assert [s.rank for s in ranking] == sorted(s.rank for s in ranking) and ranking[0].rank == 1
+    assert {s.player for s in ranking} == set(record.keys)
 
 
 async def test_people_play_their_tables_and_admins_unstick_them(tournaments: TournamentHost) -> None:

@@ -5,9 +5,11 @@ outcome is refused with the reason, changing nothing."""
 from __future__ import annotations
 
 import json
+from collections.abc import Sequence
 from datetime import timedelta
 
 import pytest
+from pydantic import BaseModel
 
 from data.store import SqliteMatchStore
 from engine.core.errors import CannotUndo, StaleVersion
@@ -120,10 +122,10 @@ async def test_only_the_latest_mover_may_undo_and_only_until_someone_else_acts(
     with pytest.raises(CannotUndo, match="no move to take back"):
         await host.undo(match.id, user_at(match, first))
     # A turn of several steps: buy, then end the build phase; each step can be taken back in turn.
-    steps = []
+    steps: list[tuple[int, BaseModel]] = []
     for _ in range(2):
         state = host.state_of(match)
-        legal = [rules.notation(a) for a in rules.legal_actions(state, first)]
+        legal: Sequence[str] = [rules.notation(a) for a in rules.legal_actions(state, first)]
         move = next(n for n in legal if n.startswith(("buy", "build"))) if not steps else legal[-1]
         steps.append((match.version, state))
         match = (await host.act(match.id, user_at(match, first), move)).match

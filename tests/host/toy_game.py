@@ -6,8 +6,10 @@ a secret token for the mover, announced only to them.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import ClassVar
+
+from pydantic import BaseModel
 
 from engine.core.contract import Event, Frozen, MultiSelect, Outcome, RulesDefaults, Step, private, public
 from engine.core.errors import IllegalAction, NotationError, NotYourTurn
@@ -41,8 +43,8 @@ class ToyRules(RulesDefaults):
     title: ClassVar[str] = "Toy race"
     summary: ClassVar[str] = "Add 1 or 2 to the total; whoever reaches the target wins."
     seat_counts: ClassVar[range] = range(2, 4)
-    options: ClassVar[dict[str, str]] = {"long": "race to 20 instead of 10"}
-    state_model: ClassVar[type[ToyState]] = ToyState
+    options: ClassVar[Mapping[str, str]] = {"long": "race to 20 instead of 10"}
+    state_model: ClassVar[type[BaseModel]] = ToyState
 
     def setup(self, seats: int, seed: int, options: frozenset[str]) -> ToyState:
         self.validate_setup(seats, options)

@@ -5,10 +5,11 @@ from __future__ import annotations
 import io
 import weakref
 from collections.abc import Iterator, Sequence
-from typing import Any
+from typing import Any, cast
 
 import pytest
 from PIL import Image, ImageDraw
+from PIL.GifImagePlugin import GifImageFile
 
 from bench.render import played_match
 from engine.host.history import Mark
@@ -47,7 +48,7 @@ def board(step: int, noisy: bool = False) -> bytes:
 
 
 def frames_of_gif(data: bytes) -> tuple[int, tuple[int, int]]:
-    with Image.open(io.BytesIO(data)) as gif:
+    with cast(GifImageFile, Image.open(io.BytesIO(data))) as gif:
         assert gif.format == "GIF"
         return gif.n_frames, gif.size
 
@@ -133,7 +134,7 @@ def test_the_gif_is_written_a_frame_at_a_time_holding_at_most_two_boards() -> No
     animation = finished(drawing(marks, boards, palette=palette))
     assert most_alive <= 2  # the board being written and the one before it, never more
     assert animation.shows is Shows.MOVES and animation.frames == 400
-    with Image.open(io.BytesIO(animation.gif)) as gif:
+    with cast(GifImageFile, Image.open(io.BytesIO(animation.gif))) as gif:
         assert gif.n_frames == 400 and gif.size == (300, 200)
         gif.seek(399)
         assert gif.convert("RGB").getpixel((399 % 280 + 5, 60)) == (88, 89, 90)  # colour 200
@@ -145,7 +146,7 @@ def test_a_frame_that_changed_nothing_makes_the_one_before_last_longer() -> None
     writer = GifWriter(palette)
     for colour in (1, 1, 2):
         writer.add(Image.new("P", (50, 40), colour))
-    with Image.open(io.BytesIO(writer.finish())) as gif:
+    with cast(GifImageFile, Image.open(io.BytesIO(writer.finish()))) as gif:
         assert gif.n_frames == 2
         assert gif.info["duration"] == 1400
         gif.seek(1)
@@ -181,5 +182,5 @@ def test_a_match_too_long_to_fit_gets_its_turns_or_highlights_instead() -> None:
     small = animate_match(match, kept, max_bytes=len(whole.gif) // 2)
     assert small.shows in (Shows.TURNS, Shows.HIGHLIGHTS) and small.frames < whole.frames
     assert len(small.gif) <= len(whole.gif) // 2
-    with Image.open(io.BytesIO(small.gif)) as gif:
+    with cast(GifImageFile, Image.open(io.BytesIO(small.gif))) as gif:
         assert gif.n_frames <= small.frames

@@ -105,7 +105,7 @@ def test_a_shape_pillow_draws_as_another_is_scaled_once() -> None:
 
 def test_a_thick_polygon_drawn_on_its_piece_of_the_canvas_is_the_one_pillow_draws() -> None:
     """Translucent or opaque, wholly on the canvas or running off its edge."""
-    shapes = [
+    shapes: list[tuple[list[tuple[int, int]], str | tuple[int, ...] | None, str | tuple[int, ...], int]] = [
         ([(10, 10), (40, 10), (10, 40)], "#FF00CC", "#111111", 2),
         ([(5, 30), (45, 22), (30, 48), (8, 44)], (0, 114, 178, 128), (17, 17, 17, 200), 3),
         ([(-10, -5), (20, 0), (0, 25)], "#FF00CC", "#111111", 4),

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import io
+from typing import Any
 
 import pytest
 from PIL import Image
@@ -27,7 +28,7 @@ def test_every_phase_renders(seats: int, options: str) -> None:
     chosen = frozenset(o for o in options.split(",") if o)
     result = play_match(RULES, seats, 3, chosen, [RandomPolicy()], on_state=states.append)
     states.append(result.state)
-    phases = {}
+    phases: dict[str, Any] = {}
     for state in states:
         phases.setdefault(state.phase, state)
     assert {"preliminary", "main", "over"} <= set(phases)

@@ -9,10 +9,11 @@ import os
 import signal
 import threading
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
 import pytest
 from PIL import Image
+from PIL.GifImagePlugin import GifImageFile
 
 import engine.host.workers as workers_module
 import render.animation as render_animation
@@ -174,7 +175,7 @@ async def test_a_match_is_animated_in_a_process_of_its_own_at_the_lowest_priorit
     finally:
         await pool.close()
     assert gif == animate_match(match, kept, match.seat_names())
-    with Image.open(io.BytesIO(gif.gif)) as image:
+    with cast(GifImageFile, Image.open(io.BytesIO(gif.gif))) as image:
         assert image.format == "GIF" and image.n_frames == len(kept) + 1
 
 

@@ -25,7 +25,7 @@ SEED = 7
 NAMES = ["Alice", "Bob", "Carla"]
 
 
-def cells_1901(view: Any) -> dict[object, object]:
+def cells_1901(view: Any) -> dict[object, tuple[object, object, object, object]]:
     """Every grid cell of a lot: the lot it belongs to, its owner and worker, and what stands on it."""
     standing = {cell: (b.tile, b.owner) for b in view.buildings for cell in b.cells}
     return {

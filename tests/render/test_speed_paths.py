@@ -5,7 +5,7 @@ from __future__ import annotations
 import io
 from collections.abc import Callable
 from importlib import resources
-from typing import Any
+from typing import Any, cast
 
 import pytest
 from PIL import Image, ImageChops, ImageDraw, ImageFont
@@ -41,7 +41,9 @@ def lossless_renders(slug: str, monkeypatch: pytest.MonkeyPatch) -> Callable[[],
     canvas draws them at the time of the call."""
     jobs, names = sample_views(slug)
     monkeypatch.setattr(canvas, "palette_of", lambda image: None)
-    return lambda: [render_view(slug, view, names, locale, since) for view, locale, since in jobs]
+    return lambda: [
+        cast(bytes, render_view(slug, view, names, locale, since)) for view, locale, since in jobs
+    ]
 
 
 @pytest.mark.parametrize("slug", sorted(GAMES))
@@ -250,7 +252,7 @@ class WorkingOutEveryInk(canvas.Draw):
     """The canvas's drawing without the inks it keeps: each colour is turned into ink afresh."""
 
     def _getink(self, ink: Any, fill: Any = None) -> tuple[int | None, int | None]:
-        self._inks = {}  # shadows the inks the class keeps
+        self.__dict__["_inks"] = {}  # shadows the inks the class keeps
         return super()._getink(ink, fill)
 
 

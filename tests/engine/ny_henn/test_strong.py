@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import replace
+from typing import cast
 
 from engine.core.rng import Rng
 from engine.core.search import Budget
@@ -162,6 +163,6 @@ def test_candidates_weigh_a_take_against_the_buys() -> None:
     assert positions
     for state in positions[:10]:
         legal = RULES.legal_actions(state, state.active)
-        picked = STRONG.candidates(state, state.active, legal)
+        picked = cast(StrongPolicy, STRONG).candidates(state, state.active, legal)
         assert len(picked) == min(len(legal), OFFERED) and len(set(picked)) == len(picked)
         assert {"take", "buy"} <= {a.kind for a in picked} or not any(a.kind == "take" for a in legal)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import re
 import sys
+from typing import cast
 
 from engine.core.errors import IllegalAction
 from engine.core.rng import bot_rng
@@ -235,7 +236,9 @@ def test_w7_final_phase_and_end() -> None:
         state, ply = step.state, ply + 1
     assert reshuffled
     end = [t for t in lines if t.startswith("system: end stop drawn by ")]
-    assert end == [f"system: end stop drawn by {['red', 'blue', 'yellow', 'green'][state.ended_by]}"]
+    assert end == [
+        f"system: end stop drawn by {['red', 'blue', 'yellow', 'green'][cast(int, state.ended_by)]}"
+    ]
     assert lines[-2:] == [end[0], lines[-1]] and lines[-1].startswith("system: score ")
     assert RULES.to_act(state) == frozenset()
     assert STOP not in [c for h in state.hands for c in h]
@@ -280,7 +283,7 @@ def test_w9_ruin() -> None:
     end = _fill_all(new, order)
     # Blue, yellow, red decide; blue's second (last) placement has a single option and is automatic.
     assert order == [1, 2, 0]
-    assert sorted(end.board[i] for i in (0, 6, 42, 48)) == ["blue", "blue", "red", "yellow"]
+    assert sorted(cast(str, end.board[i]) for i in (0, 6, 42, 48)) == ["blue", "blue", "red", "yellow"]
     assert end.hands[1] == ("PARK", "49")  # no draw after a single event
     assert end.active == 2 and end.pending is None
 
@@ -288,7 +291,7 @@ def test_w9_ruin() -> None:
     order = []
     end = _fill_all(play(five, 3, "event RUIN-B").state, order)
     assert order == [3, 4, 0]  # S4, S5, S1 decide; S2's last fill is automatic; S3 places none
-    assert sorted(c for c in (end.board[i] for i in (0, 6, 42, 48))) == sorted(
+    assert sorted(cast(str, c) for c in (end.board[i] for i in (0, 6, 42, 48))) == sorted(
         ["green", "black", "red", "blue"]
     )
 
@@ -303,7 +306,7 @@ def test_w10_sanierung() -> None:
     end = _fill_all(step.state, order)
     assert order == [2, 3, 0, 1]  # S3, S4, S1, S2 decide; S3's second placement is automatic
     inner = [end.board[BUILDING_INDEX[b]] for b in ("6AV-45", "5AV-42", "5AV-45", "5AV-49", "MAD-45")]
-    assert sorted(inner) == sorted(["yellow", "yellow", "green", "red", "blue"])
+    assert sorted(cast("list[str]", inner)) == sorted(["yellow", "yellow", "green", "red", "blue"])
     assert end.active == 3
 
 

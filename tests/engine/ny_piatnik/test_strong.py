@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import dataclasses
 from collections import Counter
+from typing import cast
 
 import pytest
 
@@ -218,7 +219,7 @@ def test_rollout_plays_of_the_seat_are_among_the_greedy_best_and_evaluated_no_wo
         if len(moves) < 2:
             continue
         top = sorted(range(len(moves)), key=lambda i: (-values[i], i))[:3]
-        chosen = STRONG._own_move(playout, seat, 3)
+        chosen = cast(StrongPolicy, STRONG)._own_move(playout, seat, 3)
         assert chosen in [moves[i] for i in top]
         best = max(value_after(playout, seat, moves[i]) for i in top)
         assert value_after(playout, seat, chosen) == best

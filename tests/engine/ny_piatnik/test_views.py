@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import cast
+
 from engine.ny_piatnik import RULES
 from engine.ny_piatnik.views import PrivateView, PublicView
 
@@ -29,7 +31,7 @@ def test_public_view_panel() -> None:
     assert "PARK" not in view.model_dump_json().replace("PARK-", "")  # no hand faces in public
 
     step = play(st, 0, "play red=PARK blue=49")
-    view = RULES.view(step.state, None)
+    view = cast(PublicView, RULES.view(step.state, None))
     assert view.last_play == ("PARK", "49") and view.highlight == ("PARK-49",)
     assert view.active_seat == 1 and view.status == "blue to play"
 
@@ -75,7 +77,7 @@ def test_final_view_has_the_score_breakdown() -> None:
     st = build(
         3, owners={"8AV-34": "red", "8AV-38": "red", "LEX-57": "red"}, money={0: 2, 1: 1, 2: 0}, phase="over"
     )
-    view = RULES.view(st, None)
+    view = cast(PublicView, RULES.view(st, None))
     assert view.banner == "GAME OVER" and view.status == "game over"
     first = view.scores[0]
     assert (first.largest, first.others, first.money, first.total, first.place) == ((2,), 1, 2, 7, 1)
@@ -84,5 +86,5 @@ def test_final_view_has_the_score_breakdown() -> None:
 
 def test_final_phase_banner_and_stop_location() -> None:
     st = build(3, discard=["STOP", "STOP"])
-    view = RULES.view(st, None)
+    view = cast(PublicView, RULES.view(st, None))
     assert view.banner == "FINAL PHASE" and view.stop_location == "discard"

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from collections import Counter
 
+from pydantic import BaseModel
+
 from engine.core.rng import Rng
 from engine.host.menus import MAX_OPTIONS, MenuEntry, lay_out
 from engine.host.shortcuts import joined, playable, run_through
@@ -14,7 +16,7 @@ RULES = GAMES["skyline"]
 LOCALES = ("en", "it")
 
 
-def states(seed: int, moves: int = 150) -> list[tuple[object, int]]:
+def states(seed: int, moves: int = 150) -> list[tuple[BaseModel, int]]:
     greedy = POLICIES["skyline"]["greedy"]
     state = RULES.setup(3, seed, frozenset())
     out = []
