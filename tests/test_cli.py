@@ -185,7 +185,10 @@ def test_bench_full_reports_what_a_turn_costs(capsys: pytest.CaptureFixture[str]
     assert turns["taps_per_step_p50"] >= 1 and turns["bytes_uploaded_per_move"] > 0
     sustained = report["throughput"]
     assert set(sustained) == {"moves_per_s", "p95_ms", "matches", "offered"} and sustained["matches"] == 2
-    assert sustained["offered"] and all(rate > 0 and p95 > 0 for rate, p95 in sustained["offered"])
+    # A rate whose short window timed no move (a busy machine lost them all) reads p95 0; others were timed.
+    offered = sustained["offered"]
+    assert offered and all(rate > 0 and p95 >= 0 for rate, p95 in offered)
+    assert any(p95 > 0 for _, p95 in offered)
     assert sustained["moves_per_s"] in [0.0, *(rate for rate, p95 in sustained["offered"] if p95 <= 300)]
     crowded = report["tournaments"]
     assert crowded["tournaments"] == 10 and crowded["moves"] == 12

@@ -137,7 +137,7 @@ async def test_start_answers_before_the_computers_play_their_tables(
         bot.host.finish_listeners.append(finished)
         start = await fake.slash("tournament start", {}, user=fake.admin)
         assert "has started with 8 players" in ((await start.response()).content or "")
-        await fake.wait_for_message(fake.general, lambda m: "🏆" in (m.content or ""), timeout=60)
+        await fake.wait_for_message(fake.general, lambda m: "🏆" in (m.content or ""), timeout=240)
         # Two rounds of two tables, every one of them played after the answer, in the background.
         assert answered_when_finished == [True] * 4
         record = (await bot.tournament_store.list_tournaments(limit=1))[0]
@@ -172,7 +172,7 @@ async def test_organisers_may_advance_a_round_and_delegate_to_a_role(
         # Strong computers take the people's seats at once, and play the table to its end after the answer.
         done = await (await fake.click(asked, confirm, user=host_user)).response()
         assert "ends as soon as the computer players finish its open tables" in (done.content or "")
-        await fake.wait_for_message(fake.general, lambda m: "🏆" in (m.content or ""), timeout=60)
+        await fake.wait_for_message(fake.general, lambda m: "🏆" in (m.content or ""), timeout=240)
         record = (await bot.tournament_store.list_tournaments(limit=1))[0]
         assert record.status is TournamentStatus.FINISHED
 
@@ -371,7 +371,7 @@ async def test_advance_asks_first_and_only_a_current_confirmation_ends_the_round
         public = await ended.followup(0)
         assert not public.ephemeral and ending in (public.content or "")
         standings = await fake.wait_for_message(
-            fake.general, lambda m: "standings after round 1" in (m.content or ""), timeout=60
+            fake.general, lambda m: "standings after round 1" in (m.content or ""), timeout=240
         )
         record = await bot.tournaments.get(record.id)
         assert len(record.rounds) == 2 and all(t.result is not None for t in record.rounds[0].tables)
@@ -482,7 +482,7 @@ async def test_a_round_deadline_reminds_the_tables_then_computers_finish_them(
         await fake.wait_until(lambda: len(reminded("ends")) == 2 * len(tables) or None, timeout=20)
         clock.advance(hours=2)  # the deadline: computers finish the tables and round 2 is paired
         bot.kick_outbox()
-        await fake.wait_for_message(fake.general, lambda m: "round 2" in (m.content or ""), timeout=60)
+        await fake.wait_for_message(fake.general, lambda m: "round 2" in (m.content or ""), timeout=240)
         for match in tables:
             finished = await bot.host.match(match.id)
             assert finished.status is MatchStatus.FINISHED
