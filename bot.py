@@ -292,7 +292,7 @@ def cmd_bench(args: argparse.Namespace) -> int:
         # Whole matches are the unit here: one of each game at least, two with --full.
         store.update(asyncio.run(measure_store_size(Path(tmp), slugs, per_game=2 if args.full else 1)))
         timed("size", started, paced=False)
-    from bench.stall import measure_stall
+    from bench.stall import idle_floor, measure_stall
     from data.store import SqliteMatchStore
 
     started = time.perf_counter()
@@ -314,8 +314,12 @@ def cmd_bench(args: argparse.Namespace) -> int:
     started = time.perf_counter()
     # Fewer presses when the run is late, at the same rate.
     presses = budget.scaled("replay", REPLAY_PRESSES, least=8)
-    replay = asyncio.run(measure_replay_stall(presses, REPLAY_SECONDS * presses / REPLAY_PRESSES))
+    replay_seconds = REPLAY_SECONDS * presses / REPLAY_PRESSES
+    replay = asyncio.run(measure_replay_stall(presses, replay_seconds))
     loop_figures["max_stall_ms_replay"] = replay["max_stall_ms_replay"]
+    loop_figures["p99_stall_ms_replay"] = replay["p99_stall_ms_replay"]
+    # The floor, in the same run: what the machine alone makes an idle loop wait over as long.
+    loop_figures.update(asyncio.run(idle_floor(replay_seconds)))
     timed("replay", started)
     started = time.perf_counter()
     # The whole match with --full; without, as many of its moves as the time allows (or as asked).

@@ -26,6 +26,7 @@ class LoopWatch:
 
     def __init__(self) -> None:
         self.longest = 0.0
+        self.waits: list[float] = []  # every wait beyond the tick, seconds
         self.longest_busy = 0.0
         self.excluded: list[tuple[float, float]] = []  # perf_counter spans, in order
         self._running = False
@@ -37,7 +38,9 @@ class LoopWatch:
             await asyncio.sleep(TICK_S)
             end, busy = time.perf_counter(), time.thread_time() - worked
             own = sum(max(0.0, min(end, until) - max(start, since)) for since, until in self.excluded[-2:])
-            self.longest = max(self.longest, end - start - TICK_S - own)
+            wait = end - start - TICK_S - own
+            self.waits.append(wait)
+            self.longest = max(self.longest, wait)
             self.longest_busy = max(self.longest_busy, busy - own)
 
     def start(self) -> None:
@@ -50,6 +53,24 @@ class LoopWatch:
         if self._task is not None:
             await self._task
         return round(self.longest * 1000, 1)
+
+    def p99_ms(self) -> float:
+        """The wait that 99 in 100 turns did not exceed, in milliseconds."""
+        if not self.waits:
+            return 0.0
+        ordered = sorted(self.waits)
+        return round(ordered[min(len(ordered) - 1, int(len(ordered) * 0.99))] * 1000, 1)
+
+
+async def idle_floor(seconds: float) -> dict[str, float]:
+    """The stalls of an event loop that does nothing for ``seconds``: what the machine itself adds to
+    every figure the watcher takes (a virtual machine whose processor is shared shows hundreds of
+    milliseconds here), to be read beside them."""
+    watch = LoopWatch()
+    watch.start()
+    await asyncio.sleep(seconds)
+    longest = await watch.stop()
+    return {"max_stall_ms_idle": longest, "p99_stall_ms_idle": watch.p99_ms()}
 
 
 async def measure_stall(store: MatchStore, games: list[str], moves: int = 30) -> dict[str, Any]:

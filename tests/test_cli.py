@@ -155,8 +155,17 @@ def test_bench_json_has_the_contract_keys(capsys: pytest.CaptureFixture[str]) ->
     assert set(report["e2e_ms"]["games"]) == {"ny1901"}
     assert 0 < report["e2e_ms"]["games"]["ny1901"]["p50"] <= report["e2e_ms"]["games"]["ny1901"]["p95"]
     assert 0 < report["e2e_ms"]["p50"] <= report["e2e_ms"]["p95"] and 0 < report["e2e_ms"]["render_share"] < 1
-    assert set(report["loop"]) == {"max_stall_ms", "max_stall_ms_replay"}
-    assert report["loop"]["max_stall_ms"] >= 0 and report["loop"]["max_stall_ms_replay"] >= 0
+    loop = report["loop"]
+    assert set(loop) == {
+        "max_stall_ms",
+        "max_stall_ms_replay",
+        "p99_stall_ms_replay",
+        "max_stall_ms_idle",
+        "p99_stall_ms_idle",
+    }
+    assert loop["max_stall_ms"] >= 0
+    for kind in ("replay", "idle"):
+        assert 0 <= loop[f"p99_stall_ms_{kind}"] <= loop[f"max_stall_ms_{kind}"]
 
 
 def test_bench_full_reports_what_a_turn_costs(capsys: pytest.CaptureFixture[str]) -> None:

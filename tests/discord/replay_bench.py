@@ -108,6 +108,7 @@ async def measure_replay_stall(presses: int = 40, seconds: float = 10.0, seed: i
         await fake.stop()
     return {
         "max_stall_ms_replay": stall_ms,
+        "p99_stall_ms_replay": watch.p99_ms(),
         "max_busy_ms_replay": round(watch.longest_busy * 1000, 1),
         "moves": moves,
         "answered_s": round(answered_s, 1),
