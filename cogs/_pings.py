@@ -21,7 +21,7 @@ from cogs._lang import recipient_locale
 from cogs._ui import match_view
 from engine.core.errors import EngineError
 from engine.host.notify import Act, NotifyPrefs, TurnPing, Via, decide, loud_dm
-from engine.host.ports import Delivery, MatchRecord, MatchStatus, Notice
+from engine.host.ports import Delivery, MatchRecord, Notice
 from lang import t
 
 if TYPE_CHECKING:
@@ -200,9 +200,7 @@ class TurnPings:
 
     async def _still_waiting(self, match: MatchRecord, ping: TurnPing) -> bool:
         """Whether the turn of ``ping`` still waits for its player."""
-        if match.status is not MatchStatus.ACTIVE:
-            return False
-        if ping.seat not in self.bot.host.rules(match.game).to_act(self.bot.host.state_of(match)):
+        if ping.seat not in self.bot.host.to_act(match):
             return False
         latest = await self.bot.store.turn_pings(match.id)
         return bool(latest) and latest[0].turn == ping.turn

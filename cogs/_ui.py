@@ -16,8 +16,7 @@ import discord
 import lang
 from cogs._lang import reader_locale, recipient_locale
 from cogs.errors import respond_error
-from engine.core.contract import MultiSelect
-from engine.core.errors import EngineError, LobbyError, NotSeated, NotYourTurn, StaleVersion
+from engine.core.errors import AlreadyPlayed, EngineError, LobbyError, StaleVersion
 from engine.host.clock import Pace
 from engine.host.menus import (
     BUTTON_LABEL_LIMIT,
@@ -31,10 +30,11 @@ from engine.host.menus import (
     parse_value,
 )
 from engine.host.ports import MatchRecord, MatchStatus, Player, Scope
-from engine.host.service import STATUS_SAID, ActResult, GameHost
+from engine.host.service import ActResult, GameHost
 from engine.host.shortcuts import act_run, steps
+from engine.host.table import MOVED_ON, STALE_CHOICE, Table, no_hand
 from engine.host.text import HOST
-from lang import N_, join, t, tn
+from lang import N_, t, tn
 from lang.says import render
 
 if TYPE_CHECKING:
@@ -135,11 +135,6 @@ class Guarded:
 
 # ------------------------------------------------------------------------------------- playing
 
-STALE_CHOICE = HOST.say(
-    "that choice is no longer on offer; press Play under the latest post for the current menu"
-)
-MOVED_ON = HOST.say("this board has moved on; use the buttons of the latest post in the thread")
-
 
 class PlayButton(
     Guarded,
@@ -167,18 +162,11 @@ async def send_move_menu(
     interaction: discord.Interaction[Any], match_id: int, version: int | None, prefix: str = "", page: int = 0
 ) -> None:
     """Answer privately with a select of the user's legal moves (grouped and paged to fit)."""
-    host = bot_of(interaction).host
     locale = await reader_locale(interaction)
-    match = await host.match(match_id, scope_of(interaction))
-    if match.status is not MatchStatus.ACTIVE:
-        seat_to_act(match, interaction.user.id, frozenset())  # says the match is over (or not started)
-    acting = host.rules(match.game).to_act(host.state_of(match))
-    if version is not None and version != match.version and match.seat_of(interaction.user.id) not in acting:
-        raise StaleVersion(MOVED_ON)
-    # A Play button of an older post still opens the current menu for the player to act: the menu is
-    # made for the board as it is now.
-    seat = seat_to_act(match, interaction.user.id, acting)
-    text, view = move_menu(host, match, seat, locale, prefix, page, undo=await host.can_undo(match, seat))
+    table = await bot_of(interaction).host.menu(
+        match_id, interaction.user.id, locale, version, scope_of(interaction)
+    )
+    text, view = move_menu(table, locale, prefix, page)
     if interaction.response.is_done():
         await interaction.followup.send(text, view=view, ephemeral=True)
     elif prefix or page:
@@ -187,20 +175,12 @@ async def send_move_menu(
         await interaction.response.send_message(text, view=view, ephemeral=True)
 
 
-def move_menu(
-    host: GameHost,
-    match: MatchRecord,
-    seat: int,
-    locale: str,
-    prefix: str = "",
-    page: int = 0,
-    undo: bool = False,
-) -> tuple[str, discord.ui.View]:
-    """The text and controls of ``seat``'s move menu at the ``prefix`` level (the top when empty), with
-    an Undo button on the last row when ``undo`` (the seat may take back its latest move)."""
-    entries = host.legal_menu(match, seat, locale)
+def move_menu(table: Table, locale: str, prefix: str = "", page: int = 0) -> tuple[str, discord.ui.View]:
+    """The text and controls of ``table``'s move menu at the ``prefix`` level (the top when empty), with
+    an Undo button on the last row when the player may take back their latest move."""
+    match, entries, undo = table.match, table.menu, table.may_undo
     view = discord.ui.View(timeout=None)
-    choices = host.multi_selects(match, seat) if not prefix else []
+    choices = table.choices if not prefix else ()
     if len(entries) == 1 and not choices:
         # One legal move: one tap plays it.
         if undo:
@@ -229,9 +209,8 @@ def move_menu(
             select.item.add_option(label=option.label, value=option.value[:100])
         view.add_item(select)
     if choices:
-        name = host.namer(match)
         for index, choice in enumerate(choices):
-            label = render(locale, choice.title, name) if choice.title else choice.label
+            label = render(locale, choice.title, table.name) if choice.title else choice.label
             item = MultiButton(match.id, match.version, index, label)
             item.item.row = rows + index // BUTTONS_PER_ROW
             view.add_item(item)
@@ -265,28 +244,6 @@ def _room_for_one_button(controls: Sequence[Control], rows: int) -> int | None:
         if buttons.count(row) < BUTTONS_PER_ROW:
             return row
     return None
-
-
-def seat_to_act(match: MatchRecord, user_id: int, to_act: frozenset[int]) -> int:
-    """The user's seat, if it must act now; host errors otherwise."""
-    if match.status is not MatchStatus.ACTIVE:
-        raise EngineError(
-            HOST.say(
-                "match #{number} is {status}: there is nothing to play",
-                number=match.id,
-                status=STATUS_SAID[match.status],
-            )
-        )
-    seat = match.seat_of(user_id)
-    if seat is None:
-        raise NotSeated(HOST.say("you are not playing in match #{number}", number=match.id))
-    if seat not in to_act:
-        raise NotYourTurn(
-            HOST.say(
-                "it is not your turn; you will be told when it is, the way you chose with /settings notify"
-            )
-        )
-    return seat
 
 
 class MoveSelect(
@@ -372,7 +329,7 @@ class ChoiceButton(
 async def play_notation(
     interaction: discord.Interaction[Any],
     match_id: int,
-    notation: str,
+    notation: str | None,
     version: int | None,
     edit: bool = False,
     seen_version: int | None = None,
@@ -385,8 +342,9 @@ async def play_notation(
     by one (``notation`` is then the menu's value for them)."""
     bot = bot_of(interaction)
     locale = await reader_locale(interaction)
-    moves = tuple(run) or (notation,)
-    playing = asyncio.ensure_future(_play(interaction, match_id, moves, version, seen_version, locale))
+    playing = asyncio.ensure_future(
+        _play(interaction, match_id, notation, run, version, seen_version, locale)
+    )
     # A move played quickly is answered in the interaction's own reply (one request to Discord instead of
     # two); one that takes longer (computers thinking after it) is deferred in time for Discord's deadline.
     if not interaction.response.is_done():
@@ -421,20 +379,19 @@ async def play_notation(
         return
     # The menu carries on through a multi-step turn: the same private message offers the next decision,
     # until the turn passes to someone else.
-    match = result.match
-    seat = match.seat_of(interaction.user.id)
-    acting = (
-        bot.host.rules(match.game).to_act(bot.host.state_of(match))
-        if match.status is MatchStatus.ACTIVE
-        else ()
-    )
-    undo = seat is not None and await bot.host.can_undo(match, seat)
-    if seat is not None and seat in acting:
-        text, view = move_menu(bot.host, match, seat, locale, undo=undo)
-        await _show(interaction, f"{summary}\n{text}", view)
-        return
-    waiting = await whose_turn_text(bot, match, locale)
-    await _show(interaction, f"{summary}\n{waiting}", undo_view(match, locale) if undo else None)
+    text, view = await next_menu(bot, result.match, interaction.user.id, locale)
+    await _show(interaction, f"{summary}\n{text}", view)
+
+
+async def next_menu(
+    bot: BigApple, match: MatchRecord, user_id: int, locale: str
+) -> tuple[str, discord.ui.View | None]:
+    """What a private message shows the user after their move or undo: their menu while the turn is
+    still theirs, else who plays next (with Undo while they may take their move back)."""
+    table = await bot.host.table(match, user_id)
+    if table.my_turn:
+        return move_menu(await bot.host.menu(match, user_id, locale), locale)
+    return render(locale, table.waiting, table.name), undo_view(match, locale) if table.may_undo else None
 
 
 async def _defer(interaction: discord.Interaction[Any], edit: bool) -> None:
@@ -457,20 +414,22 @@ async def _show(interaction: discord.Interaction[Any], content: str, view: disco
 async def _play(
     interaction: discord.Interaction[Any],
     match_id: int,
-    moves: Sequence[str],
+    notation: str | None,
+    run: Sequence[str],
     version: int | None,
     seen_version: int | None,
     locale: str,
 ) -> tuple[tuple[ActResult, ...], EngineError | None] | None:
-    """Plays ``moves`` for the user (see ``play_notation``): what was played and, when a shortcut stopped
-    midway, why the rest was not; None for a second click of the choice just played."""
+    """Plays ``notation`` (or the moves of a shortcut, ``run``) for the user (see ``play_notation``): what
+    was played and, when a shortcut stopped midway, why the rest was not; None for a second click of the
+    choice just played."""
     bot = bot_of(interaction)
     try:
-        if len(moves) == 1:
+        if len(run) <= 1:
             played = await bot.host.act(
                 match_id,
                 interaction.user.id,
-                moves[0],
+                run[0] if run else notation,
                 expected_version=version,
                 scope=scope_of(interaction),
                 seen_version=seen_version,
@@ -478,33 +437,13 @@ async def _play(
             )
             return (played,), None
         outcome = await act_run(
-            bot.host, match_id, interaction.user.id, moves, version, scope_of(interaction), locale
+            bot.host, match_id, interaction.user.id, run, version, scope_of(interaction), locale
         )
         return outcome.played, outcome.refused
-    except StaleVersion:
-        if version is not None and await played_already(
-            bot, match_id, interaction.user.id, moves[0], version
-        ):
-            # A second click of the choice just played: the deferral acknowledged it; nothing to say.
-            log.info("user %s clicked again a move already played in match %s", interaction.user.id, match_id)
-            return None
-        raise
-
-
-async def played_already(bot: BigApple, match_id: int, user_id: int, notation: str, version: int) -> bool:
-    """Whether the move the user chose on the board at ``version`` is the very move that user made there."""
-    match = await bot.host.match(match_id)
-    made = await bot.store.action_at(match_id, version + 1)
-    return made is not None and made.seat == match.seat_of(user_id) and made.notation == notation
-
-
-async def whose_turn_text(bot: BigApple, match: MatchRecord, locale: str) -> str:
-    """Who plays next in ``match`` (or that it is over), for a private message."""
-    if match.status is not MatchStatus.ACTIVE:
-        return t(locale, "Match #{number} is over.", number=match.id)
-    name = bot.host.namer(match)
-    acting = sorted(bot.host.rules(match.game).to_act(bot.host.state_of(match)))
-    return t(locale, "Waiting for {players}.", players=join(locale, [name(s) for s in acting]))
+    except AlreadyPlayed:
+        # A second click of the choice just played: the deferral acknowledged it; nothing to say.
+        log.info("user %s clicked again a move already played in match %s", interaction.user.id, match_id)
+        return None
 
 
 class OneMoveButton(
@@ -526,20 +465,7 @@ class OneMoveButton(
         self.match_id, self.version = match_id, version
 
     async def run(self, interaction: discord.Interaction[Any]) -> None:
-        bot = bot_of(interaction)
-        host = bot.host
-        match = await host.match(self.match_id, scope_of(interaction))
-        if self.version != match.version:
-            made = await bot.store.action_at(self.match_id, self.version + 1)
-            if made is None or made.seat != match.seat_of(interaction.user.id):
-                raise StaleVersion(MOVED_ON)
-            await interaction.response.defer()  # a second tap of the move just made: nothing to say
-            return
-        seat = seat_to_act(match, interaction.user.id, host.rules(match.game).to_act(host.state_of(match)))
-        legal = host.legal_notations(match, seat)
-        if len(legal) != 1:
-            raise StaleVersion(STALE_CHOICE)
-        await play_notation(interaction, self.match_id, legal[0], self.version, edit=True)
+        await play_notation(interaction, self.match_id, None, self.version, edit=True)
 
 
 class MultiButton(
@@ -561,11 +487,13 @@ class MultiButton(
         self.match_id, self.version, self.index = match_id, version, index
 
     async def run(self, interaction: discord.Interaction[Any]) -> None:
-        choice, _ = await current_multi_select(interaction, self.match_id, self.version, self.index)
+        choice, table = await bot_of(interaction).host.multi_select(
+            self.match_id, interaction.user.id, self.version, self.index, scope_of(interaction)
+        )
         locale = await reader_locale(interaction)
         select = PicksSelect(self.match_id, self.version, self.index, locale)
         shown = choice.items[:MAX_SELECT_OPTIONS]
-        name = bot_of(interaction).host.namer(await bot_of(interaction).host.match(self.match_id))
+        name = table.name
         labels = [render(locale, item, name) for item in choice.item_labels] or list(shown)
         for position, label in enumerate(labels[: len(shown)]):
             select.item.add_option(label=clip(label), value=str(position))
@@ -579,21 +507,6 @@ class MultiButton(
 
 
 MAX_SELECT_OPTIONS = 25
-
-
-async def current_multi_select(
-    interaction: discord.Interaction[Any], match_id: int, version: int, index: int
-) -> tuple[MultiSelect, MatchRecord]:
-    """The multi-select a component was made for, if the board has not moved on since."""
-    host = bot_of(interaction).host
-    match = await host.match(match_id, scope_of(interaction))
-    if version != match.version:
-        raise StaleVersion(MOVED_ON)
-    seat = seat_to_act(match, interaction.user.id, host.rules(match.game).to_act(host.state_of(match)))
-    choices = host.multi_selects(match, seat)
-    if not 0 <= index < len(choices):
-        raise StaleVersion(HOST.say("that choice is no longer open; press Play again"))
-    return choices[index], match
 
 
 class PicksSelect(
@@ -612,7 +525,9 @@ class PicksSelect(
         self.match_id, self.version, self.index = match_id, version, index
 
     async def run(self, interaction: discord.Interaction[Any]) -> None:
-        choice, _ = await current_multi_select(interaction, self.match_id, self.version, self.index)
+        choice, _ = await bot_of(interaction).host.multi_select(
+            self.match_id, interaction.user.id, self.version, self.index, scope_of(interaction)
+        )
         if not all(value.isascii() and value.isdigit() and len(value) <= 3 for value in self.item.values):
             raise StaleVersion(STALE_CHOICE)
         try:
@@ -647,20 +562,16 @@ async def send_hand(interaction: discord.Interaction[Any], match_id: int) -> Non
     bot = bot_of(interaction)
     await interaction.response.defer(ephemeral=True, thinking=True)
     locale = await reader_locale(interaction)
-    match = await bot.host.match(match_id, scope_of(interaction))
-    seat = match.seat_of(interaction.user.id)
-    if seat is None:
-        raise NotSeated(
-            t(locale, "you are not playing in match #{number}, so you have no hand there", number=match.id)
-        )
-    state = bot.host.state_of(match)
-    to_act = bot.host.rules(match.game).to_act(state)
+    table = await bot.host.table(
+        match_id, interaction.user.id, scope_of(interaction), seated=no_hand(match_id)
+    )
+    match = table.match
     lines = [t(locale, "Your view of match #{number}.", number=match.id)]
-    if seat in to_act:
+    if table.my_turn:
         lines.append(t(locale, "It is your turn: press Play to choose your move."))
-    file = await bot.notifier.image(match, match.version, seat, locale)
+    file = await bot.notifier.image(match, match.version, table.seat, locale)
     view = discord.ui.View(timeout=None)
-    if seat in to_act:
+    if table.my_turn:
         view.add_item(PlayButton(match.id, match.version, locale))
     kwargs: dict[str, Any] = {"ephemeral": True, "view": view}
     if file is not None:
@@ -740,19 +651,7 @@ async def take_back(
     )
     bot.kick_outbox()
     done = "↩️ " + t(locale, "You took back your move in match #{number}.", number=match.id)
-    seat = match.seat_of(interaction.user.id)
-    acting = (
-        bot.host.rules(match.game).to_act(bot.host.state_of(match))
-        if match.status is MatchStatus.ACTIVE
-        else ()
-    )
-    undo = seat is not None and await bot.host.can_undo(match, seat)
-    view: discord.ui.View | None
-    if seat is not None and seat in acting:
-        text, view = move_menu(bot.host, match, seat, locale, undo=undo)
-    else:
-        text = await whose_turn_text(bot, match, locale)
-        view = undo_view(match, locale) if undo else None
+    text, view = await next_menu(bot, match, interaction.user.id, locale)
     if edit:
         await interaction.edit_original_response(content=f"{done}\n{text}", view=view)
     elif view is not None:

@@ -286,10 +286,10 @@ class Lobby(commands.GroupCog, group_name="game", group_description="Create, joi
         locale = await reader_locale(interaction)
         lines = [lobby_text(self.bot, record, locale)]
         if record.status is MatchStatus.ACTIVE:
-            to_act = host.rules(record.game).to_act(host.state_of(record))
+            to_act = host.to_act(record)
             name = host.namer(record)
-            notes = await clock_notes(self.bot, record, sorted(to_act), locale)
-            names = [f"{name(s)} · {notes[s]}" if s in notes else name(s) for s in sorted(to_act)]
+            notes = await clock_notes(self.bot, record, to_act, locale)
+            names = [f"{name(s)} · {notes[s]}" if s in notes else name(s) for s in to_act]
             lines.append(t(locale, "Waiting for {players}.", players=join(locale, names)))
         outcome = host.outcome(record)
         if outcome is not None:

@@ -16,7 +16,7 @@ from cogs.lobby import GAME_CHOICES, thread_id_of
 from engine.core.contract import GameRules
 from engine.host.ports import MatchStatus
 from engine.registry import get_game
-from lang import join, t, tn
+from lang import t, tn
 from lang.says import render
 
 if TYPE_CHECKING:
@@ -56,21 +56,14 @@ class Play(commands.Cog):
             match = await host.find_match(
                 scope_of(interaction), number if isinstance(number, int) else None, thread_id_of(interaction)
             )
-            seat = match.seat_of(interaction.user.id)
-            if seat is None or match.status is not MatchStatus.ACTIVE:
+            table = await host.table(match, interaction.user.id)
+            if table.seat is None or match.status is not MatchStatus.ACTIVE:
                 return []
-            acting = host.rules(match.game).to_act(host.state_of(match))
-            if seat not in acting:
+            if table.refusal is not None:
                 # One entry that says why there is nothing to offer (choosing it gets the same answer).
-                locale = await reader_locale(interaction)
-                name = host.namer(match)
-                waiting = t(
-                    locale,
-                    "Not your turn: waiting for {players}",
-                    players=join(locale, [name(s) for s in sorted(acting)]),
-                )
+                waiting = render(await reader_locale(interaction), table.refusal, table.name)
                 return [app_commands.Choice(name=waiting[:CHOICE_LIMIT], value="wait")]
-            notations = host.legal_notations(match, seat)
+            notations = host.legal_notations(match, table.seat)
         except Exception:
             return []
         wanted = split_seen_version(current)[0].strip().lower()
@@ -105,26 +98,14 @@ class Play(commands.Cog):
         )
         await interaction.response.defer(ephemeral=True, thinking=True)
         locale = await reader_locale(interaction)
-        state = host.state_of(record)
+        table = await host.table(record, interaction.user.id)
         file = await self.bot.notifier.image(record, record.version, None, locale)
-        to_act = host.rules(record.game).to_act(state)
-        name = host.namer(record, state)
-        names = [name(s) for s in sorted(to_act)]
         kwargs: dict[str, Any] = {"ephemeral": True}
         if file is not None:
             kwargs["file"] = file
         if record.status is MatchStatus.ACTIVE:
             kwargs["view"] = match_view(record.id, record.version, locale)
-        if names:
-            text = t(
-                locale,
-                "Match #{number}: waiting for {players}.",
-                number=record.id,
-                players=join(locale, names),
-            )
-        else:
-            text = t(locale, "Match #{number} is over.", number=record.id)
-        await interaction.followup.send(text, **kwargs)
+        await interaction.followup.send(render(locale, table.board_caption, table.name), **kwargs)
 
     @app_commands.command(name="log", description="The recent history of a match")
     @app_commands.describe(lines="How many lines (default 20)")

@@ -113,6 +113,11 @@ class AbsencesChanged(StaleVersion):
     nothing was stored, and the clocks are worked out again."""
 
 
+class AlreadyPlayed(StaleVersion):
+    """A second press of the very move its player just made: the first was played, this one is not, and
+    there is nothing to tell them."""
+
+
 class CannotUndo(EngineError):
     """A move that may not be taken back: someone else acted since, or it revealed something."""
 

@@ -252,6 +252,10 @@ class MatchStore(Protocol):
         """The version of ``seat``'s latest action not taken back (None: there is none)."""
         ...
 
+    async def action_at(self, match_id: int, version: int) -> LoggedAction | None:
+        """The action that made ``version`` of the match, if an action did and it was not taken back."""
+        ...
+
     async def board_at(self, match_id: int, version: int) -> StoredBoard:
         """The stored state nearest at or before ``version`` and the actions after it up to ``version``."""
         ...

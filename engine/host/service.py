@@ -12,7 +12,7 @@ import itertools
 import logging
 import secrets
 from collections.abc import Awaitable, Callable, Collection, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import UTC, datetime
 from typing import Any, TypeVar
 
@@ -22,6 +22,7 @@ import lang
 from engine.core.contract import Event, GameRules, MultiSelect, Outcome, Policy, Step, dump_state, load_state
 from engine.core.errors import (
     AbsencesChanged,
+    AlreadyPlayed,
     CorruptRecord,
     EngineError,
     IllegalAction,
@@ -68,6 +69,7 @@ from engine.host.ports import (
 )
 from engine.host.recent import Recent
 from engine.host.shortcuts import shortcut_entries
+from engine.host.table import CHOICE_CLOSED, MOVED_ON, NOT_YOUR_TURN, STALE_CHOICE, Table
 from engine.host.text import HOST
 from engine.host.thinking import IN_PROCESSES, ThinkPool, think, think_registered
 from lang.says import Namer, render
@@ -378,6 +380,74 @@ class GameHost:
         current = state if state is not None else self.state_of(match)
         return list(self.rules(match.game).multi_selects(current, seat))
 
+    def to_act(self, match: MatchRecord) -> tuple[int, ...]:
+        """The seats that must act now in ``match``, in order; none unless it is under way."""
+        if match.status is not MatchStatus.ACTIVE:
+            return ()
+        return tuple(sorted(self.rules(match.game).to_act(self.state_of(match))))
+
+    async def table(
+        self, match: MatchRecord | int, user_id: int, scope: Scope | None = None, seated: Say | None = None
+    ) -> Table:
+        """``match`` (a record just read, or an id) as ``user_id`` finds it: their seat, who must act,
+        whether they may undo. ``seated``: the refusal for someone who does not play there (None: anyone
+        may look)."""
+        if isinstance(match, int):
+            match = await self.match(match, scope)
+        seat = match.seat_of(user_id)
+        if seat is None and seated is not None:
+            raise NotSeated(seated)
+        may_undo = (
+            seat is not None and match.status is MatchStatus.ACTIVE and await self.can_undo(match, seat)
+        )
+        return Table(match, seat, self.to_act(match), may_undo, self.namer(match))
+
+    async def menu(
+        self,
+        match: MatchRecord | int,
+        user_id: int,
+        locale: str = lang.DEFAULT,
+        version: int | None = None,
+        scope: Scope | None = None,
+    ) -> Table:
+        """``user_id``'s table with the menu of their moves in ``locale``; refused unless they must act
+        now. ``version``: the board of the control that asked; an older one still opens the current menu
+        for the player to act, and is refused as moved on to anyone else."""
+        if isinstance(match, int):
+            match = await self.match(match, scope)
+        if match.status is not MatchStatus.ACTIVE:
+            raise MatchClosed(
+                HOST.say(
+                    "match #{number} is {status}: there is nothing to play",
+                    number=match.id,
+                    status=STATUS_SAID[match.status],
+                )
+            )
+        table = await self.table(match, user_id)
+        if version is not None and version != match.version and not table.my_turn:
+            raise StaleVersion(MOVED_ON)
+        seat = self._require_seat(match, user_id)
+        if not table.my_turn:
+            raise NotYourTurn(NOT_YOUR_TURN)
+        return replace(
+            table,
+            menu=tuple(self.legal_menu(match, seat, locale)),
+            choices=tuple(self.multi_selects(match, seat)),
+        )
+
+    async def multi_select(
+        self, match_id: int, user_id: int, version: int, index: int, scope: Scope | None = None
+    ) -> tuple[MultiSelect, Table]:
+        """The choice of several items that a control of the board at ``version`` opened, with the
+        person's table; refused once the board has moved on or the choice has closed."""
+        match = await self.match(match_id, scope)
+        if version != match.version:
+            raise StaleVersion(MOVED_ON)
+        table = await self.menu(match, user_id)
+        if not 0 <= index < len(table.choices):
+            raise StaleVersion(CHOICE_CLOSED)
+        return table.choices[index], table
+
     def outcome(self, match: MatchRecord) -> Outcome | None:
         if match.result_json is None:
             return None
@@ -648,21 +718,22 @@ class GameHost:
         self,
         match_id: int,
         user_id: int,
-        move: str | int,
+        move: str | int | None,
         expected_version: int | None = None,
         scope: Scope | None = None,
         seen_version: int | None = None,
         locale: str = lang.DEFAULT,
     ) -> ActResult:
-        """Play ``move`` (a notation, or the index of a legal action) for ``user_id``'s seat; the result's
-        ``label`` reads the move in ``locale``.
+        """Play ``move`` (a notation, the index of a legal action, or None for the seat's only legal move)
+        for ``user_id``'s seat; the result's ``label`` reads the move in ``locale``.
 
         ``expected_version`` binds a button to the exact board it was made for. ``seen_version`` binds
         a typed move to the board the player saw: it is refused when their own seat has moved since
         (a repeated command), while other seats' moves in between do not matter.
 
         Raises ``MatchNotFound``, ``NotSeated``, ``MatchClosed``, ``StaleVersion`` (the board moved on
-        since ``expected_version``, or the seat since ``seen_version``), ``NotYourTurn``,
+        since ``expected_version``, or the seat since ``seen_version``; ``AlreadyPlayed`` when the move
+        that moved it on is this very one, pressed twice), ``NotYourTurn``,
         ``NotationError`` or ``IllegalAction``; on any of them nothing is stored.
         """
         async with self._locks(match_id):
@@ -670,6 +741,9 @@ class GameHost:
             self._require_active(match)
             seat = self._require_seat(match, user_id)
             if expected_version is not None and expected_version != match.version:
+                made = await self.store.action_at(match_id, expected_version + 1)
+                if made is not None and made.seat == seat and move in (None, made.notation):
+                    raise AlreadyPlayed(HOST.say("you have already played this move"))
                 raise StaleVersion(
                     HOST.say(
                         "this board has moved on (it is at move {now}, your button was for move {then}); "
@@ -695,7 +769,12 @@ class GameHost:
                 name = seat_namer(match, rules, state)
                 waiting = items(name(s) for s in sorted(to_act))
                 raise NotYourTurn(HOST.say("it is not your turn; waiting for {players}", players=waiting))
-            if isinstance(move, int):
+            if move is None:
+                legal = rules.legal_actions(state, seat)
+                if len(legal) != 1:
+                    raise StaleVersion(STALE_CHOICE)
+                action = legal[0]
+            elif isinstance(move, int):
                 # Only a numbered choice needs the list: ``apply`` refuses an illegal move on its own.
                 legal = rules.legal_actions(state, seat)
                 if not 0 <= move < len(legal):

@@ -4,6 +4,7 @@ the fake Discord checks every message."""
 
 from __future__ import annotations
 
+from dataclasses import replace
 from pathlib import Path
 
 from cogs._ui import move_menu
@@ -38,9 +39,12 @@ async def check_every_menu(tmp_path: Path, game: str, seats: int, seed: int, pol
             state = host.state_of(match)
             to_act = sorted(rules.to_act(state))
             for seat in to_act:
+                seated = match.player_at(seat)
+                assert seated is not None and seated.user_id is not None
                 for locale in ("en", "it"):
+                    table = await host.menu(match, seated.user_id, locale)
                     for undo in (False, True):
-                        _, view = move_menu(host, match, seat, locale, undo=undo)
+                        _, view = move_menu(replace(table, may_undo=undo), locale)
                         problem = components_problem(view.to_components(), 0)
                         assert problem is None, f"version {match.version}, seat {seat}: {problem}"
                         checked += 1
