@@ -23,8 +23,9 @@ from cogs._ui import DYNAMIC_ITEMS
 from cogs.replay import JumpSelect, ReplayButton
 from cogs.tournaments import TOURNAMENT_ITEMS, publish
 from data.backend import AnyMatchStore, AnyRatings, AnySettings, AnyTournamentStore, Stores, open_stores
+from engine.host.ledgers import PingLedger, PostLedger
 from engine.host.outbox import Backoff
-from engine.host.ports import MatchRecord, MatchStatus
+from engine.host.ports import MatchRecord
 from engine.host.service import GameHost, utc_now
 from engine.host.shards import Shards
 from engine.host.thinking import ThinkPool
@@ -72,11 +73,14 @@ def silence_payload_logs() -> None:
 
 
 class BigApple(commands.AutoShardedBot):
-    """The bot. ``host`` and ``store`` exist once ``setup_hook`` has run."""
+    """The bot. ``host`` and the ledgers exist once ``setup_hook`` has run."""
 
     host: GameHost
     stores: Stores
     store: AnyMatchStore
+    # What the bot sent, kept by the match store behind ports of their own (see engine.host.ledgers).
+    posts: PostLedger
+    ping_ledger: PingLedger
     ratings: AnyRatings
     tournaments: TournamentHost
     tournament_store: AnyTournamentStore
@@ -159,6 +163,7 @@ class BigApple(commands.AutoShardedBot):
             shards=self.shard_range,
         )
         self.store = self.stores.matches
+        self.posts = self.ping_ledger = self.store
         self.host = GameHost(
             self.store,
             seed_source=self.seed_source,
@@ -222,7 +227,7 @@ class BigApple(commands.AutoShardedBot):
 
     async def _rate(self, match: MatchRecord) -> None:
         """Rate a finished match once, unless it belongs to an unrated tournament."""
-        tournament_id = await self.tournament_store.tournament_of_match(match.id)
+        tournament_id = await self.tournaments.of_match(match.id)
         tournament = await self.tournaments.get(tournament_id) if tournament_id is not None else None
         if tournament is None or tournament.rated:
             await self.ratings.record(match)
@@ -300,9 +305,9 @@ class BigApple(commands.AutoShardedBot):
         self.play_tables_soon()
         # Announcements a stop interrupted are due still; the records say which.
         self._to_publish.update(
-            await self.tournament_store.tournament_ids([TournamentStatus.RUNNING, TournamentStatus.FINISHED])
+            await self.tournaments.ids([TournamentStatus.RUNNING, TournamentStatus.FINISHED])
         )
-        for match in await self.store.list_matches([MatchStatus.FINISHED], limit=500):
+        for match in await self.host.finished_matches(limit=500):
             try:
                 await self._rate(match)
             except Exception:
@@ -342,7 +347,7 @@ class BigApple(commands.AutoShardedBot):
             return
         self._pruned_at = now
         try:
-            gone = await self.store.forget_sent(now - self.retention)
+            gone = await self.posts.forget_sent(now - self.retention)
         except Exception:
             log.exception("old notices could not be deleted; trying again later")
             return

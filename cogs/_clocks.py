@@ -45,7 +45,7 @@ async def clock_notes(bot: BigApple, match: MatchRecord, seats: Sequence[int], l
     if match.pace is Pace.NONE:
         return {}
     now = bot.clock()
-    clocks = {c.seat: c for c in await bot.store.seat_clocks(match.id)}
+    clocks = await bot.host.seat_clocks(match)
     return {
         seat: time_left(locale, clocks[seat], now)
         for seat in seats
@@ -74,7 +74,7 @@ class DiscordHerald:
         }
         said = t(locale, words[reminder], number=match.id, game=t(locale, title), time=duration(locale, left))
         prefs = await self.bot.notifier.pings.prefs(clock.user_id)
-        if prefs.channel is not Channel.THREAD and not await self.bot.store.dm_refused(
+        if prefs.channel is not Channel.THREAD and not await self.bot.posts.dm_refused(
             match.id, clock.user_id
         ):
             try:

@@ -10,7 +10,6 @@ import asyncio
 import hashlib
 import io
 import logging
-from collections import Counter
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
@@ -23,14 +22,13 @@ from cogs._lang import recipient_locale
 from cogs._pings import TurnPings
 from cogs._ui import HandButton, final_view, match_view
 from cogs.tournaments import table_thread_name
-from data.rows import BOARD_IMAGE_SEAT
 from engine.core.errors import MatchNotFound
 from engine.host.clock import Pace
+from engine.host.ledgers import BOARD_IMAGE_SEAT
 from engine.host.locks import MatchLocks
 from engine.host.outbox import DestinationGone
 from engine.host.ports import Delivery, LivePost, MatchRecord, Notice, TurnLines
 from engine.host.text import clip_lines, notice_heading, notice_lines, standings_lines, winners_line
-from engine.host.turns import previous_turn_end, told_by_latest
 from engine.host.undo import who_may_undo
 from lang import t
 from lang.says import Namer
@@ -67,10 +65,6 @@ def nonce_of(delivery: Delivery) -> str:
 
 # Earlier turns kept for the recap of a player's next turn.
 HISTORY = 12
-
-# How many of the latest actions a board post reads to find where its player's previous turn ended: a log
-# read whole grew with the match, and a turn nearly always ended among these.
-SINCE_TAIL = 16
 
 
 def recap(history: Sequence[TurnLines], to_act: Sequence[int], body: list[str], locale: str) -> list[str]:
@@ -150,7 +144,7 @@ class DiscordNotifier:
             type=discord.ChannelType.public_thread,
             auto_archive_duration=10080,
         )
-        await self.bot.store.set_thread(match.id, thread.id)
+        await self.bot.posts.set_thread(match.id, thread.id)
         for user_id in humans(match):
             await thread.add_user(discord.Object(id=user_id))
         return thread
@@ -190,7 +184,7 @@ class DiscordNotifier:
                 return thread
             except discord.Forbidden:
                 # No thread may be opened or written in: the channel itself hosts the match from now on.
-                await self.bot.store.set_thread(match.id, parent.id)
+                await self.bot.posts.set_thread(match.id, parent.id)
                 if deleted:
                     note = t(
                         locale,
@@ -251,11 +245,7 @@ class DiscordNotifier:
 
     async def since(self, match: MatchRecord, version: int, seat: int) -> Since | None:
         """The public board as ``seat`` left it at the end of their previous turn, as of ``version``."""
-        store = self.bot.store
-        actions = await store.action_seats(match.id, upto=version, latest=SINCE_TAIL)
-        if len(actions) == SINCE_TAIL and not told_by_latest(actions, seat, version):
-            actions = await store.action_seats(match.id, upto=version)  # their turn began further back
-        base = previous_turn_end(actions, seat, version)
+        base = await self.bot.host.turn_began(match, version, seat)
         if base is None:
             return None
         try:
@@ -303,7 +293,7 @@ class DiscordNotifier:
         if everyone:
             players = mention_list(match, tuple(range(match.seat_count)))
             body.append(t(locale, "Players: {players}", players=players))
-        live = await self.bot.store.live_post(match.id)
+        live = await self.bot.posts.live_post(match.id)
         continuing = (
             live is not None
             and outcome is None
@@ -347,7 +337,7 @@ class DiscordNotifier:
         )
         board_image = digest(png) if png is not None else None
         if live is not None and continuing and await self._edit_live(live, content, png, view):
-            await self.bot.store.save_live_post(
+            await self.bot.posts.save_live_post(
                 shown.model_copy(update={"channel_id": live.channel_id, "message_id": live.message_id}),
                 board_image=board_image,
             )
@@ -381,7 +371,7 @@ class DiscordNotifier:
         if live is not None and live.message_id != message.id and not moved:
             # (Where the match moved from, the bot can no longer edit anything.)
             await self._strip_controls(live)
-        await self.bot.store.save_live_post(
+        await self.bot.posts.save_live_post(
             shown.model_copy(update={"channel_id": message.channel.id, "message_id": message.id}),
             turn.pings,
             board_image,
@@ -394,13 +384,13 @@ class DiscordNotifier:
 
     async def _moves_line(self, match: MatchRecord, locale: str, name: Namer) -> str:
         """How many moves each player made (moves taken back not counted), for the final post."""
-        made = Counter(seat for _, seat in await self.bot.store.action_seats(match.id))
+        made = await self.bot.host.moves_by_seat(match)
         counts = [f"{name(seat)} {made[seat]}" for seat in range(match.seat_count)]
         return t(locale, "Moves: {counts}", counts=" · ".join(counts))
 
     async def _time_line(self, match: MatchRecord, locale: str, name: Namer) -> str:
         """How long each player took over their turns on the clock, for the final post."""
-        used = {c.seat: c.used for c in await self.bot.store.seat_clocks(match.id)}
+        used = {seat: clock.used for seat, clock in (await self.bot.host.seat_clocks(match)).items()}
         times = [
             f"{name(seat)} {duration(locale, used[seat])}" for seat in range(match.seat_count) if seat in used
         ]
@@ -436,7 +426,7 @@ class DiscordNotifier:
         """Show the turn so far on its post; False if that post is gone (a new post takes over)."""
         message = self.bot.get_partial_messageable(live.channel_id).get_partial_message(live.message_id)
         kwargs: dict[str, Any] = {}
-        if png is not None and digest(png) != await self.bot.store.sent_image(
+        if png is not None and digest(png) != await self.bot.posts.sent_image(
             live.match_id, BOARD_IMAGE_SEAT
         ):
             # Only a board that changed is uploaded again; otherwise the post keeps its image.
@@ -472,7 +462,7 @@ class DiscordNotifier:
         png = await self.png(match, delivery.version, delivery.seat, locale)
         kwargs: dict[str, object] = {"nonce": nonce_of(delivery)}
         # The hand image goes only with a hand that changed since the last one this player received.
-        fresh = png is not None and digest(png) != await self.bot.store.sent_image(match.id, delivery.seat)
+        fresh = png is not None and digest(png) != await self.bot.posts.sent_image(match.id, delivery.seat)
         if png is not None and fresh:
             kwargs["file"] = discord.File(io.BytesIO(png), filename="hand.png")
         if delivery.seat in notice.to_act:
@@ -490,7 +480,7 @@ class DiscordNotifier:
             await self._tell_dm_closed(match, player.user_id)
             return
         if png is not None and fresh:
-            await self.bot.store.remember_sent_image(match.id, delivery.seat, digest(png))
+            await self.bot.posts.remember_sent_image(match.id, delivery.seat, digest(png))
 
     def private_text(self, match: MatchRecord, seat: int, notice: Notice, locale: str = lang.DEFAULT) -> str:
         """A DM: which server and match it is about, a link to the thread, the private lines, and
@@ -521,7 +511,7 @@ class DiscordNotifier:
     async def _tell_dm_closed(self, match: MatchRecord, user_id: int) -> None:
         """Say once per match, in its thread, that this player's hand waits behind "My hand"; the store
         remembers it, so a restart does not say it again."""
-        if await self.bot.store.dm_refused(match.id, user_id):
+        if await self.bot.posts.dm_refused(match.id, user_id):
             return
         locale = await recipient_locale(self.bot, user_id, match.guild_id)
         view = discord.ui.View(timeout=None)
@@ -540,5 +530,5 @@ class DiscordNotifier:
             await channel.send(text, view=view, allowed_mentions=mention)
         except (discord.NotFound, discord.Forbidden) as exc:
             await (await self._move_match(match, exc)).send(text, view=view, allowed_mentions=mention)
-        await self.bot.store.remember_dm_refused(match.id, user_id)
+        await self.bot.posts.remember_dm_refused(match.id, user_id)
         log.info("match %s: DMs closed for user %s; told them in the thread", match.id, user_id)

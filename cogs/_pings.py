@@ -76,7 +76,7 @@ class TurnPings:
         await self.bot.settings.set("user", user_id, NOTIFY, None if default else prefs.model_dump_json())
         self._prefs[user_id] = prefs
         # What was held for them is decided again under their new choice, at the next sweep.
-        await self.bot.store.ping_user_now(user_id, self.bot.clock())
+        await self.bot.ping_ledger.ping_user_now(user_id, self.bot.clock())
         self._next_due = None
 
     async def begin(
@@ -90,7 +90,7 @@ class TurnPings:
         now = self.bot.clock()
         mention: list[int] = []
         pings: list[TurnPing] = []
-        earlier = {p.seat: p for p in await self.bot.store.turn_pings(match.id, delivery.version)}
+        earlier = {p.seat: p for p in await self.bot.ping_ledger.turn_pings(match.id, delivery.version)}
         to_act = set(notice.to_act) if not notice.finished else set()
         for seat in pinged:
             player = match.player_at(seat)
@@ -114,7 +114,7 @@ class TurnPings:
             if decision.act is Act.MENTION:
                 mention.append(player.user_id)
                 ping = ping.model_copy(update={"via": Via.MENTION})
-            elif decision.act is Act.DM and await self.bot.store.has_private_notice(
+            elif decision.act is Act.DM and await self.bot.posts.has_private_notice(
                 match.id, delivery.version, seat
             ):
                 ping = ping.model_copy(update={"via": Via.HAND})  # that message says it is their turn
@@ -139,7 +139,7 @@ class TurnPings:
         if not loud_dm(await self.prefs(user_id), now, now, turn):
             return False
         if turn:
-            live = await self.bot.store.live_post(match.id)
+            live = await self.bot.posts.live_post(match.id)
             if live is not None and live.to_act == notice.to_act and live.version < delivery.version:
                 return False  # the turn goes on: they are playing it and need no call
         return True
@@ -152,12 +152,12 @@ class TurnPings:
             return 0
         self._next_due = None
         told = 0
-        for ping in await self.bot.store.due_pings(now):
+        for ping in await self.bot.ping_ledger.due_pings(now):
             try:
                 told += await self._fire(ping, now)
             except Exception:
                 log.exception("match %s: the turn reminder of seat %s failed", ping.match_id, ping.seat)
-        self._next_due = await self.bot.store.next_ping_due() or datetime.max.replace(tzinfo=UTC)
+        self._next_due = await self.bot.ping_ledger.next_ping_due() or datetime.max.replace(tzinfo=UTC)
         return told
 
     async def _fire(self, ping: TurnPing, now: datetime) -> bool:
@@ -165,17 +165,17 @@ class TurnPings:
             match = await self.bot.host.match(ping.match_id)
         except EngineError as exc:
             log.info("match %s: its turn reminders are dropped: %s", ping.match_id, exc.message)
-            await self.bot.store.drop_pings(ping.match_id)
+            await self.bot.ping_ledger.drop_pings(ping.match_id)
             return False
         if not await self._still_waiting(match, ping):
-            await self.bot.store.drop_pings(match.id, before=ping.turn + 1)
+            await self.bot.ping_ledger.drop_pings(match.id, before=ping.turn + 1)
             return False
         decision = decide(await self.prefs(ping.user_id), now, ping.started_at)
         if decision.act is Act.HOLD:
-            await self.bot.store.settle_ping(ping, Via.HELD, due_at=decision.until)
+            await self.bot.ping_ledger.settle_ping(ping, Via.HELD, due_at=decision.until)
             return False
         via = Via.MENTION if decision.act is Act.MENTION else Via.DM
-        if not await self.bot.store.settle_ping(ping, via):
+        if not await self.bot.ping_ledger.settle_ping(ping, via):
             return False  # somebody else told them
         try:
             if via is Via.MENTION:
@@ -189,12 +189,12 @@ class TurnPings:
             log.info("match %s: the turn reminder of seat %s was refused: %s", match.id, ping.seat, exc)
             if via is not Via.DM:
                 return False
-            if await self.bot.store.dm_refused(match.id, ping.user_id):
+            if await self.bot.posts.dm_refused(match.id, ping.user_id):
                 await self._remind_in_thread(match, ping)
             else:
                 await self.bot.notifier._tell_dm_closed(match, ping.user_id)
         except discord.HTTPException:
-            await self.bot.store.release_ping(ping, now + RETRY_AFTER)
+            await self.bot.ping_ledger.release_ping(ping, now + RETRY_AFTER)
             raise
         return True
 
@@ -202,12 +202,12 @@ class TurnPings:
         """Whether the turn of ``ping`` still waits for its player."""
         if ping.seat not in self.bot.host.to_act(match):
             return False
-        latest = await self.bot.store.turn_pings(match.id)
+        latest = await self.bot.ping_ledger.turn_pings(match.id)
         return bool(latest) and latest[0].turn == ping.turn
 
     async def _remind_in_thread(self, match: MatchRecord, ping: TurnPing) -> None:
         locale = await recipient_locale(self.bot, ping.user_id, match.guild_id)
-        live = await self.bot.store.live_post(match.id)
+        live = await self.bot.posts.live_post(match.id)
         text = t(locale, "{player}, it is your turn.", player=f"<@{ping.user_id}>")
         if live is not None and match.guild_id:
             link = f"https://discord.com/channels/{match.guild_id}/{live.channel_id}/{live.message_id}"

@@ -58,7 +58,6 @@ def scope_of(interaction: discord.Interaction[Any]) -> Scope:
 
 
 # The server setting naming the role whose members run tournaments and manage tables.
-ORGANISER_ROLE_SETTING = "tournament_role"
 
 
 def is_admin(interaction: discord.Interaction[Any]) -> bool:
@@ -75,9 +74,9 @@ async def is_organiser(interaction: discord.Interaction[Any]) -> bool:
         return True
     if interaction.guild_id is None:
         return False
-    role_id = await bot_of(interaction).tournament_store.setting(interaction.guild_id, ORGANISER_ROLE_SETTING)
+    role_id = await bot_of(interaction).tournaments.organiser_role(interaction.guild_id)
     roles = {role.id for role in getattr(interaction.user, "roles", ())}
-    return role_id is not None and role_id.isdigit() and int(role_id) in roles
+    return role_id is not None and role_id in roles
 
 
 # The largest number of a custom id that reaches the store: ids are 64-bit integers in both stores, and

@@ -9,7 +9,7 @@ from discord import app_commands
 from discord.ext import commands
 
 from cogs._lang import reader_locale
-from engine.host.absence import AWAY_DAYS_PER_MONTH, come_back, go_away
+from engine.host.absence import AWAY_DAYS_PER_MONTH
 from lang import t, tn
 
 if TYPE_CHECKING:
@@ -25,7 +25,7 @@ class Away(commands.GroupCog, group_name="away", group_description="Pause your c
     async def on(
         self, interaction: discord.Interaction[Any], days: app_commands.Range[int, 1, AWAY_DAYS_PER_MONTH]
     ) -> None:
-        ends, moved = await go_away(self.bot.store, interaction.user.id, days, self.bot.clock())
+        ends, moved = await self.bot.host.go_away(interaction.user.id, days)
         locale = await reader_locale(interaction)
         text = t(locale, "You are away until {when}.", when=f"<t:{int(ends.timestamp())}:f>") + " "
         text += tn(
@@ -38,7 +38,7 @@ class Away(commands.GroupCog, group_name="away", group_description="Pause your c
 
     @app_commands.command(name="off", description="You are back: your clocks run again")
     async def off(self, interaction: discord.Interaction[Any]) -> None:
-        moved = await come_back(self.bot.store, interaction.user.id, self.bot.clock())
+        moved = await self.bot.host.come_back(interaction.user.id)
         locale = await reader_locale(interaction)
         text = tn(
             locale,

@@ -146,7 +146,7 @@ class Lobby(commands.GroupCog, group_name="game", group_description="Create, joi
                 type=discord.ChannelType.public_thread,
                 auto_archive_duration=10080,
             )
-            await host.store.set_thread(match.id, thread.id)
+            await self.bot.posts.set_thread(match.id, thread.id)
             match = await host.match(match.id)
             await thread.add_user(interaction.user)
             public = await recipient_locale(self.bot, None, match.guild_id)
@@ -207,12 +207,7 @@ class Lobby(commands.GroupCog, group_name="game", group_description="Create, joi
         host = self.bot.host
         scope = scope_of(interaction)
         # A server lists its own matches; direct messages list the user's matches, wherever they are.
-        listing = await self.bot.store.survey_matches(
-            [MatchStatus.LOBBY, MatchStatus.ACTIVE],
-            guild_id=scope.guild_id,
-            user_id=None if scope.guild_id is not None else scope.user_id,
-            limit=20,
-        )
+        listing = await host.survey(scope, [MatchStatus.LOBBY, MatchStatus.ACTIVE], limit=20)
         locale = await reader_locale(interaction)
         lines = []
         unreadable = sorted(listing.unreadable)
@@ -246,12 +241,7 @@ class Lobby(commands.GroupCog, group_name="game", group_description="Create, joi
         host = self.bot.host
         scope = scope_of(interaction)
         # As /game list: a server's own matches; in direct messages, the user's matches anywhere.
-        listing = await self.bot.store.survey_matches(
-            guild_id=scope.guild_id,
-            user_id=None if scope.guild_id is not None else scope.user_id,
-            limit=HISTORY_SHOWN,
-            finished_by_end=True,
-        )
+        listing = await host.survey(scope, limit=HISTORY_SHOWN, finished_by_end=True)
         locale = await reader_locale(interaction)
         finished = listing.matches
         lines = []

@@ -15,7 +15,7 @@ from discord.ext import commands
 
 import lang
 from cogs._lang import reader_locale, recipient_locale
-from cogs._ui import ORGANISER_ROLE_SETTING, Guarded, bot_of, display_name, is_admin, is_organiser
+from cogs._ui import Guarded, bot_of, display_name, is_admin, is_organiser
 from cogs.lobby import CLOCK_CHOICES, GAME_CHOICES, LEVEL_CHOICES
 from engine.core.errors import EngineError, LobbyError, MatchNotFound
 from engine.core.options import parse_options
@@ -689,7 +689,7 @@ class Tournaments(commands.GroupCog, group_name="tournament", group_description=
             raise LobbyError(
                 t(locale, "tournaments are run on servers; use this command in the server's channel")
             )
-        listed = await self.bot.tournament_store.list_tournaments(guild_id=interaction.guild_id, limit=25)
+        listed = await self.bot.tournaments.of_server(interaction.guild_id, limit=25)
         live = [r for r in listed if r.status not in (TournamentStatus.FINISHED, TournamentStatus.CANCELLED)]
         if len(live) == 1:
             return live[0]
@@ -896,9 +896,7 @@ class Tournaments(commands.GroupCog, group_name="tournament", group_description=
         locale = await reader_locale(interaction)
         wanted = typed.strip().lower().lstrip("#")
         choices = []
-        for record in await self.bot.tournament_store.list_tournaments(
-            guild_id=interaction.guild_id, limit=50
-        ):
+        for record in await self.bot.tournaments.of_server(interaction.guild_id, limit=50):
             if wanted and wanted not in record.name.lower() and wanted != str(record.id):
                 continue
             status = render(locale, TOURNAMENT_STATUS[record.status])
@@ -1084,8 +1082,7 @@ class Tournaments(commands.GroupCog, group_name="tournament", group_description=
     ) -> None:
         if not is_admin(interaction):
             raise LobbyError("only server admins can choose the organiser role")
-        value = str(role.id) if role else None
-        await self.bot.tournament_store.set_setting(interaction.guild_id or 0, ORGANISER_ROLE_SETTING, value)
+        await self.bot.tournaments.set_organiser_role(interaction.guild_id or 0, role.id if role else None)
         locale = await reader_locale(interaction)
         if role:
             text = t(locale, "{role} can now run tournaments.", role=role.mention)
@@ -1136,7 +1133,7 @@ class Ratings(commands.Cog):
         rating = f"{change.before} → {change.after} ({sign}{change.delta})"
         line = f"<t:{ended}:d> · {title} · {place}, {points}, {rating}"
         try:
-            match = await self.bot.store.get_match(change.match_id)
+            match = await self.bot.host.match(change.match_id)
         except EngineError:
             return line  # the match cannot be read: its rating line still stands
         name = self.bot.notifier.namer(match)
@@ -1179,7 +1176,7 @@ class Ratings(commands.Cog):
             lines.append(await self._played(change, locale))
         if len(lines) == 1:
             lines.append(t(locale, "No rated matches yet."))
-        timeouts = await self.bot.store.timeouts_of(who.id, interaction.guild_id)
+        timeouts = await self.bot.host.timeouts_of(who.id, interaction.guild_id)
         if timeouts:
             lines.append(
                 tn(

@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import json
 from collections.abc import Awaitable, Callable, Iterable, Sequence
-from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
 
@@ -28,10 +27,12 @@ from engine.core.errors import (
 )
 from engine.core.replay import LoggedAction
 from engine.host.clock import Pace
+from engine.host.ledgers import BOARD_IMAGE_SEAT as BOARD_IMAGE_SEAT  # kept here for the stores
 from engine.host.notify import TurnPing, Via
 from engine.host.ports import (
     Delivery,
     LivePost,
+    MatchListing,
     MatchRecord,
     MatchStatus,
     MatchSummary,
@@ -44,8 +45,6 @@ from engine.host.ports import (
 Destination = tuple[int, int | None]
 
 MAX_DELIVERY_ATTEMPTS = 5
-# The seat under which the digest of the live post's board is kept in ``sent_images``.
-BOARD_IMAGE_SEAT = -1
 KNOWN_MATCHES = 256
 INT64 = range(-(2**63), 2**63)
 
@@ -59,14 +58,6 @@ PLAYER_ORDER = "seat IS NULL, seat, joined"
 DELIVERY_COLUMNS = "id, match_id, version, seat, payload, attempts"
 PING_COLUMNS = "match_id, turn, seat, user_id, started_at, due_at, via"
 LIVE_POST_COLUMNS = "channel_id, message_id, to_act, lines, version, history"
-
-
-@dataclass
-class MatchListing:
-    """A listing of matches, and why each row left out of it cannot be read (by match id)."""
-
-    matches: list[MatchRecord] = field(default_factory=list)
-    unreadable: dict[int, str] = field(default_factory=dict)
 
 
 class KnownMatches:

@@ -175,3 +175,35 @@ def test_the_private_import_finder_sees_one(tmp_path: Path) -> None:
         "from engine.core.rng import _mix, Rng\nfrom os import _exit\nfrom data import __all__\n"
     )
     assert private_imports(sample) == ["engine.core.rng._mix"]
+
+
+# The Discord side reaches matches and tournaments through the hosts, and its own records through the
+# ledger ports: never through a store. The client, which still opens the stores, is the one exception left.
+STORE_NAMES = {"store", "stores", "tournament_store"}
+STORE_OPENERS = {"cogs/_client.py"}
+
+
+def store_reaches(path: Path) -> list[str]:
+    """The places in ``path`` that name a store attribute (``x.store``, ``x.tournament_store``, …)."""
+    tree = ast.parse(path.read_text(encoding="utf-8"), filename=str(path))
+    return [
+        f"{path.name}:{node.lineno} .{node.attr}"
+        for node in ast.walk(tree)
+        if isinstance(node, ast.Attribute) and node.attr in STORE_NAMES
+    ]
+
+
+def test_the_discord_side_reaches_no_store() -> None:
+    found = {
+        str(path.relative_to(ROOT)): reaches
+        for path in sorted((ROOT / "cogs").glob("*.py"))
+        if str(path.relative_to(ROOT)) not in STORE_OPENERS and (reaches := store_reaches(path))
+    }
+    assert found == {}
+    assert all(store_reaches(ROOT / opener) for opener in STORE_OPENERS)  # one that no longer does: drop it
+
+
+def test_the_store_finder_sees_one(tmp_path: Path) -> None:
+    sample = tmp_path / "sample.py"
+    sample.write_text("async def f(bot):\n    return await bot.store.live_post(1), bot.posts, store\n")
+    assert store_reaches(sample) == ["sample.py:2 .store"]

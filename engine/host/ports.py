@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Callable, Collection, Sequence
+from dataclasses import dataclass, field
 from datetime import datetime
 from enum import StrEnum
 from typing import Protocol
@@ -161,6 +162,14 @@ class StoredBoard(Frozen):
     then: tuple[LoggedAction, ...] = ()
 
 
+@dataclass
+class MatchListing:
+    """A listing of matches, and why each row left out of it cannot be read (by match id)."""
+
+    matches: list[MatchRecord] = field(default_factory=list)
+    unreadable: dict[int, str] = field(default_factory=dict)
+
+
 class MatchStore(Protocol):
     """Durable storage for matches. Every write is one transaction; writes that change a started match
     are guarded by its version and raise ``StaleVersion`` when another write got there first.
@@ -180,6 +189,19 @@ class MatchStore(Protocol):
         thread_id: int | None = None,
     ) -> list[MatchRecord]:
         """Newest first, filtered by status, guild, a player's user id, or the match thread."""
+        ...
+
+    async def survey_matches(
+        self,
+        statuses: Sequence[MatchStatus] = (),
+        guild_id: int | None = None,
+        limit: int = 50,
+        user_id: int | None = None,
+        thread_id: int | None = None,
+        finished_by_end: bool = False,
+    ) -> MatchListing:
+        """Like ``list_matches``, with the problems of the rows that cannot be read, by match id.
+        ``finished_by_end``: finished matches only (``statuses`` aside), the last to end first."""
         ...
 
     async def add_player(self, match_id: int, expected_version: int, player: Player) -> MatchRecord: ...
@@ -250,6 +272,13 @@ class MatchStore(Protocol):
 
     async def last_action_version(self, match_id: int, seat: int) -> int | None:
         """The version of ``seat``'s latest action not taken back (None: there is none)."""
+        ...
+
+    async def action_seats(
+        self, match_id: int, upto: int | None = None, latest: int | None = None
+    ) -> list[tuple[int, int]]:
+        """(version, seat) of the actions not taken back, in order; with ``upto``, those at that version
+        or before; with ``latest``, the last ``latest`` of those only."""
         ...
 
     async def action_at(self, match_id: int, version: int) -> LoggedAction | None:

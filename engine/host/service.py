@@ -11,6 +11,7 @@ import asyncio
 import itertools
 import logging
 import secrets
+from collections import Counter
 from collections.abc import Awaitable, Callable, Collection, Mapping, Sequence
 from dataclasses import dataclass, replace
 from datetime import UTC, datetime
@@ -37,6 +38,7 @@ from engine.core.notation import quote
 from engine.core.replay import LoggedAction, advance, replay
 from engine.core.rng import SEAT_STREAM, Rng, bot_rng
 from engine.core.say import SILENT, Say, items, who
+from engine.host import absence
 from engine.host import undo as undoing
 from engine.host.clock import (
     ALLOWANCES,
@@ -56,6 +58,7 @@ from engine.host.outbox import Backoff, DestinationGone
 from engine.host.ports import (
     Delivery,
     DeliveryDraft,
+    MatchListing,
     MatchRecord,
     MatchStatus,
     MatchStore,
@@ -72,6 +75,7 @@ from engine.host.shortcuts import shortcut_entries
 from engine.host.table import CHOICE_CLOSED, MOVED_ON, NOT_YOUR_TURN, STALE_CHOICE, Table
 from engine.host.text import HOST
 from engine.host.thinking import IN_PROCESSES, ThinkPool, think, think_registered
+from engine.host.turns import previous_turn_end, told_by_latest
 from lang.says import Namer, render
 
 log = logging.getLogger(__name__)
@@ -88,6 +92,9 @@ RECENT_STATES = 512
 PARSED_STATES = 64
 # Public views kept (see ``view_at``): the boards of the latest turn ends a next post marks changes against.
 RECENT_VIEWS = 128
+# How many of the latest actions are read first to find where a player's turn began: enough for almost
+# every turn, so that the read does not grow with the match.
+TURN_TAIL = 16
 # The computer players that stand in for a person whose time ran out, the strongest first.
 STRONGEST_FIRST = ("strong", "greedy", "random")
 # Match ids are signed 64-bit in the store; anything else cannot name a match.
@@ -447,6 +454,56 @@ class GameHost:
         if not 0 <= index < len(table.choices):
             raise StaleVersion(CHOICE_CLOSED)
         return table.choices[index], table
+
+    async def survey(
+        self,
+        scope: Scope,
+        statuses: Sequence[MatchStatus] = (),
+        limit: int = 20,
+        finished_by_end: bool = False,
+    ) -> MatchListing:
+        """The matches ``scope`` may list, newest first (``finished_by_end``: the finished ones, the last
+        to end first): a server's own; in direct messages, the person's wherever they are."""
+        return await self.store.survey_matches(
+            statuses,
+            guild_id=scope.guild_id,
+            user_id=None if scope.guild_id is not None else scope.user_id,
+            limit=limit,
+            finished_by_end=finished_by_end,
+        )
+
+    async def seat_clocks(self, match: MatchRecord) -> dict[int, SeatClock]:
+        """``match``'s seat clocks by seat (none without a clock)."""
+        return {clock.seat: clock for clock in await self.store.seat_clocks(match.id)}
+
+    async def moves_by_seat(self, match: MatchRecord) -> Counter[int]:
+        """How many moves each seat made, moves taken back not counted."""
+        return Counter(seat for _, seat in await self.store.action_seats(match.id))
+
+    async def turn_began(self, match: MatchRecord, version: int, seat: int) -> int | None:
+        """The version at which ``seat`` left the board at the end of its previous turn, as of
+        ``version`` (see ``engine.host.turns``); None before anyone acted."""
+        actions = await self.store.action_seats(match.id, upto=version, latest=TURN_TAIL)
+        if len(actions) == TURN_TAIL and not told_by_latest(actions, seat, version):
+            actions = await self.store.action_seats(match.id, upto=version)  # their turn began further back
+        return previous_turn_end(actions, seat, version)
+
+    async def go_away(self, user_id: int, days: int) -> tuple[datetime, list[SeatClock]]:
+        """Pause ``user_id``'s clocks for ``days`` from now (see ``engine.host.absence``): when the absence
+        ends, and the clocks it stopped."""
+        return await absence.go_away(self.store, user_id, days, self.clock())
+
+    async def come_back(self, user_id: int) -> list[SeatClock]:
+        """End ``user_id``'s absence now: the clocks that run again."""
+        return await absence.come_back(self.store, user_id, self.clock())
+
+    async def timeouts_of(self, user_id: int, guild_id: int | None = None) -> int:
+        """How many turns a computer played for ``user_id`` whose time ran out (in ``guild_id`` only)."""
+        return await self.store.timeouts_of(user_id, guild_id)
+
+    async def finished_matches(self, limit: int) -> list[MatchRecord]:
+        """The latest ``limit`` finished matches of every server."""
+        return await self.store.list_matches([MatchStatus.FINISHED], limit=limit)
 
     def outcome(self, match: MatchRecord) -> Outcome | None:
         if match.result_json is None:

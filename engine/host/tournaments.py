@@ -210,6 +210,10 @@ class AdvancePlan(Frozen):
             )
 
 
+# The server setting that names the role allowed to run tournaments.
+ORGANISER_ROLE_SETTING = "tournament_role"
+
+
 class TournamentStore(Protocol):
     """Durable tournaments; ``save`` is guarded by the version like match writes (``StaleVersion``)."""
 
@@ -228,6 +232,14 @@ class TournamentStore(Protocol):
         ...
 
     async def tournament_of_match(self, match_id: int) -> int | None: ...
+
+    async def setting(self, guild_id: int, key: str) -> str | None:
+        """A server's setting (e.g. its organiser role), or None when unset."""
+        ...
+
+    async def set_setting(self, guild_id: int, key: str, value: str | None) -> None:
+        """Set (or with None, clear) a server's setting."""
+        ...
 
 
 @dataclass
@@ -359,6 +371,29 @@ class TournamentHost:
 
     async def get(self, tournament_id: int) -> TournamentRecord:
         return await self.store.get_tournament(tournament_id)
+
+    async def of_server(self, guild_id: int | None, limit: int = 25) -> list[TournamentRecord]:
+        """The server's tournaments, newest first."""
+        return await self.store.list_tournaments(guild_id=guild_id, limit=limit)
+
+    async def ids(self, statuses: Sequence[TournamentStatus]) -> list[int]:
+        """The ids of every tournament in ``statuses``, whether or not their records can be read."""
+        return await self.store.tournament_ids(statuses)
+
+    async def of_match(self, match_id: int) -> int | None:
+        """The tournament ``match_id`` is a table of, if any."""
+        return await self.store.tournament_of_match(match_id)
+
+    async def organiser_role(self, guild_id: int) -> int | None:
+        """The role whose members may run the server's tournaments (None: admins only)."""
+        value = await self.store.setting(guild_id, ORGANISER_ROLE_SETTING)
+        return int(value) if value is not None and value.isdigit() else None
+
+    async def set_organiser_role(self, guild_id: int, role_id: int | None) -> None:
+        """Set (or with None, clear) the server's organiser role."""
+        await self.store.set_setting(
+            guild_id, ORGANISER_ROLE_SETTING, None if role_id is None else str(role_id)
+        )
 
     async def open_registration(self, tournament_id: int) -> TournamentRecord:
         return await self._change(tournament_id, self._open)
