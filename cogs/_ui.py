@@ -16,8 +16,8 @@ import discord
 import lang
 from cogs._lang import reader_locale, recipient_locale
 from cogs.errors import respond_error
-from engine.core.contract import MultiSelect
 from engine.core.errors import EngineError, LobbyError, NotSeated, NotYourTurn, StaleVersion
+from engine.core.presentation import MultiSelect
 from engine.host.clock import Pace
 from engine.host.menus import (
     BUTTON_LABEL_LIMIT,
