@@ -32,7 +32,7 @@ from engine.core.options import parse_options
 from engine.host.clock import DEFAULT_PACE, Pace
 from engine.host.ports import MatchStatus, Player
 from engine.host.text import HOST, standings_lines, winners_line
-from engine.registry import GAMES
+from engine.registry import GAMES, PRESENTATIONS
 from lang import join, t, tn
 from lang.says import render
 
@@ -60,12 +60,13 @@ async def options_autocomplete(
     rules = GAMES.get(slug or "")
     if rules is None:
         return []
+    presentation = PRESENTATIONS[rules.name]
     done, _, last = current.rpartition(",")
     head = f"{done}," if done else ""
     locale = await reader_locale(interaction)
 
     def about(option: str) -> str:
-        said = rules.option_says.get(option)
+        said = presentation.option_says.get(option)
         return render(locale, said) if said else rules.options[option]
 
     return [

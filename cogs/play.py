@@ -14,8 +14,9 @@ from cogs._lang import reader_locale
 from cogs._ui import match_view, play_notation, scope_of, send_move_menu
 from cogs.lobby import GAME_CHOICES, thread_id_of
 from engine.core.contract import GameRules
+from engine.core.presentation import GamePresentation
 from engine.host.ports import MatchStatus
-from engine.registry import get_game
+from engine.registry import get_game, get_presentation
 from lang import t, tn
 from lang.says import render
 
@@ -150,22 +151,28 @@ class Play(commands.Cog):
             )
             game, in_play = record.game, record.options
         locale = await reader_locale(interaction)
-        await interaction.response.send_message(rules_text(get_game(game), locale, in_play), ephemeral=True)
+        text = rules_text(get_game(game), get_presentation(game), locale, in_play)
+        await interaction.response.send_message(text, ephemeral=True)
 
 
-def rules_text(rules: GameRules[Any, Any], locale: str, in_play: frozenset[str] = frozenset()) -> str:
+def rules_text(
+    rules: GameRules[Any, Any],
+    presentation: GamePresentation[Any, Any],
+    locale: str,
+    in_play: frozenset[str] = frozenset(),
+) -> str:
     """/rules in ``locale``: the game's title, how to play, what its board and menus show, and its
     options (those of the match marked), within one message."""
     players = t(locale, "{low}-{high} players", low=min(rules.seat_counts), high=max(rules.seat_counts))
     lines = [f"**{t(locale, rules.title)}** (`{rules.name}`), {players}"]
-    lines.extend(render(locale, sentence) for sentence in rules.how_to)
-    if rules.glossary:
+    lines.extend(render(locale, sentence) for sentence in presentation.how_to)
+    if presentation.glossary:
         lines.append("**" + t(locale, "On the board and in the menus") + "**")
-        lines.extend("• " + render(locale, sentence) for sentence in rules.glossary)
+        lines.extend("• " + render(locale, sentence) for sentence in presentation.glossary)
     if rules.options:
         lines.append("**" + t(locale, "Options") + "**")
         for option, about in rules.options.items():
-            said = rules.option_says.get(option)
+            said = presentation.option_says.get(option)
             mark = " ✅ " + t(locale, "in play") if option in in_play else ""
             lines.append(f"• `{option}`: {render(locale, said) if said else about}{mark}")
     lines.append(

@@ -1,5 +1,6 @@
 """The contract every game implements, in the spirit of boardgame.io: setup, moves, turn order,
-per-player views and an end condition. Transport and storage know nothing of the rules.
+per-player views and an end condition. Transport and storage know nothing of the rules, and the rules
+know nothing of chat: how a game reads in menus is its presentation (``engine.core.presentation``).
 """
 
 from __future__ import annotations
@@ -13,9 +14,9 @@ from pydantic import BaseModel
 from engine.core.model import Frozen
 from engine.core.options import check_setup
 from engine.core.rng import Rng
-from engine.core.say import Level, Say
+from engine.core.say import Say
 
-__all__ = ["Frozen", "Level", "Say", "Shortcut"]
+__all__ = ["Frozen", "Say"]
 
 # What a move revealed, which makes it final (it cannot be taken back): a card or a tile came off a
 # face-down pile, a random outcome was drawn, or someone was shown something hidden in secret (or, at
@@ -76,46 +77,6 @@ class Outcome(Frozen):
     breakdown: tuple[Say, ...] = ()
 
 
-class MultiSelect(Frozen):
-    """A choice of several items at once, played as one action (a multi-select in chat menus).
-
-    The action's notation is ``template`` with ``{}`` replaced by the chosen items joined by commas,
-    in the order of ``items``; ``items`` may repeat (two cards of the same kind).
-    """
-
-    label: str
-    template: str
-    items: tuple[str, ...]
-    min_items: int = 1
-    max_items: int
-    # What a person reads: the question, and one label per item (same order as ``items``).
-    title: Say | None = None
-    item_labels: tuple[Say, ...] = ()
-
-    def notation(self, chosen: Sequence[int]) -> str:
-        """The notation for the items at the ``chosen`` positions; raises ``ValueError`` if out of range."""
-        picked = sorted(set(chosen))
-        if not self.min_items <= len(picked) <= self.max_items or any(
-            not 0 <= i < len(self.items) for i in picked
-        ):
-            raise ValueError(f"choose {self.min_items} to {self.max_items} of the {len(self.items)} items")
-        return self.template.replace("{}", ",".join(self.items[i] for i in picked))
-
-
-class Shortcut(Frozen):
-    """A menu entry that stands for a short run of moves of one turn, played one after another.
-
-    ``moves`` are notations in the order the host plays them; each is checked and logged as a move of
-    its own, so a shortcut changes nothing a replay sees. Only the moves the seat makes are listed: a
-    move the rules make on their own between them (``GameRules.automatic``) is left out. ``path`` groups
-    the entry in chat menus like ``GameRules.menu_path``.
-    """
-
-    moves: tuple[str, ...]
-    label: Say
-    path: tuple[Level, ...] = ()
-
-
 S = TypeVar("S", bound=BaseModel)
 A = TypeVar("A", bound=BaseModel)
 
@@ -131,6 +92,7 @@ class Step(Generic[S]):
 class GameRules(Protocol[S, A]):
     """Pure rules of one game. No I/O, no clock, no global random: randomness comes from the
     generator stored in the state, so ``replay(seed, options, log)`` reproduces a match exactly.
+    How the game reads in chat menus is its ``GamePresentation``.
     """
 
     name: ClassVar[str]  # slug, e.g. "ny_piatnik"
@@ -139,10 +101,6 @@ class GameRules(Protocol[S, A]):
     seat_counts: ClassVar[range]
     options: ClassVar[Mapping[str, str]]  # option id -> one-line description
     state_model: ClassVar[type[BaseModel]]
-    # For /rules, in the reader's language: how to play, what the board and menus show, each option.
-    how_to: ClassVar[Sequence[Say]]
-    glossary: ClassVar[Sequence[Say]]
-    option_says: ClassVar[Mapping[str, Say]]
 
     def validate_setup(self, seats: int, options: frozenset[str]) -> None:
         """Raises ``SetupError`` naming the valid choices when the seat count or options do not fit."""
@@ -172,16 +130,6 @@ class GameRules(Protocol[S, A]):
         """
         ...
 
-    def multi_selects(self, state: S, seat: int) -> Sequence[MultiSelect]:
-        """Choices of several items that ``legal_actions`` does not spell out one subset at a time."""
-        ...
-
-    def shortcuts(self, state: S, seat: int) -> Sequence[Shortcut]:
-        """Runs of moves the menu offers as one choice (e.g. "stop building, buy a floor and end your
-        turn"); each run starts with a legal action of ``seat`` and keeps ``seat`` to act until its last
-        move. Empty: every choice is one move."""
-        ...
-
     def automatic(self, state: S, seat: int) -> A | None:
         """A move the host makes for ``seat`` without asking: the rules allow it because it is the
         seat's only choice (e.g. ending a phase with nothing else to do). ``None``: the seat decides."""
@@ -197,22 +145,6 @@ class GameRules(Protocol[S, A]):
 
     def notation(self, action: A) -> str:
         """Canonical text of an action; ``parse(notation(a)) == a``."""
-        ...
-
-    def menu_path(self, state: S, seat: int, action: A) -> Sequence[Level]:
-        """The menu levels leading to ``action`` in chat menus, coarsest first, above the action itself:
-        each level's key names it on its own (e.g. ``"build GO5"``, ``"build GO5 on lot B07"``) and its
-        label is what the reader sees ("Build the GO5 tile", "on lot B07"). Empty: no grouping."""
-        ...
-
-    def describe(self, state: S, seat: int, action: A) -> Say:
-        """``action`` as the acting ``seat`` reads it in a menu, e.g. "Buy Park Ave / 42nd St from Bob for
-        $1, paying Joker + 42nd St". Two legal actions of one decision never read the same, and a label
-        fits a select option (100 characters) in every language."""
-        ...
-
-    def seat_colour(self, state: S, seat: int) -> str | None:
-        """The colour that marks ``seat`` on the board ("red", "blue", ... in English), if any yet."""
         ...
 
     def parse(self, text: str) -> A:
@@ -267,9 +199,6 @@ class RulesDefaults:
     seat_counts: ClassVar[range]
     options: ClassVar[Mapping[str, str]]
     seats_for_option: ClassVar[Mapping[str, Iterable[int]] | None] = None
-    how_to: ClassVar[Sequence[Say]] = ()
-    glossary: ClassVar[Sequence[Say]] = ()
-    option_says: ClassVar[Mapping[str, Say]] = {}
 
     def validate_setup(self, seats: int, options: frozenset[str]) -> None:
         """Raises ``SetupError`` naming the valid seat counts or options."""
@@ -277,18 +206,6 @@ class RulesDefaults:
 
     def setup_events(self, seats: int, seed: int, options: frozenset[str]) -> Sequence[Event]:
         """Nothing is logged at setup unless the game says otherwise."""
-        return ()
-
-    def menu_path(self, state: Any, seat: int, action: Any) -> Sequence[Level]:
-        """No grouping: the menu lists the actions and pages them."""
-        return ()
-
-    def seat_colour(self, state: Any, seat: int) -> str | None:
-        """The game has no seat colours."""
-        return None
-
-    def shortcuts(self, state: Any, seat: int) -> Sequence[Shortcut]:
-        """No shortcuts: each choice of the menu is one move."""
         return ()
 
     def automatic(self, state: Any, seat: int) -> Any:

@@ -10,10 +10,10 @@ from typing import ClassVar
 
 from pydantic import BaseModel
 
-from engine.core.contract import Event, HiddenPile, MultiSelect, Outcome, RulesDefaults, Step, private, public
+from engine.core.contract import Event, HiddenPile, Outcome, RulesDefaults, Step, private, public
 from engine.core.errors import IllegalAction, NotYourTurn
 from engine.core.rng import Rng
-from engine.core.say import SILENT, Arg, Level, Say, items, who
+from engine.core.say import SILENT, Arg, Say, items, who
 from engine.fifth_avenue import views, words
 from engine.fifth_avenue.actions import Action, act, notation, parse
 from engine.fifth_avenue.cards import (
@@ -208,7 +208,8 @@ def bid_error(st: FifthState, seat: int, cards: Sequence[str]) -> str | None:
     return None
 
 
-def _pool(st: FifthState, seat: int, colour: str) -> list[str]:
+def bid_pool(st: FifthState, seat: int, colour: str) -> list[str]:
+    """The cards of ``seat``'s hand that may go into a bid in ``colour``: that colour and black."""
     return [c for c in st.hands[seat] if card_colour(c) in (colour, BLACK)]
 
 
@@ -230,7 +231,7 @@ def minimal_bids(st: FifthState, seat: int, per_colour: int = 6) -> list[Action]
     out: list[Action] = []
     need = au.high - pile_total(au.piles[seat])
     for colour in bid_colours(st, seat):
-        pool = _pool(st, seat, colour)
+        pool = bid_pool(st, seat, colour)
         if not au.piles[seat] and not any(card_colour(c) == colour for c in pool):
             continue
         values = sorted((card_value(c) for c in pool), reverse=True)
@@ -951,9 +952,6 @@ class FifthAvenueRules(RulesDefaults):
     # §6: the coloured decks lie face up but show only their top card, so a draw shows the next one; the
     # black deck is face down. (Asso's bids draw black cards too.)
     hidden_piles: ClassVar[Mapping[str, HiddenPile] | None] = {"decks": HiddenPile(), "black": HiddenPile()}
-    how_to: ClassVar[Sequence[Say]] = words.HOW_TO
-    glossary: ClassVar[Sequence[Say]] = words.GLOSSARY
-    option_says: ClassVar[Mapping[str, Say]] = words.OPTIONS
 
     def setup(self, seats: int, seed: int, options: frozenset[str]) -> FifthState:
         self.validate_setup(seats, options)
@@ -971,36 +969,6 @@ class FifthAvenueRules(RulesDefaults):
         if acting_seat(state) != seat:
             return []
         return legal_of_acting(state)
-
-    def multi_selects(self, state: FifthState, seat: int) -> Sequence[MultiSelect]:
-        """One card choice per usable colour while bidding; its first ``min_items`` items already win."""
-        if state.phase != "auction" or acting_seat(state) != seat:
-            return []
-        out: list[MultiSelect] = []
-        for colour in bid_colours(state, seat):
-            pool = _pool(state, seat, colour)
-            coloured = sorted((c for c in pool if card_colour(c) == colour), key=card_value, reverse=True)
-            if not coloured and (not state.auction or not state.auction.piles[seat]):
-                continue
-            black = sorted((c for c in pool if card_colour(c) == BLACK), key=card_value, reverse=True)
-            items = sorted(pool, key=card_value, reverse=True)
-            if coloured:
-                items = [coloured[0], *sorted(coloured[1:] + black, key=card_value, reverse=True)]
-            if bid_error(state, seat, items) is not None:
-                continue
-            least = next(n for n in range(1, len(items) + 1) if bid_error(state, seat, items[:n]) is None)
-            out.append(
-                MultiSelect(
-                    label=f"bid with {colour} and black cards",
-                    template="bid {}",
-                    items=tuple(items),
-                    min_items=least,
-                    max_items=len(items),
-                    title=say("Bid with {colour} and black cards", colour=words.CARD_COLOURS[colour]),
-                    item_labels=tuple(map(words.card, items)),
-                )
-            )
-        return out
 
     def apply(self, state: FifthState, seat: int, action: Action) -> Step[FifthState]:
         if state.phase == "over":
@@ -1061,39 +1029,6 @@ class FifthAvenueRules(RulesDefaults):
         return ranked.model_copy(
             update={"reason_say": _reason(state.end_reason), "breakdown": _breakdown(state)}
         )
-
-    def describe(self, state: FifthState, seat: int, action: Action) -> Say:
-        return describe(state, seat, action)
-
-    def menu_path(self, state: FifthState, seat: int, action: Action) -> Sequence[Level]:
-        """The four actions first (A to D), shops by type, bids by colour."""
-        match action.kind:
-            case "B":
-                tile = str(state.row[SLOTS.index(str(action.slot))])
-                return (
-                    Level(key="B", label=say("B: put a shop on a lot")),
-                    Level(key=f"B {tile}", label=say("B: put a {shop} on a lot", shop=words.SHOPS[tile])),
-                )
-            case "C":
-                return (Level(key="C", label=say("C: a black card and a pawn move")),)
-            case "D":
-                return (Level(key="D", label=say("D: score a district")),)
-            case "bid":
-                colour = next((card_colour(c) for c in action.cards if card_colour(c) != BLACK), BLACK)
-                return (
-                    Level(key=f"bid {colour}", label=say("Bid {colour}", colour=words.CARD_COLOURS[colour])),
-                )
-            case "place":
-                district = str(action.lot).split(".")[0]
-                return (
-                    Level(
-                        key=f"place {district}", label=say("Start on {place}", place=words.PLACES[district])
-                    ),
-                )
-        return ()
-
-    def seat_colour(self, state: FifthState, seat: int) -> str | None:
-        return state.colours[seat]
 
     def view(self, state: FifthState, seat: int | None) -> BaseModel:
         legal = [notation(a) for a in self.legal_actions(state, seat)] if seat is not None else []

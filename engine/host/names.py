@@ -7,11 +7,11 @@ from typing import Any
 
 from pydantic import BaseModel
 
-from engine.core.contract import GameRules
+from engine.core.presentation import GamePresentation
 from engine.host.ports import MatchRecord
 from lang.says import Namer
 
-# The symbol beside a name for each seat colour a game may use (GameRules.seat_colour).
+# The symbol beside a name for each seat colour a game may use (GamePresentation.seat_colour).
 SYMBOLS = {
     "red": "🔴",
     "blue": "🔵",
@@ -50,13 +50,15 @@ def computer_name(taken: set[str]) -> str:
     return f"Computer {number}"
 
 
-def seat_namer(match: MatchRecord, rules: GameRules[Any, Any], state: BaseModel | None) -> Namer:
+def seat_namer(
+    match: MatchRecord, presentation: GamePresentation[Any, Any], state: BaseModel | None
+) -> Namer:
     """Names the seats of ``match``: display name, with the colour symbol once the game gives one."""
 
     def name(seat: int) -> str:
         player = match.player_at(seat)
         base = player.name if player is not None else f"#{seat + 1}"
-        colour = rules.seat_colour(state, seat) if state is not None else None
+        colour = presentation.seat_colour(state, seat) if state is not None else None
         symbol = SYMBOLS.get(colour or "")
         return f"{symbol} {base}" if symbol else base
 

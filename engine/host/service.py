@@ -20,7 +20,7 @@ from typing import Any, TypeVar
 from pydantic import BaseModel, ValidationError
 
 import lang
-from engine.core.contract import Event, GameRules, MultiSelect, Outcome, Policy, Step, dump_state, load_state
+from engine.core.contract import Event, GameRules, Outcome, Policy, Step, dump_state, load_state
 from engine.core.errors import (
     AbsencesChanged,
     AlreadyPlayed,
@@ -35,6 +35,7 @@ from engine.core.errors import (
     StaleVersion,
 )
 from engine.core.notation import quote
+from engine.core.presentation import GamePresentation, MultiSelect
 from engine.core.replay import LoggedAction, advance, replay
 from engine.core.rng import SEAT_STREAM, Rng, bot_rng
 from engine.core.say import SILENT, Say, items, who
@@ -193,11 +194,13 @@ class GameHost:
         backoff: Backoff[tuple[int, int | None]] | None = None,
         clock: Callable[[], datetime] = utc_now,
         thinker: ThinkPool | None = None,
+        presentations: Mapping[str, GamePresentation[Any, Any]] | None = None,
     ) -> None:
         """``seed_source`` gives the seed of each new match (default: a fresh random one); ``backoff``
         paces retries of each outbox destination that failed (default: ``Backoff()``); ``clock`` tells
         the time that match clocks run on (tests pass a virtual one); ``thinker``: the processes where
-        the slow computer players think (None: a thread)."""
+        the slow computer players think (None: a thread); ``presentations``: how ``games`` read in chat
+        (default: the registry's)."""
         if games is None or policies is None:
             from engine.registry import GAMES, POLICIES
 
@@ -205,6 +208,11 @@ class GameHost:
             policies = POLICIES if policies is None else policies
         self.store = store
         self.games = games
+        if presentations is None:
+            from engine.registry import PRESENTATIONS
+
+            presentations = PRESENTATIONS
+        self.presentations = presentations
         self.policies = policies
         self._locks = MatchLocks()
         self.backoff: Backoff[tuple[int, int | None]] = backoff or Backoff()
@@ -237,6 +245,11 @@ class GameHost:
         from engine.registry import get_game
 
         return self.games[game] if game in self.games else get_game(game)
+
+    def presentation(self, game: str) -> GamePresentation[Any, Any]:
+        from engine.registry import get_presentation
+
+        return self.presentations[game] if game in self.presentations else get_presentation(game)
 
     def policy(self, game: str, name: str) -> Policy[Any, Any]:
         available = self.policies.get(game, {})
@@ -360,32 +373,33 @@ class GameHost:
         """The seat's legal moves as menu entries: notation, label and labelled levels, in ``locale``;
         then the game's shortcuts (runs of moves offered as one choice, see ``engine.host.shortcuts``)."""
         rules = self.rules(match.game)
+        presentation = self.presentation(match.game)
         state = self.state_of(match)
-        name = seat_namer(match, rules, state)
+        name = seat_namer(match, presentation, state)
         moves = [
             MenuEntry(
                 notation=rules.notation(action),
-                label=render(locale, rules.describe(state, seat, action), name),
+                label=render(locale, presentation.describe(state, seat, action), name),
                 path=tuple(
                     (level.key, render(locale, level.label, name))
-                    for level in rules.menu_path(state, seat, action)
+                    for level in presentation.menu_path(state, seat, action)
                 ),
             )
             for action in rules.legal_actions(state, seat)
         ]
-        return moves + shortcut_entries(rules, state, seat, name, locale)
+        return moves + shortcut_entries(rules, presentation, state, seat, name, locale)
 
     def namer(self, match: MatchRecord, state: BaseModel | None = None) -> Namer:
         """Names ``match``'s seats the one way the bot names people (see ``engine.host.names``)."""
         if state is None and match.state_json is not None:
             state = self.state_of(match)
-        return seat_namer(match, self.rules(match.game), state)
+        return seat_namer(match, self.presentation(match.game), state)
 
     def multi_selects(
         self, match: MatchRecord, seat: int, state: BaseModel | None = None
     ) -> list[MultiSelect]:
         current = state if state is not None else self.state_of(match)
-        return list(self.rules(match.game).multi_selects(current, seat))
+        return list(self.presentation(match.game).multi_selects(current, seat))
 
     def to_act(self, match: MatchRecord) -> tuple[int, ...]:
         """The seats that must act now in ``match``, in order; none unless it is under way."""
@@ -561,7 +575,7 @@ class GameHost:
         if locale is None:
             lines = [e.text for e in said]
         else:
-            name = seat_namer(match, rules, state)
+            name = seat_namer(match, self.presentation(match.game), state)
             lines = [render(locale, sentence(e), name) for e in told(said)]
         return lines[-limit:] if limit else lines
 
@@ -823,7 +837,7 @@ class GameHost:
             state = self.state_of(match)
             to_act = rules.to_act(state)
             if seat not in to_act:
-                name = seat_namer(match, rules, state)
+                name = seat_namer(match, self.presentation(match.game), state)
                 waiting = items(name(s) for s in sorted(to_act))
                 raise NotYourTurn(HOST.say("it is not your turn; waiting for {players}", players=waiting))
             if move is None:
@@ -848,7 +862,7 @@ class GameHost:
                 action = rules.parse(move)
             step = rules.apply(state, seat, action)
             notation = rules.notation(action)
-            label = self._label(match, rules, state, seat, action, locale)
+            label = self._label(match, rules, self.presentation(match.game), state, seat, action, locale)
             match, lines = await self._commit(match, rules, seat, action, state, step.state, step.events)
             match = await self._run_computers(match, step.state, lines)
             return ActResult(match=match, lines=tuple(lines), notation=notation, label=label)
@@ -1395,11 +1409,19 @@ class GameHost:
 
     @staticmethod
     def _label(
-        match: MatchRecord, rules: GameRules[Any, Any], state: BaseModel, seat: int, action: Any, locale: str
+        match: MatchRecord,
+        rules: GameRules[Any, Any],
+        presentation: GamePresentation[Any, Any],
+        state: BaseModel,
+        seat: int,
+        action: Any,
+        locale: str,
     ) -> str:
         """The move as the player reads it; its notation if the words fail (the move itself stands)."""
         try:
-            return render(locale, rules.describe(state, seat, action), seat_namer(match, rules, state))
+            return render(
+                locale, presentation.describe(state, seat, action), seat_namer(match, presentation, state)
+            )
         except Exception:
             log.exception("match %s: no words for %s", match.id, rules.notation(action))
             return rules.notation(action)

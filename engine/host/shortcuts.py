@@ -1,4 +1,4 @@
-"""Shortcuts: one menu choice that plays a short run of moves of one turn (``GameRules.shortcuts``).
+"""Shortcuts: one menu choice that plays a short run of moves of one turn (``GamePresentation.shortcuts``).
 
 A menu offers a shortcut only when every move of it is legal where it stands, with the moves the rules
 make on their own (``GameRules.automatic``) in between, and the seat is still to act before its last
@@ -17,8 +17,9 @@ from typing import TYPE_CHECKING, Any
 from pydantic import BaseModel
 
 import lang
-from engine.core.contract import GameRules, Shortcut
+from engine.core.contract import GameRules
 from engine.core.errors import EngineError
+from engine.core.presentation import GamePresentation, Shortcut
 from engine.host.menus import LABEL_LIMIT, PLAY, STEP, MenuEntry
 from lang.says import Namer, render
 
@@ -73,11 +74,13 @@ def run_through(
     return None
 
 
-def playable(rules: GameRules[Any, Any], state: BaseModel, seat: int) -> list[Shortcut]:
+def playable(
+    rules: GameRules[Any, Any], presentation: GamePresentation[Any, Any], state: BaseModel, seat: int
+) -> list[Shortcut]:
     """``seat``'s shortcuts that can be offered now: two moves or more, each legal in turn, and short
     enough to fit a menu value."""
     offered = []
-    for shortcut in rules.shortcuts(state, seat):
+    for shortcut in presentation.shortcuts(state, seat):
         if len(shortcut.moves) < 2 or len(joined(shortcut.moves)) > VALUE_LIMIT:
             continue
         if run_through(rules, state, seat, shortcut.moves) is None:
@@ -88,7 +91,12 @@ def playable(rules: GameRules[Any, Any], state: BaseModel, seat: int) -> list[Sh
 
 
 def shortcut_entries(
-    rules: GameRules[Any, Any], state: BaseModel, seat: int, name: Namer, locale: str = lang.DEFAULT
+    rules: GameRules[Any, Any],
+    presentation: GamePresentation[Any, Any],
+    state: BaseModel,
+    seat: int,
+    name: Namer,
+    locale: str = lang.DEFAULT,
 ) -> list[MenuEntry]:
     """``seat``'s playable shortcuts as menu entries, labelled in ``locale``."""
     return [
@@ -97,7 +105,7 @@ def shortcut_entries(
             label=render(locale, shortcut.label, name),
             path=tuple((level.key, render(locale, level.label, name)) for level in shortcut.path),
         )
-        for shortcut in playable(rules, state, seat)
+        for shortcut in playable(rules, presentation, state, seat)
     ]
 
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from engine.core.contract import MultiSelect
+from engine.core.presentation import MultiSelect
 from engine.core.say import Say, items, who
 from engine.host.menus import MenuEntry
 from engine.host.ports import MatchRecord, MatchStatus

@@ -30,6 +30,12 @@ class Action(Frozen):
     y: int | None = None
     to: Target | None = None
 
+    @property
+    def cell(self) -> tuple[int, int]:
+        """The city cell the action names (``x``, ``y``), for the actions that name one."""
+        assert self.x is not None and self.y is not None
+        return self.x, self.y
+
 
 def take(cards: tuple[str, ...] | list[str]) -> Action:
     """``take`` in canonical card order."""

@@ -13,7 +13,6 @@ from pydantic import BaseModel
 from engine.core.contract import (
     Event,
     HiddenPile,
-    MultiSelect,
     Outcome,
     Reveal,
     RulesDefaults,
@@ -23,7 +22,7 @@ from engine.core.contract import (
 )
 from engine.core.errors import IllegalAction, NotYourTurn
 from engine.core.rng import Rng
-from engine.core.say import Arg, Level, Say, items, who
+from engine.core.say import Arg, Say, items, who
 from engine.ny_henn import views, words
 from engine.ny_henn.actions import PASS, Action, buy, notation, parse, place, redesign, take
 from engine.ny_henn.cards import (
@@ -96,7 +95,7 @@ def _placed(seat: int, a: Action) -> Say:
     """A pending tile put into the city, the reserve or Dirk's collection."""
     built = words.tile(str(a.tile))
     if a.to == "city":
-        where = words.position(*_cell(a))
+        where = words.position(*a.cell)
         return say("{player} builds the {tile} at {where}", player=who(seat), tile=built, where=where)
     if a.to == "reserve":
         return say("{player} puts the {tile} in their reserve", player=who(seat), tile=built)
@@ -607,11 +606,6 @@ def _check_reserve_tile(st: HennState, seat: int, tile: str | None) -> str:
     return tile
 
 
-def _cell(a: Action) -> tuple[int, int]:
-    assert a.x is not None and a.y is not None
-    return a.x, a.y
-
-
 def _do_action_phase(st: HennState, seat: int, a: Action, quiet: bool = False) -> _Work:
     """§4.2-§4.6: one action of the chain (``quiet``: without the log)."""
     kind = a.kind
@@ -735,7 +729,7 @@ def _do_action_phase(st: HennState, seat: int, a: Action, quiet: bool = False) -
         w.end_chain()
         return w
     city = w.cities[seat]
-    at = _cell(a)
+    at = a.cell
     if kind == "add":
         tile = _check_reserve_tile(st, seat, a.tile)
         error = place_error(city, tile, at)
@@ -824,7 +818,7 @@ def _do_place(st: HennState, seat: int, a: Action, quiet: bool = False) -> _Work
     w = _Work(st, quiet)
     label = seat_label(seat)
     if a.to == "city":
-        at = _cell(a)
+        at = a.cell
         error = place_error(w.cities[seat], tile, at)
         if error:
             raise _illegal(st, seat, error)
@@ -868,9 +862,6 @@ class NyHennRules(RulesDefaults):
         "deck": HiddenPile(),
         "bag": HiddenPile(holds="tile"),
     }
-    how_to: ClassVar[Sequence[Say]] = words.HOW_TO
-    glossary: ClassVar[Sequence[Say]] = words.GLOSSARY
-    option_says: ClassVar[Mapping[str, Say]] = words.OPTIONS
 
     def setup(self, seats: int, seed: int, options: frozenset[str]) -> HennState:
         """The opening state after §3 (the first player to act)."""
@@ -931,62 +922,6 @@ class NyHennRules(RulesDefaults):
             return _do_action_phase(state, seat, action, quiet=True).freeze()
         return _do_place(state, seat, action, quiet=True).freeze()
 
-    def multi_selects(self, state: HennState, seat: int) -> Sequence[MultiSelect]:
-        """Take several display cards (§4.3) and pay with any set of one bank's cards (§4.4, ruling 6).
-
-        Items are ordered so that the first ``min_items`` / ``max_items`` form legal choices: display
-        cards by ascending value, payment cards by descending value.
-        """
-        if state.phase != "action" or seat not in acting_seats(state):
-            return []
-        out: list[MultiSelect] = []
-        shown = sorted((c for c in state.display if c is not None), key=lambda c: (card_value(c), c))
-        if shown:
-            most, total = 0, 0
-            for c in shown:
-                total += card_value(c)
-                if total > TAKE_LIMIT:
-                    break
-                most += 1
-            out.append(
-                MultiSelect(
-                    label="Take one card, or several totalling at most 5",
-                    template="take {}",
-                    items=tuple(shown),
-                    max_items=max(1, most),
-                    title=say("Take one card, or several totalling at most 5"),
-                    item_labels=tuple(map(words.card, shown)),
-                )
-            )
-        hand = state.hands[seat]
-        for bank, tile in zip(BANKS, state.market, strict=True):
-            if tile is None:
-                continue
-            price = BUILDING_TILES[tile].price
-            cards = sorted((c for c in hand if card_bank(c) == bank), key=lambda c: -card_value(c))
-            if sum(card_value(c) for c in cards) < price:
-                continue
-            need, total = 0, 0
-            while total < price:
-                total += card_value(cards[need])
-                need += 1
-            out.append(
-                MultiSelect(
-                    label=f"Pay for {tile} ({BUILDING_TILES[tile].type} {price}) with {bank} cards",
-                    template=f"buy slot={bank} pay={{}}",
-                    items=tuple(cards),
-                    min_items=need,
-                    max_items=len(cards),
-                    title=say(
-                        "Pay for the {tile} with any {bank} cards",
-                        tile=words.tile(tile),
-                        bank=words.SLOT_WORDS[bank],
-                    ),
-                    item_labels=tuple(map(words.card, cards)),
-                )
-            )
-        return out
-
     def outcome(self, state: HennState) -> Outcome | None:
         """Scores and places of the real players once over (Dirk cannot win, ruling 18)."""
         if state.phase != "over":
@@ -999,87 +934,6 @@ class NyHennRules(RulesDefaults):
             reason_say=say("a market slot could not be refilled"),
             breakdown=_breakdown(state),
         )
-
-    def describe(self, state: HennState, seat: int, action: Action) -> Say:
-        """The action in words, e.g. "Buy the Station $6 ↓← (yellow slot), paying yellow 6"."""
-        kind = action.kind
-        if kind == "take":
-            return say("Take {cards}", cards=words.cards(action.cards))
-        if kind == "buy":
-            slot = str(action.slot)
-            tile = state.market[BANKS.index(slot)]
-            return say(
-                "Buy the {tile} ({bank} slot), paying {cards}",
-                tile=words.tile(str(tile)),
-                bank=words.SLOT_WORDS[slot],
-                cards=words.cards(action.cards),
-            )
-        if kind == "pass":
-            return say("Pass")
-        if kind == "remove":
-            at = _cell(action)
-            tile = city_map(state, seat)[at]
-            return say(
-                "Move the {tile} at {where} to your reserve", tile=words.tile(tile), where=words.position(*at)
-            )
-        if kind == "add":
-            return say(
-                "Build the {tile} from your reserve at {where}",
-                tile=words.tile(str(action.tile)),
-                where=words.position(*_cell(action)),
-            )
-        if kind == "swap":
-            at = _cell(action)
-            return say(
-                "Swap the {old} at {where} for the {tile} from your reserve",
-                old=words.tile(city_map(state, seat)[at]),
-                tile=words.tile(str(action.tile)),
-                where=words.position(*at),
-            )
-        built = words.tile(str(action.tile))
-        if action.to == "city":
-            return say("Build the {tile} at {where}", tile=built, where=words.position(*_cell(action)))
-        if action.to == "reserve":
-            return say("Put the {tile} in your reserve", tile=built)
-        return say("Give the {tile} to Dirk", tile=built)
-
-    def menu_path(self, state: HennState, seat: int, action: Action) -> Sequence[Level]:
-        """Money, buildings by slot, redesigns by kind and tile, placements by tile; pass stands alone."""
-        kind = action.kind
-        if kind == "take":
-            return (Level(key="take", label=say("Take money")),)
-        if kind == "buy":
-            slot = str(action.slot)
-            tile = words.tile(str(state.market[BANKS.index(slot)]))
-            return (
-                Level(key="buy", label=say("Buy a building")),
-                Level(
-                    key=f"buy {slot}",
-                    label=say("Buy the {tile} ({bank} slot)", tile=tile, bank=words.SLOT_WORDS[slot]),
-                ),
-            )
-        redesign_level = Level(key="redesign", label=say("Redesign your city"))
-        if kind == "remove":
-            return (
-                redesign_level,
-                Level(key="redesign remove", label=say("Move a building to your reserve")),
-            )
-        if kind in ("add", "swap"):
-            tile = words.tile(str(action.tile))
-            label = (
-                say("Build the {tile} from your reserve", tile=tile)
-                if kind == "add"
-                else say("Swap in the {tile} from your reserve", tile=tile)
-            )
-            return (redesign_level, Level(key=f"redesign {kind} {action.tile}", label=label))
-        if kind == "place":
-            return (
-                Level(
-                    key=f"place {action.tile}",
-                    label=say("Place the {tile}", tile=words.tile(str(action.tile))),
-                ),
-            )
-        return ()
 
     def view(self, state: HennState, seat: int | None) -> BaseModel:
         """``PublicView`` for ``None``; ``PrivateView`` (hand, legal actions, targets) for a seat."""

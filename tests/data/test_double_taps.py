@@ -20,7 +20,7 @@ from engine.host.service import ActResult, GameHost
 from tests.data.backends import AnyStore, Backdoor
 from tests.data.test_store import ANN, BOB, draft
 from tests.data.test_store_clocks import DAY, NOON, timed
-from tests.host.conftest import TOY_GAMES, TOY_POLICIES
+from tests.host.conftest import TOY_GAMES, TOY_POLICIES, TOY_PRESENTATIONS
 
 CAT = Player(user_id=303, name="cat")
 
@@ -84,7 +84,10 @@ async def test_away_off_tapped_twice_ends_the_absence_once_and_gives_the_time_ba
 
 def hosts(*stores: AnyStore) -> list[GameHost]:
     """A game host of the toy game on each store, as each bot process has its own."""
-    return [GameHost(store, games=TOY_GAMES, policies=TOY_POLICIES) for store in stores]
+    return [
+        GameHost(store, games=TOY_GAMES, presentations=TOY_PRESENTATIONS, policies=TOY_POLICIES)
+        for store in stores
+    ]
 
 
 async def lobby(host: GameHost, seats: int, *joiners: Player) -> MatchRecord:
@@ -287,7 +290,9 @@ async def test_a_turn_begun_while_its_player_goes_away_waits_for_their_return(
     def clock() -> datetime:
         return NOON
 
-    host = GameHost(store, games=TOY_GAMES, policies=TOY_POLICIES, clock=clock)
+    host = GameHost(
+        store, games=TOY_GAMES, presentations=TOY_PRESENTATIONS, policies=TOY_POLICIES, clock=clock
+    )
     match = await host.create_match("toy", 2, creator=ANN, seed=5, pace=Pace.DAILY)
     match = await host.join(match.id, BOB)
     match = (await host.start(match.id, ANN.user_id)).match
@@ -295,7 +300,9 @@ async def test_a_turn_begun_while_its_player_goes_away_waits_for_their_return(
     second = next(p.user_id for p in match.players if p.user_id != first)
     assert first is not None and second is not None
     racing = AwayWhileTheMoveIsWorkedOut(store, await backdoor.open(), second, NOON)
-    mover = GameHost(racing, games=TOY_GAMES, policies=TOY_POLICIES, clock=clock)
+    mover = GameHost(
+        racing, games=TOY_GAMES, presentations=TOY_PRESENTATIONS, policies=TOY_POLICIES, clock=clock
+    )
     await mover.act(match.id, first, "add 1")
     assert racing.went_away is not None
     ends, _ = racing.went_away

@@ -609,7 +609,7 @@ async def test_move_autocomplete_offers_the_legal_notations(
         ).response()
         label = render(
             "en",
-            bot.host.rules(record.game).describe(
+            bot.host.presentation(record.game).describe(
                 bot.host.state_of(record), seat, bot.host.rules(record.game).parse(choices[0]["name"])
             ),
             bot.host.namer(record),

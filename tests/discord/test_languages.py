@@ -9,7 +9,7 @@ from typing import Any
 import pytest
 
 from cogs.play import rules_text
-from engine.registry import GAMES
+from engine.registry import GAMES, PRESENTATIONS
 from tests.discord.fake import FakeDiscord
 from tests.discord.test_bigapple import big_apple, new_match
 
@@ -101,13 +101,15 @@ async def test_posts_speak_the_servers_language_and_dms_the_players_own(
 
 @pytest.mark.parametrize("slug", sorted(GAMES))
 def test_rules_teach_each_game_in_both_languages_within_one_message(slug: str) -> None:
-    rules = GAMES[slug]
-    texts = {locale: rules_text(rules, locale, frozenset(rules.options)) for locale in ("en", "it")}
+    rules, presentation = GAMES[slug], PRESENTATIONS[slug]
+    texts = {
+        locale: rules_text(rules, presentation, locale, frozenset(rules.options)) for locale in ("en", "it")
+    }
     for locale, text in texts.items():
         assert len(text) < 2000, (locale, len(text))  # said in full, never cut at Discord's limit
-        assert text.count("\n") >= len(rules.how_to) + len(rules.options)
+        assert text.count("\n") >= len(presentation.how_to) + len(rules.options)
         assert all(f"`{option}`" in text for option in rules.options)
         assert text.count("✅") == len(rules.options)
     english, italian = (texts[locale].splitlines() for locale in ("en", "it"))
-    assert len(rules.how_to) >= 3 and len(rules.glossary) >= 2
+    assert len(presentation.how_to) >= 3 and len(presentation.glossary) >= 2
     assert not set(english[1:]) & set(italian[1:])  # every line after the title is translated

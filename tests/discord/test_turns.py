@@ -212,7 +212,8 @@ async def test_a_single_legal_move_is_one_tap(fake_discord: FakeDiscord, tmp_pat
             one = [b for b in menu.buttons if b["custom_id"].startswith("ba:one:")]
             if one:
                 [only] = rules.legal_actions(state, seat)
-                label = render("en", rules.describe(state, seat, only), bot.host.namer(record))
+                presentation = bot.host.presentation(record.game)
+                label = render("en", presentation.describe(state, seat, only), bot.host.namer(record))
                 assert one[0]["label"] == label[:80] and not menu.selects
                 played = await (await fake.click(menu, one[0]["custom_id"], user=user)).response()
                 assert played.content and played.content.startswith("✅ You played: ")

@@ -20,7 +20,8 @@ from pathlib import Path
 from typing import Any
 
 from cogs._client import BigApple
-from engine.core.contract import GameRules, Policy, Shortcut
+from engine.core.contract import GameRules, Policy
+from engine.core.presentation import GamePresentation, Shortcut
 from engine.core.rng import Rng
 from engine.host.menus import parse_value
 from engine.host.ports import MatchStatus
@@ -129,12 +130,16 @@ def plan(
 
 
 def covering(
-    rules: GameRules[Any, Any], state: Any, seat: int, positions: list[Any]
+    rules: GameRules[Any, Any],
+    presentation: GamePresentation[Any, Any],
+    state: Any,
+    seat: int,
+    positions: list[Any],
 ) -> tuple[Shortcut, int] | None:
     """The offered shortcut that reaches the furthest of ``positions`` (ties: the first offered), with
     how many moves of the plan it stands for; None when none reaches any."""
     best: tuple[Shortcut, int] | None = None
-    for shortcut in playable(rules, state, seat):
+    for shortcut in playable(rules, presentation, state, seat):
         after = run_through(rules, state, seat, shortcut.moves)
         reached = max((n for n, position in enumerate(positions, 1) if position == after), default=0)
         if reached and (best is None or reached > best[1]):
@@ -200,6 +205,7 @@ async def measure_turns(
                     if record.status is not MatchStatus.ACTIVE:
                         break
                     rules, state = bot.host.rules(record.game), bot.host.state_of(record)
+                    presentation = bot.host.presentation(record.game)
                     seat = min(rules.to_act(state))
                     player = record.player_at(seat)
                     assert player is not None and player.user_id is not None
@@ -233,10 +239,12 @@ async def measure_turns(
                     else:
                         carried_steps += 1
                     assert menu is not None
-                    keys = [level.key for level in rules.menu_path(state, seat, action)]
+                    keys = [level.key for level in presentation.menu_path(state, seat, action)]
                     notation, played = rules.notation(action), 1
-                    if playable(rules, state, seat):
-                        found = covering(rules, state, seat, plan(rules, greedy, state, seat, moves))
+                    if playable(rules, presentation, state, seat):
+                        found = covering(
+                            rules, presentation, state, seat, plan(rules, greedy, state, seat, moves)
+                        )
                         if found is not None:
                             shortcut, played = found
                             notation, keys = joined(shortcut.moves), [level.key for level in shortcut.path]

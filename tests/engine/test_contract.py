@@ -13,7 +13,7 @@ from engine.core.contract import GameRules, dump_state, load_state
 from engine.core.errors import EngineError, NotYourTurn
 from engine.core.replay import LoggedAction, replay
 from engine.core.rng import Rng, bot_rng
-from engine.registry import GAMES, POLICIES
+from engine.registry import GAMES, POLICIES, PRESENTATIONS
 
 MAX_ACTIONS = 5_000
 
@@ -132,14 +132,15 @@ def test_secrets_stay_with_their_owner(slug: str, seats: int, options: frozenset
 def test_multi_selects_make_legal_actions(slug: str, seats: int, options: frozenset[str]) -> None:
     """Every multi-select choice at its smallest and largest size is an action the rules accept."""
     rules = GAMES[slug]
+    presentation = PRESENTATIONS[slug]
     for state, seat, _action, _step in random_playout(rules, seats, 6, options):
-        for choice in rules.multi_selects(state, seat):
+        for choice in presentation.multi_selects(state, seat):
             assert 1 <= choice.min_items <= choice.max_items <= len(choice.items)
             for size in {choice.min_items, choice.max_items}:
                 text = choice.notation(range(size))
                 rules.apply(state, seat, rules.parse(text))  # raises if the rules refuse it
         for waiting in set(range(seats)) - rules.to_act(state):
-            assert list(rules.multi_selects(state, waiting)) == []
+            assert list(presentation.multi_selects(state, waiting)) == []
 
 
 @pytest.mark.parametrize(("slug", "seats", "options"), SETUPS, scope="module")

@@ -7,7 +7,7 @@ from typing import Any
 
 from engine.host.menus import MAX_OPTIONS, MenuEntry, build_menu, lay_out, parse_value
 from engine.host.selfplay import play_match
-from engine.registry import GAMES, POLICIES
+from engine.registry import GAMES, POLICIES, PRESENTATIONS
 from lang.says import render
 
 
@@ -36,6 +36,7 @@ def reachable(entries: list[MenuEntry]) -> tuple[set[str], int]:
 
 def test_new_york_1901_placements_go_by_tile_then_lot_then_position() -> None:
     rules = GAMES["ny1901"]
+    presentation = PRESENTATIONS["ny1901"]
     states: list[Any] = []
     for seed in range(1, 4):
         play_match(rules, 3, seed, frozenset(), [POLICIES["ny1901"]["random"]], on_state=states.append)
@@ -51,8 +52,10 @@ def test_new_york_1901_placements_go_by_tile_then_lot_then_position() -> None:
     entries = [
         MenuEntry(
             notation=notation,
-            label=render("en", rules.describe(state, seat, a)),
-            path=tuple((level.key, render("en", level.label)) for level in rules.menu_path(state, seat, a)),
+            label=render("en", presentation.describe(state, seat, a)),
+            path=tuple(
+                (level.key, render("en", level.label)) for level in presentation.menu_path(state, seat, a)
+            ),
         )
         for notation, (state, seat, a) in found_in.items()
     ]
@@ -103,6 +106,7 @@ def reachable_by_controls(entries: list[MenuEntry], rows: int) -> set[str]:
 
 def test_every_move_is_reachable_through_buttons_and_selects_within_discords_limits() -> None:
     for slug, rules in GAMES.items():
+        presentation = PRESENTATIONS[slug]
         states: list[Any] = []
         play_match(rules, 3, 2, frozenset(), [POLICIES[slug]["greedy"]], on_state=states.append)
         for state in states[::5]:
@@ -112,10 +116,10 @@ def test_every_move_is_reachable_through_buttons_and_selects_within_discords_lim
                 entries = [
                     MenuEntry(
                         notation=rules.notation(a),
-                        label=render("en", rules.describe(state, seat, a), name),
+                        label=render("en", presentation.describe(state, seat, a), name),
                         path=tuple(
                             (level.key, render("en", level.label, name))
-                            for level in rules.menu_path(state, seat, a)
+                            for level in presentation.menu_path(state, seat, a)
                         ),
                     )
                     for a in legal

@@ -11,10 +11,11 @@ import pytest
 
 from engine.core.contract import GameRules
 from engine.core.errors import EngineError
+from engine.core.presentation import GamePresentation
 from engine.core.rng import bot_rng
 from engine.core.say import SILENT, Say
 from engine.host.menus import MAX_OPTIONS, MenuEntry, build_menu, parse_value
-from engine.registry import GAMES, POLICIES
+from engine.registry import GAMES, POLICIES, PRESENTATIONS
 from lang.says import render
 
 LOCALES = ("en", "it")
@@ -73,10 +74,10 @@ def cases() -> list[Any]:
 def test_every_legal_action_has_a_short_distinct_label_in_both_languages(
     slug: str, seats: int, options: frozenset[str]
 ) -> None:
-    rules: GameRules[Any, Any] = GAMES[slug]
+    presentation: GamePresentation[Any, Any] = PRESENTATIONS[slug]
     for state, seat, legal in playout(slug, seats, options, seed=5):
         for locale in LOCALES:
-            labels = [readable(locale, rules.describe(state, seat, a)) for a in legal]
+            labels = [readable(locale, presentation.describe(state, seat, a)) for a in legal]
             assert all(len(label) <= 100 for label in labels), max(labels, key=len)
             repeated = {label for label in labels if labels.count(label) > 1}
             assert not repeated, f"two actions read the same: {sorted(repeated)[:3]}"
@@ -119,6 +120,7 @@ def test_every_event_is_a_sentence_in_both_languages(slug: str, seats: int, opti
 @pytest.mark.parametrize("slug", sorted(GAMES))
 def test_menus_in_words_reach_every_legal_action(slug: str) -> None:
     rules: GameRules[Any, Any] = GAMES[slug]
+    presentation: GamePresentation[Any, Any] = PRESENTATIONS[slug]
     seats, options = SETUPS[slug][0]
     for number, (state, seat, legal) in enumerate(playout(slug, seats, options, seed=7)):
         if number % 4:
@@ -126,9 +128,10 @@ def test_menus_in_words_reach_every_legal_action(slug: str) -> None:
         entries = [
             MenuEntry(
                 notation=rules.notation(a),
-                label=render("it", rules.describe(state, seat, a), name),
+                label=render("it", presentation.describe(state, seat, a), name),
                 path=tuple(
-                    (level.key, render("it", level.label, name)) for level in rules.menu_path(state, seat, a)
+                    (level.key, render("it", level.label, name))
+                    for level in presentation.menu_path(state, seat, a)
                 ),
             )
             for a in legal
@@ -154,10 +157,10 @@ def test_menus_in_words_reach_every_legal_action(slug: str) -> None:
 
 @pytest.mark.parametrize("slug", sorted(GAMES))
 def test_multi_selects_name_their_question_and_items(slug: str) -> None:
-    rules: GameRules[Any, Any] = GAMES[slug]
+    presentation: GamePresentation[Any, Any] = PRESENTATIONS[slug]
     for seats, options in SETUPS[slug]:
         for state, seat, _ in playout(slug, seats, options, seed=3):
-            for choice in rules.multi_selects(state, seat):
+            for choice in presentation.multi_selects(state, seat):
                 assert choice.title is not None and len(choice.item_labels) == len(choice.items)
                 for locale in LOCALES:
                     assert len(readable(locale, choice.title)) <= 150

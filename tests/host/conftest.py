@@ -9,11 +9,13 @@ import pytest
 from data.store import SqliteMatchStore
 from engine.core.bots import RandomPolicy
 from engine.core.contract import GameRules, Policy
+from engine.core.presentation import GamePresentation
 from engine.host.outbox import Backoff
 from engine.host.service import GameHost
-from tests.host.toy_game import TOY, AlwaysTwo
+from tests.host.toy_game import TOY, TOY_PRESENTATION, AlwaysTwo
 
 TOY_GAMES: dict[str, GameRules[Any, Any]] = {"toy": TOY}
+TOY_PRESENTATIONS: dict[str, GamePresentation[Any, Any]] = {"toy": TOY_PRESENTATION}
 TOY_POLICIES: dict[str, dict[str, Policy[Any, Any]]] = {"toy": {"two": AlwaysTwo(), "random": RandomPolicy()}}
 
 
@@ -34,4 +36,10 @@ async def store(db_path: Path) -> AsyncIterator[SqliteMatchStore]:
 @pytest.fixture
 def host(store: SqliteMatchStore) -> GameHost:
     """A host on the toy game whose outbox retries a failed destination at its next flush."""
-    return GameHost(store, games=TOY_GAMES, policies=TOY_POLICIES, backoff=Backoff(base=0.0))
+    return GameHost(
+        store,
+        games=TOY_GAMES,
+        presentations=TOY_PRESENTATIONS,
+        policies=TOY_POLICIES,
+        backoff=Backoff(base=0.0),
+    )

@@ -31,7 +31,7 @@ from engine.core.replay import replay
 from engine.host.outbox import Backoff
 from engine.host.ports import Delivery, MatchRecord, MatchStatus, Notice, Player, Scope
 from engine.host.service import GameHost
-from tests.host.conftest import TOY_GAMES, TOY_POLICIES
+from tests.host.conftest import TOY_GAMES, TOY_POLICIES, TOY_PRESENTATIONS
 from tests.host.test_outbox import ManualClock
 from tests.host.toy_game import TOY, ToyState
 
@@ -183,7 +183,9 @@ async def test_simultaneous_submissions_apply_once(db_path: Path, host: GameHost
     match = await started_pair(host)
     other_store = await SqliteMatchStore.open(db_path)
     try:
-        other_host = GameHost(other_store, games=TOY_GAMES, policies=TOY_POLICIES)
+        other_host = GameHost(
+            other_store, games=TOY_GAMES, presentations=TOY_PRESENTATIONS, policies=TOY_POLICIES
+        )
         user = user_at(match, 0)
         results = await asyncio.gather(
             host.act(match.id, user, "add 1", expected_version=match.version),
@@ -201,7 +203,7 @@ async def test_simultaneous_submissions_apply_once(db_path: Path, host: GameHost
 
 async def test_restart_keeps_everything_and_computers_resume(db_path: Path) -> None:
     store = await SqliteMatchStore.open(db_path)
-    host = GameHost(store, games=TOY_GAMES, policies=TOY_POLICIES)
+    host = GameHost(store, games=TOY_GAMES, presentations=TOY_PRESENTATIONS, policies=TOY_POLICIES)
     match = await host.create_match("toy", 2, creator=ANN, seed=11)
     await host.join(match.id, BOB)
     await host.start(match.id)
@@ -216,7 +218,9 @@ async def test_restart_keeps_everything_and_computers_resume(db_path: Path) -> N
 
     reopened = await SqliteMatchStore.open(db_path)
     try:
-        fresh_host = GameHost(reopened, games=TOY_GAMES, policies=TOY_POLICIES)
+        fresh_host = GameHost(
+            reopened, games=TOY_GAMES, presentations=TOY_PRESENTATIONS, policies=TOY_POLICIES
+        )
         resumed = await fresh_host.resume()
         assert [m.id for m in resumed] == [match.id]
         after = await fresh_host.match(match.id)
@@ -260,7 +264,13 @@ async def test_failed_deliveries_are_retried_after_their_destinations_back_off(
     store: SqliteMatchStore,
 ) -> None:
     clock = ManualClock()
-    host = GameHost(store, games=TOY_GAMES, policies=TOY_POLICIES, backoff=Backoff(base=5.0, clock=clock))
+    host = GameHost(
+        store,
+        games=TOY_GAMES,
+        presentations=TOY_PRESENTATIONS,
+        policies=TOY_POLICIES,
+        backoff=Backoff(base=5.0, clock=clock),
+    )
     await started_pair(host)
     flaky = Recorder(failures=1)
     assert await host.flush(flaky) == 2  # the first of three failed and stays pending
@@ -539,7 +549,9 @@ class WaitsForTheLoop:
 
 async def test_computer_players_think_off_the_event_loop(store: SqliteMatchStore) -> None:
     patient = WaitsForTheLoop()
-    host = GameHost(store, games=TOY_GAMES, policies={"toy": {"patient": patient}})
+    host = GameHost(
+        store, games=TOY_GAMES, presentations=TOY_PRESENTATIONS, policies={"toy": {"patient": patient}}
+    )
     match = await host.create_match("toy", 2, creator=ANN, seed=3)
     await host.add_computer(match.id, "patient")
     thinking = asyncio.create_task(host.start(match.id, by_user=ANN.user_id))
@@ -554,7 +566,7 @@ async def test_computer_players_think_off_the_event_loop(store: SqliteMatchStore
 
 
 async def test_resume_pages_through_every_active_match(store: SqliteMatchStore) -> None:
-    host = GameHost(store, games=TOY_GAMES, policies=TOY_POLICIES)
+    host = GameHost(store, games=TOY_GAMES, presentations=TOY_PRESENTATIONS, policies=TOY_POLICIES)
     made = []
     for seed in range(5):
         match = await host.create_match("toy", 2, creator=ANN, seed=seed)

@@ -17,7 +17,7 @@ from data.tournaments import SqliteTournamentStore
 from engine.host.ports import MatchStatus
 from engine.host.service import GameHost
 from engine.host.tournaments import TournamentHost, TournamentStatus
-from tests.host.conftest import TOY_GAMES, TOY_POLICIES
+from tests.host.conftest import TOY_GAMES, TOY_POLICIES, TOY_PRESENTATIONS
 
 ENTRANTS = 4
 
@@ -75,7 +75,7 @@ async def play(path: Path, posted: Counter[str], crash_at: int | None = None) ->
     the writes committed and the tournament id (None when it died)."""
     store = await SqliteMatchStore.open(path)
     writes = crash_after(store.database, crash_at)
-    host = GameHost(store, games=TOY_GAMES, policies=TOY_POLICIES)
+    host = GameHost(store, games=TOY_GAMES, presentations=TOY_PRESENTATIONS, policies=TOY_POLICIES)
     tournaments = TournamentHost(host, SqliteTournamentStore.beside(store), seed_source=lambda: 5)
     try:
         tid = await drive(tournaments, posted)
@@ -91,7 +91,7 @@ async def outcome(path: Path) -> tuple[Any, ...]:
     the matches the file holds that no table of it owns."""
     store = await SqliteMatchStore.open(path)
     try:
-        host = GameHost(store, games=TOY_GAMES, policies=TOY_POLICIES)
+        host = GameHost(store, games=TOY_GAMES, presentations=TOY_PRESENTATIONS, policies=TOY_POLICIES)
         tournaments = TournamentHost(host, SqliteTournamentStore.beside(store))
         [tid] = await tournaments.store.tournament_ids(list(TournamentStatus))
         record = await tournaments.get(tid)

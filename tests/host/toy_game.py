@@ -11,8 +11,9 @@ from typing import ClassVar
 
 from pydantic import BaseModel
 
-from engine.core.contract import Event, Frozen, MultiSelect, Outcome, RulesDefaults, Step, private, public
+from engine.core.contract import Event, Frozen, Outcome, RulesDefaults, Step, private, public
 from engine.core.errors import IllegalAction, NotationError, NotYourTurn
+from engine.core.presentation import MultiSelect, PresentationDefaults
 from engine.core.rng import Rng
 from engine.core.say import Say, Speaker, who
 
@@ -97,9 +98,6 @@ class ToyRules(RulesDefaults):
         )
         return Step(new, events)
 
-    def multi_selects(self, state: ToyState, seat: int) -> Sequence[MultiSelect]:
-        return []
-
     def outcome(self, state: ToyState) -> Outcome | None:
         if state.total < state.target:
             return None
@@ -118,9 +116,6 @@ class ToyRules(RulesDefaults):
         secret = state.secrets[seat] if seat is not None else None
         return ToyView(total=state.total, turn=state.turn, my_secret=secret)
 
-    def describe(self, state: ToyState, seat: int, action: Add) -> Say:
-        return SPEAK.say("Add {amount} to {total}", amount=action.amount, total=state.total)
-
     def notation(self, action: Add) -> str:
         return f"add {action.amount}"
 
@@ -136,6 +131,14 @@ class ToyRules(RulesDefaults):
         return state.model_copy(update={"secrets": tuple(secrets)})
 
 
+class ToyPresentation(PresentationDefaults):
+    def describe(self, state: ToyState, seat: int, action: Add) -> Say:
+        return SPEAK.say("Add {amount} to {total}", amount=action.amount, total=state.total)
+
+    def multi_selects(self, state: ToyState, seat: int) -> Sequence[MultiSelect]:
+        return []
+
+
 class AlwaysTwo:
     name = "two"
 
@@ -144,3 +147,4 @@ class AlwaysTwo:
 
 
 TOY = ToyRules()
+TOY_PRESENTATION = ToyPresentation()

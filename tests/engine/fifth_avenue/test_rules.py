@@ -7,7 +7,7 @@ from collections import Counter
 import pytest
 
 from engine.core.errors import NotationError, NotYourTurn, SetupError
-from engine.fifth_avenue import RULES
+from engine.fifth_avenue import PRESENTATION, RULES
 from engine.fifth_avenue.rules import destinations
 
 from .helpers import LotSpec, build, legal_texts, play, refused, texts
@@ -212,13 +212,13 @@ def test_multi_select_offers_larger_bids() -> None:
     hands = {RED: ["GY4", "GY5", "BK6", "BK6", "OR4"]}
     st = build(hands=hands, pawns=("CP", "START"), phase="move")
     st = play(st, RED, "move white START").state
-    menus = RULES.multi_selects(st, RED)
+    menus = PRESENTATION.multi_selects(st, RED)
     assert [m.label for m in menus] == ["bid with GY and black cards", "bid with OR and black cards"]
     gy = menus[0]
     assert gy.items == ("GY5", "BK6", "BK6", "GY4") and gy.min_items == 1 and gy.max_items == 4
     new = RULES.apply(st, RED, RULES.parse(gy.notation(range(4)))).state
     assert new.auction is not None and new.auction.high == 21
-    assert RULES.multi_selects(st, YELLOW) == []
+    assert PRESENTATION.multi_selects(st, YELLOW) == []
 
 
 def test_six_lots_x_holds_only_shops_and_sits_between_index_4_and_0() -> None:

@@ -10,7 +10,7 @@ from typing import Any
 import pytest
 
 from engine.core.errors import EngineError
-from engine.ny1901 import RULES
+from engine.ny1901 import PRESENTATION, RULES
 from tests.engine.test_contract import random_playout as shared_playout
 
 MAX_ACTIONS = 5_000
@@ -46,7 +46,7 @@ def test_every_option_combination_is_valid() -> None:
 @pytest.mark.parametrize(("seats", "options"), SETUPS)
 def test_no_multi_selects(seats: int, options: frozenset[str]) -> None:
     for state, seat, _action, _step in random_playout(seats, 6, options):
-        assert list(RULES.multi_selects(state, seat)) == []
+        assert list(PRESENTATION.multi_selects(state, seat)) == []
 
 
 @pytest.mark.parametrize(("seats", "options"), SETUPS)

@@ -14,7 +14,7 @@ from engine.core.contract import Step, dump_state, load_state
 from engine.core.errors import EngineError, NotYourTurn
 from engine.core.replay import LoggedAction, replay
 from engine.core.rng import Rng, bot_rng
-from engine.ny_henn import POLICIES, RULES
+from engine.ny_henn import POLICIES, PRESENTATION, RULES
 from engine.ny_henn.actions import Action
 from engine.ny_henn.cards import SCORING_CARDS, money_deck
 from engine.ny_henn.city import city_error, fill_keeps_open, frontier, holes
@@ -135,13 +135,13 @@ def test_secrets_stay_with_their_owner(seats: int) -> None:
 def test_multi_selects_make_legal_actions(seats: int) -> None:
     offered = 0
     for state, seat, _action, _step in playout(seats, 6):
-        for choice in RULES.multi_selects(state, seat):
+        for choice in PRESENTATION.multi_selects(state, seat):
             assert 1 <= choice.min_items <= choice.max_items <= len(choice.items)
             for size in {choice.min_items, choice.max_items}:
                 RULES.apply(state, seat, RULES.parse(choice.notation(range(size))))
                 offered += 1
         for waiting in set(range(seats)) - RULES.to_act(state):
-            assert list(RULES.multi_selects(state, waiting)) == []
+            assert list(PRESENTATION.multi_selects(state, waiting)) == []
     assert offered > 0
 
 

@@ -9,10 +9,11 @@ from pydantic import BaseModel
 from engine.core.rng import Rng
 from engine.host.menus import MAX_OPTIONS, MenuEntry, lay_out
 from engine.host.shortcuts import joined, playable, run_through
-from engine.registry import GAMES, POLICIES
+from engine.registry import GAMES, POLICIES, PRESENTATIONS
 from lang.says import render
 
 RULES = GAMES["skyline"]
+PRESENTATION = PRESENTATIONS["skyline"]
 LOCALES = ("en", "it")
 
 
@@ -35,15 +36,15 @@ def states(seed: int, moves: int = 150) -> list[tuple[BaseModel, int]]:
 def test_every_list_of_builds_fits_one_select() -> None:
     for state, seat in states(1) + states(4):
         builds = [a for a in RULES.legal_actions(state, seat) if a.kind == "build"]
-        groups = Counter(RULES.menu_path(state, seat, a)[0].key for a in builds)
+        groups = Counter(PRESENTATION.menu_path(state, seat, a)[0].key for a in builds)
         assert all(size <= MAX_OPTIONS for size in groups.values()), groups
 
 
 def test_the_finishing_runs_end_the_turn_and_read_apart() -> None:
     offered = 0
     for state, seat in states(2):
-        shortcuts = list(RULES.shortcuts(state, seat))
-        assert [s.moves for s in playable(RULES, state, seat)] == [s.moves for s in shortcuts]
+        shortcuts = list(PRESENTATION.shortcuts(state, seat))
+        assert [s.moves for s in playable(RULES, PRESENTATION, state, seat)] == [s.moves for s in shortcuts]
         for shortcut in shortcuts:
             after = run_through(RULES, state, seat, shortcut.moves)
             assert after is not None and seat not in RULES.to_act(after) and shortcut.moves[-1] == "endturn"
@@ -52,7 +53,8 @@ def test_the_finishing_runs_end_the_turn_and_read_apart() -> None:
         for locale in LOCALES:
             labels = [render(locale, s.label) for s in shortcuts]
             labels += [
-                render(locale, RULES.describe(state, seat, a)) for a in RULES.legal_actions(state, seat)
+                render(locale, PRESENTATION.describe(state, seat, a))
+                for a in RULES.legal_actions(state, seat)
             ]
             assert len(labels) == len(set(labels)) and all(len(label) <= 100 for label in labels)
         offered += len(shortcuts)
@@ -62,8 +64,8 @@ def test_the_finishing_runs_end_the_turn_and_read_apart() -> None:
 def test_the_menu_of_a_turn_takes_at_most_five_rows() -> None:
     for state, seat in states(3):
         entries = [
-            MenuEntry(RULES.notation(a), render("en", RULES.describe(state, seat, a)))
+            MenuEntry(RULES.notation(a), render("en", PRESENTATION.describe(state, seat, a)))
             for a in RULES.legal_actions(state, seat)
-        ] + [MenuEntry(joined(s.moves), render("en", s.label)) for s in RULES.shortcuts(state, seat)]
+        ] + [MenuEntry(joined(s.moves), render("en", s.label)) for s in PRESENTATION.shortcuts(state, seat)]
         controls = lay_out(entries, rows=5)
         assert max(c.row for c in controls) < 5 and all(len(c.options) <= MAX_OPTIONS for c in controls)

@@ -14,7 +14,7 @@ from engine.core.contract import Step, dump_state, load_state
 from engine.core.errors import NotYourTurn
 from engine.core.replay import LoggedAction, replay
 from engine.core.rng import Rng, bot_rng
-from engine.skyline import POLICIES, RULES
+from engine.skyline import POLICIES, PRESENTATION, RULES
 from engine.skyline.actions import Action
 from engine.skyline.cards import BONUS_IDS, COLOURED, MISSION_IDS, NEUTRAL_COUNT, SUPPLY_PER_COLOUR
 from engine.skyline.state import SkylineState
@@ -104,7 +104,7 @@ def test_out_of_turn_is_refused(seats: int, options: frozenset[str]) -> None:
         waiting = [s for s in range(seats) if s not in RULES.to_act(state)]
         assert waiting
         assert list(RULES.legal_actions(state, waiting[0])) == []
-        assert list(RULES.multi_selects(state, waiting[0])) == []
+        assert list(PRESENTATION.multi_selects(state, waiting[0])) == []
         with pytest.raises(NotYourTurn):
             RULES.apply(state, waiting[0], action)
         return
@@ -133,7 +133,7 @@ def test_secrets_stay_with_their_owner(seats: int, options: frozenset[str]) -> N
 def test_multi_selects_make_legal_actions(seats: int, options: frozenset[str]) -> None:
     offered = 0
     for state, seat, _action, _step in playout(seats, 6, options):
-        for choice in RULES.multi_selects(state, seat):
+        for choice in PRESENTATION.multi_selects(state, seat):
             assert 1 <= choice.min_items <= choice.max_items <= len(choice.items)
             for size in {choice.min_items, choice.max_items}:
                 RULES.apply(state, seat, RULES.parse(choice.notation(range(size))))
