@@ -15,22 +15,13 @@ from cogs._ui import match_view
 from engine.host.clock import Pace, Reminder, SeatClock
 from engine.host.notify import Channel, QuietHours
 from engine.host.ports import MatchRecord
-from lang import N_, t, tn
+from engine.host.posts import duration
+from lang import N_, t
 
 if TYPE_CHECKING:
     from cogs._client import BigApple
 
 log = logging.getLogger(__name__)
-
-
-def duration(locale: str, span: timedelta) -> str:
-    """``span`` as a person reads it, to the unit that matters: "2 days", "21 h", "35 min"."""
-    minutes = max(int(span.total_seconds() // 60), 0)
-    if minutes >= 48 * 60:
-        return tn(locale, "{count} day", "{count} days", minutes // (24 * 60))
-    if minutes >= 60:
-        return tn(locale, "{count} h", "{count} h", minutes // 60)
-    return tn(locale, "{count} min", "{count} min", minutes)
 
 
 def time_left(locale: str, clock: SeatClock, now: datetime) -> str:

@@ -10,26 +10,23 @@ import asyncio
 import hashlib
 import io
 import logging
-from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
 import discord
 
 import lang
 from cogs._animations import NoAnimation, shortened_note
-from cogs._clocks import clock_notes, duration
+from cogs._clocks import clock_notes
 from cogs._lang import recipient_locale
 from cogs._pings import TurnPings
 from cogs._ui import HandButton, final_view, match_view
 from cogs.tournaments import table_thread_name
 from engine.core.errors import MatchNotFound
-from engine.host.clock import Pace
 from engine.host.ledgers import BOARD_IMAGE_SEAT
 from engine.host.locks import MatchLocks
 from engine.host.outbox import DestinationGone
-from engine.host.ports import Delivery, LivePost, MatchRecord, Notice, TurnLines
-from engine.host.text import clip_lines, notice_heading, notice_lines, standings_lines, winners_line
-from engine.host.undo import who_may_undo
+from engine.host.ports import Delivery, LivePost, MatchRecord, Notice
+from engine.host.text import clip_lines, notice_heading, notice_lines, winners_line
 from lang import t
 from lang.says import Namer
 from render.since import Since
@@ -61,35 +58,6 @@ def nonce_of(delivery: Delivery) -> str:
     """The nonce of a delivery's message: the same on every try, so Discord keeps one message even when
     a post went through but the bot died before marking it sent."""
     return f"ba-{delivery.id}"
-
-
-# Earlier turns kept for the recap of a player's next turn.
-HISTORY = 12
-
-
-def recap(history: Sequence[TurnLines], to_act: Sequence[int], body: list[str], locale: str) -> list[str]:
-    """The lines a player to act reads on their new post: what the others did since that player's own
-    last turn (the turns after it in ``history``), then ``body``."""
-    since = len(history)
-    while since > 0 and not set(history[since - 1].seats) & set(to_act):
-        since -= 1
-    earlier = [line for turn in history[since:] for line in turn.lines if line.startswith("• ")]
-    shown = set(body)
-    earlier = [line for line in earlier if line not in shown]
-    if not earlier:
-        return body
-    return ["**" + t(locale, "Since your last turn:") + "**", *earlier[-RECAP_LINES:], *body]
-
-
-# At most this many lines of earlier turns in a recap (the latest).
-RECAP_LINES = 8
-
-
-def continues_turn(shown: Sequence[int], to_act: Sequence[int]) -> bool:
-    """Whether a notice that calls ``to_act`` continues the post that called ``shown``: the same player
-    still acting, or some of several who decide at once still deciding (their post mentioned them all
-    once already)."""
-    return bool(to_act) and set(to_act) <= set(shown)
 
 
 def humans(match: MatchRecord) -> list[int]:
@@ -273,76 +241,38 @@ class DiscordNotifier:
         return lambda seat: discord.utils.escape_markdown(name(seat))
 
     async def _post_public(self, match: MatchRecord, delivery: Delivery, notice: Notice) -> None:
-        """The board post of a notice. While the same players keep acting, the turn's post is edited in
-        place (its image and the lines of the turn so far); a new turn gets a new post, with one mention,
-        and the previous post loses its buttons, so only the latest post has controls."""
+        """The board post of a notice, as the host plans it (``engine.host.posts``): the turn's post
+        edited in place while the same players keep acting, else a new post with one mention, the
+        previous one losing its buttons so that only the latest post has controls."""
         locale = await recipient_locale(self.bot, None, match.guild_id)
         name = self.namer(match)
-        outcome = self.bot.host.outcome(await self.bot.host.match(match.id)) if notice.finished else None
-        everyone = notice.everyone or outcome is not None
-        body: list[str] = []  # what the post says between its title and its call to act
-        heading = notice_heading(locale, notice, name)
-        if heading:
-            body.append(f"**{heading}**")
-        body.extend(f"• {line}" for line in notice_lines(locale, notice, name))
-        if outcome is not None:
-            body.append("\n".join(standings_lines(locale, match, outcome, name)))
-            body.append(await self._moves_line(match, locale, name))
-            if match.pace is not Pace.NONE:
-                body.append(await self._time_line(match, locale, name))
-        if everyone:
-            players = mention_list(match, tuple(range(match.seat_count)))
-            body.append(t(locale, "Players: {players}", players=players))
         live = await self.bot.posts.live_post(match.id)
-        continuing = (
-            live is not None
-            and outcome is None
-            and not notice.finished
-            and not notice.everyone
-            and continues_turn(live.to_act, notice.to_act)
+        plan = await self.bot.host.board_post(
+            match, delivery, notice, live, locale, name, lambda seats: mention_list(match, tuple(seats))
         )
-        history: tuple[TurnLines, ...] = live.history if live is not None else ()
-        if live is not None and continuing:
-            # A retry after a crash finds its lines already shown: they are not added twice.
-            body = list(live.lines) if live.version >= delivery.version else [*live.lines, *body]
-        elif live is not None and live.version < delivery.version:
-            history = (*live.history, TurnLines(seats=live.to_act, lines=live.lines))[-HISTORY:]
-            if notice.to_act and not notice.finished and not notice.everyone:
-                body = recap(history, notice.to_act, body, locale)
+        outcome = plan.outcome
         parts = [winners_line(locale, outcome, name)] if outcome is not None else []
         parts.append(self.heading(match, locale))
-        parts.extend(clip_lines(body, 1400, locale))
-        if notice.to_act and not notice.finished:
-            call = "▶ " + t(locale, "{players} to act", players=mention_list(match, notice.to_act))
-            notes = await clock_notes(self.bot, match, notice.to_act, locale)
+        parts.extend(clip_lines(plan.body, 1400, locale))
+        if plan.call:
+            call = "▶ " + t(locale, "{players} to act", players=mention_list(match, plan.call))
+            notes = await clock_notes(self.bot, match, plan.call, locale)
             parts.append(" · ".join([call, *notes.values()]))
         content = "\n".join(parts)[:CONTENT_LIMIT]
-        # The board marks what changed since the player to act last played (one player: the post is
-        # theirs; several deciding at once each left it at a different point).
-        acting = notice.to_act[0] if len(notice.to_act) == 1 and not notice.finished else None
-        png = await self.png(match, delivery.version, None, locale, since_seat=acting)
-        # The latest post offers Undo while the player who moved last may take it back (engine.host.undo).
-        undo = delivery.version == match.version and await who_may_undo(self.bot.host, match) is not None
-        view: discord.ui.View | None = match_view(match.id, delivery.version, locale, undo)
+        png = await self.png(match, delivery.version, None, locale, since_seat=plan.since_seat)
+        view: discord.ui.View | None = match_view(match.id, delivery.version, locale, plan.undo)
         if notice.finished:
             view = final_view(match.id, locale) if outcome is not None else None
-        shown = LivePost(
-            match_id=match.id,
-            channel_id=0,
-            message_id=0,
-            to_act=() if notice.finished else notice.to_act,
-            lines=tuple(body),
-            version=delivery.version,
-            history=history,
-        )
+        shown = plan.shown
         board_image = digest(png) if png is not None else None
+        continuing = live is not None and plan.continuing
         if live is not None and continuing and await self._edit_live(live, content, png, view):
             await self.bot.posts.save_live_post(
                 shown.model_copy(update={"channel_id": live.channel_id, "message_id": live.message_id}),
                 board_image=board_image,
             )
             return
-        pinged = range(match.seat_count) if everyone else notice.to_act
+        pinged = range(match.seat_count) if plan.everyone else notice.to_act
         # Each player's own choice says whether this post mentions them (see cogs._pings).
         turn = await self.pings.begin(match, delivery, notice, pinged, live is not None and continuing)
         mentioned = [discord.Object(id=user_id) for user_id in turn.mention]
@@ -381,20 +311,6 @@ class DiscordNotifier:
             self.bot.in_background(
                 self._post_animation(match, message.channel, locale), f"animation-{match.id}"
             )
-
-    async def _moves_line(self, match: MatchRecord, locale: str, name: Namer) -> str:
-        """How many moves each player made (moves taken back not counted), for the final post."""
-        made = await self.bot.host.moves_by_seat(match)
-        counts = [f"{name(seat)} {made[seat]}" for seat in range(match.seat_count)]
-        return t(locale, "Moves: {counts}", counts=" · ".join(counts))
-
-    async def _time_line(self, match: MatchRecord, locale: str, name: Namer) -> str:
-        """How long each player took over their turns on the clock, for the final post."""
-        used = {seat: clock.used for seat, clock in (await self.bot.host.seat_clocks(match)).items()}
-        times = [
-            f"{name(seat)} {duration(locale, used[seat])}" for seat in range(match.seat_count) if seat in used
-        ]
-        return t(locale, "Time used: {times}", times=" · ".join(times))
 
     async def _post_animation(
         self, match: MatchRecord, channel: discord.abc.Messageable, locale: str

@@ -10,7 +10,7 @@ from discord import app_commands
 from discord.ext import commands
 from pydantic import ValidationError
 
-from cogs._clocks import clock_notes, duration
+from cogs._clocks import clock_notes
 from cogs._lang import reader_locale, recipient_locale
 from cogs._ui import (
     LEVEL_WORDS,
@@ -31,6 +31,7 @@ from engine.core.errors import CorruptRecord, LobbyError, NotSeated
 from engine.core.options import parse_options
 from engine.host.clock import DEFAULT_PACE, Pace
 from engine.host.ports import MatchStatus, Player
+from engine.host.posts import duration
 from engine.host.text import HOST, standings_lines, winners_line
 from engine.registry import GAMES, PRESENTATIONS
 from lang import join, t, tn

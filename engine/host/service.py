@@ -59,6 +59,7 @@ from engine.host.outbox import Backoff, DestinationGone
 from engine.host.ports import (
     Delivery,
     DeliveryDraft,
+    LivePost,
     MatchListing,
     MatchRecord,
     MatchStatus,
@@ -71,6 +72,7 @@ from engine.host.ports import (
     Scope,
     payload,
 )
+from engine.host.posts import BoardPost, MatchTotals, Mentions, plan_board_post
 from engine.host.recent import Recent
 from engine.host.shortcuts import shortcut_entries
 from engine.host.table import CHOICE_CLOSED, MOVED_ON, NOT_YOUR_TURN, STALE_CHOICE, Table
@@ -510,6 +512,29 @@ class GameHost:
     async def come_back(self, user_id: int) -> list[SeatClock]:
         """End ``user_id``'s absence now: the clocks that run again."""
         return await absence.come_back(self.store, user_id, self.clock())
+
+    async def board_post(
+        self,
+        match: MatchRecord,
+        delivery: Delivery,
+        notice: Notice,
+        live: LivePost | None,
+        locale: str,
+        name: Namer,
+        mentions: Mentions,
+    ) -> BoardPost:
+        """The plan of ``notice``'s post in ``match``'s thread, whose current turn ``live`` shows, in
+        ``locale`` with seats named by ``name`` and called by ``mentions`` (see ``engine.host.posts``)."""
+        outcome = self.outcome(await self.match(match.id)) if notice.finished else None
+        totals = None
+        if outcome is not None:
+            clocks = await self.seat_clocks(match)
+            used = {seat: clock.used for seat, clock in clocks.items()}
+            totals = MatchTotals(moves=await self.moves_by_seat(match), time_used=used)
+        may_undo = delivery.version == match.version and await undoing.who_may_undo(self, match) is not None
+        return plan_board_post(
+            match, delivery, notice, live, locale, name, mentions, outcome, totals, may_undo
+        )
 
     async def timeouts_of(self, user_id: int, guild_id: int | None = None) -> int:
         """How many turns a computer played for ``user_id`` whose time ran out (in ``guild_id`` only)."""

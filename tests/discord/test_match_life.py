@@ -7,9 +7,9 @@ from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
 from cogs._client import BigApple
-from cogs._clocks import duration
 from engine.core.rng import Rng
 from engine.host.ports import MatchStatus
+from engine.host.posts import duration
 from engine.registry import POLICIES
 from tests.discord.fake import FakeDiscord
 from tests.discord.harness import running_bot

@@ -9,12 +9,12 @@ from pathlib import Path
 
 import pytest
 
-from cogs import _notifier as notifier
 from cogs._client import BigApple
-from cogs._notifier import continues_turn
 from engine.core.replay import replay
 from engine.core.rng import Rng
+from engine.host import service as host_service
 from engine.host.ports import MatchStatus
+from engine.host.posts import continues_turn
 from engine.host.turns import previous_turn_end, told_by_latest
 from engine.registry import POLICIES
 from lang.says import render
@@ -91,7 +91,7 @@ async def test_a_multi_step_turn_is_one_post_with_one_mention(
         )
         # The board each post compares with (as the player to act left it) is found from the end of
         # the log; read two actions at a time here, turns that began further back are found too.
-        monkeypatch.setattr(notifier, "SINCE_TAIL", 2)
+        monkeypatch.setattr(host_service, "TURN_TAIL", 2)
         record = await bot.host.match(match_id)
         log = await bot.store.action_seats(match_id)
         further = 0
