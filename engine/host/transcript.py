@@ -107,19 +107,22 @@ async def run_transcript(
         match = await host.match(match.id)
         if match.status is not MatchStatus.ACTIVE:
             break
-        state = host.state_of(match)
-        seat = min(rules.to_act(state))
+        seat = host.to_act(match)[0]
         player = match.player_at(seat)
         assert player is not None and player.user_id is not None
-        name = host.namer(match, state)
+        # The person's menu as the Discord side gets it: one host call.
+        table = await host.menu(match, player.user_id, locale)
+        name = table.name
         write("[" + t(locale, "menu of {player}", player=name(seat)) + "]")
-        for option in build_menu(host.legal_menu(match, seat, locale), "", 0, locale):
+        for option in build_menu(table.menu, "", 0, locale):
             write(f"option: {option.label}")
-        for choice in host.multi_selects(match, seat):
+        for choice in table.choices:
             title = render(locale, choice.title, name) if choice.title else choice.label
             write(f"option: {title} ✳️")
+        # What the person picks, a computer player's policy decides here.
         if seat not in choosers:
             choosers[seat] = get_policy(game, policies[seat % len(policies)])
+        state = host.state_of(match)
         legal = rules.legal_actions(state, seat)
         action = choosers[seat].choose(rules, state, seat, legal, bot_rng(seed, move))
         result = await host.act(match.id, player.user_id, rules.notation(action), locale=locale)
