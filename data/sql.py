@@ -14,7 +14,9 @@ import sqlite3
 from collections.abc import Callable, Generator, Sequence
 from dataclasses import dataclass
 from enum import Enum
-from typing import Any, TypeVar
+from typing import Any, Protocol, TypeVar
+
+from data.db import Database
 
 T = TypeVar("T")
 
@@ -157,6 +159,38 @@ POSTGRES = Dialect(
     absence_lock=f"SELECT pg_advisory_xact_lock({ABSENCE_LOCK}, hashint8(?))",
     locks_rows=True,
 )
+
+
+class Transactions(Protocol):
+    """A database that runs programs, each in one transaction, and the dialect they are written in."""
+
+    @property
+    def dialect(self) -> Dialect: ...
+
+    async def read(self, program: ProgramFactory[T], *, may_inline: bool = True) -> T:
+        """Run a fresh ``program()`` in one read transaction. ``may_inline=False``: the read may be long,
+        so SQLite keeps it off the event loop."""
+        ...
+
+    async def write(self, program: ProgramFactory[T]) -> T:
+        """Run a fresh ``program()`` in one write transaction, rolled back if it raises."""
+        ...
+
+
+class SqliteTransactions:
+    """``Transactions`` on a ``data.db.Database``: each program runs whole on the database's connection
+    (see ``Database.read`` and ``Database.write`` for where and how)."""
+
+    dialect = SQLITE
+
+    def __init__(self, db: Database) -> None:
+        self.db = db
+
+    async def read(self, program: ProgramFactory[T], *, may_inline: bool = True) -> T:
+        return await self.db.read(lambda raw: run(raw, program()), may_inline=may_inline)
+
+    async def write(self, program: ProgramFactory[T]) -> T:
+        return await self.db.write(lambda raw: run(raw, program()))
 
 
 def run(raw: sqlite3.Connection, program: Program[T]) -> T:

@@ -14,12 +14,12 @@ from __future__ import annotations
 import os
 import sqlite3
 from collections.abc import Callable, Collection
-from typing import Self, TypeVar
+from typing import Self
 
 from data import db as dbmod
 from data import rows, sql
 from data.rows import MAX_DELIVERY_ATTEMPTS, Destination, MatchListing
-from data.sql import SQLITE, Program, ProgramFactory
+from data.sql import Program, SqliteTransactions
 from data.sql_store.core import (
     GUARD_COMMIT,
     INSERT_ACTION,
@@ -46,8 +46,6 @@ __all__ = [
     "SqliteMatchStore",
     "read_match",
 ]
-
-T = TypeVar("T")
 
 _PENDING_HEADS = (
     "SELECT match_id, seat FROM deliveries WHERE status = 'pending' GROUP BY match_id, seat ORDER BY MIN(id)"
@@ -77,7 +75,7 @@ class SqliteMatchStore(SqlMatchStore[dbmod.Database]):
         ``max_attempts`` is how many failed sends make a delivery ``failed``; ``clock`` gives the
         ``*_at`` timestamps.
         """
-        super().__init__(db, SQLITE, max_attempts=max_attempts, clock=clock)
+        super().__init__(db, SqliteTransactions(db), max_attempts=max_attempts, clock=clock)
 
     @classmethod
     async def open(
@@ -96,12 +94,6 @@ class SqliteMatchStore(SqlMatchStore[dbmod.Database]):
         target = dbmod.default_db_path() if path is None else path
         db = await dbmod.Database.open(target, busy_timeout_ms=busy_timeout_ms, inline=inline)
         return cls(db, max_attempts=max_attempts, clock=clock)
-
-    async def _read(self, program: ProgramFactory[T], *, may_inline: bool = True) -> T:
-        return await self._db.read(lambda raw: sql.run(raw, program()), may_inline=may_inline)
-
-    async def _write(self, program: ProgramFactory[T]) -> T:
-        return await self._db.write(lambda raw: sql.run(raw, program()))
 
     # ------------------------------------------------------------------------------------- outbox
 

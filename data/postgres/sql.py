@@ -9,8 +9,8 @@ from typing import Any, TypeVar
 
 import asyncpg
 
-from data.postgres.db import Conn
-from data.sql import Clause, Program, Query, Want
+from data.postgres.db import Conn, PgDatabase
+from data.sql import POSTGRES, Clause, Program, ProgramFactory, Query, Want
 from engine.host.shards import Shards
 
 T = TypeVar("T")
@@ -80,6 +80,22 @@ def _numbered_once(sql: str) -> str:
         if len(_NUMBERED) < _NUMBERED_MOST:
             _NUMBERED[sql] = found
     return found
+
+
+class PgTransactions:
+    """``Transactions`` (``data.sql``) on a ``PgDatabase``: each program runs whole on one pooled
+    connection, reads in one snapshot (``PgDatabase.read``), writes under READ COMMITTED."""
+
+    dialect = POSTGRES
+
+    def __init__(self, db: PgDatabase) -> None:
+        self.db = db
+
+    async def read(self, program: ProgramFactory[T], *, may_inline: bool = True) -> T:
+        return await self.db.read(lambda conn: run(conn, program()))
+
+    async def write(self, program: ProgramFactory[T]) -> T:
+        return await self.db.write(lambda conn: run(conn, program()))
 
 
 async def run(conn: Conn, program: Program[T]) -> T:

@@ -34,22 +34,20 @@ import secrets
 import socket
 from collections.abc import Callable, Collection
 from datetime import datetime, timedelta
-from typing import Any, Self, TypeVar
+from typing import Any, Self
 
 from data import db as dbmod
 from data import rows
 from data.clocks import utc_text
 from data.postgres import sql as pgsql
 from data.postgres.db import POOL_SIZE, Conn, PgDatabase
-from data.postgres.sql import Args, shard_clause, shard_filter
+from data.postgres.sql import Args, PgTransactions, shard_clause, shard_filter
 from data.rows import MAX_DELIVERY_ATTEMPTS, Destination
-from data.sql import POSTGRES, Clause, ProgramFactory
+from data.sql import Clause
 from data.sql_store.core import require_delivery
 from data.sql_store.store import SqlMatchStore
 from engine.host.ports import Delivery
 from engine.host.shards import Shards
-
-T = TypeVar("T")
 
 # How long a process holds the notices it took to send; renewed by every one it sends.
 LEASE = timedelta(seconds=60)
@@ -118,7 +116,7 @@ class PostgresMatchStore(SqlMatchStore[PgDatabase]):
         does (None: every match); ``process`` names this process in the notices it claims (default:
         ``default_process()``); ``lease`` is how long a claim lasts.
         """
-        super().__init__(db, POSTGRES, max_attempts=max_attempts, clock=clock)
+        super().__init__(db, PgTransactions(db), max_attempts=max_attempts, clock=clock)
         if lease <= timedelta(0):
             raise ValueError("a lease must last some time")
         self.shards = None if shards is None or shards.everything else shards
@@ -147,12 +145,6 @@ class PostgresMatchStore(SqlMatchStore[PgDatabase]):
         except BaseException:
             await db.close()
             raise
-
-    async def _read(self, program: ProgramFactory[T], *, may_inline: bool = True) -> T:
-        return await self._db.read(lambda conn: pgsql.run(conn, program()))
-
-    async def _write(self, program: ProgramFactory[T]) -> T:
-        return await self._db.write(lambda conn: pgsql.run(conn, program()))
 
     def _owned(self, guild_column: str) -> Clause:
         """The matches whose server is on one of this process's shards (every match without shards)."""

@@ -4,7 +4,6 @@ check a version guard and queue notices."""
 
 from __future__ import annotations
 
-from abc import ABC, abstractmethod
 from collections.abc import Callable, Sequence
 from types import TracebackType
 from typing import Any, Generic, Protocol, Self, TypeVar
@@ -14,7 +13,7 @@ from data import db as dbmod
 from data import rows, sql
 from data.quarantine import Unreadable, report
 from data.rows import MAX_DELIVERY_ATTEMPTS
-from data.sql import NO_CLAUSE, Clause, Dialect, Program, ProgramFactory
+from data.sql import NO_CLAUSE, Clause, Dialect, Program, ProgramFactory, Transactions
 from engine.host.notify import TurnPing
 from engine.host.ports import DeliveryDraft, MatchRecord
 
@@ -90,21 +89,23 @@ GUARD_CLOSE = (
 )
 
 
-class StoreCore(ABC, Generic[D]):
+class StoreCore(Generic[D]):
     """The state of a match store on an SQL database ``D``, and the transactions it runs there."""
 
     def __init__(
         self,
         db: D,
-        dialect: Dialect,
+        transactions: Transactions,
         *,
         max_attempts: int = MAX_DELIVERY_ATTEMPTS,
         clock: Callable[[], str] = dbmod.utc_now,
     ) -> None:
+        """A store on ``db``, whose programs ``transactions`` runs."""
         if max_attempts < 1:
             raise ValueError("max_attempts must be at least 1")
         self._db = db
-        self.dialect = dialect
+        self._transactions = transactions
+        self.dialect: Dialect = transactions.dialect
         self.max_attempts = max_attempts
         self._clock = clock
         # The last record this store read or wrote per match (see ``commit_action``).
@@ -127,14 +128,11 @@ class StoreCore(ABC, Generic[D]):
     ) -> None:
         await self.close()
 
-    @abstractmethod
     async def _read(self, program: ProgramFactory[T], *, may_inline: bool = True) -> T:
-        """Run a fresh ``program()`` in one read transaction. ``may_inline=False``: the read may be long,
-        so SQLite keeps it off the event loop."""
+        return await self._transactions.read(program, may_inline=may_inline)
 
-    @abstractmethod
     async def _write(self, program: ProgramFactory[T]) -> T:
-        """Run a fresh ``program()`` in one write transaction, rolled back if it raises."""
+        return await self._transactions.write(program)
 
     def _owned(self, guild_column: str) -> Clause:
         """The condition (on ``guild_column``) that keeps the matches whose duties this store does: the
