@@ -11,10 +11,10 @@ field of ``Dialect``: ``SQLITE`` and ``POSTGRES`` below are its only two rows.
 from __future__ import annotations
 
 import sqlite3
-from collections.abc import Callable, Generator, Sequence
+from collections.abc import Callable, Coroutine, Generator, Sequence
 from dataclasses import dataclass
 from enum import Enum
-from typing import Any, Protocol, TypeVar
+from typing import Any, NamedTuple, Protocol, TypeVar
 
 from data.db import Database
 
@@ -33,8 +33,7 @@ class Want(Enum):
     NOTHING = "nothing"  # nothing (a statement run for its effect, such as taking a lock)
 
 
-@dataclass(frozen=True, slots=True)
-class Query:
+class Query(NamedTuple):
     """One statement of a program, with ``?`` placeholders, and what its answer is. With
     ``duplicate_is_none``, a row refused by a uniqueness constraint answers None instead of raising
     (on PostgreSQL the transaction can then only end: the program must raise or return)."""
@@ -103,10 +102,9 @@ ABSENCE_LOCK = 0x41574159
 class Dialect:
     """What SQLite and PostgreSQL write differently in the statements the stores share."""
 
-    name: str
     # Equality that holds between two NULLs.
     same: str
-    # An INSERT that skips the rows a constraint refuses: the words before the table and after VALUES.
+    # An INSERT that skips the rows a constraint refuses: the words before the table and after the values.
     ignoring_before: str
     ignoring_after: str
     # Whether an upsert replaces the whole row (the columns it names; the others back to their defaults)
@@ -114,14 +112,16 @@ class Dialect:
     replaces_rows: bool
     # The LIMIT that limits nothing.
     unlimited: int | None
-    # Locks taken inside transactions besides the rows they write (SQLite's writes run one at a time).
-    # The statement that makes one person's absences wait for each other, with the person's id.
+    # The locks a write transaction takes besides the rows it writes, where writers run side by side
+    # (SQLite's run one at a time, so they need none). The statement that makes one person's absences
+    # wait for each other, with the person's id:
     absence_lock: str | None
-    # Whether a transaction that moves a person's clocks first locks their matches' rows.
+    # Whether the rows a write reads to decide what it writes are locked first (``FOR UPDATE``):
     locks_rows: bool
 
     def insert_ignoring(self, into: str) -> str:
-        """``INSERT INTO {into}`` skipping rows a uniqueness constraint refuses."""
+        """``INSERT INTO {into}`` skipping the rows a constraint refuses (on PostgreSQL, a uniqueness
+        constraint only)."""
         return f"{self.ignoring_before} {into}{self.ignoring_after}"
 
     def upsert(self, table: str, columns: str, key: Sequence[str]) -> str:
@@ -140,7 +140,6 @@ class Dialect:
 
 
 SQLITE = Dialect(
-    name="sqlite",
     same="IS",
     ignoring_before="INSERT OR IGNORE INTO",
     ignoring_after="",
@@ -150,7 +149,6 @@ SQLITE = Dialect(
     locks_rows=False,
 )
 POSTGRES = Dialect(
-    name="postgresql",
     same="IS NOT DISTINCT FROM",
     ignoring_before="INSERT INTO",
     ignoring_after=" ON CONFLICT DO NOTHING",
@@ -179,18 +177,19 @@ class Transactions(Protocol):
 
 class SqliteTransactions:
     """``Transactions`` on a ``data.db.Database``: each program runs whole on the database's connection
-    (see ``Database.read`` and ``Database.write`` for where and how)."""
+    (see ``Database.read`` and ``Database.write`` for where and how). Its calls hand over the database's
+    own coroutines, which a read on the event loop is cheaper without another around them."""
 
     dialect = SQLITE
 
     def __init__(self, db: Database) -> None:
         self.db = db
 
-    async def read(self, program: ProgramFactory[T], *, may_inline: bool = True) -> T:
-        return await self.db.read(lambda raw: run(raw, program()), may_inline=may_inline)
+    def read(self, program: ProgramFactory[T], *, may_inline: bool = True) -> Coroutine[Any, Any, T]:
+        return self.db.read(lambda raw: run(raw, program()), may_inline=may_inline)
 
-    async def write(self, program: ProgramFactory[T]) -> T:
-        return await self.db.write(lambda raw: run(raw, program()))
+    def write(self, program: ProgramFactory[T]) -> Coroutine[Any, Any, T]:
+        return self.db.write(lambda raw: run(raw, program()))
 
 
 def run(raw: sqlite3.Connection, program: Program[T]) -> T:

@@ -5,6 +5,7 @@ runs the programs both stores share (``data.sql``) on an asyncpg connection."""
 from __future__ import annotations
 
 import re
+from collections.abc import Coroutine
 from typing import Any, TypeVar
 
 import asyncpg
@@ -91,11 +92,11 @@ class PgTransactions:
     def __init__(self, db: PgDatabase) -> None:
         self.db = db
 
-    async def read(self, program: ProgramFactory[T], *, may_inline: bool = True) -> T:
-        return await self.db.read(lambda conn: run(conn, program()))
+    def read(self, program: ProgramFactory[T], *, may_inline: bool = True) -> Coroutine[Any, Any, T]:
+        return self.db.read(lambda conn: run(conn, program()))
 
-    async def write(self, program: ProgramFactory[T]) -> T:
-        return await self.db.write(lambda conn: run(conn, program()))
+    def write(self, program: ProgramFactory[T]) -> Coroutine[Any, Any, T]:
+        return self.db.write(lambda conn: run(conn, program()))
 
 
 async def run(conn: Conn, program: Program[T]) -> T:
