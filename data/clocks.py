@@ -1,19 +1,18 @@
-"""The rows of match clocks (``seat_clocks``), timeouts and absences, as functions on an open transaction.
-
-``SqliteMatchStore`` calls them inside its own transactions, so a move and the clocks it changes are
-written together (see ``engine.host.clock``). The pure helpers (rows to clocks and back, stored times)
-are shared with the PostgreSQL store's twin of this module, ``data.postgres.clocks``.
+"""The rows of match clocks (``seat_clocks``), timeouts and absences: programs (``data.sql``) that both
+match stores run inside their own transactions, so a move and the clocks it changes are written
+together (see ``engine.host.clock``), and the pure helpers (rows to clocks and back, stored times).
 """
 
 from __future__ import annotations
 
-import sqlite3
-from collections.abc import Iterable, Sequence
+from collections.abc import Collection, Iterable, Sequence
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
 from data import db as dbmod
+from data import sql
 from data.quarantine import Unreadable, quarantine_params, quarantine_sql, read_each, unreadable_row
+from data.sql import NO_CLAUSE, Clause, Dialect, Program
 from engine.core.errors import CorruptRecord
 from engine.host.clock import ClockChange, SeatClock
 
@@ -21,7 +20,8 @@ COLUMNS = (
     "match_id, seat, user_id, bank_seconds, started_at, deadline, reminded, due_at, timeouts, "
     "last_started, last_deadline, last_bank_seconds, used_seconds, last_used_seconds"
 )
-_MARKS = ", ".join("?" for _ in COLUMNS.split(","))
+_KEY = ("match_id", "seat")
+_PREFIXED = ", ".join("c." + c.strip() for c in COLUMNS.split(","))
 
 
 def utc_text(moment: datetime) -> str:
@@ -105,60 +105,74 @@ def clock_params(clock: SeatClock) -> tuple[Any, ...]:
     )
 
 
-def write_change(raw: sqlite3.Connection, change: ClockChange | None, now: str) -> None:
-    """Store the seat clocks of ``change`` and count its timeouts, once its absences are checked
-    (``ClockChange.absences_seen``; a write transaction of SQLite runs alone, so this read is current)."""
+def write_change(dialect: Dialect, change: ClockChange | None, now: str) -> Program[None]:
+    """Store the seat clocks of ``change`` (each replacing its seat's row) and count its timeouts, once
+    its absences are checked (``ClockChange.absences_seen``): SQLite runs a write transaction alone, so
+    its read is current; PostgreSQL first takes the locks ``/away`` takes, so either the absence is
+    written first and seen here, or this commit is, and the absence pauses its turn."""
     if not change:
         return
     if (seen := change.absences_seen) is not None:
-        seen.check(absences(raw, seen.users, seen.as_of))
-    raw.executemany(
-        f"INSERT OR REPLACE INTO seat_clocks ({COLUMNS}) VALUES ({_MARKS})",
-        [clock_params(clock) for clock in change.clocks],
+        for user_id in sorted(seen.users):
+            yield from hold_absences_of(dialect, user_id)
+        seen.check((yield from absences(seen.users, seen.as_of)))
+    yield sql.each(
+        dialect.upsert("seat_clocks", COLUMNS, _KEY), [clock_params(clock) for clock in change.clocks]
     )
-    raw.executemany(
-        "INSERT OR IGNORE INTO timeouts (match_id, seat, user_id, at) VALUES (?, ?, ?, ?)",
+    yield sql.each(
+        dialect.insert_ignoring("timeouts (match_id, seat, user_id, at) VALUES (?, ?, ?, ?)"),
         [(clock.match_id, clock.seat, clock.user_id, now) for clock in change.timeouts],
     )
 
 
-def seat_clocks(raw: sqlite3.Connection, match_id: int) -> list[SeatClock]:
-    rows = raw.execute(f"SELECT {COLUMNS} FROM seat_clocks WHERE match_id = ? ORDER BY seat", (match_id,))
-    return [to_clock(row) for row in rows]
+def seat_clocks(match_id: int) -> Program[list[SeatClock]]:
+    found = yield sql.rows(f"SELECT {COLUMNS} FROM seat_clocks WHERE match_id = ? ORDER BY seat", match_id)
+    return [to_clock(row) for row in found]
 
 
 def due_clocks(
-    raw: sqlite3.Connection, now: datetime, limit: int
-) -> tuple[list[SeatClock], list[Unreadable]]:
-    """The clocks due by ``now`` (none set aside), and those of them that cannot be read."""
-    rows = raw.execute(
-        f"SELECT {COLUMNS} FROM seat_clocks WHERE due_at IS NOT NULL AND due_at <= ? AND quarantined IS NULL "
-        "ORDER BY due_at LIMIT ?",
-        (utc_text(now), limit),
+    dialect: Dialect, now: datetime, limit: int, owned: Clause = NO_CLAUSE
+) -> Program[tuple[list[SeatClock], list[Unreadable]]]:
+    """The clocks due by ``now`` (none set aside) that ``owned`` (a condition on ``m.guild_id``) keeps,
+    and those of them that cannot be read."""
+    condition, params = owned
+    found = yield sql.rows(
+        f"SELECT {_PREFIXED} FROM seat_clocks c {_joined(condition)} WHERE c.due_at IS NOT NULL "
+        f"AND c.due_at <= ? AND c.quarantined IS NULL {condition} ORDER BY c.due_at LIMIT ?",
+        utc_text(now),
+        *params,
+        dialect.limit(limit),
     )
-    return read_each("seat_clocks", rows, to_clock)
+    return read_each("seat_clocks", found, to_clock)
 
 
-def next_due(raw: sqlite3.Connection) -> tuple[datetime | None, list[Unreadable]]:
-    """When the first clock not set aside comes due, and the rows before it whose time cannot be read."""
+def next_due(owned: Clause = NO_CLAUSE) -> Program[tuple[datetime | None, list[Unreadable]]]:
+    """When the first clock not set aside that ``owned`` keeps comes due, and the rows before it whose
+    time cannot be read."""
+    condition, params = owned
     unreadable: list[Unreadable] = []
-    for match_id, seat, due_at in raw.execute(
-        "SELECT match_id, seat, due_at FROM seat_clocks WHERE due_at IS NOT NULL AND quarantined IS NULL "
-        "ORDER BY due_at"
-    ):
+    while True:
+        found = yield sql.row(
+            f"SELECT c.match_id, c.seat, c.due_at FROM seat_clocks c {_joined(condition)} "
+            f"WHERE c.due_at IS NOT NULL AND c.quarantined IS NULL {condition} ORDER BY c.due_at "
+            f"LIMIT 1 OFFSET {len(unreadable)}",
+            *params,
+        )
+        if found is None:
+            return None, unreadable
+        match_id, seat, due_at = found
         try:
             return read_moment(due_at, "due_at", f"the clock of seat {seat} in match {match_id}"), unreadable
         except CorruptRecord as exc:
             unreadable.append(unreadable_row("seat_clocks", (match_id, seat), exc))
-    return None, unreadable
 
 
-def quarantine(raw: sqlite3.Connection, unreadable: Sequence[Unreadable]) -> list[Unreadable]:
+def quarantine(unreadable: Sequence[Unreadable]) -> Program[list[Unreadable]]:
     """Set ``unreadable`` rows aside; those this call set aside (not already set aside by another)."""
     newly: list[Unreadable] = []
     for row in unreadable:
-        changed = raw.execute(quarantine_sql(row.table, lambda _: "?"), quarantine_params(row))
-        if changed.rowcount == 1:
+        changed = yield sql.count(quarantine_sql(row.table, lambda _: "?"), *quarantine_params(row))
+        if changed == 1:
             newly.append(row)
     return newly
 
@@ -178,52 +192,75 @@ def settle_params(old: SeatClock, new: SeatClock) -> tuple[Any, ...]:
     )
 
 
-def replace_if_unchanged(raw: sqlite3.Connection, old: SeatClock, new: SeatClock) -> bool:
+def replace_if_unchanged(dialect: Dialect, old: SeatClock, new: SeatClock) -> Program[bool]:
     """Write ``new`` over ``old`` only if the row is still ``old`` (nobody acted on it meanwhile)."""
-    changed = raw.execute(
-        "UPDATE seat_clocks SET reminded = ?, due_at = ? "
-        "WHERE match_id = ? AND seat = ? AND reminded = ? AND due_at IS ? AND deadline IS ?",
-        settle_params(old, new),
+    changed = yield sql.count(
+        "UPDATE seat_clocks SET reminded = ?, due_at = ? WHERE match_id = ? AND seat = ? AND reminded = ? "
+        f"AND due_at {dialect.same} ? AND deadline {dialect.same} ?",
+        *settle_params(old, new),
     )
-    return changed.rowcount == 1
+    return bool(changed == 1)
 
 
-def running_clocks_of(raw: sqlite3.Connection, user_id: int) -> list[SeatClock]:
-    """The clocks of ``user_id`` that are running, in matches still being played."""
-    rows = raw.execute(
-        f"SELECT {', '.join('c.' + c.strip() for c in COLUMNS.split(','))} FROM seat_clocks c "
-        "JOIN matches m ON m.id = c.match_id "
+def hold_absences_of(dialect: Dialect, user_id: int) -> Program[None]:
+    """Wait for, then hold until the transaction ends, the right to begin or end ``user_id``'s absences:
+    two requests at once are judged one after the other, the second seeing what the first wrote (a
+    write transaction of SQLite holds it already)."""
+    if dialect.absence_lock is not None:
+        yield sql.run_only(dialect.absence_lock, user_id)
+
+
+def running_clocks_of(dialect: Dialect, user_id: int, *, hold: bool = False) -> Program[list[SeatClock]]:
+    """The clocks of ``user_id`` that are running, in matches still being played. ``hold``: first lock
+    those matches where other writers may run beside this one (in id order, as a move locks its match
+    before its clocks), so a move being written now is read once committed and no move writes them
+    before this transaction ends."""
+    if hold and dialect.locks_rows:
+        yield sql.rows(
+            "SELECT id FROM matches WHERE status = 'active' AND id IN "
+            "(SELECT match_id FROM seat_clocks WHERE user_id = ? AND deadline IS NOT NULL) "
+            "ORDER BY id FOR UPDATE",
+            user_id,
+        )
+    found = yield sql.rows(
+        f"SELECT {_PREFIXED} FROM seat_clocks c JOIN matches m ON m.id = c.match_id "
         "WHERE c.user_id = ? AND c.deadline IS NOT NULL AND m.status = 'active'",
-        (user_id,),
+        user_id,
     )
-    return [to_clock(row) for row in rows]
+    return [to_clock(row) for row in found]
 
 
-def timeouts_of(raw: sqlite3.Connection, user_id: int, guild_id: int | None) -> int:
+def timeouts_of(user_id: int, guild_id: int | None) -> Program[int]:
     if guild_id is None:
-        (count,) = raw.execute("SELECT COUNT(*) FROM timeouts WHERE user_id = ?", (user_id,)).fetchone()
+        found = yield sql.value("SELECT COUNT(*) FROM timeouts WHERE user_id = ?", user_id)
     else:
-        (count,) = raw.execute(
+        found = yield sql.value(
             "SELECT COUNT(*) FROM timeouts t JOIN matches m ON m.id = t.match_id "
             "WHERE t.user_id = ? AND m.guild_id = ?",
-            (user_id, guild_id),
-        ).fetchone()
-    return int(count)
+            user_id,
+            guild_id,
+        )
+    return int(found)
 
 
 def absences(
-    raw: sqlite3.Connection, user_ids: Sequence[int], ending_after: datetime
-) -> dict[int, list[tuple[datetime, datetime]]]:
+    user_ids: Collection[int], ending_after: datetime
+) -> Program[dict[int, list[tuple[datetime, datetime]]]]:
     """The absences of ``user_ids`` that end after ``ending_after``, as (start, end) by user id."""
     if not user_ids:
         return {}
-    marks = ", ".join("?" for _ in user_ids)
-    rows = raw.execute(
-        f"SELECT user_id, starts_at, ends_at FROM absences WHERE user_id IN ({marks}) AND ends_at > ? "
-        "ORDER BY starts_at",
-        (*user_ids, utc_text(ending_after)),
+    found = yield sql.rows(
+        f"SELECT user_id, starts_at, ends_at FROM absences WHERE user_id IN ({sql.marks(len(user_ids))}) "
+        "AND ends_at > ? ORDER BY starts_at",
+        *user_ids,
+        utc_text(ending_after),
     )
-    return absences_of(rows)
+    return absences_of(found)
+
+
+def _joined(owned: str) -> str:
+    """The join a condition on ``m.guild_id`` needs (none without a condition)."""
+    return "JOIN matches m ON m.id = c.match_id" if owned else ""
 
 
 def absences_of(rows: Iterable[dbmod.Row]) -> dict[int, list[tuple[datetime, datetime]]]:

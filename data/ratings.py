@@ -1,19 +1,18 @@
-"""``SqliteRatings``: the ``RatingStore`` port on the match store's SQLite database.
+"""``SqlRatings``: the ``RatingStore`` port on the match store's database, SQLite or PostgreSQL.
 
-It shares the ``data.db.Database`` of ``SqliteMatchStore`` (tables from ``0002_ratings.sql``), so every
-call is one transaction on the same connection and never interleaves with the store's. The rating
-arithmetic lives in ``engine.host.ratings``; this module only reads and writes it.
+The rating arithmetic lives in ``engine.host.ratings``; this module only reads and writes it.
 """
 
 from __future__ import annotations
 
-import sqlite3
 from collections.abc import Callable, Iterable, Sequence
 from typing import Any, Self
 
 from pydantic import ValidationError
 
 from data import db as dbmod
+from data import sql
+from data.sql import Program, SqliteTransactions, Transactions
 from data.store import SqliteMatchStore
 from engine.core.contract import Outcome
 from engine.core.errors import CorruptRecord, MatchNotFound
@@ -62,23 +61,18 @@ HISTORY_COLUMNS = (
 )
 
 
-class SqliteRatings:
-    """Ratings stored next to the matches (see ``engine.host.ratings.RatingStore``).
+class SqlRatings:
+    """Ratings stored next to the matches (see ``engine.host.ratings.RatingStore``), on SQLite or
+    PostgreSQL.
 
-    Build it on the match store's database: ``SqliteRatings.from_store(store)``. It does not own the
-    connection; closing the match store closes it. Reads raise ``CorruptRecord`` for rows that cannot be
-    read; ``record`` raises as documented there.
+    It does not own the connection; closing the match store closes it. Reads raise ``CorruptRecord`` for
+    rows that cannot be read; ``record`` raises as documented there.
     """
 
-    def __init__(self, db: dbmod.Database, *, clock: Callable[[], str] = dbmod.utc_now) -> None:
-        """Work on an open, migrated ``data.db.Database``; ``clock`` gives the ``*_at`` timestamps."""
-        self._db = db
+    def __init__(self, transactions: Transactions, *, clock: Callable[[], str] = dbmod.utc_now) -> None:
+        """Work on the database of ``transactions``; ``clock`` gives the ``*_at`` timestamps."""
+        self._transactions = transactions
         self._clock = clock
-
-    @classmethod
-    def from_store(cls, store: SqliteMatchStore, *, clock: Callable[[], str] | None = None) -> Self:
-        """Ratings on the same database (and by default the same clock) as ``store``."""
-        return cls(store._db, clock=store._clock if clock is None else clock)
 
     # ---------------------------------------------------------------------------------------- write
 
@@ -96,35 +90,41 @@ class SqliteRatings:
         """
         seats, outcome = rating_inputs(match, outcome)
         now = self._clock()
+        # Where writers run side by side, the match's row is held so that it is rated once.
+        status_sql = "SELECT status FROM matches WHERE id = ?" + (
+            " FOR UPDATE" if self._transactions.dialect.locks_rows else ""
+        )
 
-        def body(raw: sqlite3.Connection) -> bool:
-            row = raw.execute("SELECT status FROM matches WHERE id = ?", (match.id,)).fetchone()
-            if row is None:
+        def body() -> Program[bool]:
+            status = yield sql.value(status_sql, match.id)
+            if status is None:
                 raise MatchNotFound(f"there is no match {match.id}")
-            if row[0] != MatchStatus.FINISHED.value:
+            if status != MatchStatus.FINISHED.value:
                 raise ValueError(
-                    f"match {match.id} is {row[0]} in the database; only finished matches are rated"
+                    f"match {match.id} is {status} in the database; only finished matches are rated"
                 )
-            if raw.execute("SELECT 1 FROM rated_matches WHERE match_id = ?", (match.id,)).fetchone():
+            if (yield sql.value("SELECT 1 FROM rated_matches WHERE match_id = ?", match.id)):
                 return False
             users = [user_id for user_id in seats if user_id is not None]
-            current = _read_ratings(raw, match.game, users) if outcome is not None else {}
+            current = (yield from _read_ratings(match.game, users)) if outcome is not None else {}
             updated = rate_match(current, seats, outcome) if outcome is not None else {}
-            raw.execute(
+            yield sql.count(
                 "INSERT INTO rated_matches (match_id, game, rated, rated_at) VALUES (?, ?, ?, ?)",
-                (match.id, match.game, len(updated), now),
+                match.id,
+                match.game,
+                len(updated),
+                now,
             )
             if not updated or outcome is None:
                 return False
-            raw.executemany(
+            yield sql.each(
                 UPSERT_RATING,
                 [(match.game, u, r.mu, r.sigma, r.games, r.wins, now) for u, r in updated.items()],
             )
-            history = history_rows(match, seats, outcome, current, updated, now)
-            raw.executemany(INSERT_HISTORY, history)
+            yield sql.each(INSERT_HISTORY, history_rows(match, seats, outcome, current, updated, now))
             return True
 
-        return await self._db.write(body)
+        return await self._transactions.write(body)
 
     # ----------------------------------------------------------------------------------------- read
 
@@ -134,25 +134,20 @@ class SqliteRatings:
         Raises ``CorruptRecord``.
         """
         wanted = list(dict.fromkeys(user_ids))
-
-        def body(raw: sqlite3.Connection) -> dict[int, Rating]:
-            return _read_ratings(raw, game, wanted)
-
-        found = await self._db.read(body)
+        found = await self._transactions.read(lambda: _read_ratings(game, wanted))
         return {user_id: found.get(user_id, Rating()) for user_id in wanted}
 
     async def changes(self, match_id: int) -> list[RatingChange]:
         """What rating ``match_id`` did to each rated player, in seat order (empty if it changed nothing
         or was never recorded). Raises ``CorruptRecord``."""
 
-        def body(raw: sqlite3.Connection) -> list[RatingChange]:
-            rows = raw.execute(
-                f"SELECT {HISTORY_COLUMNS} FROM rating_history WHERE match_id = ? ORDER BY seat",
-                (match_id,),
-            ).fetchall()
-            return [rating_change_of_row(row) for row in rows]
+        def body() -> Program[list[RatingChange]]:
+            found = yield sql.rows(
+                f"SELECT {HISTORY_COLUMNS} FROM rating_history WHERE match_id = ? ORDER BY seat", match_id
+            )
+            return [rating_change_of_row(tuple(row)) for row in found]
 
-        return await self._db.read(body)
+        return await self._transactions.read(body)
 
     async def leaderboard(
         self, game: str, limit: int = 10, min_games: int = 1, guild_id: int | None = None
@@ -163,12 +158,12 @@ class SqliteRatings:
         Ordered by the conservative ordinal (the display rating before rounding), then by more games,
         then by user id; players with the same ordinal share a rank. Raises ``CorruptRecord``.
         """
-        sql, params = leaderboard_query(game, limit, min_games, guild_id)
+        statement, params = leaderboard_query(game, limit, min_games, guild_id)
 
-        def body(raw: sqlite3.Connection) -> list[Any]:
-            return raw.execute(sql, params).fetchall()
+        def body() -> Program[list[LeaderRow]]:
+            return leader_rows(game, (tuple(row) for row in (yield sql.rows(statement, *params))))
 
-        return leader_rows(game, await self._db.read(body))
+        return await self._transactions.read(body)
 
     async def profile(
         self, user_id: int, recent: int = 5, guild_id: int | None = None, game: str | None = None
@@ -183,16 +178,30 @@ class SqliteRatings:
             user_id, recent, guild_id, game
         )
 
-        def body(raw: sqlite3.Connection) -> Profile:
-            standings = raw.execute(standings_sql, standings_params).fetchall()
-            return profile_of(user_id, standings, raw.execute(recent_sql, recent_params).fetchall())
+        def body() -> Program[Profile]:
+            standings = yield sql.rows(standings_sql, *standings_params)
+            latest = yield sql.rows(recent_sql, *recent_params)
+            return profile_of(user_id, map(tuple, standings), map(tuple, latest))
 
-        return await self._db.read(body)
+        return await self._transactions.read(body)
+
+
+class SqliteRatings(SqlRatings):
+    """Ratings in the matches' SQLite file (tables from ``0002_ratings.sql``), on the match store's
+    ``data.db.Database``, so every call is one transaction on the same connection and never interleaves
+    with the store's. Build it with ``SqliteRatings.from_store(store)``."""
+
+    def __init__(self, db: dbmod.Database, *, clock: Callable[[], str] = dbmod.utc_now) -> None:
+        """Work on an open, migrated ``data.db.Database``; ``clock`` gives the ``*_at`` timestamps."""
+        super().__init__(SqliteTransactions(db), clock=clock)
+
+    @classmethod
+    def from_store(cls, store: SqliteMatchStore, *, clock: Callable[[], str] | None = None) -> Self:
+        """Ratings on the same database (and by default the same clock) as ``store``."""
+        return cls(store._db, clock=store._clock if clock is None else clock)
 
 
 # ----------------------------------------------------------------------------------- row helpers
-# Shared with the PostgreSQL store (data.postgres.ratings), whose SQL is this SQL renumbered.
-
 Query = tuple[str, tuple[Any, ...]]
 
 
@@ -324,13 +333,12 @@ def _outcome(match: MatchRecord) -> Outcome:
         ) from None
 
 
-def _read_ratings(raw: sqlite3.Connection, game: str, user_ids: Iterable[int]) -> dict[int, Rating]:
+def _read_ratings(game: str, user_ids: Sequence[int]) -> Program[dict[int, Rating]]:
     """The stored ratings of ``user_ids`` in ``game`` (unrated users are absent)."""
-    wanted = list(user_ids)
-    if not wanted:
+    if not user_ids:
         return {}
-    rows = raw.execute(SELECT_RATINGS.format(", ".join("?" * len(wanted))), (game, *wanted))
-    return {row[0]: rating_of_row(game, *row) for row in rows}
+    found = yield sql.rows(SELECT_RATINGS.format(sql.marks(len(user_ids))), game, *user_ids)
+    return {row[0]: rating_of_row(game, *row) for row in found}
 
 
 def rating_of_row(game: str, user_id: Any, mu: Any, sigma: Any, games: Any, wins: Any) -> Rating:

@@ -1,8 +1,7 @@
 """What the match stores share whatever database is under them: stored rows to records (read strictly,
 ``CorruptRecord`` naming what cannot be read), the checks made before a write, and the refusals.
 
-Pure: no I/O. ``data.store`` (SQLite) and ``data.postgres.store`` (PostgreSQL) run the SQL and hand the
-rows here, so both read, check and refuse alike.
+Pure: no I/O. ``data.sql_store`` runs the SQL, on SQLite or PostgreSQL, and hands the rows here.
 """
 
 from __future__ import annotations
