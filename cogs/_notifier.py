@@ -35,7 +35,7 @@ from lang.says import Namer
 from render.since import Since
 
 if TYPE_CHECKING:
-    from cogs._client import BigApple
+    from cogs._bot import Bot as BigApple
 
 log = logging.getLogger(__name__)
 

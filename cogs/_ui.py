@@ -38,12 +38,12 @@ from lang import N_, t, tn
 from lang.says import render
 
 if TYPE_CHECKING:
-    from cogs._client import BigApple
+    from cogs._bot import Bot
 
 log = logging.getLogger(__name__)
 
 
-def bot_of(interaction: discord.Interaction[Any]) -> BigApple:
+def bot_of(interaction: discord.Interaction[Any]) -> Bot:
     return interaction.client  # type: ignore[no-any-return]
 
 
@@ -383,7 +383,7 @@ async def play_notation(
 
 
 async def next_menu(
-    bot: BigApple, match: MatchRecord, user_id: int, locale: str
+    bot: Bot, match: MatchRecord, user_id: int, locale: str
 ) -> tuple[str, discord.ui.View | None]:
     """What a private message shows the user after their move or undo: their menu while the turn is
     still theirs, else who plays next (with Undo while they may take their move back)."""
@@ -777,7 +777,7 @@ class ComputerSelect(
         await redraw_lobby(interaction, match)
 
 
-async def require_creator(bot: BigApple, match_id: int, scope: Scope) -> MatchRecord:
+async def require_creator(bot: Bot, match_id: int, scope: Scope) -> MatchRecord:
     match = await bot.host.match(match_id, scope)
     if match.creator_id not in (None, scope.user_id):
         raise LobbyError(HOST.say("only the player who created the match can add computer players"))
@@ -793,7 +793,7 @@ STATUS_WORDS = {
 }
 
 
-def game_title(bot: BigApple, game: str, locale: str) -> str:
+def game_title(bot: Bot, game: str, locale: str) -> str:
     """A game's title in ``locale``."""
     return t(locale, bot.host.rules(game).title)
 
@@ -806,7 +806,7 @@ PACE_WORDS = {
 }
 
 
-def lobby_text(bot: BigApple, match: MatchRecord, locale: str) -> str:
+def lobby_text(bot: Bot, match: MatchRecord, locale: str) -> str:
     """The lobby message of a match: who sits, which options, and what happens next."""
     options = ", ".join(sorted(match.options)) or t(locale, "none")
     seated = ", ".join(

@@ -37,7 +37,7 @@ from lang import join, t, tn
 from lang.says import render
 
 if TYPE_CHECKING:
-    from cogs._client import BigApple
+    from cogs._bot import Bot
 
 # Titles alone (each tells its game apart), so Discord can show them translated.
 GAME_CHOICES = [app_commands.Choice(name=rules.title, value=slug) for slug, rules in sorted(GAMES.items())]
@@ -90,7 +90,7 @@ HISTORY_SHOWN = 15
 
 
 class Lobby(commands.GroupCog, group_name="game", group_description="Create, join and manage matches"):
-    def __init__(self, bot: BigApple) -> None:
+    def __init__(self, bot: Bot) -> None:
         self.bot = bot
 
     @app_commands.command(name="new", description="Open a new match in its own thread")
@@ -358,5 +358,5 @@ class Lobby(commands.GroupCog, group_name="game", group_description="Create, joi
         )
 
 
-async def setup(bot: BigApple) -> None:
+async def setup(bot: Bot) -> None:
     await bot.add_cog(Lobby(bot))

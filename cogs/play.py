@@ -21,7 +21,7 @@ from lang import t, tn
 from lang.says import render
 
 if TYPE_CHECKING:
-    from cogs._client import BigApple
+    from cogs._bot import Bot
 
 # An autocompleted move carries the board version its list was made for: "<notation> @<version>".
 SEEN_SUFFIX = re.compile(r" @(?P<version>[0-9]{1,18})$")
@@ -43,7 +43,7 @@ def split_seen_version(text: str) -> tuple[str, int | None]:
 
 
 class Play(commands.Cog):
-    def __init__(self, bot: BigApple) -> None:
+    def __init__(self, bot: Bot) -> None:
         self.bot = bot
 
     async def move_autocomplete(
@@ -181,5 +181,5 @@ def rules_text(
     return "\n".join(lines)[:2000]
 
 
-async def setup(bot: BigApple) -> None:
+async def setup(bot: Bot) -> None:
     await bot.add_cog(Play(bot))

@@ -38,7 +38,7 @@ from lang.says import render
 from render.standings import render_standings
 
 if TYPE_CHECKING:
-    from cogs._client import BigApple
+    from cogs._bot import Bot
 
 log = logging.getLogger(__name__)
 
@@ -95,7 +95,7 @@ def column(locale: str, key: str) -> str:
 
 
 def standings_rows(
-    bot: BigApple, record: TournamentRecord, locale: str, after_round: int | None = None
+    bot: Bot, record: TournamentRecord, locale: str, after_round: int | None = None
 ) -> list[str]:
     """The standings as a fixed-width table, headings first: rank, player, points, game score,
     opponents' strength and games played (now, or as they stood after ``after_round``)."""
@@ -155,7 +155,7 @@ def standings_message(head: str, rows: list[str], legend: str, locale: str) -> s
 
 
 def standings_file(
-    bot: BigApple, record: TournamentRecord, subtitle: str, locale: str, after_round: int | None = None
+    bot: Bot, record: TournamentRecord, subtitle: str, locale: str, after_round: int | None = None
 ) -> discord.File:
     rows = [
         (
@@ -188,7 +188,7 @@ def thread_name(locale: str, tournament: str, round_number: int, table: int) -> 
     return t(locale, template, tournament=tournament, round=round_number, table=table)
 
 
-async def table_thread_name(bot: BigApple, match: MatchRecord) -> str | None:
+async def table_thread_name(bot: Bot, match: MatchRecord) -> str | None:
     """The thread name of a match played at a tournament table, in the server's language; None for any
     other match (or when its tournament cannot be read, so the match still gets its thread)."""
     try:
@@ -223,7 +223,7 @@ def announcement_nonce(record: TournamentRecord, key: str) -> str:
 
 
 async def post_announcement(
-    bot: BigApple,
+    bot: Bot,
     record: TournamentRecord,
     key: str,
     channel: discord.abc.Messageable,
@@ -299,7 +299,7 @@ async def post_announcement(
     await channel.send("\n".join(lines)[:CONTENT_LIMIT], allowed_mentions=mentions, nonce=nonce)
 
 
-async def remind_tables(bot: BigApple, record: TournamentRecord, number: int, nonce: str) -> None:
+async def remind_tables(bot: Bot, record: TournamentRecord, number: int, nonce: str) -> None:
     """Tell the people at the round's tables still playing, in each table's thread, when the round ends
     (then computers finish what is left). One thread that fails stops no other."""
     rnd = next(r for r in record.rounds if r.round.number == number)
@@ -342,7 +342,7 @@ def announced_round(key: str) -> int:
     return int(key.partition("-")[0].removeprefix("r"))
 
 
-async def table_threads(bot: BigApple, rnd: RoundRecord, open_missing: bool = False) -> dict[int, int]:
+async def table_threads(bot: Bot, rnd: RoundRecord, open_missing: bool = False) -> dict[int, int]:
     """The thread of each table's match, by table number. With ``open_missing``, a table whose match
     has no thread yet gets it now (the match posts there later), so the pairings can link every table.
 
@@ -366,7 +366,7 @@ async def table_threads(bot: BigApple, rnd: RoundRecord, open_missing: bool = Fa
 
 
 async def send_pairings_by_dm(
-    bot: BigApple, record: TournamentRecord, rnd: RoundRecord, threads: dict[int, int]
+    bot: Bot, record: TournamentRecord, rnd: RoundRecord, threads: dict[int, int]
 ) -> set[int]:
     """Tell each person playing round ``rnd`` by DM where they play, against whom, and where the thread
     is; returns the user ids reached. Each DM on its own: closed DMs, or any other failure, leave the
@@ -435,7 +435,7 @@ def pairing_nonce(record: TournamentRecord, number: int, user_id: int) -> str:
     return f"bp{digest[:20]}"
 
 
-async def publish(bot: BigApple, tournament_id: int) -> bool:
+async def publish(bot: Bot, tournament_id: int) -> bool:
     """Post the tournament's due announcements in order, recording each; True when nothing is left to
     try again later.
 
@@ -477,7 +477,7 @@ async def publish(bot: BigApple, tournament_id: int) -> bool:
     return True
 
 
-async def tell_organiser(bot: BigApple, record: TournamentRecord, problem: discord.HTTPException) -> None:
+async def tell_organiser(bot: Bot, record: TournamentRecord, problem: discord.HTTPException) -> None:
     """DM the tournament's creator, once, that its channel no longer takes the bot's posts."""
     if record.id in bot.organisers_told or record.creator_id is None:
         return
@@ -543,7 +543,7 @@ class JoinTournamentButton(
         await interaction.response.send_message(registered, ephemeral=True)
 
 
-async def advance_question(bot: BigApple, record: TournamentRecord, plan: AdvancePlan, locale: str) -> str:
+async def advance_question(bot: Bot, record: TournamentRecord, plan: AdvancePlan, locale: str) -> str:
     """What ending the round now would do, for the organiser to confirm: the round's deadline, each
     table still playing (linked to its thread) and whose seats a computer takes there."""
     lines = [
@@ -607,7 +607,7 @@ def round_ended(locale: str, record: TournamentRecord, number: int, report: Roun
     )
 
 
-async def round_over(bot: BigApple, record: TournamentRecord, number: int, report: RoundReport) -> str:
+async def round_over(bot: Bot, record: TournamentRecord, number: int, report: RoundReport) -> str:
     """The public line that round ``number`` was ended, in the server's language."""
     return round_ended(await recipient_locale(bot, None, record.guild_id), record, number, report)
 
@@ -674,7 +674,7 @@ TOURNAMENT_ITEMS: tuple[type[discord.ui.DynamicItem[Any]], ...] = (JoinTournamen
 
 
 class Tournaments(commands.GroupCog, group_name="tournament", group_description="Tournaments"):
-    def __init__(self, bot: BigApple) -> None:
+    def __init__(self, bot: Bot) -> None:
         self.bot = bot
 
     async def _find(
@@ -1092,7 +1092,7 @@ class Tournaments(commands.GroupCog, group_name="tournament", group_description=
 
 
 class Ratings(commands.Cog):
-    def __init__(self, bot: BigApple) -> None:
+    def __init__(self, bot: Bot) -> None:
         self.bot = bot
 
     @app_commands.command(name="leaderboard", description="The best rated players of a game")
@@ -1199,6 +1199,6 @@ def record_words(locale: str, games: int, wins: int) -> str:
     return f"{played}, {won}"
 
 
-async def setup(bot: BigApple) -> None:
+async def setup(bot: Bot) -> None:
     await bot.add_cog(Tournaments(bot))
     await bot.add_cog(Ratings(bot))
