@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING
 import discord
 
 from cogs._lang import recipient_locale
-from cogs._ui import match_view
+from cogs._post_buttons import match_view
 from engine.host.clock import Pace, Reminder, SeatClock
 from engine.host.notify import Channel, QuietHours
 from engine.host.ports import MatchRecord

@@ -18,9 +18,10 @@ import discord
 import lang
 from cogs._animations import NoAnimation, shortened_note
 from cogs._clocks import clock_notes, duration
+from cogs._final_ui import final_view
 from cogs._lang import recipient_locale
 from cogs._pings import TurnPings
-from cogs._ui import HandButton, final_view, match_view
+from cogs._post_buttons import HandButton, match_view
 from cogs.tournaments import table_thread_name
 from engine.core.errors import MatchNotFound
 from engine.host.clock import Pace

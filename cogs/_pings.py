@@ -18,7 +18,7 @@ import discord
 from pydantic import ValidationError
 
 from cogs._lang import recipient_locale
-from cogs._ui import match_view
+from cogs._post_buttons import match_view
 from engine.core.errors import EngineError
 from engine.host.notify import Act, NotifyPrefs, TurnPing, Via, decide, loud_dm
 from engine.host.ports import Delivery, MatchRecord, Notice

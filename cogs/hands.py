@@ -8,7 +8,8 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from cogs._ui import scope_of, send_hand
+from cogs._components import scope_of
+from cogs._post_buttons import send_hand
 from cogs.lobby import thread_id_of
 
 if TYPE_CHECKING:

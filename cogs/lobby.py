@@ -11,22 +11,19 @@ from discord.ext import commands
 from pydantic import ValidationError
 
 from cogs._clocks import clock_notes, duration
+from cogs._components import display_name, is_organiser, scope_of
+from cogs._final_ui import AbandonButton, ResignButton
 from cogs._lang import reader_locale, recipient_locale
-from cogs._ui import (
+from cogs._lobby_ui import (
     LEVEL_WORDS,
     PACE_WORDS,
     STATUS_WORDS,
-    AbandonButton,
-    ResignButton,
-    display_name,
     game_title,
-    is_organiser,
     levels_of,
     lobby_text,
     lobby_view,
-    scope_of,
-    take_back,
 )
+from cogs._move_menu import take_back
 from engine.core.errors import CorruptRecord, LobbyError, NotSeated
 from engine.core.options import parse_options
 from engine.host.clock import DEFAULT_PACE, Pace

@@ -11,7 +11,7 @@ from discord.ext import commands
 
 from cogs._clocks import clock_notes
 from cogs._lang import reader_locale
-from cogs._ui import game_title
+from cogs._lobby_ui import game_title
 from engine.host.ports import MatchRecord
 from lang import t
 

@@ -10,8 +10,10 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
+from cogs._components import scope_of
 from cogs._lang import reader_locale
-from cogs._ui import match_view, play_notation, scope_of, send_move_menu
+from cogs._move_menu import play_notation, send_move_menu
+from cogs._post_buttons import match_view
 from cogs.lobby import GAME_CHOICES, thread_id_of
 from engine.core.contract import GameRules
 from engine.core.presentation import GamePresentation

@@ -15,9 +15,9 @@ from discord.ext import commands
 
 import lang
 from cogs._animations import shortened_note
+from cogs._components import Guarded, bot_of, scope_of
 from cogs._exports import Answer, Exports
 from cogs._lang import reader_locale
-from cogs._ui import Guarded, bot_of, scope_of
 from cogs.lobby import thread_id_of
 from engine.core.errors import CorruptRecord, NotSeated, StaleVersion
 from engine.host.history import Jump, kept_log, unreadable

@@ -9,8 +9,8 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
+from cogs._components import is_admin
 from cogs._lang import LANGUAGE, reader_locale
-from cogs._ui import is_admin
 from engine.core.errors import LobbyError
 from engine.host.notify import (
     MAX_AFTER_HOURS,

@@ -14,8 +14,8 @@ from discord import app_commands
 from discord.ext import commands
 
 import lang
+from cogs._components import Guarded, bot_of, display_name, is_admin, is_organiser
 from cogs._lang import reader_locale, recipient_locale
-from cogs._ui import Guarded, bot_of, display_name, is_admin, is_organiser
 from cogs.lobby import CLOCK_CHOICES, GAME_CHOICES, LEVEL_CHOICES
 from engine.core.errors import EngineError, LobbyError, MatchNotFound
 from engine.core.options import parse_options
