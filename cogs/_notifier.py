@@ -22,7 +22,7 @@ from cogs._final_ui import final_view
 from cogs._lang import recipient_locale
 from cogs._pings import TurnPings
 from cogs._post_buttons import HandButton, match_view
-from cogs.tournaments import table_thread_name
+from cogs._tournament_posts import table_thread_name
 from engine.core.errors import MatchNotFound
 from engine.host.clock import Pace
 from engine.host.ledgers import BOARD_IMAGE_SEAT
