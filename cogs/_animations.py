@@ -21,7 +21,7 @@ from render.animation import MAX_BYTES, Animation, DoesNotFit, Shows
 from render.pool import DrawingStopped
 
 if TYPE_CHECKING:
-    from cogs._client import BigApple
+    from cogs._bot import Bot
 
 log = logging.getLogger(__name__)
 
@@ -58,7 +58,7 @@ def shortened_note(locale: str, animation: Animation) -> str | None:
 class Animations:
     """Builds (off the event loop, see ``RenderPool.animate_match``) and keeps matches' animations."""
 
-    def __init__(self, bot: BigApple) -> None:
+    def __init__(self, bot: Bot) -> None:
         self.bot = bot
         self._kept: Recent[tuple[int, int], Animation] = Recent(KEPT)
         self._failed: Recent[tuple[int, int], EngineError] = Recent(FAILURES_KEPT)

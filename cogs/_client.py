@@ -19,9 +19,10 @@ from cogs._animations import Animations
 from cogs._clocks import DiscordHerald
 from cogs._lang import CatalogueTranslator
 from cogs._notifier import DiscordNotifier
+from cogs._tournament_posts import publish
+from cogs._tournament_ui import TOURNAMENT_ITEMS
 from cogs._ui import DYNAMIC_ITEMS
 from cogs.replay import JumpSelect, ReplayButton
-from cogs.tournaments import TOURNAMENT_ITEMS, publish
 from data.backend import AnyMatchStore, AnyRatings, AnySettings, AnyTournamentStore, Stores, open_stores
 from engine.host.ledgers import PingLedger, PostLedger
 from engine.host.outbox import Backoff

@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING
 import discord
 
 from cogs._lang import recipient_locale
-from cogs._ui import match_view
+from cogs._post_buttons import match_view
 from engine.host.clock import Pace, Reminder, SeatClock
 from engine.host.notify import Channel, QuietHours
 from engine.host.ports import MatchRecord
@@ -19,7 +19,7 @@ from engine.host.posts import duration
 from lang import N_, t
 
 if TYPE_CHECKING:
-    from cogs._client import BigApple
+    from cogs._bot import Bot
 
 log = logging.getLogger(__name__)
 
@@ -31,7 +31,7 @@ def time_left(locale: str, clock: SeatClock, now: datetime) -> str:
     return t(locale, "{time} left", time=duration(locale, clock.left(now)))
 
 
-async def clock_notes(bot: BigApple, match: MatchRecord, seats: Sequence[int], locale: str) -> dict[int, str]:
+async def clock_notes(bot: Bot, match: MatchRecord, seats: Sequence[int], locale: str) -> dict[int, str]:
     """The time left of each of ``seats`` whose clock runs, by seat (none without a clock)."""
     if match.pace is Pace.NONE:
         return {}
@@ -48,7 +48,7 @@ class DiscordHerald:
     """Sends the clock's reminders: a direct message with the Play button, or a mention in the match
     thread for those who chose the thread (or whose direct messages refuse the bot)."""
 
-    def __init__(self, bot: BigApple) -> None:
+    def __init__(self, bot: Bot) -> None:
         self.bot = bot
 
     async def quiet_of(self, user_id: int) -> QuietHours | None:

@@ -25,7 +25,7 @@ from cogs.errors import error_text
 from lang import t
 
 if TYPE_CHECKING:
-    from cogs._client import BigApple
+    from cogs._bot import Bot
 
 log = logging.getLogger(__name__)
 
@@ -76,9 +76,7 @@ class Exports:
     """The line of exports of a bot; ``most`` in it at once, each answered by followup up to
     ``answer_within`` after it was asked, else by direct message."""
 
-    def __init__(
-        self, bot: BigApple, most: int = MOST_IN_LINE, answer_within: timedelta = ANSWER_WITHIN
-    ) -> None:
+    def __init__(self, bot: Bot, most: int = MOST_IN_LINE, answer_within: timedelta = ANSWER_WITHIN) -> None:
         self.bot = bot
         self.most = most
         self.answer_within = answer_within

@@ -11,7 +11,7 @@ from discord import app_commands
 import lang
 
 if TYPE_CHECKING:
-    from cogs._client import BigApple
+    from cogs._bot import Bot
 
 LANGUAGE = "language"
 
@@ -57,7 +57,7 @@ class CatalogueTranslator(app_commands.Translator):
 
 async def reader_locale(interaction: discord.Interaction[Any]) -> str:
     """The language of a reply: the user's own choice, else their Discord language, else the server's."""
-    bot: BigApple = interaction.client  # type: ignore[assignment]
+    bot: Bot = interaction.client  # type: ignore[assignment]
     chosen = await bot.settings.get("user", interaction.user.id, LANGUAGE)
     server = await bot.settings.get("guild", interaction.guild_id, LANGUAGE) if interaction.guild_id else None
     discord_locale = str(interaction.locale)
@@ -65,7 +65,7 @@ async def reader_locale(interaction: discord.Interaction[Any]) -> str:
     return lang.pick(chosen, spoken, server)
 
 
-async def recipient_locale(bot: BigApple, user_id: int | None, guild_id: int | None) -> str:
+async def recipient_locale(bot: Bot, user_id: int | None, guild_id: int | None) -> str:
     """The language of a post or DM, which has no locale of its own: the recipient's choice, else the
     server's default, else English."""
     chosen = await bot.settings.get("user", user_id, LANGUAGE) if user_id else None

@@ -17,10 +17,11 @@ import discord
 import lang
 from cogs._animations import NoAnimation, shortened_note
 from cogs._clocks import clock_notes
+from cogs._final_ui import final_view
 from cogs._lang import recipient_locale
 from cogs._pings import TurnPings
-from cogs._ui import HandButton, final_view, match_view
-from cogs.tournaments import table_thread_name
+from cogs._post_buttons import HandButton, match_view
+from cogs._tournament_posts import table_thread_name
 from engine.core.errors import MatchNotFound
 from engine.host.ledgers import BOARD_IMAGE_SEAT
 from engine.host.locks import MatchLocks
@@ -32,7 +33,7 @@ from lang.says import Namer
 from render.since import Since
 
 if TYPE_CHECKING:
-    from cogs._client import BigApple
+    from cogs._bot import Bot as BigApple
 
 log = logging.getLogger(__name__)
 

@@ -18,14 +18,14 @@ import discord
 from pydantic import ValidationError
 
 from cogs._lang import recipient_locale
-from cogs._ui import match_view
+from cogs._post_buttons import match_view
 from engine.core.errors import EngineError
 from engine.host.notify import Act, NotifyPrefs, TurnPing, Via, decide, loud_dm
 from engine.host.ports import Delivery, MatchRecord, Notice
 from lang import t
 
 if TYPE_CHECKING:
-    from cogs._client import BigApple
+    from cogs._bot import Bot
 
 log = logging.getLogger(__name__)
 
@@ -45,7 +45,7 @@ class TurnStart:
 
 
 class TurnPings:
-    def __init__(self, bot: BigApple) -> None:
+    def __init__(self, bot: Bot) -> None:
         self.bot = bot
         # Read on every post and private message, changed only through ``save_prefs``.
         self._prefs: dict[int, NotifyPrefs] = {}

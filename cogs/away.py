@@ -13,11 +13,11 @@ from engine.host.absence import AWAY_DAYS_PER_MONTH
 from lang import t, tn
 
 if TYPE_CHECKING:
-    from cogs._client import BigApple
+    from cogs._bot import Bot
 
 
 class Away(commands.GroupCog, group_name="away", group_description="Pause your clocks while you are away"):
-    def __init__(self, bot: BigApple) -> None:
+    def __init__(self, bot: Bot) -> None:
         self.bot = bot
 
     @app_commands.command(name="on", description="Pause your clock in all your matches for some days")
@@ -49,5 +49,5 @@ class Away(commands.GroupCog, group_name="away", group_description="Pause your c
         await interaction.response.send_message(text, ephemeral=True)
 
 
-async def setup(bot: BigApple) -> None:
+async def setup(bot: Bot) -> None:
     await bot.add_cog(Away(bot))

@@ -8,15 +8,16 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from cogs._ui import scope_of, send_hand
+from cogs._components import scope_of
+from cogs._post_buttons import send_hand
 from cogs.lobby import thread_id_of
 
 if TYPE_CHECKING:
-    from cogs._client import BigApple
+    from cogs._bot import Bot
 
 
 class Hands(commands.Cog):
-    def __init__(self, bot: BigApple) -> None:
+    def __init__(self, bot: Bot) -> None:
         self.bot = bot
 
     @app_commands.command(name="hand", description="See your hand and options, privately")
@@ -26,5 +27,5 @@ class Hands(commands.Cog):
         await send_hand(interaction, record.id)
 
 
-async def setup(bot: BigApple) -> None:
+async def setup(bot: Bot) -> None:
     await bot.add_cog(Hands(bot))

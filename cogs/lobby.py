@@ -11,22 +11,19 @@ from discord.ext import commands
 from pydantic import ValidationError
 
 from cogs._clocks import clock_notes
+from cogs._components import display_name, is_organiser, scope_of
+from cogs._final_ui import AbandonButton, ResignButton
 from cogs._lang import reader_locale, recipient_locale
-from cogs._ui import (
+from cogs._lobby_ui import (
     LEVEL_WORDS,
     PACE_WORDS,
     STATUS_WORDS,
-    AbandonButton,
-    ResignButton,
-    display_name,
     game_title,
-    is_organiser,
     levels_of,
     lobby_text,
     lobby_view,
-    scope_of,
-    take_back,
 )
+from cogs._move_menu import take_back
 from engine.core.errors import CorruptRecord, LobbyError, NotSeated
 from engine.core.options import parse_options
 from engine.host.clock import DEFAULT_PACE, Pace
@@ -38,7 +35,7 @@ from lang import join, t, tn
 from lang.says import render
 
 if TYPE_CHECKING:
-    from cogs._client import BigApple
+    from cogs._bot import Bot
 
 # Titles alone (each tells its game apart), so Discord can show them translated.
 GAME_CHOICES = [app_commands.Choice(name=rules.title, value=slug) for slug, rules in sorted(GAMES.items())]
@@ -91,7 +88,7 @@ HISTORY_SHOWN = 15
 
 
 class Lobby(commands.GroupCog, group_name="game", group_description="Create, join and manage matches"):
-    def __init__(self, bot: BigApple) -> None:
+    def __init__(self, bot: Bot) -> None:
         self.bot = bot
 
     @app_commands.command(name="new", description="Open a new match in its own thread")
@@ -359,5 +356,5 @@ class Lobby(commands.GroupCog, group_name="game", group_description="Create, joi
         )
 
 
-async def setup(bot: BigApple) -> None:
+async def setup(bot: Bot) -> None:
     await bot.add_cog(Lobby(bot))

@@ -11,12 +11,12 @@ from discord.ext import commands
 
 from cogs._clocks import clock_notes
 from cogs._lang import reader_locale
-from cogs._ui import game_title
+from cogs._lobby_ui import game_title
 from engine.host.ports import MatchRecord
 from lang import t
 
 if TYPE_CHECKING:
-    from cogs._client import BigApple
+    from cogs._bot import Bot
 
 # Each list shows at most this many matches, so the answer fits one message.
 SHOWN = 10
@@ -39,7 +39,7 @@ def since(match: MatchRecord) -> str:
 
 
 class Mine(commands.Cog):
-    def __init__(self, bot: BigApple) -> None:
+    def __init__(self, bot: Bot) -> None:
         self.bot = bot
 
     async def line(self, match: MatchRecord, locale: str, seat: int | None = None) -> str:
@@ -82,5 +82,5 @@ class Mine(commands.Cog):
         await interaction.response.send_message("\n".join(parts)[:2000], view=view, ephemeral=True)
 
 
-async def setup(bot: BigApple) -> None:
+async def setup(bot: Bot) -> None:
     await bot.add_cog(Mine(bot))

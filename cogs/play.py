@@ -10,8 +10,10 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
+from cogs._components import scope_of
 from cogs._lang import reader_locale
-from cogs._ui import match_view, play_notation, scope_of, send_move_menu
+from cogs._move_menu import play_notation, send_move_menu
+from cogs._post_buttons import match_view
 from cogs.lobby import GAME_CHOICES, thread_id_of
 from engine.core.contract import GameRules
 from engine.core.presentation import GamePresentation
@@ -21,7 +23,7 @@ from lang import t, tn
 from lang.says import render
 
 if TYPE_CHECKING:
-    from cogs._client import BigApple
+    from cogs._bot import Bot
 
 # An autocompleted move carries the board version its list was made for: "<notation> @<version>".
 SEEN_SUFFIX = re.compile(r" @(?P<version>[0-9]{1,18})$")
@@ -43,7 +45,7 @@ def split_seen_version(text: str) -> tuple[str, int | None]:
 
 
 class Play(commands.Cog):
-    def __init__(self, bot: BigApple) -> None:
+    def __init__(self, bot: Bot) -> None:
         self.bot = bot
 
     async def move_autocomplete(
@@ -181,5 +183,5 @@ def rules_text(
     return "\n".join(lines)[:2000]
 
 
-async def setup(bot: BigApple) -> None:
+async def setup(bot: Bot) -> None:
     await bot.add_cog(Play(bot))

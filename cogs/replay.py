@@ -15,9 +15,9 @@ from discord.ext import commands
 
 import lang
 from cogs._animations import shortened_note
+from cogs._components import Guarded, bot_of, scope_of
 from cogs._exports import Answer, Exports
 from cogs._lang import reader_locale
-from cogs._ui import Guarded, bot_of, scope_of
 from cogs.lobby import thread_id_of
 from engine.core.errors import CorruptRecord, NotSeated, StaleVersion
 from engine.host.history import Jump, kept_log, unreadable
@@ -27,7 +27,7 @@ from lang import t
 from lang.says import Namer, render
 
 if TYPE_CHECKING:
-    from cogs._client import BigApple
+    from cogs._bot import Bot
 
 # The last move, whatever number it has.
 LATEST = 10**9
@@ -179,7 +179,7 @@ async def send_animation(interaction: discord.Interaction[Any], match: MatchReco
     await exports_of(bot).ask(interaction, locale, answer)
 
 
-def exports_of(bot: BigApple) -> Exports:
+def exports_of(bot: Bot) -> Exports:
     """The bot's line of exports, kept by the replay cog."""
     # The cog is found by name, not by its class: loading the extension imports this module afresh, with a
     # class of its own.
@@ -226,7 +226,7 @@ def jump_options(places: Sequence[Jump], move: int, name: Namer, locale: str) ->
 
 
 class Replay(commands.Cog):
-    def __init__(self, bot: BigApple) -> None:
+    def __init__(self, bot: Bot) -> None:
         self.bot = bot
         self.exports = Exports(bot)
 
@@ -255,5 +255,5 @@ class Replay(commands.Cog):
             await show_move(interaction, record.id, LATEST if move is None else max(0, move), own=False)
 
 
-async def setup(bot: BigApple) -> None:
+async def setup(bot: Bot) -> None:
     await bot.add_cog(Replay(bot))

@@ -9,8 +9,8 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
+from cogs._components import is_admin
 from cogs._lang import LANGUAGE, reader_locale
-from cogs._ui import is_admin
 from engine.core.errors import LobbyError
 from engine.host.notify import (
     MAX_AFTER_HOURS,
@@ -25,7 +25,7 @@ from engine.host.text import HOST
 from lang import N_, t, tn
 
 if TYPE_CHECKING:
-    from cogs._client import BigApple
+    from cogs._bot import Bot
 
 # Each language named in itself, as people look for their own.
 LANGUAGE_CHOICES = [
@@ -106,7 +106,7 @@ def describe_prefs(locale: str, prefs: NotifyPrefs) -> str:
 
 
 class Settings(commands.GroupCog, group_name="settings", group_description="Your preferences"):
-    def __init__(self, bot: BigApple) -> None:
+    def __init__(self, bot: Bot) -> None:
         self.bot = bot
 
     @app_commands.command(name="language", description="The language I speak to you")
@@ -202,5 +202,5 @@ class Settings(commands.GroupCog, group_name="settings", group_description="Your
         await interaction.response.send_message(text, ephemeral=True)
 
 
-async def setup(bot: BigApple) -> None:
+async def setup(bot: Bot) -> None:
     await bot.add_cog(Settings(bot))

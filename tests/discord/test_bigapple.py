@@ -351,7 +351,7 @@ async def test_a_double_click_applies_once(
     fake_discord: FakeDiscord, tmp_path: Path, caplog: pytest.LogCaptureFixture
 ) -> None:
     fake = fake_discord
-    caplog.set_level(logging.INFO, logger="cogs._ui")
+    caplog.set_level(logging.INFO, logger="cogs._move_menu")
     async with big_apple(fake, tmp_path / "db.sqlite") as bot:
         match_id, thread = await started_match(fake, bot)
         first, _, version = await whose_turn(fake, bot, match_id)

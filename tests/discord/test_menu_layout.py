@@ -7,7 +7,7 @@ from __future__ import annotations
 from dataclasses import replace
 from pathlib import Path
 
-from cogs._ui import move_menu
+from cogs._move_menu import move_menu
 from data.store import SqliteMatchStore
 from engine.core.rng import bot_rng
 from engine.host.ports import MatchStatus, Player

@@ -9,7 +9,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 
 from cogs._client import BigApple
-from cogs.tournaments import THREAD_NAME_LIMIT, thread_name
+from cogs._tournament_posts import THREAD_NAME_LIMIT, thread_name
 from engine.core.rng import Rng
 from engine.host.ports import MatchStatus
 from engine.host.tournaments import TournamentStatus

@@ -1,0 +1,132 @@
+"""What the cogs need of the client, as protocols: the cogs are typed against them, so no cog imports the
+client that loads them, and imports run one way (the client, then the cogs, then their helpers)."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Coroutine
+from datetime import datetime
+from typing import Any, Protocol
+
+import discord
+from discord.ext import commands
+
+import lang
+from data.backend import AnyRatings, AnySettings
+from engine.host.ledgers import PingLedger, PostLedger
+from engine.host.notify import NotifyPrefs
+from engine.host.outbox import Backoff
+from engine.host.ports import MatchRecord, Notice
+from engine.host.service import GameHost
+from engine.host.tournaments import TournamentHost
+from lang.says import Namer
+from render.animation import Animation
+from render.pool import RenderPool
+
+
+class Pings(Protocol):
+    """How each person chose to be told of their turn."""
+
+    async def prefs(self, user_id: int) -> NotifyPrefs: ...
+
+    async def save_prefs(self, user_id: int, prefs: NotifyPrefs) -> None: ...
+
+
+class Notifier(Protocol):
+    """The posts, images and private messages about matches."""
+
+    @property
+    def pings(self) -> Pings: ...
+
+    async def thread_of(self, match: MatchRecord) -> discord.abc.Messageable | None: ...
+
+    async def image(
+        self, match: MatchRecord, version: int, seat: int | None, locale: str = lang.DEFAULT
+    ) -> discord.File | None: ...
+
+    def heading(self, match: MatchRecord, locale: str) -> str: ...
+
+    def namer(self, match: MatchRecord) -> Namer: ...
+
+    def private_text(
+        self, match: MatchRecord, seat: int, notice: Notice, locale: str = lang.DEFAULT
+    ) -> str: ...
+
+    async def _tell_dm_closed(self, match: MatchRecord, user_id: int) -> None: ...
+
+
+class Animator(Protocol):
+    """The animations of finished matches."""
+
+    async def of(self, match: MatchRecord) -> Animation: ...
+
+
+class Bot(Protocol):
+    """The Big Apple client as the cogs see it: the hosts, ledgers and settings behind it, its clock and
+    outbox, and the Discord calls the cogs make through it."""
+
+    @property
+    def host(self) -> GameHost: ...
+
+    @property
+    def tournaments(self) -> TournamentHost: ...
+
+    @property
+    def ratings(self) -> AnyRatings: ...
+
+    @property
+    def settings(self) -> AnySettings: ...
+
+    @property
+    def posts(self) -> PostLedger: ...
+
+    @property
+    def ping_ledger(self) -> PingLedger: ...
+
+    @property
+    def notifier(self) -> Notifier: ...
+
+    @property
+    def animator(self) -> Animator: ...
+
+    @property
+    def renderer(self) -> RenderPool: ...
+
+    @property
+    def clock(self) -> Callable[[], datetime]: ...
+
+    @property
+    def answer_within(self) -> float: ...
+
+    @property
+    def tournament_backoff(self) -> Backoff[int]: ...
+
+    @property
+    def organisers_told(self) -> set[int]: ...
+
+    def kick_outbox(self) -> None: ...
+
+    def publish_soon(self, tournament_id: int) -> None: ...
+
+    def in_background(self, work: Coroutine[Any, Any, None], name: str) -> None: ...
+
+    def get_channel(
+        self, id: int, /
+    ) -> discord.abc.GuildChannel | discord.Thread | discord.abc.PrivateChannel | None: ...
+
+    async def fetch_channel(
+        self, channel_id: int, /
+    ) -> discord.abc.GuildChannel | discord.abc.PrivateChannel | discord.Thread: ...
+
+    def get_partial_messageable(self, id: int, /) -> discord.PartialMessageable: ...
+
+    def get_guild(self, id: int, /) -> discord.Guild | None: ...
+
+    def get_user(self, id: int, /) -> discord.User | None: ...
+
+    async def fetch_user(self, user_id: int, /) -> discord.User: ...
+
+    async def create_dm(self, user: discord.abc.Snowflake) -> discord.DMChannel: ...
+
+    async def add_cog(self, cog: commands.Cog, /) -> None: ...
+
+    def get_cog(self, name: str, /) -> commands.Cog | None: ...
