@@ -8,21 +8,19 @@ sent only after the commit, so nothing is ever announced for an unsaved move.
 from __future__ import annotations
 
 import asyncio
-import itertools
 import logging
 import secrets
 from collections import Counter
 from collections.abc import Awaitable, Callable, Collection, Mapping, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import replace
 from datetime import UTC, datetime
-from typing import Any, TypeVar
+from typing import Any
 
-from pydantic import BaseModel, ValidationError
+from pydantic import BaseModel
 
 import lang
-from engine.core.contract import Event, GameRules, Outcome, Policy, Step, dump_state, load_state
+from engine.core.contract import Event, GameRules, Outcome, Policy
 from engine.core.errors import (
-    AbsencesChanged,
     AlreadyPlayed,
     CorruptRecord,
     EngineError,
@@ -34,28 +32,19 @@ from engine.core.errors import (
     NotYourTurn,
     StaleVersion,
 )
-from engine.core.notation import quote
 from engine.core.presentation import GamePresentation, MultiSelect
-from engine.core.replay import LoggedAction, advance, replay
-from engine.core.rng import SEAT_STREAM, Rng, bot_rng
-from engine.core.say import SILENT, Say, items, who
-from engine.host import absence
+from engine.core.replay import replay
+from engine.core.say import Say, items
+from engine.host import absence, computers
 from engine.host import undo as undoing
-from engine.host.clock import (
-    ALLOWANCES,
-    TIMEOUTS_TO_KEEP,
-    AbsencesSeen,
-    ClockChange,
-    Pace,
-    SeatClock,
-    begin_turn,
-    clocks_after,
-    end_turn,
-)
+from engine.host.clock import ClockChange, Pace, SeatClock
+from engine.host.committing import Committer
+from engine.host.computers import StandIn
+from engine.host.lobby import Lobby
 from engine.host.locks import MatchLocks
 from engine.host.menus import MenuEntry
-from engine.host.names import computer_name, seat_namer
-from engine.host.outbox import Backoff, DestinationGone
+from engine.host.names import seat_namer
+from engine.host.outbox import Backoff
 from engine.host.ports import (
     Delivery,
     DeliveryDraft,
@@ -65,7 +54,6 @@ from engine.host.ports import (
     MatchStatus,
     MatchStore,
     MatchSummary,
-    NewMatch,
     Notice,
     Notifier,
     Player,
@@ -73,115 +61,34 @@ from engine.host.ports import (
     payload,
 )
 from engine.host.posts import BoardPost, MatchTotals, Mentions, plan_board_post
-from engine.host.recent import Recent
+from engine.host.reading import MatchReader
+from engine.host.refusals import (
+    ADMIN_CAN_ABANDON,
+    STATUS_SAID,
+    require_active,
+    require_seat,
+)
+from engine.host.results import ActResult
+from engine.host.seat_clocks import SeatClocks
+from engine.host.sending import Destination, Sender
 from engine.host.shortcuts import shortcut_entries
 from engine.host.table import CHOICE_CLOSED, MOVED_ON, NOT_YOUR_TURN, STALE_CHOICE, Table
-from engine.host.text import HOST
-from engine.host.thinking import IN_PROCESSES, ThinkPool, think, think_registered
+from engine.host.text import HOST, sentence, told
+from engine.host.thinking import ThinkPool
 from engine.host.turns import previous_turn_end, told_by_latest
 from lang.says import Namer, render
 
 log = logging.getLogger(__name__)
 
-T = TypeVar("T")
-
-# A safety net against a rules bug that would let computer players loop forever.
-MAX_AUTOMATED_ACTIONS = 10_000
-# How many destinations the outbox sends to at once.
-PARALLEL_DESTINATIONS = 8
-# How many states of recent versions the host keeps at hand (a few KB each).
-RECENT_STATES = 512
-# How many matches' latest snapshots the host keeps read, with the text they were read from.
-PARSED_STATES = 64
-# Public views kept (see ``view_at``): the boards of the latest turn ends a next post marks changes against.
-RECENT_VIEWS = 128
 # How many of the latest actions are read first to find where a player's turn began: enough for almost
 # every turn, so that the read does not grow with the match.
 TURN_TAIL = 16
 # The computer players that stand in for a person whose time ran out, the strongest first.
 STRONGEST_FIRST = ("strong", "greedy", "random")
-# Match ids are signed 64-bit in the store; anything else cannot name a match.
-STORABLE_IDS = range(1, 2**63)
-
-
-ADMIN_CAN_ABANDON = "an admin can abandon it with /game abandon"
-
-# A match's status as people read it.
-STATUS_SAID = {
-    MatchStatus.LOBBY: HOST.word("still in the lobby", "match"),
-    MatchStatus.ACTIVE: HOST.word("being played", "match"),
-    MatchStatus.FINISHED: HOST.word("over", "match"),
-    MatchStatus.ABANDONED: HOST.word("abandoned", "match"),
-}
 
 
 def utc_now() -> datetime:
     return datetime.now(UTC)
-
-
-def sentence(event: Event) -> Say:
-    """What a person reads for ``event``: its sentence (an event without one reads as it is stored)."""
-    return event.say or HOST.say(event.text)
-
-
-def told(events: Sequence[Event]) -> list[Event]:
-    """The events people read: all but those whose sentence is ``SILENT``."""
-    return [e for e in events if e.say != SILENT]
-
-
-def _no_such_match(match_id: int) -> MatchNotFound:
-    return MatchNotFound(HOST.say("there is no match #{number} here", number=match_id))
-
-
-# How many times a lobby request (or a return to one's seat) is judged again when another process
-# changed the match between the request's reading and its write; beyond that, the person is told the
-# match moved on.
-LOBBY_TRIES = 3
-
-# How many times a move's clocks are worked out when the people whose turn it begins keep going away
-# or coming back while it is written (each time the store refuses the clocks, not the move).
-_CLOCK_ATTEMPTS = 3
-
-
-class _LobbyMoved(Exception):
-    """Another process wrote the lobby after this request read it (the store's version guard said so)."""
-
-    def __init__(self, stale: StaleVersion) -> None:
-        super().__init__(stale.message)
-        self.stale = stale
-
-
-async def _unless_moved(write: Awaitable[MatchRecord]) -> MatchRecord:
-    """The lobby as ``write`` leaves it; ``_LobbyMoved`` when its version guard failed."""
-    try:
-        return await write
-    except StaleVersion as stale:
-        raise _LobbyMoved(stale) from None
-
-
-async def _judged_afresh(request: Callable[[], Awaitable[T]]) -> T:
-    """``request`` (which reads the lobby, judges it and writes at the version read), made again from a
-    fresh reading when another process wrote the lobby in between: of two requests at once, the second
-    gets what it would get after the first (joined already, full, started), never both carried out."""
-    for _ in range(LOBBY_TRIES - 1):
-        try:
-            return await request()
-        except _LobbyMoved:
-            continue
-    try:
-        return await request()
-    except _LobbyMoved as moved:
-        raise moved.stale from None
-
-
-@dataclass(frozen=True, slots=True)
-class ActResult:
-    """What an accepted command led to: the match as committed and the public lines it produced."""
-
-    match: MatchRecord
-    lines: tuple[str, ...]
-    notation: str | None = None
-    label: str | None = None  # the move as the player read it in the menu, in the language asked for
 
 
 class GameHost:
@@ -217,29 +124,20 @@ class GameHost:
         self.presentations = presentations
         self.policies = policies
         self._locks = MatchLocks()
-        self.backoff: Backoff[tuple[int, int | None]] = backoff or Backoff()
-        self._seed_source = seed_source or (lambda: secrets.randbits(63))
         self.clock = clock
         self.thinker = thinker
         # Awaited after the commit that finishes a match (ratings, tournaments); failures are only logged
         # because each listener can also catch up from the store later.
         self.finish_listeners: list[Callable[[MatchRecord], Awaitable[object]]] = []
-        # States this host committed or rebuilt lately, by (match id, version): the notices of a burst
-        # of moves are drawn at their own versions, which the store keeps only as checkpoints.
-        self._recent: Recent[tuple[int, int], BaseModel] = Recent(RECENT_STATES)
-        # The latest snapshots read, by (match id, version), with their stored text: a move reads its
-        # match's snapshot several times over (the move, the names, the board), and parsing it is most of
-        # that work. Only the very same text is answered from here.
-        self._parsed: Recent[tuple[int, int], tuple[str, BaseModel]] = Recent(PARSED_STATES)
-        # What the moves this host committed lately revealed, by (match id, version): every board post
-        # asks whether its latest move may be taken back, and playing the move again to find out was the
-        # larger part of a post's own work.
-        self.judged: Recent[tuple[int, int], undoing.Taken] = Recent(RECENT_STATES)
-        self._public_views: Recent[tuple[int, int], BaseModel] = Recent(RECENT_VIEWS)
-        # The destination each running sender sends to (see ``dispatch``), and the cap on how many send
-        # at once.
-        self._senders: dict[tuple[int, int | None], asyncio.Task[int]] = {}
-        self._sending = asyncio.Semaphore(PARALLEL_DESTINATIONS)
+        # The seams the host is cut along: the lobby, the seat clocks, reading and committing moves, and
+        # sending the outbox.
+        self.lobby = Lobby(self, self._locks, seed_source or (lambda: secrets.randbits(63)))
+        self.clocks = SeatClocks(self, store, self._locks)
+        self.reader = MatchReader(store, games, self.rules)
+        self.committer = Committer(store, self.reader, self.clocks, self.finish_listeners)
+        self.judged = self.committer.judged
+        self.sender = Sender(store, backoff or Backoff(), self.match)
+        self.backoff: Backoff[Destination] = self.sender.backoff
 
     # ----------------------------------------------------------------- lookups
 
@@ -260,111 +158,28 @@ class GameHost:
         return available[name]
 
     async def match(self, match_id: int, scope: Scope | None = None) -> MatchRecord:
-        """The match numbered ``match_id``; with a ``scope``, only if a request from there may see it.
-
-        Raises ``MatchNotFound`` with the same words whether the match does not exist or belongs to
-        another server (or, from direct messages, to other players), so nobody learns which;
-        ``CorruptRecord`` for a row that cannot be read.
-        """
-        if match_id not in STORABLE_IDS:
-            raise _no_such_match(match_id)
-        try:
-            record = await self.store.get_match(match_id)
-        except MatchNotFound:
-            raise _no_such_match(match_id) from None
-        except CorruptRecord as exc:
-            # Quarantined: only those who may see the match learn that it cannot be read.
-            summary = await self.store.match_summary(match_id)
-            if scope is not None and not scope.admits(summary):
-                raise _no_such_match(match_id) from None
-            raise CorruptRecord(
-                f"match #{match_id} cannot be read ({exc.message.removesuffix('; nothing was changed')}); "
-                f"{ADMIN_CAN_ABANDON}"
-            ) from None
-        if scope is not None and not scope.admits(record):
-            raise _no_such_match(match_id)
-        return self._known_game(record)
-
-    def _known_game(self, record: MatchRecord) -> MatchRecord:
-        """``record``, if its stored game is one this host plays; ``CorruptRecord`` otherwise (a record
-        naming a game is not a player asking for one)."""
-        if record.game not in self.games:
-            raise CorruptRecord(
-                f"match #{record.id} cannot be read (it is stored as a game of {quote(record.game, 40)!r}, "
-                f"which this bot does not have); {ADMIN_CAN_ABANDON}"
-            )
-        return record
+        """See ``MatchReader.match``."""
+        return await self.reader.match(match_id, scope)
 
     async def summary(self, match_id: int, scope: Scope | None = None) -> MatchSummary:
         """Who a match belongs to, for readable and unreadable matches alike; scoped like ``match``."""
-        if match_id not in STORABLE_IDS:
-            raise _no_such_match(match_id)
-        try:
-            summary = await self.store.match_summary(match_id)
-        except MatchNotFound:
-            raise _no_such_match(match_id) from None
-        if scope is not None and not scope.admits(summary):
-            raise _no_such_match(match_id)
-        return summary
+        return await self.reader.summary(match_id, scope)
 
     def state_of(self, match: MatchRecord) -> BaseModel:
         """The latest snapshot of a started match; raises ``MatchClosed`` in the lobby."""
-        if match.state_json is None:
-            raise MatchClosed(HOST.say("match #{number} has not started yet", number=match.id), ["start"])
-        key = (match.id, match.version)
-        parsed = self._parsed.get(key)
-        if parsed is not None and parsed[0] == match.state_json:
-            return parsed[1]
-        state = self._load(match, match.state_json)
-        self._parsed.keep(key, (match.state_json, state))
-        return state
-
-    def _load(self, match: MatchRecord, data: str) -> BaseModel:
-        try:
-            return load_state(self.rules(match.game), data)
-        except ValidationError as exc:
-            raise CorruptRecord(
-                f"the stored state of match {match.id} cannot be read ({exc.error_count()} problems); "
-                "nothing was changed"
-            ) from exc
+        return self.reader.state_of(match)
 
     async def state_at(self, match: MatchRecord, version: int) -> BaseModel:
-        """The state of ``match`` as it stood at ``version``: the latest state, one this host committed
-        lately, or the nearest stored checkpoint plus a replay of the actions after it (off the event
-        loop). Raises ``MatchNotFound`` for a version with no board, ``CorruptRecord``."""
-        if version == match.version and match.state_json is not None:
-            return self.state_of(match)
-        recent = self._recent.get((match.id, version))
-        if recent is not None:
-            return recent
-        board = await self.store.board_at(match.id, version)
-        state = self._load(match, board.state_json)
-        if board.then:
-            try:
-                state, _ = await asyncio.to_thread(
-                    advance, self.rules(match.game), state, board.then, board.version + 1
-                )
-            except CorruptRecord as exc:
-                raise CorruptRecord(
-                    f"match #{match.id} cannot be read ({exc.message}); {ADMIN_CAN_ABANDON}"
-                ) from None
-        self._recent.keep((match.id, version), state)
-        return state
+        """See ``MatchReader.state_at``."""
+        return await self.reader.state_at(match, version)
 
     def view(self, match: MatchRecord, seat: int | None, state: BaseModel | None = None) -> BaseModel:
         rules = self.rules(match.game)
         return rules.view(state if state is not None else self.state_of(match), seat)
 
     async def view_at(self, match: MatchRecord, version: int, seat: int | None = None) -> BaseModel:
-        """``seat``'s view of ``match`` as it stood at ``version`` (None: the public view); raises as
-        ``state_at``. Public views are kept a while: the board a post shows is, turns later, the one the
-        next post of the same player marks its changes against."""
-        if seat is None and (kept := self._public_views.get((match.id, version))) is not None:
-            return kept
-        view = self.view(match, seat, await self.state_at(match, version))
-        if seat is None:
-            self._public_views.keep((match.id, version), view)
-        return view
+        """See ``MatchReader.view_at``."""
+        return await self.reader.view_at(match, version, seat)
 
     def legal_notations(self, match: MatchRecord, seat: int, state: BaseModel | None = None) -> list[str]:
         rules = self.rules(match.game)
@@ -449,7 +264,7 @@ class GameHost:
         table = await self.table(match, user_id)
         if version is not None and version != match.version and not table.my_turn:
             raise StaleVersion(MOVED_ON)
-        seat = self._require_seat(match, user_id)
+        seat = require_seat(match, user_id)
         if not table.my_turn:
             raise NotYourTurn(NOT_YOUR_TURN)
         return replace(
@@ -490,7 +305,7 @@ class GameHost:
 
     async def seat_clocks(self, match: MatchRecord) -> dict[int, SeatClock]:
         """``match``'s seat clocks by seat (none without a clock)."""
-        return {clock.seat: clock for clock in await self.store.seat_clocks(match.id)}
+        return await self.clocks.by_seat(match)
 
     async def moves_by_seat(self, match: MatchRecord) -> Counter[int]:
         """How many moves each seat made, moves taken back not counted."""
@@ -564,12 +379,12 @@ class GameHost:
         if thread_id is not None:
             here = [m for m in await self.store.list_matches(thread_id=thread_id, limit=1) if scope.admits(m)]
             if here:
-                return self._known_game(here[0])
+                return self.reader.known_game(here[0])
         mine = await self.store.list_matches(
             statuses, guild_id=scope.guild_id, user_id=scope.user_id, limit=25
         )
         if len(mine) == 1:
-            return self._known_game(mine[0])
+            return self.reader.known_game(mine[0])
         if not mine:
             raise MatchNotFound(
                 HOST.say("you are in no open match here; start one with /game new or join one")
@@ -636,177 +451,29 @@ class GameHost:
         origin: str | None = None,
         pace: Pace = Pace.NONE,
     ) -> MatchRecord:
-        """Open a lobby after checking the game, seat count and options (``SetupError`` otherwise), on
-        the clock ``pace``.
-
-        A match with an ``origin`` (a tournament's table) is made once: asking again returns it."""
-        rules = self.rules(game)
-        rules.validate_setup(seat_count, options)
-        draft = NewMatch(
-            game=rules.name,
-            options=options,
-            seat_count=seat_count,
-            seed=self._seed_source() if seed is None else seed,
-            creator_id=creator.user_id if creator else None,
-            guild_id=guild_id,
-            channel_id=channel_id,
-            origin=origin,
-            pace=pace,
+        """See ``Lobby.create_match``."""
+        return await self.lobby.create_match(
+            game, seat_count, options, creator, seed, guild_id, channel_id, origin, pace
         )
-        return await self.store.create_match(draft, creator)
 
     async def join(self, match_id: int, player: Player, scope: Scope | None = None) -> MatchRecord:
-        return await _judged_afresh(lambda: self._seat(match_id, lambda _: player, scope))
+        return await self.lobby.join(match_id, player, scope)
 
     async def add_computer(
         self, match_id: int, policy: str = "greedy", scope: Scope | None = None
     ) -> MatchRecord:
-        def computer(match: MatchRecord) -> Player:
-            return Player(name=computer_name({p.name for p in match.players}), bot=policy)
-
-        return await _judged_afresh(lambda: self._seat(match_id, computer, scope))
-
-    async def _seat(
-        self, match_id: int, newcomer: Callable[[MatchRecord], Player | None], scope: Scope | None
-    ) -> MatchRecord:
-        """Add to the lobby the player ``newcomer`` makes of it as read (None: nobody, the lobby stays as
-        it is)."""
-        async with self._locks(match_id):
-            match = await self.match(match_id, scope)
-            self._require_lobby(match)
-            player = newcomer(match)
-            if player is None:
-                return match
-            if player.bot is not None:
-                self.policy(match.game, player.bot)
-            return await _unless_moved(self.store.add_player(match_id, match.version, player))
+        return await self.lobby.add_computer(match_id, policy, scope)
 
     async def leave(self, match_id: int, user_id: int, scope: Scope | None = None) -> MatchRecord:
-        return await _judged_afresh(lambda: self._leave(match_id, user_id, scope))
-
-    async def _leave(self, match_id: int, user_id: int, scope: Scope | None) -> MatchRecord:
-        async with self._locks(match_id):
-            match = await self.match(match_id, scope)
-            self._require_lobby(match)
-            return await _unless_moved(self.store.remove_player(match_id, match.version, user_id))
+        return await self.lobby.leave(match_id, user_id, scope)
 
     async def start(self, match_id: int, by_user: int | None = None, scope: Scope | None = None) -> ActResult:
-        """Seat the players (shuffled with the match seed), set the game up and run computer seats."""
-        return await _judged_afresh(lambda: self._start(match_id, by_user, scope))
-
-    async def _start(self, match_id: int, by_user: int | None, scope: Scope | None) -> ActResult:
-        async with self._locks(match_id):
-            match = await self.match(match_id, scope)
-            self._require_lobby(match)
-            if by_user is not None and match.creator_id not in (None, by_user):
-                raise LobbyError(HOST.say("only the player who created the match can start it"))
-            if len(match.players) != match.seat_count:
-                raise LobbyError(
-                    HOST.say_n(
-                        "the match needs {count} player and has {seated}",
-                        "the match needs {count} players and has {seated}",
-                        match.seat_count,
-                        seated=len(match.players),
-                    ),
-                    ["join", "add a computer player"],
-                )
-            rules = self.rules(match.game)
-            order = Rng.from_seed(match.seed, SEAT_STREAM).shuffled(match.players)
-            seated = [p.model_copy(update={"seat": i}) for i, p in enumerate(order)]
-            state = rules.setup(match.seat_count, match.seed, match.options)
-            opening = rules.setup_events(match.seat_count, match.seed, match.options)
-            names = ", ".join(f"S{seat + 1} {p.name}" for seat, p in enumerate(order))
-            to_act = tuple(sorted(rules.to_act(state)))
-            lines = (f"seats: {names}", *(e.text for e in opening if e.is_public))
-            seating = HOST.say(
-                "Order of play: {players}", players=items(map(who, range(len(order))), "comma")
-            )
-            begins = Notice(
-                headline=f"{rules.title} begins",
-                heading=HOST.say("{game} begins", game=HOST.say(rules.title)),
-                lines=lines,
-                says=(seating, *(sentence(e) for e in told(opening) if e.is_public)),
-                to_act=to_act,
-                everyone=True,
-            )
-            notices = [DeliveryDraft(payload=payload(begins))]
-            for p in seated:
-                assert p.seat is not None
-                own = [e for e in opening if e.audience is not None and p.seat in e.audience]
-                if not own:
-                    continue  # nothing secret was dealt to this seat: no "your hand" message to send
-                hand = Notice(
-                    headline="your hand",
-                    heading=HOST.say("Your hand"),
-                    lines=tuple(e.text for e in own),
-                    says=tuple(map(sentence, told(own))),
-                    to_act=to_act,
-                )
-                notices.append(DeliveryDraft(seat=p.seat, payload=payload(hand)))
-            clocks = await self.clock_change(match.model_copy(update={"players": tuple(seated)}), (), to_act)
-            match = await _unless_moved(
-                self.store.start_match(
-                    match_id, match.version, seated, dump_state(state), notices, clocks=clocks
-                )
-            )
-            played = list(lines)
-            match = await self._run_computers(match, state, played)
-            return ActResult(match=match, lines=tuple(played))
+        """See ``Lobby.start``."""
+        return await self.lobby.start(match_id, by_user, scope)
 
     async def rematch(self, match_id: int, user_id: int, scope: Scope | None = None) -> MatchRecord:
-        """A new match of a finished one, asked for by one of its players: the same people and computers
-        and the same options, with a new seed (so new seats) and its own thread in the same channel.
-        Made once: a second request returns the same rematch."""
-        match = await self.match(match_id, scope)
-        if match.status is not MatchStatus.FINISHED:
-            raise LobbyError(HOST.say("match #{number} is not over yet: finish it first", number=match_id))
-        asker = next((p for p in match.players if p.user_id == user_id), None)
-        if asker is None:
-            raise NotSeated(HOST.say("you are not playing in match #{number}", number=match_id))
-
-        def again(player: Player) -> Player:
-            # A person who resigned or was replaced comes back as themselves.
-            if player.user_id is not None:
-                return Player(user_id=player.user_id, name=player.name.removesuffix(" (computer)"))
-            return Player(name=player.name, bot=player.bot)
-
-        rematch = await self.create_match(
-            match.game,
-            match.seat_count,
-            match.options,
-            creator=again(asker),
-            guild_id=match.guild_id,
-            channel_id=match.channel_id,
-            origin=f"rematch:{match_id}",
-            pace=match.pace,
-        )
-        if rematch.status is not MatchStatus.LOBBY:
-            return rematch
-
-        def key(player: Player) -> int | str:
-            return player.user_id if player.user_id is not None else player.name
-
-        wanted = list(map(again, match.players))
-
-        def first_missing(lobby: MatchRecord) -> Player | None:
-            # Left out by a cut-short request, or not seated yet.
-            return next((p for p in wanted if key(p) not in {key(q) for q in lobby.players}), None)
-
-        rematch_id = rematch.id
-        # Each step seats one player or starts; another request for the same rematch (a double tap, or
-        # another process) may take any of them first, and then this one reads the rematch again.
-        for step in range(2 * len(wanted) + 2):
-            if rematch.status is not MatchStatus.LOBBY:
-                return rematch
-            try:
-                if first_missing(rematch) is None:
-                    return (await self.start(rematch_id)).match
-                rematch = await _judged_afresh(lambda: self._seat(rematch_id, first_missing, None))
-            except (LobbyError, StaleVersion):
-                if step == 2 * len(wanted) + 1:
-                    raise
-                rematch = await self.match(rematch.id)
-        return rematch
+        """See ``Lobby.rematch``."""
+        return await self.lobby.rematch(match_id, user_id, scope)
 
     # ------------------------------------------------------------------- play
 
@@ -834,8 +501,8 @@ class GameHost:
         """
         async with self._locks(match_id):
             match = await self.match(match_id, scope)
-            self._require_active(match)
-            seat = self._require_seat(match, user_id)
+            require_active(match)
+            seat = require_seat(match, user_id)
             if expected_version is not None and expected_version != match.version:
                 made = await self.store.action_at(match_id, expected_version + 1)
                 if made is not None and made.seat == seat and move in (None, made.notation):
@@ -888,8 +555,8 @@ class GameHost:
             step = rules.apply(state, seat, action)
             notation = rules.notation(action)
             label = self._label(match, rules, self.presentation(match.game), state, seat, action, locale)
-            match, lines = await self._commit(match, rules, seat, action, state, step.state, step.events)
-            match = await self._run_computers(match, step.state, lines)
+            match, lines = await self.commit(match, rules, seat, action, state, step.state, step.events)
+            match = await self.play_computers(match, step.state, lines)
             return ActResult(match=match, lines=tuple(lines), notation=notation, label=label)
 
     async def resign(
@@ -908,8 +575,8 @@ class GameHost:
         work when only computers are left, which a command must not wait for)."""
         async with self._locks(match_id):
             match = await self.match(match_id, scope)
-            seat = self._require_seat(match, user_id)
-            self._require_active(match)
+            seat = require_seat(match, user_id)
+            require_active(match)
             policy = policy or self.strongest_policy(match.game)
             self.policy(match.game, policy)
             player = match.player_at(seat)
@@ -931,125 +598,19 @@ class GameHost:
                 seat,
                 replaced,
                 deliveries=[DeliveryDraft(payload=payload(notice))],
-                clocks=await self._stop_clock(match, seat),
+                clocks=await self.clocks.stop_clock(match, seat),
             )
             if not play_on:
                 return match
-            return await self._run_computers(match, self.state_of(match), [])
+            return await self.play_computers(match, self.state_of(match), [])
 
     async def expire(self, due: SeatClock) -> MatchRecord | None:
-        """The time of ``due``'s seat has run out: a computer plays that turn for its player, who is told,
-        and after ``TIMEOUTS_TO_KEEP`` timeouts in a row keeps the seat until they come back (``back``).
-        None when the clock moved on since ``due`` was read (the player moved, or it already fired)."""
-        async with self._locks(due.match_id):
-            match = await self.match(due.match_id)
-            if match.status is not MatchStatus.ACTIVE or match.pace is Pace.NONE:
-                return None
-            current = {c.seat: c for c in await self.store.seat_clocks(match.id)}.get(due.seat)
-            now = self.clock()
-            if current != due or current.deadline is None or current.deadline > now:
-                return None
-            player = match.player_at(due.seat)
-            rules = self.rules(match.game)
-            state = self.state_of(match)
-            if player is None or player.bot is not None or due.seat not in rules.to_act(state):
-                await self.store.settle_clock(current, end_turn(current, ALLOWANCES[match.pace], now))
-                return None
-            policy = self.strongest_policy(match.game)
-            keep = current.timeouts + 1 >= TIMEOUTS_TO_KEEP
-            log.info(
-                "match %s: the time of seat %s ran out (timeout %s in a row)",
-                match.id,
-                due.seat,
-                current.timeouts + 1,
-            )
-            if keep:
-                said = HOST.say(
-                    "{player} let the time run out twice in a row: a computer plays their seat until they "
-                    "come back with /game return",
-                    player=player.name,
-                )
-                ended = end_turn(current, ALLOWANCES[match.pace], now, timed_out=True)
-                away = player.model_copy(
-                    update={"bot": policy, "name": f"{player.name} (computer)", "absent": True}
-                )
-                to_act = tuple(sorted(rules.to_act(state)))
-                notices = [
-                    DeliveryDraft(payload=payload(Notice(says=(said,), to_act=to_act))),
-                    DeliveryDraft(
-                        seat=due.seat, payload=payload(Notice(says=(said,), to_act=to_act, personal=True))
-                    ),
-                ]
-                match = await self.store.replace_player(
-                    match.id,
-                    match.version,
-                    due.seat,
-                    away,
-                    deliveries=notices,
-                    clocks=ClockChange(clocks=(ended,), timeouts=(ended,)),
-                )
-                return await self._run_computers(match, state, [])
-            said = HOST.say("Time ran out for {player}: a computer played their turn", player=player.name)
-            lines: list[str] = []
-            preface: tuple[Say, ...] = (said,)
-            for _ in range(MAX_AUTOMATED_ACTIONS):
-                if match.status is not MatchStatus.ACTIVE or due.seat not in rules.to_act(state):
-                    break
-                action, step = await self._decide(match, policy, state, due.seat)
-                match, new_lines = await self._commit(
-                    match, rules, due.seat, action, state, step.state, step.events, {due.seat}, preface
-                )
-                preface = ()
-                lines.extend(new_lines)
-                state = step.state
-            return await self._run_computers(match, state, lines)
+        """See ``SeatClocks.expire``."""
+        return await self.clocks.expire(due)
 
     async def back(self, match_id: int, user_id: int, scope: Scope | None = None) -> MatchRecord:
-        """Give ``user_id`` back the seat a computer kept after their timeouts (``/game return``)."""
-        return await _judged_afresh(lambda: self._back(match_id, user_id, scope))
-
-    async def _back(self, match_id: int, user_id: int, scope: Scope | None) -> MatchRecord:
-        async with self._locks(match_id):
-            match = await self.match(match_id, scope)
-            self._require_active(match)
-            seat = match.seat_of(user_id)
-            player = match.player_at(seat) if seat is not None else None
-            if seat is None or player is None:
-                raise NotSeated(HOST.say("you are not playing in match #{number}", number=match_id))
-            if not player.absent:
-                if player.resigned:
-                    raise LobbyError(
-                        HOST.say(
-                            "you resigned from match #{number}: a computer plays your seat", number=match_id
-                        )
-                    )
-                raise LobbyError(HOST.say("your seat in match #{number} is already yours", number=match_id))
-            returned = player.model_copy(
-                update={"bot": None, "name": player.name.removesuffix(" (computer)"), "absent": False}
-            )
-            said = HOST.say("{player} is back and plays their seat again", player=returned.name)
-            rules = self.rules(match.game)
-            state = self.state_of(match)
-            to_act = tuple(sorted(rules.to_act(state)))
-            reset = None
-            if match.pace is not Pace.NONE:
-                rows = {c.seat: c for c in await self.store.seat_clocks(match.id)}
-                clock = rows.get(seat) or SeatClock(match_id=match.id, seat=seat, user_id=user_id)
-                clock = clock.model_copy(update={"timeouts": 0, "user_id": user_id})
-                if seat in to_act and not clock.running:
-                    clock = begin_turn(clock, ALLOWANCES[match.pace], self.clock())
-                reset = ClockChange(clocks=(clock,))
-            notice = Notice(says=(said,), to_act=to_act)
-            return await _unless_moved(
-                self.store.replace_player(
-                    match_id,
-                    match.version,
-                    seat,
-                    returned,
-                    deliveries=[DeliveryDraft(payload=payload(notice))],
-                    clocks=reset,
-                )
-            )
+        """See ``SeatClocks.back``."""
+        return await self.clocks.back(match_id, user_id, scope)
 
     def strongest_policy(self, game: str) -> str:
         """The computer player that stands in for a person (the strongest this game has)."""
@@ -1058,15 +619,6 @@ class GameHost:
             if name in available:
                 return name
         return next(iter(available))
-
-    async def _stop_clock(self, match: MatchRecord, seat: int) -> ClockChange | None:
-        """The seat's clock stopped (a computer takes the seat over), its bank kept."""
-        if match.pace is Pace.NONE:
-            return None
-        rows = {c.seat: c for c in await self.store.seat_clocks(match.id)}
-        if seat not in rows or not rows[seat].running:
-            return None
-        return ClockChange(clocks=(end_turn(rows[seat], ALLOWANCES[match.pace], self.clock()),))
 
     async def undo(
         self, match_id: int, user_id: int, expected_version: int | None = None, scope: Scope | None = None
@@ -1079,14 +631,14 @@ class GameHost:
         """
         async with self._locks(match_id):
             match = await self.match(match_id, scope)
-            self._require_active(match)
-            seat = self._require_seat(match, user_id)
+            require_active(match)
+            seat = require_seat(match, user_id)
             if expected_version is not None and expected_version != match.version:
                 raise StaleVersion(
                     HOST.say("this board has moved on since that button was made; nothing was taken back")
                 )
             match = await undoing.take_back(self, match, seat)
-            return await self._run_computers(match, self.state_of(match), [])
+            return await self.play_computers(match, self.state_of(match), [])
 
     async def can_undo(self, match: MatchRecord, seat: int) -> bool:
         """Whether ``seat`` may take back its latest move of ``match`` as it is now."""
@@ -1138,7 +690,7 @@ class GameHost:
                 async with self._locks(match_id):
                     fresh = await self.store.get_match(match_id)
                     if fresh.status is MatchStatus.ACTIVE:
-                        resumed.append(await self._run_computers(fresh, self.state_of(fresh), []))
+                        resumed.append(await self.play_computers(fresh, self.state_of(fresh), []))
             except Exception:
                 log.exception("match %s could not be resumed; the others go on", match_id)
         return resumed
@@ -1150,7 +702,7 @@ class GameHost:
             fresh = await self.store.get_match(match_id)
             if fresh.status is not MatchStatus.ACTIVE:
                 return fresh
-            return await self._run_computers(fresh, self.state_of(fresh), [])
+            return await self.play_computers(fresh, self.state_of(fresh), [])
 
     async def _all_ids(self, statuses: Sequence[MatchStatus], page: int = 1000) -> list[int]:
         """Every id of the matches in ``statuses``, read a page at a time so no count is too large."""
@@ -1160,9 +712,8 @@ class GameHost:
         return found
 
     async def flush(self, notifier: Notifier, destinations: int = 50) -> int:
-        """Send pending deliveries and wait until they are sent; returns how many were sent (see
-        ``dispatch``)."""
-        return sum(await asyncio.gather(*await self.dispatch(notifier, destinations=destinations)))
+        """See ``Sender.flush``."""
+        return await self.sender.flush(notifier, destinations)
 
     async def dispatch(
         self,
@@ -1170,133 +721,22 @@ class GameHost:
         when_sent: Callable[[], object] = lambda: None,
         destinations: int = 50,
     ) -> list[asyncio.Task[int]]:
-        """Start sending the pending deliveries of every destination that nobody is sending to yet;
-        returns the senders started (tasks that say how many they sent), which go on after this returns.
-
-        Each destination (a match's thread, one seat's messages) is its own ordered stream, with at most
-        one sender at a time, alongside the others: a failure holds back only the later notices of that
-        destination, which then waits out its back-off while the others carry on. A destination that is
-        gone (``DestinationGone``) and a notice that cannot be read are settled at once, not retried.
-        ``when_sent`` is called as a sender ends with its batch settled (sent, or set aside as
-        unreadable or gone): its destination may have more notices by then, which the next ``dispatch``
-        starts. A destination that failed waits out its back-off instead.
-        """
-        busy = self.backoff.waiting() | frozenset(self._senders)
-        batches = await self.store.pending_by_destination(destinations, skip=busy)
-        started = []
-        for batch in batches:
-            destination = (batch[0].match_id, batch[0].seat)
-            sender = asyncio.create_task(
-                self._send(notifier, destination, batch, when_sent), name=f"send-{destination}"
-            )
-            self._senders[destination] = sender
-            started.append(sender)
-        return started
+        """See ``Sender.dispatch``."""
+        return await self.sender.dispatch(notifier, when_sent, destinations)
 
     async def stop_sending(self) -> None:
         """Cancel the senders still running (the bot is stopping): what they had not sent stays pending."""
-        senders = list(self._senders.values())
-        for sender in senders:
-            sender.cancel()
-        await asyncio.gather(*senders, return_exceptions=True)
-
-    async def _send(
-        self,
-        notifier: Notifier,
-        destination: tuple[int, int | None],
-        batch: Sequence[Delivery],
-        when_sent: Callable[[], object],
-    ) -> int:
-        """One sender: ``batch`` in order, once one of the PARALLEL_DESTINATIONS places is free."""
-        try:
-            async with self._sending:
-                sent = await self._deliver_in_order(notifier, batch)
-        except Exception:
-            log.exception("sending the notices of %s failed; they are tried again", destination)
-            return 0
-        finally:
-            del self._senders[destination]
-        if self.backoff.ready(destination):
-            when_sent()
-        return sent
-
-    async def _deliver_in_order(self, notifier: Notifier, batch: Sequence[Delivery]) -> int:
-        """Send one destination's deliveries in order until one fails; returns how many were sent."""
-        sent = 0
-        for delivery in batch:
-            destination = (delivery.match_id, delivery.seat)
-            try:
-                match = await self.match(delivery.match_id)
-                notice = Notice.model_validate_json(delivery.payload)
-            except (EngineError, ValidationError) as exc:
-                # A notice's payload may hold a hand: say what is wrong, never what it holds.
-                problem = exc.message if isinstance(exc, EngineError) else f"its notice is not {exc.title}"
-                log.warning(
-                    "delivery %s of match %s cannot be read: %s", delivery.id, delivery.match_id, problem
-                )
-                await self.store.mark_undeliverable(delivery.id, f"unreadable: {problem}")
-                continue
-            try:
-                await notifier.deliver(match, delivery, notice)
-            except DestinationGone as exc:
-                log.warning("delivery %s of match %s has nowhere to go: %s", delivery.id, match.id, exc)
-                await self.store.mark_undeliverable(delivery.id, f"gone: {exc}")
-                continue
-            except Exception as exc:
-                wait = self.backoff.failed(destination)
-                log.warning(
-                    "delivery %s of match %s failed (retried in %.0f s): %s", delivery.id, match.id, wait, exc
-                )
-                await self.store.mark_failed(delivery.id, f"{type(exc).__name__}: {exc}")
-                return sent  # the later notices of this destination wait, so nothing overtakes it
-            await self.store.mark_delivered(delivery.id)
-            self.backoff.succeeded(destination)
-            sent += 1
-        return sent
+        await self.sender.stop()
 
     # -------------------------------------------------------------- internals
 
-    async def _run_computers(self, match: MatchRecord, state: BaseModel, lines: list[str]) -> MatchRecord:
-        """Let computer seats act, and make the moves the rules make for a person (``automatic``), until
-        a person must decide or the match ends."""
-        rules = self.rules(match.game)
-        computers = {p.seat: p.bot for p in match.players if p.bot is not None and p.seat is not None}
-        for _ in range(MAX_AUTOMATED_ACTIONS):
-            if match.status is not MatchStatus.ACTIVE:
-                return match
-            to_act = sorted(rules.to_act(state))
-            due = [s for s in to_act if s in computers]
-            if due:
-                seat = due[0]
-                action, step = await self._decide(match, computers[seat] or "random", state, seat)
-            else:
-                forced = [(s, a) for s in to_act if (a := rules.automatic(state, s)) is not None]
-                if not forced:
-                    return match
-                seat, action = forced[0]
-                step = rules.apply(state, seat, action)
-            match, new_lines = await self._commit(match, rules, seat, action, state, step.state, step.events)
-            lines.extend(new_lines)
-            state = step.state
-        raise EngineError(f"computer players of match {match.id} did not finish their turns")
+    async def play_computers(
+        self, match: MatchRecord, state: BaseModel, lines: list[str], stand_in: StandIn | None = None
+    ) -> MatchRecord:
+        """See ``engine.host.computers.play``."""
+        return await computers.play(self, match, state, lines, stand_in)
 
-    async def _decide(
-        self, match: MatchRecord, policy: str, state: BaseModel, seat: int
-    ) -> tuple[BaseModel, Step[Any]]:
-        """The move of computer player ``policy`` in ``seat`` and the step it leads to. It thinks (and the
-        rules apply its move) off the event loop, which keeps answering everyone else meanwhile: in the
-        thinking processes when it is slow and the registry's own, else in a thread."""
-        from engine.registry import POLICIES
-
-        chosen = self.policy(match.game, policy)
-        rules = self.rules(match.game)
-        rng = bot_rng(match.seed, match.version)
-        registered = POLICIES.get(rules.name, {}).get(policy) is chosen
-        if self.thinker is not None and policy in IN_PROCESSES and registered:
-            return await self.thinker.run(think_registered, rules.name, policy, state, seat, rng)
-        return await asyncio.to_thread(think, rules, chosen, state, seat, rng)
-
-    async def _commit(
+    async def commit(
         self,
         match: MatchRecord,
         rules: GameRules[Any, Any],
@@ -1308,83 +748,10 @@ class GameHost:
         timed_out: Collection[int] = (),
         preface: Sequence[Say] = (),
     ) -> tuple[MatchRecord, list[str]]:
-        """Store one accepted action with its snapshot, the notices it causes and the clocks it moves,
-        in one transaction. ``timed_out``: seats a computer plays because their time ran out; ``preface``:
-        sentences for the thread before the move's own."""
-        notation = rules.notation(action)
-        outcome = rules.outcome(after)
-        to_act = tuple(sorted(rules.to_act(after)))
-        public_lines = [e.text for e in events if e.is_public]
-        headline = heading = None
-        if outcome is not None:
-            headline = f"game over: {outcome.reason}"
-            reason = outcome.reason_say
-            heading = HOST.say("Game over: {reason}", reason=reason) if reason else HOST.say("Game over")
-        post = Notice(
-            lines=tuple(public_lines),
-            says=(*preface, *(sentence(e) for e in told(events) if e.is_public)),
-            headline=headline,
-            heading=heading,
-            to_act=to_act,
-            finished=outcome is not None,
+        """See ``Committer.commit``."""
+        return await self.committer.commit(
+            match, rules, seat, action, before, after, events, timed_out, preface
         )
-        notices = [DeliveryDraft(payload=payload(post))]
-        if preface:
-            # A player whose turn a computer played hears of it in private too.
-            notices += [
-                DeliveryDraft(seat=s, payload=payload(Notice(says=tuple(preface), to_act=to_act)))
-                for s in sorted(timed_out)
-            ]
-        # Computer seats get private notices too: the notifier decides whether anyone reads them. Once
-        # the match is over nothing is secret any more, and the final post says it all.
-        for target in range(match.seat_count if outcome is None else 0):
-            own = [e for e in events if e.audience is not None and target in e.audience]
-            if own:
-                secret = Notice(
-                    lines=tuple(e.text for e in own), says=tuple(map(sentence, told(own))), to_act=to_act
-                )
-                notices.append(DeliveryDraft(seat=target, payload=payload(secret)))
-        status = MatchStatus.FINISHED if outcome is not None else MatchStatus.ACTIVE
-        snapshot = dump_state(after)
-        player = match.player_at(seat)
-        # A computer playing a person's seat (their time ran out, or it keeps or took over the seat)
-        # plays for them: the log remembers it, so the move is never theirs to take back.
-        stand_in = seat in timed_out or (
-            player is not None and player.user_id is not None and player.bot is not None
-        )
-        logged = LoggedAction(seat=seat, notation=notation, stand_in=stand_in)
-        for attempt in itertools.count(1):
-            # Worked out again if a person whose turn this begins went away meanwhile (the store checks).
-            clocks = await self.clock_change(
-                match, rules.to_act(before), () if outcome is not None else to_act, timed_out
-            )
-            try:
-                committed = await self.store.commit_action(
-                    match.id,
-                    match.version,
-                    logged,
-                    snapshot,
-                    status=status,
-                    result_json=outcome.model_dump_json() if outcome is not None else None,
-                    deliveries=notices,
-                    clocks=clocks,
-                )
-                break
-            except AbsencesChanged:
-                if attempt == _CLOCK_ATTEMPTS:
-                    raise
-        self._recent.keep((committed.id, committed.version), after)
-        self._parsed.keep((committed.id, committed.version), (snapshot, after))
-        self.judged.keep(
-            (committed.id, committed.version),
-            undoing.judged(rules, before, committed.version, logged, action, after, events),
-        )
-        # A log line names a move only when everyone may know it (the engine says which are secret).
-        move = notation if rules.is_public_action(before, seat, action) else "a private move"
-        log.info("match %s: seat %s played %s (version %s)", match.id, seat, move, committed.version)
-        if committed.status is MatchStatus.FINISHED:
-            await self._announce_finish(committed)
-        return committed, public_lines
 
     async def clock_change(
         self,
@@ -1394,43 +761,8 @@ class GameHost:
         timed_out: Collection[int] = (),
         undone: bool = False,
     ) -> ClockChange | None:
-        """The seat clocks that change when the seats to act go from ``before`` to ``after``; None for a
-        match without a clock, or when nobody's turn begins or ends. ``undone``: moves taken back made
-        the change (see ``engine.host.clock.clocks_after``)."""
-        if match.pace is Pace.NONE or (set(before) == set(after) and not timed_out):
-            return None
-        people = {
-            p.seat: p.user_id
-            for p in match.players
-            if p.user_id is not None and p.bot is None and p.seat is not None
-        }
-        if not people:
-            return None
-        now = self.clock()
-        beginning = sorted({people[s] for s in after if s in people and s not in before})
-        found = await self.store.absences(beginning, now)
-        away = {
-            user: max(end for start, end in spans if start <= now)
-            for user, spans in found.items()
-            if any(start <= now for start, _ in spans)
-        }
-        rows = {c.seat: c for c in await self.store.seat_clocks(match.id)}
-        allowance = ALLOWANCES[match.pace]
-        changed = clocks_after(
-            match.id, rows, people, before, after, allowance, now, away, timed_out, undone=undone
-        )
-        return ClockChange(
-            clocks=tuple(changed),
-            timeouts=tuple(c for c in changed if c.seat in timed_out),
-            absences_seen=AbsencesSeen(users=tuple(beginning), as_of=now, found=found) if beginning else None,
-        )
-
-    async def _announce_finish(self, match: MatchRecord) -> None:
-        for listener in self.finish_listeners:
-            try:
-                await listener(match)
-            except Exception:
-                log.exception("a listener failed for the end of match %s", match.id)
+        """See ``SeatClocks.clock_change``."""
+        return await self.clocks.clock_change(match, before, after, timed_out, undone)
 
     @staticmethod
     def _label(
@@ -1450,42 +782,3 @@ class GameHost:
         except Exception:
             log.exception("match %s: no words for %s", match.id, rules.notation(action))
             return rules.notation(action)
-
-    @staticmethod
-    def _require_lobby(match: MatchRecord) -> None:
-        if match.status is not MatchStatus.LOBBY:
-            raise LobbyError(
-                HOST.say(
-                    "match #{number} is {status}; the lobby is closed",
-                    number=match.id,
-                    status=STATUS_SAID[match.status],
-                )
-            )
-
-    @staticmethod
-    def _require_active(match: MatchRecord) -> None:
-        if match.status is not MatchStatus.ACTIVE:
-            allowed = ["start"] if match.status is MatchStatus.LOBBY else []
-            if match.status is MatchStatus.LOBBY:
-                said = HOST.say(
-                    "match #{number} has not started yet: no moves until it starts", number=match.id
-                )
-            else:
-                said = HOST.say(
-                    "match #{number} is {status}: no more moves can be made",
-                    number=match.id,
-                    status=STATUS_SAID[match.status],
-                )
-            raise MatchClosed(said, allowed)
-
-    @staticmethod
-    def _require_seat(match: MatchRecord, user_id: int) -> int:
-        seat = match.seat_of(user_id)
-        if seat is None:
-            raise NotSeated(HOST.say("you are not playing in match #{number}", number=match.id))
-        player = match.player_at(seat)
-        if player is not None and player.bot is not None:
-            raise NotSeated(
-                HOST.say("a computer player has taken over your seat in match #{number}", number=match.id)
-            )
-        return seat

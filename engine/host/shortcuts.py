@@ -12,7 +12,7 @@ from __future__ import annotations
 import logging
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import Any, Protocol
 
 from pydantic import BaseModel
 
@@ -21,11 +21,9 @@ from engine.core.contract import GameRules
 from engine.core.errors import EngineError
 from engine.core.presentation import GamePresentation, Shortcut
 from engine.host.menus import LABEL_LIMIT, PLAY, STEP, MenuEntry
+from engine.host.ports import Scope
+from engine.host.results import ActResult
 from lang.says import Namer, render
-
-if TYPE_CHECKING:
-    from engine.host.ports import Scope
-    from engine.host.service import ActResult, GameHost
 
 log = logging.getLogger(__name__)
 
@@ -119,8 +117,23 @@ class RunResult:
     left: tuple[str, ...] = ()
 
 
+class Acting(Protocol):
+    """What a run of moves needs of the host: playing one move (``GameHost.act``)."""
+
+    async def act(
+        self,
+        match_id: int,
+        user_id: int,
+        move: str | int | None,
+        expected_version: int | None = None,
+        scope: Scope | None = None,
+        seen_version: int | None = None,
+        locale: str = lang.DEFAULT,
+    ) -> ActResult: ...
+
+
 async def act_run(
-    host: GameHost,
+    host: Acting,
     match_id: int,
     user_id: int,
     moves: Sequence[str],

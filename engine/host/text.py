@@ -6,15 +6,25 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 import lang
-from engine.core.contract import Outcome
+from engine.core.contract import Event, Outcome
 from engine.core.errors import EngineError
-from engine.core.say import Speaker
+from engine.core.say import SILENT, Say, Speaker
 from engine.host.ports import MatchRecord, Notice
 from lang import N_, t, tn
 from lang.says import Namer, render
 
 # The host's own sentences in notices (the bot's catalogue), translated where they are shown.
 HOST = Speaker(lang.DOMAIN)
+
+
+def sentence(event: Event) -> Say:
+    """What a person reads for ``event``: its sentence (an event without one reads as it is stored)."""
+    return event.say or HOST.say(event.text)
+
+
+def told(events: Sequence[Event]) -> list[Event]:
+    """The events people read: all but those whose sentence is ``SILENT``."""
+    return [e for e in events if e.say != SILENT]
 
 
 def refusal(locale: str, error: EngineError, name: Namer | None = None) -> str:

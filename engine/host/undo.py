@@ -11,9 +11,9 @@ reproduces the match exactly.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import Any, Protocol
 
 from pydantic import BaseModel
 
@@ -21,11 +21,11 @@ from engine.core.contract import Event, GameRules, Reveal, dump_state
 from engine.core.errors import CannotUndo, CorruptRecord, EngineError
 from engine.core.replay import LoggedAction, replay
 from engine.core.say import Say, who
-from engine.host.ports import DeliveryDraft, MatchRecord, MatchStatus, Notice, payload
+from engine.host.clock import ClockChange
+from engine.host.ports import DeliveryDraft, MatchRecord, MatchStatus, MatchStore, Notice, payload
+from engine.host.recent import Recent
 from engine.host.text import HOST
-
-if TYPE_CHECKING:
-    from engine.host.service import GameHost
+from lang.says import Namer
 
 # How many of the latest actions a board post reads to know who may take a move back: a log read whole
 # grew with the match, and the latest chosen move is nearly always among these.
@@ -71,11 +71,37 @@ class Plan:
         return None
 
 
+class UndoingHost(Protocol):
+    """What taking a move back needs of the host: its store, its games, the states it keeps and the
+    clocks."""
+
+    store: MatchStore
+    # What the moves the host committed lately revealed, by (match id, version).
+    judged: Recent[tuple[int, int], Taken]
+
+    def rules(self, game: str) -> GameRules[Any, Any]: ...
+
+    def namer(self, match: MatchRecord, state: BaseModel | None = None) -> Namer: ...
+
+    def state_of(self, match: MatchRecord) -> BaseModel: ...
+
+    async def state_at(self, match: MatchRecord, version: int) -> BaseModel: ...
+
+    async def clock_change(
+        self,
+        match: MatchRecord,
+        before: Collection[int],
+        after: Collection[int],
+        timed_out: Collection[int] = (),
+        undone: bool = False,
+    ) -> ClockChange | None: ...
+
+
 # The kept log (version, action), the index in it of the latest chosen move, and the states before.
 Latest = tuple[list[tuple[int, LoggedAction]], int, dict[int, BaseModel]]
 
 
-async def _latest(host: GameHost, match: MatchRecord, tail: int | None = None) -> Latest:
+async def _latest(host: UndoingHost, match: MatchRecord, tail: int | None = None) -> Latest:
     """The kept log of ``match`` (with ``tail``, its last ``tail`` actions only), the index in it of
     the latest move a seat chose (-1: none), and the state before each action from there on. The moves
     the host made for people without asking them (``GameRules.automatic``) after it belong to it; a
@@ -94,7 +120,7 @@ async def _latest(host: GameHost, match: MatchRecord, tail: int | None = None) -
     return entries, index, befores
 
 
-async def plan(host: GameHost, match: MatchRecord, seat: int) -> Plan:
+async def plan(host: UndoingHost, match: MatchRecord, seat: int) -> Plan:
     """What undoing ``seat``'s latest move of the running ``match`` would take back: that move, with
     the moves the rules then made for people without asking them.
 
@@ -104,7 +130,7 @@ async def plan(host: GameHost, match: MatchRecord, seat: int) -> Plan:
 
 
 async def _plan_from(
-    host: GameHost,
+    host: UndoingHost,
     match: MatchRecord,
     seat: int,
     latest: Latest,
@@ -178,7 +204,7 @@ def judged(
     return Taken(version, entry, rules.revealed(before, entry.seat, action, after, events), told)
 
 
-async def allowed(host: GameHost, match: MatchRecord, seat: int) -> bool:
+async def allowed(host: UndoingHost, match: MatchRecord, seat: int) -> bool:
     """Whether ``seat`` may take back its latest move of ``match`` now."""
     return _may_take_back(match, seat) and await _undoable(host, match, seat, await _latest(host, match))
 
@@ -192,7 +218,7 @@ def _may_take_back(match: MatchRecord, seat: int) -> bool:
 
 
 async def _undoable(
-    host: GameHost,
+    host: UndoingHost,
     match: MatchRecord,
     seat: int,
     latest: Latest,
@@ -204,7 +230,7 @@ async def _undoable(
         return False
 
 
-async def who_may_undo(host: GameHost, match: MatchRecord) -> int | None:
+async def who_may_undo(host: UndoingHost, match: MatchRecord) -> int | None:
     """The seat that may take back its latest move of ``match`` now, if any: only the latest to have
     chosen a move ever may."""
     if match.status is not MatchStatus.ACTIVE:
@@ -221,7 +247,7 @@ async def who_may_undo(host: GameHost, match: MatchRecord) -> int | None:
     return seat if _may_take_back(match, seat) and await _undoable(host, match, seat, latest) else None
 
 
-async def take_back(host: GameHost, match: MatchRecord, seat: int) -> MatchRecord:
+async def take_back(host: UndoingHost, match: MatchRecord, seat: int) -> MatchRecord:
     """Undo ``seat``'s latest move of ``match`` (loaded under the match lock): void the actions, store
     the state replayed from the log that stays, and tell everyone that a move was taken back.
 
