@@ -69,6 +69,7 @@ def cmd_run(settings: Settings, sync_only: bool = False) -> int:
         print(NO_TOKEN_MESSAGE, file=sys.stderr)
         return 2
     from cogs._client import BigApple
+    from data.backend import open_stores
     from engine.host.shards import Shards
 
     try:
@@ -79,6 +80,7 @@ def cmd_run(settings: Settings, sync_only: bool = False) -> int:
     token = settings.discord_token.get_secret_value().strip()
     bot = BigApple(
         settings.bigapple_db,
+        open_stores,
         settings.bigapple_dev_guild,
         render_workers=settings.bigapple_render_workers,
         think_workers=settings.bigapple_think_workers,

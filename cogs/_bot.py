@@ -11,11 +11,11 @@ import discord
 from discord.ext import commands
 
 import lang
-from data.backend import AnyRatings, AnySettings
 from engine.host.ledgers import PingLedger, PostLedger
 from engine.host.notify import NotifyPrefs
 from engine.host.outbox import Backoff
-from engine.host.ports import MatchRecord, Notice
+from engine.host.ports import MatchRecord, Notice, SettingsStore
+from engine.host.ratings import RatingStore
 from engine.host.service import GameHost
 from engine.host.tournaments import TournamentHost
 from lang.says import Namer
@@ -71,10 +71,10 @@ class Bot(Protocol):
     def tournaments(self) -> TournamentHost: ...
 
     @property
-    def ratings(self) -> AnyRatings: ...
+    def ratings(self) -> RatingStore: ...
 
     @property
-    def settings(self) -> AnySettings: ...
+    def settings(self) -> SettingsStore: ...
 
     @property
     def posts(self) -> PostLedger: ...

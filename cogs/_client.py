@@ -23,14 +23,16 @@ from cogs._tournament_posts import publish
 from cogs._tournament_ui import TOURNAMENT_ITEMS
 from cogs._ui import DYNAMIC_ITEMS
 from cogs.replay import JumpSelect, ReplayButton
-from data.backend import AnyMatchStore, AnyRatings, AnySettings, AnyTournamentStore, Stores, open_stores
 from engine.host.ledgers import PingLedger, PostLedger
 from engine.host.outbox import Backoff
-from engine.host.ports import MatchRecord
+from engine.host.ports import MatchRecord, SettingsStore
+from engine.host.ratings import RatingStore
 from engine.host.service import GameHost, utc_now
 from engine.host.shards import Shards
+from engine.host.storage import MatchLedgers, OpenStores, StoreSet
 from engine.host.thinking import ThinkPool
 from engine.host.timekeeper import Timekeeper
+from engine.host.tournament_records import TournamentStore
 from engine.host.tournaments import TournamentHost, TournamentStatus
 from render.pool import RenderPool
 
@@ -77,21 +79,22 @@ class BigApple(commands.AutoShardedBot):
     """The bot. ``host`` and the ledgers exist once ``setup_hook`` has run."""
 
     host: GameHost
-    stores: Stores
-    store: AnyMatchStore
+    stores: StoreSet
+    store: MatchLedgers
     # What the bot sent, kept by the match store behind ports of their own (see engine.host.ledgers).
     posts: PostLedger
     ping_ledger: PingLedger
-    ratings: AnyRatings
+    ratings: RatingStore
     tournaments: TournamentHost
-    tournament_store: AnyTournamentStore
-    settings: AnySettings
+    tournament_store: TournamentStore
+    settings: SettingsStore
     timekeeper: Timekeeper
     component_types: tuple[type[discord.ui.DynamicItem[Any]], ...] = ()
 
     def __init__(
         self,
         database: str | Path,
+        open_stores: OpenStores,
         dev_guild: int | None = None,
         retry_seconds: float = RETRY_SECONDS,
         seed_source: Callable[[], int] | None = None,
@@ -103,15 +106,17 @@ class BigApple(commands.AutoShardedBot):
         animations: bool | None = None,
         set_heap_aside: bool = False,
     ) -> None:
-        """``seed_source`` fixes the seeds of new matches (tests); by default each is random. ``clock``
-        tells the time that match clocks and turn reminders run on (tests move it on). ``render_workers``
-        processes draw the images (None: ``BIGAPPLE_RENDER_WORKERS``, else one per core; 0: a thread),
-        ``think_workers`` processes run the strong computer players (``BIGAPPLE_THINK_WORKERS``, likewise).
-        Sent notices older than ``retention`` are deleted. ``shards``: the Discord shards this process
-        runs, when several processes share a PostgreSQL database (None: all of them, as many as Discord
-        recommends). ``animations``: post the animation of every finished match (None: unless
-        ``BIGAPPLE_ANIMATIONS`` is 0). ``set_heap_aside``: once started, set what start-up built aside from
-        the garbage collector (for a process that runs one bot; tests run many in one process)."""
+        """``open_stores`` opens the stores of ``database`` (given by whoever starts the bot, so that the
+        Discord side never imports them). ``seed_source`` fixes the seeds of new matches (tests); by
+        default each is random. ``clock`` tells the time that match clocks and turn reminders run on (tests
+        move it on). ``render_workers`` processes draw the images (None: ``BIGAPPLE_RENDER_WORKERS``, else
+        one per core; 0: a thread), ``think_workers`` processes run the strong computer players
+        (``BIGAPPLE_THINK_WORKERS``, likewise). Sent notices older than ``retention`` are deleted.
+        ``shards``: the Discord shards this process runs, when several processes share a PostgreSQL
+        database (None: all of them, as many as Discord recommends). ``animations``: post the animation of
+        every finished match (None: unless ``BIGAPPLE_ANIMATIONS`` is 0). ``set_heap_aside``: once started,
+        set what start-up built aside from the garbage collector (for a process that runs one bot; tests
+        run many in one process)."""
         silence_payload_logs()
         sharding: dict[str, Any] = {}
         if shards is not None:
@@ -128,6 +133,7 @@ class BigApple(commands.AutoShardedBot):
             **sharding,
         )
         self.shard_range = shards
+        self.open_stores = open_stores
         if animations is None:
             animations = os.environ.get(ANIMATIONS_ENV, "1").strip() != "0"
         self.animations = animations
@@ -158,7 +164,7 @@ class BigApple(commands.AutoShardedBot):
         self.sync_on_start = dev_guild is not None
 
     async def setup_hook(self) -> None:
-        self.stores = await open_stores(
+        self.stores = await self.open_stores(
             self.database,
             clock=lambda: self.clock().astimezone(UTC).isoformat(timespec="milliseconds"),
             shards=self.shard_range,

@@ -170,6 +170,18 @@ class MatchListing:
     unreadable: dict[int, str] = field(default_factory=dict)
 
 
+class SettingsStore(Protocol):
+    """People's and servers' settings (language, notifications, …), by key."""
+
+    async def get(self, scope: str, owner: int, key: str) -> str | None:
+        """The ``key`` setting of a ``"user"`` or ``"guild"``, or None when unset."""
+        ...
+
+    async def set(self, scope: str, owner: int, key: str, value: str | None) -> None:
+        """Set (or with None, clear) the ``key`` setting of a ``"user"`` or ``"guild"``."""
+        ...
+
+
 class MatchStore(Protocol):
     """Durable storage for matches. Every write is one transaction; writes that change a started match
     are guarded by its version and raise ``StaleVersion`` when another write got there first.

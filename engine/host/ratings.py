@@ -231,6 +231,14 @@ class RatingStore(Protocol):
 
     async def changes(self, match_id: int) -> list[RatingChange]: ...
 
-    async def leaderboard(self, game: str, limit: int = 10, min_games: int = 1) -> list[LeaderRow]: ...
+    async def leaderboard(
+        self, game: str, limit: int = 10, min_games: int = 1, guild_id: int | None = None
+    ) -> list[LeaderRow]:
+        """The best ``limit`` players of ``game`` (on the server ``guild_id`` only, when given)."""
+        ...
 
-    async def profile(self, user_id: int, recent: int = 5) -> Profile: ...
+    async def profile(
+        self, user_id: int, recent: int = 5, guild_id: int | None = None, game: str | None = None
+    ) -> Profile:
+        """``user_id``'s standing in every game and their ``recent`` latest rated matches."""
+        ...

@@ -21,6 +21,7 @@ import yarl
 
 from cogs import _loop
 from cogs._client import BigApple
+from data.backend import open_stores
 from engine.host.shards import Shards
 from tests.discord.fake import API_PREFIX
 
@@ -73,6 +74,7 @@ async def serve(options: argparse.Namespace) -> None:
     seed = options.seed
     bot = BigApple(
         options.database,
+        open_stores,
         int(options.dev_guild),
         retry_seconds=options.retry_seconds,
         render_workers=None if options.render_workers == "auto" else int(options.render_workers),

@@ -12,6 +12,7 @@ from pathlib import Path
 from typing import Any
 
 from cogs._client import BigApple
+from data.backend import open_stores
 from tests.discord.fake import FakeDiscord
 from tests.discord.harness import running_bot
 from tests.discord.models import FakeChannel
@@ -102,7 +103,9 @@ async def measure_e2e(
     render_total = 0.0
     try:
         with tempfile.TemporaryDirectory() as tmp:
-            bot = BigApple(Path(tmp) / "bench.db", dev_guild=fake.guild.id, seed_source=lambda: seed)
+            bot = BigApple(
+                Path(tmp) / "bench.db", open_stores, dev_guild=fake.guild.id, seed_source=lambda: seed
+            )
             original = bot.renderer.render
 
             async def timed_render(*args: Any) -> bytes | None:

@@ -14,6 +14,7 @@ from typing import Any
 
 from bench.stall import LoopWatch
 from cogs._client import BigApple
+from data.backend import open_stores
 from data.store import SqliteMatchStore
 from engine.host.service import GameHost
 from tests.discord.fake import FakeDiscord
@@ -80,7 +81,9 @@ async def measure_replay_stall(presses: int = 40, seconds: float = 10.0, seed: i
         with tempfile.TemporaryDirectory() as tmp:
             db = Path(tmp) / "replay.db"
             match_id, moves = await finished_match(db, fake.guild.id, seed)
-            bot = BigApple(db, dev_guild=fake.guild.id, seed_source=lambda: seed, animations=False)
+            bot = BigApple(
+                db, open_stores, dev_guild=fake.guild.id, seed_source=lambda: seed, animations=False
+            )
             async with running_bot(bot, fake):
                 await bot.renderer.run(os.getpid)  # the render processes started, as in a running bot
                 people = [fake.alice, fake.bob, fake.admin, fake.owner]

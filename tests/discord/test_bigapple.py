@@ -18,6 +18,7 @@ from PIL import Image
 from PIL.GifImagePlugin import GifImageFile
 
 from cogs._client import YOUNG_OBJECTS, BigApple
+from data.backend import open_stores
 from engine.core.contract import Event
 from engine.core.replay import replay
 from engine.core.rng import Rng
@@ -47,7 +48,9 @@ PLAY_BUTTON = re.compile(r"ba:play:(?P<m>\d+):(?P<v>\d+)")
 @asynccontextmanager
 async def big_apple(fake: FakeDiscord, db: Path, retry_seconds: float = 0.05) -> AsyncIterator[BigApple]:
     seeds = iter(range(1, 1000))
-    bot = BigApple(db, dev_guild=fake.guild.id, retry_seconds=retry_seconds, seed_source=lambda: next(seeds))
+    bot = BigApple(
+        db, open_stores, dev_guild=fake.guild.id, retry_seconds=retry_seconds, seed_source=lambda: next(seeds)
+    )
     async with running_bot(bot, fake):
         yield bot
 
@@ -322,7 +325,7 @@ async def test_a_bot_in_its_own_process_sets_its_start_up_heap_aside_and_collect
 ) -> None:
     assert gc.get_freeze_count() == 0
     thresholds = gc.get_threshold()
-    bot = BigApple(tmp_path / "db.sqlite", dev_guild=fake_discord.guild.id, set_heap_aside=True)
+    bot = BigApple(tmp_path / "db.sqlite", open_stores, dev_guild=fake_discord.guild.id, set_heap_aside=True)
     async with running_bot(bot, fake_discord):
         assert gc.get_freeze_count() > 0
         # ... and lets more new objects pile up before it collects them
@@ -699,7 +702,7 @@ async def test_commands_sync_to_the_dev_guild_or_globally(fake_discord: FakeDisc
         synced = fake.requests_to("PUT", "/applications/{application_id}/guilds/{guild_id}/commands")
         names = {c["name"] for c in synced[-1].json}
         assert {"game", "move", "board", "log", "rules", "hand"} <= names
-    bot = BigApple(tmp_path / "db.sqlite")
+    bot = BigApple(tmp_path / "db.sqlite", open_stores)
     async with running_bot(bot, fake):
         assert await bot.sync_commands() >= 6
         assert fake.requests_to("PUT", "/applications/{application_id}/commands")

@@ -13,6 +13,7 @@ from PIL import Image
 
 from cogs._client import BigApple
 from cogs.replay import exports_of
+from data.backend import open_stores
 from engine.host.service import utc_now
 from tests.discord.fake import FakeDiscord
 from tests.discord.harness import running_bot
@@ -91,6 +92,7 @@ async def test_an_export_ready_after_fifteen_minutes_arrives_by_direct_message(
     seeds = iter(range(1, 1000))
     bot = BigApple(
         tmp_path / "bot.db",
+        open_stores,
         dev_guild=fake.guild.id,
         retry_seconds=0.05,
         seed_source=lambda: next(seeds),

@@ -7,6 +7,7 @@ from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
 from cogs._client import BigApple
+from data.backend import open_stores
 from engine.core.rng import Rng
 from engine.host.ports import MatchStatus
 from engine.host.posts import duration
@@ -138,7 +139,9 @@ async def test_the_final_post_says_how_long_each_player_took_on_the_clock(
 ) -> None:
     fake = fake_discord
     clock = Clock(datetime(2026, 5, 4, 9, tzinfo=UTC))
-    bot = BigApple(tmp_path / "db.sqlite", dev_guild=fake.guild.id, seed_source=lambda: 5, clock=clock)
+    bot = BigApple(
+        tmp_path / "db.sqlite", open_stores, dev_guild=fake.guild.id, seed_source=lambda: 5, clock=clock
+    )
     async with running_bot(bot, fake):
         match_id, thread = await started_match(fake, bot, "ny1901")
         started = clock.now

@@ -11,6 +11,7 @@ from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
 from cogs._client import BigApple
+from data.backend import open_stores
 from tests.discord.fake import FakeDiscord
 from tests.discord.harness import running_bot
 from tests.discord.models import FakeChannel, FakeMessage, FakeUser
@@ -38,7 +39,12 @@ class Clock:
 async def bot_at(fake: FakeDiscord, db: Path, clock: Clock) -> AsyncIterator[BigApple]:
     seeds = iter(range(1, 1000))
     bot = BigApple(
-        db, dev_guild=fake.guild.id, retry_seconds=0.05, seed_source=lambda: next(seeds), clock=clock
+        db,
+        open_stores,
+        dev_guild=fake.guild.id,
+        retry_seconds=0.05,
+        seed_source=lambda: next(seeds),
+        clock=clock,
     )
     async with running_bot(bot, fake):
         yield bot

@@ -7,6 +7,7 @@ from pathlib import Path
 import pytest
 
 from cogs._client import BigApple
+from data.backend import open_stores
 from render.registry import render_view
 from tests.discord.fake import FakeDiscord
 from tests.discord.harness import running_bot
@@ -18,7 +19,9 @@ async def test_the_board_of_a_new_match_is_drawn_in_a_worker_process(
     tmp_path: Path, fake_discord: FakeDiscord
 ) -> None:
     fake = fake_discord
-    bot = BigApple(tmp_path / "pool.db", dev_guild=fake.guild.id, seed_source=lambda: 7, render_workers=2)
+    bot = BigApple(
+        tmp_path / "pool.db", open_stores, dev_guild=fake.guild.id, seed_source=lambda: 7, render_workers=2
+    )
     assert bot.renderer.uses_processes
     async with running_bot(bot, fake):
         await (await fake.slash("game new", {"game": "ny_piatnik", "players": 2}, user=fake.alice)).response()

@@ -15,6 +15,7 @@ from PIL.GifImagePlugin import GifImageFile
 
 import render.replay
 from cogs._client import BigApple
+from data.backend import open_stores
 from engine.host.history import replayed_frames
 from engine.host.ports import MatchStatus
 from engine.registry import GAMES
@@ -198,7 +199,11 @@ async def test_replay_steps_are_replayed_and_drawn_in_the_render_processes(
     fake = fake_discord
     seeds = iter(range(1, 1000))
     bot = BigApple(
-        tmp_path / "bot.db", dev_guild=fake.guild.id, seed_source=lambda: next(seeds), render_workers=1
+        tmp_path / "bot.db",
+        open_stores,
+        dev_guild=fake.guild.id,
+        seed_source=lambda: next(seeds),
+        render_workers=1,
     )
     async with running_bot(bot, fake):
         await bot.renderer.run(os.getpid)  # the render process started before the match's posts wait for it

@@ -8,6 +8,7 @@ from contextlib import asynccontextmanager
 from pathlib import Path
 
 from cogs._client import BigApple
+from data.backend import open_stores
 from engine.host.ports import MatchStatus, Player
 from engine.host.tournaments import TournamentStatus
 from tests.discord.fake import FakeDiscord
@@ -26,7 +27,7 @@ async def two_servers(fake: FakeDiscord, db: Path) -> AsyncIterator[tuple[BigApp
     other = fake.add_guild("Other Guild", owner=owner, channels=("lobby",))
     mallory = fake.add_user("mallory", guild=other, admin=True)
     seeds = iter(range(1, 1000))
-    bot = BigApple(db, retry_seconds=0.05, seed_source=lambda: next(seeds))
+    bot = BigApple(db, open_stores, retry_seconds=0.05, seed_source=lambda: next(seeds))
     async with running_bot(bot, fake):
         await bot.sync_commands()
         yield bot, other, mallory

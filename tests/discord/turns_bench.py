@@ -20,6 +20,7 @@ from pathlib import Path
 from typing import Any
 
 from cogs._client import BigApple
+from data.backend import open_stores
 from engine.core.contract import GameRules, Policy
 from engine.core.presentation import GamePresentation, Shortcut
 from engine.core.rng import Rng
@@ -178,7 +179,9 @@ async def measure_turns(
     moves = turns = carried_steps = dm_turns = shortcuts = 0
     try:
         with tempfile.TemporaryDirectory() as tmp:
-            bot = BigApple(Path(tmp) / "bench.db", dev_guild=fake.guild.id, seed_source=lambda: seed)
+            bot = BigApple(
+                Path(tmp) / "bench.db", open_stores, dev_guild=fake.guild.id, seed_source=lambda: seed
+            )
             async with running_bot(bot, fake):
                 if bob_by_dm:
                     how = {"how": "dm"}
