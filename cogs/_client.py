@@ -46,6 +46,7 @@ EXTENSIONS = (
     "cogs.mine",
     "cogs.away",
     "cogs.tournaments",
+    "cogs.ratings",
     "cogs.settings",
     "cogs.replay",
 )

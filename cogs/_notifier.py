@@ -394,7 +394,7 @@ class DiscordNotifier:
             # Closed DMs (50007), a user who blocked the bot or shares no server with it any more: every
             # such refusal lasts, so the hand stays behind the "My hand" button instead.
             log.info("match %s: DMs to user %s refused (%s)", match.id, player.user_id, exc)
-            await self._tell_dm_closed(match, player.user_id)
+            await self.tell_dm_closed(match, player.user_id)
             return
         if png is not None and fresh:
             await self.bot.posts.remember_sent_image(match.id, delivery.seat, digest(png))
@@ -425,7 +425,7 @@ class DiscordNotifier:
             )
         return "\n".join(parts)[:CONTENT_LIMIT]
 
-    async def _tell_dm_closed(self, match: MatchRecord, user_id: int) -> None:
+    async def tell_dm_closed(self, match: MatchRecord, user_id: int) -> None:
         """Say once per match, in its thread, that this player's hand waits behind "My hand"; the store
         remembers it, so a restart does not say it again."""
         if await self.bot.posts.dm_refused(match.id, user_id):

@@ -192,7 +192,7 @@ class TurnPings:
             if await self.bot.posts.dm_refused(match.id, ping.user_id):
                 await self._remind_in_thread(match, ping)
             else:
-                await self.bot.notifier._tell_dm_closed(match, ping.user_id)
+                await self.bot.notifier.tell_dm_closed(match, ping.user_id)
         except discord.HTTPException:
             await self.bot.ping_ledger.release_ping(ping, now + RETRY_AFTER)
             raise

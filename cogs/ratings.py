@@ -127,3 +127,7 @@ def record_words(locale: str, games: int, wins: int) -> str:
     played = tn(locale, "{count} game", "{count} games", games)
     won = tn(locale, "{count} win", "{count} wins", wins)
     return f"{played}, {won}"
+
+
+async def setup(bot: Bot) -> None:
+    await bot.add_cog(Ratings(bot))

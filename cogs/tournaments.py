@@ -22,7 +22,6 @@ from cogs._tournament_ui import (
     tournament_here,
 )
 from cogs.lobby import CLOCK_CHOICES, GAME_CHOICES, LEVEL_CHOICES
-from cogs.ratings import Ratings
 from engine.core.errors import LobbyError
 from engine.core.options import parse_options
 from engine.host.clock import Pace
@@ -474,4 +473,3 @@ class Tournaments(commands.GroupCog, group_name="tournament", group_description=
 
 async def setup(bot: Bot) -> None:
     await bot.add_cog(Tournaments(bot))
-    await bot.add_cog(Ratings(bot))
