@@ -42,6 +42,8 @@ class ClockStore(Protocol):
 
     async def seat_clocks(self, match_id: int) -> list[SeatClock]: ...
 
+    async def due_clocks(self, now: datetime, limit: int = 100) -> list[SeatClock]: ...
+
     async def settle_clock(self, old: SeatClock, new: SeatClock) -> bool: ...
 
     async def absences(
@@ -85,6 +87,14 @@ class SeatClocks:
         self.host = host
         self.store = store
         self.locks = locks
+
+    async def due(self, now: datetime, limit: int = 100) -> list[SeatClock]:
+        """The seat clocks whose reminder or deadline has fallen by ``now``, the earliest first."""
+        return await self.store.due_clocks(now, limit)
+
+    async def settle(self, old: SeatClock, new: SeatClock) -> bool:
+        """Replace ``old`` by ``new`` if it is still as read; whether it was."""
+        return await self.store.settle_clock(old, new)
 
     async def by_seat(self, match: MatchRecord) -> dict[int, SeatClock]:
         """``match``'s seat clocks by seat (none without a clock)."""

@@ -78,7 +78,7 @@ class Timekeeper:
         """Fire everything due at the host's clock; what was fired."""
         now = self.host.clock()
         fired: list[Fired] = []
-        for due in await self.host.store.due_clocks(now, limit):
+        for due in await self.host.clocks.due(now, limit):
             try:
                 happened = await self._fire(due, now)
             except Exception:
@@ -108,10 +108,10 @@ class Timekeeper:
             match = await self.host.match(due.match_id)
         except EngineError as exc:
             log.info("match %s: its clock is stopped: %s", due.match_id, exc.message)
-            await self.host.store.settle_clock(due, due.model_copy(update={"due_at": None}))
+            await self.host.clocks.settle(due, due.model_copy(update={"due_at": None}))
             return None
         if not self._still_to_act(match, due):
-            await self.host.store.settle_clock(due, due.model_copy(update={"due_at": None}))
+            await self.host.clocks.settle(due, due.model_copy(update={"due_at": None}))
             return None
         found = reminder_at(due, now)
         if found is None:
@@ -119,11 +119,11 @@ class Timekeeper:
         count, reminder = found
         quiet = await self.quiet_of(due.user_id) if self.quiet_of is not None else None
         if quiet is not None and quiet.covers(now):
-            await self.host.store.settle_clock(due, postponed(due, quiet.end_after(now)))
+            await self.host.clocks.settle(due, postponed(due, quiet.end_after(now)))
             return None
         settled = due.model_copy(update={"reminded": count})
         settled = settled.model_copy(update={"due_at": next_due(settled)})
-        if not await self.host.store.settle_clock(due, settled):
+        if not await self.host.clocks.settle(due, settled):
             return None  # the player moved meanwhile, or another sweep sent it
         await self.herald.remind(match, due, reminder, due.left(now))
         return Fired(
