@@ -291,7 +291,7 @@ async def next_menu(
 ) -> tuple[str, discord.ui.View | None]:
     """What a private message shows the user after their move or undo: their menu while the turn is
     still theirs, else who plays next (with Undo while they may take their move back)."""
-    table = await bot.host.table(match, user_id)
+    table = await bot.host.table(match, user_id, undo=True)
     if table.my_turn:
         return move_menu(await bot.host.menu(match, user_id, locale), locale)
     return render(locale, table.waiting, table.name), undo_view(match, locale) if table.may_undo else None

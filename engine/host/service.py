@@ -225,18 +225,27 @@ class GameHost:
         return tuple(sorted(self.rules(match.game).to_act(self.state_of(match))))
 
     async def table(
-        self, match: MatchRecord | int, user_id: int, scope: Scope | None = None, seated: Say | None = None
+        self,
+        match: MatchRecord | int,
+        user_id: int,
+        scope: Scope | None = None,
+        seated: Say | None = None,
+        undo: bool = False,
     ) -> Table:
-        """``match`` (a record just read, or an id) as ``user_id`` finds it: their seat, who must act,
-        whether they may undo. ``seated``: the refusal for someone who does not play there (None: anyone
-        may look)."""
+        """``match`` (a record just read, or an id) as ``user_id`` finds it: their seat and who must act;
+        with ``undo``, whether they may take back their latest move (it costs a look at the log, which a
+        caller that shows no Undo button is spared). ``seated``: the refusal for someone who does not
+        play there (None: anyone may look)."""
         if isinstance(match, int):
             match = await self.match(match, scope)
         seat = match.seat_of(user_id)
         if seat is None and seated is not None:
             raise NotSeated(seated)
         may_undo = (
-            seat is not None and match.status is MatchStatus.ACTIVE and await self.can_undo(match, seat)
+            undo
+            and seat is not None
+            and match.status is MatchStatus.ACTIVE
+            and await self.can_undo(match, seat)
         )
         return Table(match, seat, self.to_act(match), may_undo, self.namer(match))
 
@@ -261,7 +270,7 @@ class GameHost:
                     status=STATUS_SAID[match.status],
                 )
             )
-        table = await self.table(match, user_id)
+        table = await self.table(match, user_id, undo=True)
         if version is not None and version != match.version and not table.my_turn:
             raise StaleVersion(MOVED_ON)
         seat = require_seat(match, user_id)

@@ -31,9 +31,9 @@ def no_hand(match_id: int) -> Say:
 @dataclass(frozen=True, slots=True)
 class Table:
     """``match`` as one person finds it: their seat (None when they do not play there), the seats that
-    must act now (none unless the match is under way), whether they may take back their latest move, and,
-    when asked for on their turn, the menu of their moves in their language and the choices of several
-    items at once. ``name`` names the seats the way every text of the match does."""
+    must act now (none unless the match is under way), whether they may take back their latest move (when
+    asked for), and, when asked for on their turn, the menu of their moves in their language and the
+    choices of several items at once. ``name`` names the seats the way every text of the match does."""
 
     match: MatchRecord
     seat: int | None

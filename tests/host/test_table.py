@@ -29,7 +29,7 @@ async def test_the_table_tells_each_person_where_they_stand(host: GameHost) -> N
     assert refused.value.say == no_hand(match.id)
 
     played = await host.act(match.id, mover, "add 1")
-    after = await host.table(played.match, mover)
+    after = await host.table(played.match, mover, undo=True)
     assert not after.may_undo  # the toy's move drew a secret token: it cannot be taken back
     assert not after.my_turn and after.to_act == (1,)
     assert render("en", after.waiting, after.name) == f"Waiting for {after.name(1)}."
