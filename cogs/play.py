@@ -18,7 +18,6 @@ from cogs.lobby import GAME_CHOICES, thread_id_of
 from engine.core.contract import GameRules
 from engine.core.presentation import GamePresentation
 from engine.host.ports import MatchStatus
-from engine.registry import get_game, get_presentation
 from lang import t, tn
 from lang.says import render
 
@@ -153,7 +152,8 @@ class Play(commands.Cog):
             )
             game, in_play = record.game, record.options
         locale = await reader_locale(interaction)
-        text = rules_text(get_game(game), get_presentation(game), locale, in_play)
+        host = self.bot.host
+        text = rules_text(host.rules(game), host.presentation(game), locale, in_play)
         await interaction.response.send_message(text, ephemeral=True)
 
 
