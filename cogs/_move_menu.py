@@ -245,20 +245,46 @@ async def play_notation(
     by one (``notation`` is then the menu's value for them)."""
     bot = bot_of(interaction)
     locale = await reader_locale(interaction)
-    playing = asyncio.ensure_future(
-        _play(interaction, match_id, notation, run, version, seen_version, locale)
+    answering = asyncio.ensure_future(
+        _answer(interaction, match_id, notation, run, version, seen_version, locale, edit)
     )
-    # A move played quickly is answered in the interaction's own reply (one request to Discord instead of
-    # two); one that takes longer (computers thinking after it) is deferred in time for Discord's deadline.
+    # A move answered quickly is answered in the interaction's own reply (one request to Discord instead
+    # of two); one whose answer takes longer (computers thinking after it, a busy machine) is deferred in
+    # time for Discord's deadline. The answer includes the next menu, since that is what the reply shows.
     if not interaction.response.is_done():
-        done, _ = await asyncio.wait({playing}, timeout=bot.answer_within)
+        done, _ = await asyncio.wait({answering}, timeout=bot.answer_within)
         if not done:
             await _defer(interaction, edit)
-    outcome = await playing
-    if outcome is None:
+    answer = await answering
+    if answer is None:
         if not interaction.response.is_done():
             await interaction.response.defer()  # acknowledged, and nothing to say
         return
+    content, view = answer
+    if edit:
+        await _show(interaction, content, view)
+    elif interaction.response.is_done():
+        await interaction.followup.send(content, ephemeral=True)
+    else:
+        await interaction.response.send_message(content, ephemeral=True)
+
+
+async def _answer(
+    interaction: discord.Interaction[Any],
+    match_id: int,
+    notation: str | None,
+    run: Sequence[str],
+    version: int | None,
+    seen_version: int | None,
+    locale: str,
+    edit: bool,
+) -> tuple[str, discord.ui.View | None] | None:
+    """Plays the move (see ``_play``) and words what the reply shows: what was played and, on a menu's
+    own message, the menu that follows; None for a second click of the choice just played."""
+    bot = bot_of(interaction)
+    outcome = await _play(interaction, match_id, notation, run, version, seen_version, locale)
+    if outcome is None:
+        return None
     played, refused = outcome
     result = played[-1]
     log.info(
@@ -275,15 +301,11 @@ async def play_notation(
         lines.append("⚠️ " + t(locale, "The rest of your choice was not played: {reason}.", reason=reason))
     summary = "\n".join(lines)
     if not edit:
-        if interaction.response.is_done():
-            await interaction.followup.send(summary, ephemeral=True)
-        else:
-            await interaction.response.send_message(summary, ephemeral=True)
-        return
+        return summary, None
     # The menu carries on through a multi-step turn: the same private message offers the next decision,
     # until the turn passes to someone else.
     text, view = await next_menu(bot, result.match, interaction.user.id, locale)
-    await _show(interaction, f"{summary}\n{text}", view)
+    return f"{summary}\n{text}", view
 
 
 async def next_menu(
