@@ -9,11 +9,12 @@ import discord
 from discord import app_commands
 
 import lang
+from engine.host import languages
 
 if TYPE_CHECKING:
     from cogs._bot import Bot
 
-LANGUAGE = "language"
+LANGUAGE = languages.LANGUAGE
 
 # Catalogue contexts of what has a name in Discord's command list; descriptions and choices need none.
 NAME_CONTEXTS = {
@@ -56,18 +57,13 @@ class CatalogueTranslator(app_commands.Translator):
 
 
 async def reader_locale(interaction: discord.Interaction[Any]) -> str:
-    """The language of a reply: the user's own choice, else their Discord language, else the server's."""
+    """The language of a reply (see ``engine.host.languages``), Discord telling the user's app language."""
     bot: Bot = interaction.client  # type: ignore[assignment]
-    chosen = await bot.settings.get("user", interaction.user.id, LANGUAGE)
-    server = await bot.settings.get("guild", interaction.guild_id, LANGUAGE) if interaction.guild_id else None
-    discord_locale = str(interaction.locale)
-    spoken = discord_locale if discord_locale.split("-")[0] in lang.SUPPORTED else None
-    return lang.pick(chosen, spoken, server)
+    return await languages.reader_locale(
+        bot.settings, interaction.user.id, interaction.guild_id, str(interaction.locale)
+    )
 
 
 async def recipient_locale(bot: Bot, user_id: int | None, guild_id: int | None) -> str:
-    """The language of a post or DM, which has no locale of its own: the recipient's choice, else the
-    server's default, else English."""
-    chosen = await bot.settings.get("user", user_id, LANGUAGE) if user_id else None
-    server = await bot.settings.get("guild", guild_id, LANGUAGE) if guild_id else None
-    return lang.pick(chosen, server)
+    """The language of a post or DM, which has no locale of its own (see ``engine.host.languages``)."""
+    return await languages.recipient_locale(bot.settings, user_id, guild_id)
