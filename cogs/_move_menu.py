@@ -250,9 +250,11 @@ async def play_notation(
     )
     # A move answered quickly is answered in the interaction's own reply (one request to Discord instead
     # of two); one whose answer takes longer (computers thinking after it, a busy machine) is deferred in
-    # time for Discord's deadline. The answer includes the next menu, since that is what the reply shows.
+    # time for Discord's deadline. The answer includes the next menu, since that is what the reply shows;
+    # the time counts from when the person pressed, since Discord's deadline does.
     if not interaction.response.is_done():
-        done, _ = await asyncio.wait({answering}, timeout=bot.answer_within)
+        waited = (discord.utils.utcnow() - interaction.created_at).total_seconds()
+        done, _ = await asyncio.wait({answering}, timeout=max(0.0, bot.answer_within - waited))
         if not done:
             await _defer(interaction, edit)
     answer = await answering
