@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import ast
+import functools
+import os
 from pathlib import Path
 
 import pytest
@@ -23,8 +25,24 @@ FORBIDDEN = {
 PURE_FORBIDDEN = {"asyncio", "time", "datetime", "random", "secrets", "os", "engine.host", "lang"}
 
 
+@functools.cache
+def parsed(path: Path) -> ast.Module:
+    """``path``'s syntax tree, read once for all the checks of a run."""
+    return ast.parse(path.read_text(encoding="utf-8"), filename=str(path))
+
+
+def sources(top: Path, skip: frozenset[str] = frozenset()) -> list[Path]:
+    """The Python files under ``top``, without descending into hidden folders, virtual environments
+    or the folders named in ``skip``."""
+    found = []
+    for folder, subfolders, files in os.walk(top):
+        subfolders[:] = [d for d in subfolders if not d.startswith(".") and d not in skip | {"venv"}]
+        found += [Path(folder) / name for name in files if name.endswith(".py")]
+    return found
+
+
 def imported_modules(path: Path) -> set[str]:
-    tree = ast.parse(path.read_text(encoding="utf-8"), filename=str(path))
+    tree = parsed(path)
     names: set[str] = set()
     for node in ast.walk(tree):
         if isinstance(node, ast.Import):
@@ -57,10 +75,9 @@ def test_rules_code_is_pure() -> None:
 
 
 def test_only_bot_and_cogs_import_discord() -> None:
-    sources = [p for p in ROOT.rglob("*.py") if ".venv" not in p.parts and "tests" not in p.parts]
     offenders = [
         str(p.relative_to(ROOT))
-        for p in sources
+        for p in sources(ROOT, frozenset({"tests"}))
         if p.name != "bot.py" and "cogs" not in p.parts and violations(p, {"discord"})
     ]
     assert offenders == []
@@ -91,7 +108,7 @@ def import_cycles(modules: dict[str, Path]) -> list[set[str]]:
     types only, or inside a function); a module's own package does not count, Python loads it first."""
     edges: dict[str, set[str]] = {}
     for name, path in modules.items():
-        tree = ast.parse(path.read_text(encoding="utf-8"), filename=str(path))
+        tree = parsed(path)
         targets: set[str] = set()
         for node in ast.walk(tree):
             if isinstance(node, ast.Import):
@@ -135,7 +152,7 @@ def test_the_cycle_finder_sees_a_cycle(tmp_path: Path) -> None:
 
 def private_imports(path: Path) -> list[str]:
     """The names starting with ``_`` that ``path`` imports from the project's other modules."""
-    tree = ast.parse(path.read_text(encoding="utf-8"), filename=str(path))
+    tree = parsed(path)
     return [
         f"{node.module}.{alias.name}"
         for node in ast.walk(tree)
@@ -172,7 +189,7 @@ STORE_OPENERS = {"cogs/_client.py"}
 
 def store_reaches(path: Path) -> list[str]:
     """The places in ``path`` that name a store attribute (``x.store``, ``x.tournament_store``, …)."""
-    tree = ast.parse(path.read_text(encoding="utf-8"), filename=str(path))
+    tree = parsed(path)
     return [
         f"{path.name}:{node.lineno} .{node.attr}"
         for node in ast.walk(tree)
