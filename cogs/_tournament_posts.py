@@ -57,42 +57,62 @@ def channel_link(thread: int) -> str:
     return f"<#{thread}>"
 
 
-async def post_announcement(
-    bot: Bot,
-    record: TournamentRecord,
-    key: str,
-    channel: discord.abc.Messageable,
-    dms_sent: set[str] | None = None,
-) -> None:
-    """Post one announcement (see ``TournamentHost.due_announcements``) in the tournament's channel; a
-    round's pairings also go to each of its players by DM, before the post (its key is then added to
-    ``dms_sent``)."""
-    due = tposts.plan_announcement(record, key)
-    locale = await recipient_locale(bot, None, record.guild_id)  # announcements are public
-    if due.kind == "final":
-        file = await asyncio.to_thread(standings_file, locale, record)
-        await channel.send(words.final_line(locale, record, mention), file=file, nonce=due.nonce)
-        return
-    assert due.round is not None
-    if due.kind == "reminder":
-        await remind_tables(bot, record, due)
-        return
-    if due.kind == "standings":
-        file = await asyncio.to_thread(standings_file, locale, record, due.round)
-        content = words.standings_message(locale, record, due.round)
-        await channel.send(content, file=file, nonce=due.nonce)
-        return
-    rnd = tposts.round_of(record, due.round)
-    threads = await table_threads(bot, rnd, open_missing=True)
-    text = words.pairings_post(locale, record, rnd, threads, mention, channel_link)
-    # The DMs first: the post then pings only those no DM reached, so nobody is called twice.
-    reached = await send_pairings_by_dm(bot, record, rnd, threads)
-    if dms_sent is not None:
-        dms_sent.add(key)
-    # Discord takes at most 100 users to ping in one message.
-    unreached = [discord.Object(id=user) for user in tposts.unreached(record, rnd, reached)[:100]]
-    mentions = discord.AllowedMentions(users=unreached, roles=False, everyone=False)
-    await channel.send(text, allowed_mentions=mentions, nonce=due.nonce)
+class ChannelAnnouncer:
+    """Posts a tournament's announcements in its channel and its pairings by DM (see
+    ``engine.host.tournament_posts.Announcer``)."""
+
+    def __init__(self, bot: Bot) -> None:
+        self.bot = bot
+        self.channel: discord.abc.Messageable | None = None
+
+    async def reach(self, record: TournamentRecord) -> None:
+        assert record.channel_id is not None
+        try:
+            channel = self.bot.get_channel(record.channel_id) or await self.bot.fetch_channel(
+                record.channel_id
+            )
+        except (discord.Forbidden, discord.NotFound) as exc:
+            raise tposts.ChannelLost(isinstance(exc, discord.NotFound), exc) from exc
+        assert isinstance(channel, discord.abc.Messageable)
+        self.channel = channel
+
+    async def tell_pairings(self, record: TournamentRecord, rnd: RoundRecord, open_threads: bool) -> set[int]:
+        return await send_pairings_by_dm(
+            self.bot, record, rnd, await table_threads(self.bot, rnd, open_threads)
+        )
+
+    async def announce(self, record: TournamentRecord, due: tposts.Announcement, reached: set[int]) -> None:
+        try:
+            await self.post(record, due, reached)
+        except (discord.Forbidden, discord.NotFound) as exc:
+            raise tposts.ChannelLost(isinstance(exc, discord.NotFound), exc) from exc
+
+    async def post(self, record: TournamentRecord, due: tposts.Announcement, reached: set[int]) -> None:
+        """Post one announcement in the tournament's channel; a reminder goes to its tables' threads."""
+        assert self.channel is not None
+        locale = await recipient_locale(self.bot, None, record.guild_id)  # announcements are public
+        if due.kind == "final":
+            file = await asyncio.to_thread(standings_file, locale, record)
+            await self.channel.send(words.final_line(locale, record, mention), file=file, nonce=due.nonce)
+            return
+        assert due.round is not None
+        if due.kind == "reminder":
+            await remind_tables(self.bot, record, due)
+        elif due.kind == "standings":
+            file = await asyncio.to_thread(standings_file, locale, record, due.round)
+            content = words.standings_message(locale, record, due.round)
+            await self.channel.send(content, file=file, nonce=due.nonce)
+        else:
+            rnd = tposts.round_of(record, due.round)
+            threads = await tposts.table_threads(self.bot.tournaments, rnd)
+            text = words.pairings_post(locale, record, rnd, threads, mention, channel_link)
+            # Discord takes at most 100 users to ping in one message.
+            called = [discord.Object(id=user) for user in tposts.unreached(record, rnd, reached)[:100]]
+            mentions = discord.AllowedMentions(users=called, roles=False, everyone=False)
+            await self.channel.send(text, allowed_mentions=mentions, nonce=due.nonce)
+
+    async def channel_lost(self, record: TournamentRecord, lost: tposts.ChannelLost) -> None:
+        await tell_organiser(self.bot, record, lost.deleted)
 
 
 async def remind_tables(bot: Bot, record: TournamentRecord, due: tposts.Announcement) -> None:
@@ -178,8 +198,8 @@ async def send_pairings_by_dm(
 
 
 async def publish(bot: Bot, tournament_id: int) -> bool:
-    """Post the tournament's due announcements in order, recording each; True when nothing is left to
-    try again later.
+    """Post the tournament's due announcements in order (see ``engine.host.tournament_posts.publish``);
+    True when nothing is left to try again later.
 
     A failure stays with this tournament: a channel the bot can no longer post in (deleted, or a
     permission taken away) is reported to the organiser by DM and its announcements are given up,
@@ -187,45 +207,23 @@ async def publish(bot: Bot, tournament_id: int) -> bool:
     """
     if not bot.tournament_backoff.ready(tournament_id):
         return False
-    record, due = await bot.tournaments.announcements(tournament_id)
-    if not due:
-        return True
-    if record.channel_id is None:  # made outside Discord: nowhere to post
-        for key in due:
-            record = await bot.tournaments.mark_announced(tournament_id, key)
-        return True
-    dms_sent: set[str] = set()
     try:
-        channel = bot.get_channel(record.channel_id) or await bot.fetch_channel(record.channel_id)
-        assert isinstance(channel, discord.abc.Messageable)
-        for key in due:
-            await post_announcement(bot, record, key, channel, dms_sent)
-            record = await bot.tournaments.mark_announced(tournament_id, key)
-    except (discord.Forbidden, discord.NotFound) as exc:
-        log.warning("tournament %s: its channel refuses posts: %s", record.id, exc)
-        await tell_organiser(bot, record, exc)
-        for key in bot.tournaments.due_announcements(record):
-            if key.endswith("-pairings") and key not in dms_sent:  # the players still hear where they play
-                rnd = tposts.round_of(record, tposts.announced_round(key))
-                await send_pairings_by_dm(bot, record, rnd, await table_threads(bot, rnd))
-            record = await bot.tournaments.mark_announced(tournament_id, key)
-        return True
+        await tposts.publish(bot.tournaments, tournament_id, ChannelAnnouncer(bot))
     except Exception:
         wait = bot.tournament_backoff.failed(tournament_id)
-        log.exception("tournament %s: an announcement failed; retried in %.0f s", record.id, wait)
+        log.exception("tournament %s: an announcement failed; retried in %.0f s", tournament_id, wait)
         return False
     bot.tournament_backoff.succeeded(tournament_id)
     return True
 
 
-async def tell_organiser(bot: Bot, record: TournamentRecord, problem: discord.HTTPException) -> None:
+async def tell_organiser(bot: Bot, record: TournamentRecord, deleted: bool) -> None:
     """DM the tournament's creator, once, that its channel no longer takes the bot's posts."""
     if record.id in bot.organisers_told or record.creator_id is None:
         return
     bot.organisers_told.add(record.id)
     locale = await recipient_locale(bot, record.creator_id, record.guild_id)
     guild = bot.get_guild(record.guild_id) if record.guild_id else None
-    deleted = isinstance(problem, discord.NotFound)
     text = words.channel_lost(locale, record, guild.name if guild else None, deleted)
     try:
         user = bot.get_user(record.creator_id) or await bot.fetch_user(record.creator_id)

@@ -44,6 +44,13 @@ class Tournaments(commands.GroupCog, group_name="tournament", group_description=
         ``finished``, when none is under way, the one that ended last."""
         return await tposts.find_tournament(self.bot.tournaments, interaction.guild_id, tournament, finished)
 
+    async def _organised(
+        self, interaction: discord.Interaction[Any], tournament: int | None
+    ) -> TournamentRecord:
+        """The tournament an organiser means (see ``_find``); ``LobbyError`` for anyone else."""
+        await require_organiser(interaction)
+        return await self._find(interaction, tournament)
+
     async def _answer(self, interaction: discord.Interaction[Any], say: Say, ephemeral: bool = False) -> None:
         """Answer with the host's sentence ``say``, in the reader's language."""
         text = render(await reader_locale(interaction), say)
@@ -105,8 +112,7 @@ class Tournaments(commands.GroupCog, group_name="tournament", group_description=
     @app_commands.command(name="open", description="Open registration with a Join button (organisers)")
     @app_commands.describe(tournament="The tournament number (default: this server's open one)")
     async def open(self, interaction: discord.Interaction[Any], tournament: int | None = None) -> None:
-        await require_organiser(interaction)
-        record = await self._find(interaction, tournament)
+        record = await self._organised(interaction, tournament)
         record = await self.bot.tournaments.open_registration(record.id)
         view = discord.ui.View(timeout=None)
         view.add_item(JoinTournamentButton(record.id))
@@ -116,16 +122,14 @@ class Tournaments(commands.GroupCog, group_name="tournament", group_description=
     @app_commands.command(name="close", description="Close registration (organisers)")
     @app_commands.describe(tournament="The tournament number (default: this server's open one)")
     async def close(self, interaction: discord.Interaction[Any], tournament: int | None = None) -> None:
-        await require_organiser(interaction)
-        record = await self._find(interaction, tournament)
+        record = await self._organised(interaction, tournament)
         record = await self.bot.tournaments.close_registration(record.id)
         await self._answer(interaction, words.registration_closed(record))
 
     @app_commands.command(name="start", description="Start round 1 (organisers)")
     @app_commands.describe(tournament="The tournament number (default: this server's open one)")
     async def start(self, interaction: discord.Interaction[Any], tournament: int | None = None) -> None:
-        await require_organiser(interaction)
-        record = await self._find(interaction, tournament)
+        record = await self._organised(interaction, tournament)
         await interaction.response.defer(thinking=True)
         report = await self.bot.tournaments.start(record.id)
         await self._follow(interaction, words.started(record))
@@ -156,8 +160,7 @@ class Tournaments(commands.GroupCog, group_name="tournament", group_description=
     async def add_computer(
         self, interaction: discord.Interaction[Any], tournament: int | None = None, level: str | None = None
     ) -> None:
-        await require_organiser(interaction)
-        record = await self._find(interaction, tournament)
+        record = await self._organised(interaction, tournament)
         record = await self.bot.tournaments.add_computer(record.id, level)
         await self._answer(interaction, words.computer_joins(record))
 
@@ -200,8 +203,7 @@ class Tournaments(commands.GroupCog, group_name="tournament", group_description=
     async def drop(
         self, interaction: discord.Interaction[Any], player: discord.Member, tournament: int | None = None
     ) -> None:
-        await require_organiser(interaction)
-        record = await self._find(interaction, tournament)
+        record = await self._organised(interaction, tournament)
         entrant = tposts.entrant_for(record, player.id, player.display_name)
         await self.bot.tournaments.drop(record.id, entrant.key)
         self.bot.publish_soon(record.id)
@@ -220,8 +222,7 @@ class Tournaments(commands.GroupCog, group_name="tournament", group_description=
         newcomer: discord.Member,
         tournament: int | None = None,
     ) -> None:
-        await require_organiser(interaction)
-        record = await self._find(interaction, tournament)
+        record = await self._organised(interaction, tournament)
         entrant = tposts.entrant_for(record, player.id, player.display_name)
         await self.bot.tournaments.replace(record.id, entrant.key, newcomer.id, newcomer.display_name)
         await self._answer(interaction, words.takes_over(entrant, newcomer.mention))
@@ -242,8 +243,7 @@ class Tournaments(commands.GroupCog, group_name="tournament", group_description=
         tournament: int | None = None,
         level: str | None = None,
     ) -> None:
-        await require_organiser(interaction)
-        record = await self._find(interaction, tournament)
+        record = await self._organised(interaction, tournament)
         entrant = tposts.entrant_for(record, player.id, player.display_name)
         await interaction.response.defer(thinking=True)
         await self.bot.tournaments.seat_computer(record.id, entrant.key, level)
@@ -255,8 +255,7 @@ class Tournaments(commands.GroupCog, group_name="tournament", group_description=
     )
     @app_commands.describe(tournament="The tournament number (default: this server's open one)")
     async def advance(self, interaction: discord.Interaction[Any], tournament: int | None = None) -> None:
-        await require_organiser(interaction)
-        record = await self._find(interaction, tournament)
+        record = await self._organised(interaction, tournament)
         plan = await self.bot.tournaments.advance_plan(record.id)
         locale = await reader_locale(interaction)
         if plan.takes_seats:
@@ -285,8 +284,7 @@ class Tournaments(commands.GroupCog, group_name="tournament", group_description=
     async def decide(
         self, interaction: discord.Interaction[Any], table: int, order: str, tournament: int | None = None
     ) -> None:
-        await require_organiser(interaction)
-        record = await self._find(interaction, tournament)
+        record = await self._organised(interaction, tournament)
         keys = tposts.named_order(record, order)
         await interaction.response.defer(thinking=True)
         report = await self.bot.tournaments.award(record.id, table, keys)
@@ -296,8 +294,7 @@ class Tournaments(commands.GroupCog, group_name="tournament", group_description=
     @app_commands.command(name="cancel", description="Cancel the tournament (organisers)")
     @app_commands.describe(tournament="The tournament number (default: this server's open one)")
     async def cancel(self, interaction: discord.Interaction[Any], tournament: int | None = None) -> None:
-        await require_organiser(interaction)
-        record = await self._find(interaction, tournament)
+        record = await self._organised(interaction, tournament)
         record = await self.bot.tournaments.cancel(record.id)
         self.bot.kick_outbox()
         await self._answer(interaction, words.cancelled(record))

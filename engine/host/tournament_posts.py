@@ -13,6 +13,7 @@ import logging
 from collections.abc import Collection, Sequence
 from dataclasses import dataclass
 from datetime import datetime
+from typing import Protocol
 
 from engine.core.errors import EngineError, LobbyError, MatchNotFound
 from engine.core.say import Say
@@ -91,6 +92,71 @@ def plan_announcement(record: TournamentRecord, key: str) -> Announcement:
 def round_of(record: TournamentRecord, number: int) -> RoundRecord:
     """Round ``number`` of ``record``."""
     return next(r for r in record.rounds if r.round.number == number)
+
+
+class ChannelLost(Exception):
+    """The tournament's channel no longer takes the front end's posts: ``deleted``, or a permission
+    taken away."""
+
+    def __init__(self, deleted: bool, reason: object = None) -> None:
+        super().__init__(str(reason) if reason is not None else "the channel refuses posts")
+        self.deleted = deleted
+
+
+class Announcer(Protocol):
+    """What a front end does with the announcements ``publish`` hands it."""
+
+    async def reach(self, record: TournamentRecord) -> None:
+        """Find the tournament's channel; ``ChannelLost`` when it is gone or refuses the front end."""
+        ...
+
+    async def tell_pairings(self, record: TournamentRecord, rnd: RoundRecord, open_threads: bool) -> set[int]:
+        """Tell each person of round ``rnd`` in private where they play (with ``open_threads``, opening the
+        tables' threads first so they are linked); returns the user ids reached."""
+        ...
+
+    async def announce(self, record: TournamentRecord, announcement: Announcement, reached: set[int]) -> None:
+        """Post ``announcement`` in the tournament's channel (a round's pairings calling the people not in
+        ``reached``); ``ChannelLost`` when the channel refuses it."""
+        ...
+
+    async def channel_lost(self, record: TournamentRecord, lost: ChannelLost) -> None:
+        """Tell the tournament's organiser that its channel no longer takes the posts."""
+        ...
+
+
+async def publish(tournaments: TournamentHost, tournament_id: int, announcer: Announcer) -> None:
+    """Hand ``announcer`` the tournament's due announcements in order, recording each as it goes out. A
+    round's pairings reach its players in private first, so the channel's post calls only the others.
+
+    When the channel is lost, the organiser is told and the announcements are given up, but the players
+    still hear their pairings in private; the tournament goes on either way. Any other failure is left to
+    the caller, and the announcements not recorded are due again on the next try."""
+    record, due = await tournaments.announcements(tournament_id)
+    if due and record.channel_id is None:  # made outside a chat: nowhere to post
+        for key in due:
+            record = await tournaments.mark_announced(tournament_id, key)
+        return
+    told: set[str] = set()
+    try:
+        if due:
+            await announcer.reach(record)
+        for key in due:
+            announcement = plan_announcement(record, key)
+            reached: set[int] = set()
+            if announcement.kind == "pairings":
+                assert announcement.round is not None
+                reached = await announcer.tell_pairings(record, round_of(record, announcement.round), True)
+                told.add(key)
+            await announcer.announce(record, announcement, reached)
+            record = await tournaments.mark_announced(tournament_id, key)
+    except ChannelLost as lost:
+        log.warning("tournament %s: its channel refuses posts: %s", record.id, lost)
+        await announcer.channel_lost(record, lost)
+        for key in tournaments.due_announcements(record):
+            if key.endswith("-pairings") and key not in told:  # the players still hear where they play
+                await announcer.tell_pairings(record, round_of(record, announced_round(key)), False)
+            record = await tournaments.mark_announced(tournament_id, key)
 
 
 # ------------------------------------------------------------------------------ the tables' threads

@@ -16,7 +16,7 @@ from engine.host import tournament_posts as tposts
 from engine.host import tournament_words as words
 from engine.host.service import GameHost
 from engine.host.text import refusal
-from engine.host.tournaments import Entrant, TournamentHost, TournamentRecord
+from engine.host.tournaments import Entrant, RoundRecord, TournamentHost, TournamentRecord
 from lang.says import render
 
 
@@ -178,3 +178,64 @@ def test_a_thread_name_keeps_its_round_and_table_within_the_limit() -> None:
     name = words.thread_name("en", "A" * 200, 3, 12)
     assert len(name) == words.THREAD_NAME_LIMIT and name.endswith("… · R3 · T12")
     assert words.thread_name("it", "Cup", 1, 2) == "Cup · Turno 1 · Tav. 2"
+
+
+class Recorder:
+    """An announcer that records what it is handed; its channel is lost at ``lose_at`` (a kind)."""
+
+    def __init__(self, lose_at: str | None = None) -> None:
+        self.lose_at = lose_at
+        self.done: list[str] = []
+
+    async def reach(self, record: TournamentRecord) -> None:
+        if self.lose_at == "reach":
+            raise tposts.ChannelLost(True)
+
+    async def tell_pairings(self, record: TournamentRecord, rnd: RoundRecord, open_threads: bool) -> set[int]:
+        self.done.append(f"dm r{rnd.round.number} {'open' if open_threads else 'as is'}")
+        return {1000}
+
+    async def announce(
+        self, record: TournamentRecord, announcement: tposts.Announcement, reached: set[int]
+    ) -> None:
+        if announcement.kind == self.lose_at:
+            raise tposts.ChannelLost(False)
+        self.done.append(f"{announcement.key} reached {sorted(reached)}")
+
+    async def channel_lost(self, record: TournamentRecord, lost: tposts.ChannelLost) -> None:
+        self.done.append(f"organiser told, deleted={lost.deleted}")
+
+
+async def test_publishing_tells_the_pairings_in_private_before_the_channel(
+    tournaments: TournamentHost,
+) -> None:
+    record = await running(tournaments)
+    await tournaments.store.save_tournament(record.model_copy(update={"channel_id": 9}), record.version)
+    announcer = Recorder()
+    await tposts.publish(tournaments, record.id, announcer)
+    assert announcer.done == ["dm r1 open", "r1-pairings reached [1000]"]
+    again = Recorder()
+    await tposts.publish(tournaments, record.id, again)
+    assert again.done == []  # recorded: never due again
+
+
+async def test_a_lost_channel_is_told_and_its_players_still_hear_their_pairings(
+    tournaments: TournamentHost,
+) -> None:
+    record = await running(tournaments)
+    await tournaments.store.save_tournament(record.model_copy(update={"channel_id": 9}), record.version)
+    gone = Recorder(lose_at="reach")
+    await tposts.publish(tournaments, record.id, gone)
+    assert gone.done == ["organiser told, deleted=True", "dm r1 as is"]
+    assert tournaments.due_announcements(await tournaments.get(record.id)) == []
+
+
+async def test_a_channel_refusing_the_post_after_the_pairings_went_out_tells_nobody_twice(
+    tournaments: TournamentHost,
+) -> None:
+    record = await running(tournaments)
+    await tournaments.store.save_tournament(record.model_copy(update={"channel_id": 9}), record.version)
+    refusing = Recorder(lose_at="pairings")
+    await tposts.publish(tournaments, record.id, refusing)
+    assert refusing.done == ["dm r1 open", "organiser told, deleted=False"]
+    assert tournaments.due_announcements(await tournaments.get(record.id)) == []
