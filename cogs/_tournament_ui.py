@@ -1,5 +1,6 @@
-"""The tournaments' buttons (joining, confirming the end of a round), with the checks and texts they
-share with the /tournament commands."""
+"""The tournaments' buttons (joining, confirming the end of a round), with the checks they share with the
+/tournament commands: the host decides and words them (``engine.host.tournament_posts``,
+``engine.host.tournament_words``); this module reads the member's permissions and lays the texts out."""
 
 from __future__ import annotations
 
@@ -8,16 +9,13 @@ from typing import TYPE_CHECKING, Any, ClassVar
 import discord
 
 import lang
-from cogs._components import Guarded, bot_of, display_name, is_organiser
+from cogs._components import Guarded, bot_of, display_name, is_admin
 from cogs._lang import reader_locale, recipient_locale
-from cogs._standings import CONTENT_LIMIT
-from engine.core.errors import LobbyError, MatchNotFound
-from engine.host.tournaments import (
-    AdvancePlan,
-    RoundReport,
-    TournamentRecord,
-)
-from lang import N_, join, t, tn
+from engine.host import tournament_posts as tposts
+from engine.host import tournament_words as words
+from engine.host.tournaments import RoundReport, TournamentRecord
+from lang import N_, t
+from lang.says import render
 
 if TYPE_CHECKING:
     from cogs._bot import Bot
@@ -25,30 +23,15 @@ if TYPE_CHECKING:
 
 async def require_organiser(interaction: discord.Interaction[Any]) -> None:
     """Server admins, or members with the role the server set for tournaments; ``LobbyError`` otherwise."""
-    if await is_organiser(interaction):
-        return
-    raise LobbyError(
-        "only server admins or the tournament organiser role can do that",
-        ["/tournament join", "/tournament standings", "/tournament mytable"],
+    roles = [role.id for role in getattr(interaction.user, "roles", ())]
+    await tposts.require_organiser(
+        bot_of(interaction).tournaments, interaction.guild_id, is_admin(interaction), roles
     )
 
 
 async def tournament_here(interaction: discord.Interaction[Any], tournament_id: int) -> TournamentRecord:
-    """The tournament numbered ``tournament_id`` if it belongs to the server the interaction comes from.
-
-    Raises ``MatchNotFound`` with the same words whether it does not exist or belongs to another
-    server, so an admin of one server is nobody on another.
-    """
-    missing = MatchNotFound(f"there is no tournament #{tournament_id} here")
-    if interaction.guild_id is None or tournament_id not in range(1, 2**63):
-        raise missing
-    try:
-        record = await bot_of(interaction).tournaments.get(tournament_id)
-    except MatchNotFound:
-        raise missing from None
-    if record.guild_id != interaction.guild_id:
-        raise missing
-    return record
+    """The tournament numbered ``tournament_id`` if it belongs to the server the interaction comes from."""
+    return await tposts.tournament_here(bot_of(interaction).tournaments, interaction.guild_id, tournament_id)
 
 
 class JoinTournamentButton(
@@ -75,83 +58,14 @@ class JoinTournamentButton(
             self.tournament_id, interaction.user.id, display_name(interaction.user)
         )
         locale = await reader_locale(interaction)
-        registered = tn(
-            locale,
-            "You are registered for {tournament} ({count} player so far).",
-            "You are registered for {tournament} ({count} players so far).",
-            len(record.entrants),
-            tournament=f"**{record.name}**",
-        )
+        registered = render(locale, words.registered(record, counted=True))
         await interaction.response.send_message(registered, ephemeral=True)
-
-
-async def advance_question(bot: Bot, record: TournamentRecord, plan: AdvancePlan, locale: str) -> str:
-    """What ending the round now would do, for the organiser to confirm: the round's deadline, each
-    table still playing (linked to its thread) and whose seats a computer takes there."""
-    lines = [
-        t(
-            locale,
-            "Round {number} of {tournament} still has tables playing.",
-            number=plan.round,
-            tournament=f"**{record.name}**",
-        )
-    ]
-    if plan.deadline is not None:
-        due = f"{plan.deadline:%Y-%m-%d %H:%M}"
-        if plan.deadline_passed:
-            lines.append(t(locale, "Its deadline passed at {due} UTC.", due=due))
-        else:
-            lines.append(t(locale, "Its deadline is {due} UTC: its players still have time.", due=due))
-    for table in plan.open_tables:
-        where = t(locale, "match #{number}", number=table.match_id)
-        if table.match_id is not None:
-            thread = (await bot.host.match(table.match_id)).thread_id
-            where += f", <#{thread}>" if thread is not None else ""
-        if table.people:
-            lines.append(
-                "• "
-                + t(
-                    locale,
-                    "Table {table} ({where}): a computer takes the seats of {players}.",
-                    table=table.number,
-                    where=where,
-                    players=join(locale, [f"**{record.name_of(k)}**" for k in table.people]),
-                )
-            )
-        else:
-            lines.append(
-                "• "
-                + t(locale, "Table {table} ({where}): computers finish it.", table=table.number, where=where)
-            )
-    question = t(
-        locale,
-        "End round {number} now? Computers play these tables to the end and the tournament moves on. "
-        "Nothing changes until you confirm.",
-        number=plan.round,
-    )
-    budget = CONTENT_LIMIT - len(question) - 1
-    while len("\n".join(lines)) > budget:
-        lines.pop()
-    return "\n".join([*lines, question])
-
-
-def round_ended(locale: str, record: TournamentRecord, number: int, report: RoundReport) -> str:
-    """That round ``number`` was ended: over, or over once the computers that took seats finish."""
-    if number in report.finished_rounds:
-        return t(
-            locale, "Round {number} of {tournament} is over.", number=number, tournament=f"**{record.name}**"
-        )
-    return t(
-        locale,
-        "Round {number} of {tournament} ends as soon as the computer players finish its open tables.",
-        number=number,
-        tournament=f"**{record.name}**",
-    )
 
 
 async def round_over(bot: Bot, record: TournamentRecord, number: int, report: RoundReport) -> str:
     """The public line that round ``number`` was ended, in the server's language."""
-    return round_ended(await recipient_locale(bot, None, record.guild_id), record, number, report)
+    locale = await recipient_locale(bot, None, record.guild_id)
+    return render(locale, words.round_ended(record, number, report))
 
 
 class AdvanceButton(
@@ -191,12 +105,7 @@ class AdvanceButton(
         await require_organiser(interaction)
         locale = await reader_locale(interaction)
         if self.action == "keep":
-            text = t(
-                locale,
-                "Nothing changed: round {number} of {tournament} plays on.",
-                number=self.round_number,
-                tournament=f"**{record.name}**",
-            )
+            text = render(locale, words.plays_on(record, self.round_number))
             await interaction.response.edit_message(content=text, view=None)
             return
         confirmed = (self.round_number, self.plan.removeprefix("p"))
@@ -204,7 +113,7 @@ class AdvanceButton(
         (await bot.tournaments.advance_plan(record.id)).check(*confirmed, record.name)
         await interaction.response.defer()
         report = await bot.tournaments.advance(record.id, force=True, confirmed=confirmed)
-        done = round_ended(locale, record, self.round_number, report)
+        done = render(locale, words.round_ended(record, self.round_number, report))
         await interaction.edit_original_response(content=done, view=None)
         await interaction.followup.send(await round_over(bot, record, self.round_number, report))
         bot.publish_soon(report.tournament.id)

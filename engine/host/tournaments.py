@@ -45,6 +45,7 @@ from engine.host.tournament_records import (
     seat_keys,
     table_size_range,
 )
+from engine.host.tournament_words import standings_of
 from engine.tournament import (
     FORMATS,
     Standing,
@@ -53,7 +54,6 @@ from engine.tournament import (
     check_field,
     is_finished,
     pair_round,
-    standings,
 )
 
 __all__ = [
@@ -605,8 +605,7 @@ class TournamentHost:
 
     def standings(self, record: TournamentRecord, after_round: int | None = None) -> list[Standing]:
         """The standings now, or as they stood after round ``after_round``."""
-        history = record.history() if after_round is None else record.history()[:after_round]
-        return standings(record.config, record.keys, history, record.dropped, seed=record.seed)
+        return standings_of(record, after_round)
 
     # ------------------------------------------------------------------------------ announcements
 

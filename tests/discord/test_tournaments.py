@@ -9,9 +9,9 @@ from datetime import UTC, datetime
 from pathlib import Path
 
 from cogs._client import BigApple
-from cogs._tournament_posts import THREAD_NAME_LIMIT, thread_name
 from engine.core.rng import Rng
 from engine.host.ports import MatchStatus
+from engine.host.tournament_words import THREAD_NAME_LIMIT, thread_name
 from engine.host.tournaments import TournamentStatus
 from engine.registry import POLICIES
 from tests.discord.fake import FakeDiscord
