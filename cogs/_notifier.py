@@ -19,17 +19,27 @@ from cogs._animations import NoAnimation, shortened_note
 from cogs._clocks import clock_notes
 from cogs._final_ui import final_view
 from cogs._lang import recipient_locale
-from cogs._pings import TurnPings
+from cogs._pings import DiscordReminders
 from cogs._post_buttons import HandButton, match_view
 from cogs._tournament_posts import table_thread_name
 from engine.core.errors import MatchNotFound
 from engine.host.ledgers import BOARD_IMAGE_SEAT
 from engine.host.locks import MatchLocks
 from engine.host.outbox import DestinationGone
+from engine.host.pings import TurnPings
 from engine.host.ports import Delivery, LivePost, MatchRecord, Notice
-from engine.host.text import clip_lines, notice_heading, notice_lines, winners_line
+from engine.host.private import (
+    call_list,
+    dm_closed,
+    humans,
+    match_heading,
+    moved_note,
+    nowhere_left,
+    private_text,
+)
+from engine.host.text import clip_lines, winners_line
 from lang import t
-from lang.says import Namer
+from lang.says import Namer, render
 from render.since import Since
 
 if TYPE_CHECKING:
@@ -44,26 +54,19 @@ def digest(png: bytes) -> str:
     return hashlib.sha256(png).hexdigest()
 
 
+def mention(user_id: int) -> str:
+    return f"<@{user_id}>"
+
+
 def mention_list(match: MatchRecord, seats: tuple[int, ...]) -> str:
     """Mentions of the human players among ``seats``, names of the computer ones."""
-    names = []
-    for seat in seats:
-        player = match.player_at(seat)
-        if player is None:
-            continue
-        names.append(f"<@{player.user_id}>" if player.user_id and not player.bot else f"**{player.name}**")
-    return ", ".join(names)
+    return call_list(match, seats, mention)
 
 
 def nonce_of(delivery: Delivery) -> str:
     """The nonce of a delivery's message: the same on every try, so Discord keeps one message even when
     a post went through but the bot died before marking it sent."""
     return f"ba-{delivery.id}"
-
-
-def humans(match: MatchRecord) -> list[int]:
-    """The user ids of the people (not computers) playing ``match``."""
-    return [p.user_id for p in match.players if p.user_id is not None and p.bot is None]
 
 
 class DiscordNotifier:
@@ -74,7 +77,9 @@ class DiscordNotifier:
         # Matches whose players were told by DM that the bot has nowhere left to post them.
         self._told_nowhere: set[int] = set()
         self._opening = MatchLocks()
-        self.pings = TurnPings(bot)
+        self.pings = TurnPings(
+            bot.host, bot.settings, bot.ping_ledger, bot.posts, DiscordReminders(bot), bot.clock
+        )
 
     async def deliver(self, match: MatchRecord, delivery: Delivery, notice: Notice) -> None:
         if delivery.seat is None:
@@ -127,7 +132,7 @@ class DiscordNotifier:
         deleted = isinstance(problem, discord.NotFound)
         log.warning("match %s: its thread is out of reach (%s); moving it", match.id, problem)
         locale = await recipient_locale(self.bot, None, match.guild_id)
-        players = ", ".join(f"<@{u}>" for u in humans(match))
+        players = ", ".join(mention(u) for u in humans(match))
         mentions = discord.AllowedMentions(users=[discord.Object(id=u) for u in humans(match)])
         try:
             if match.channel_id is None:
@@ -137,37 +142,13 @@ class DiscordNotifier:
                 raise DestinationGone(f"the channel of match {match.id} takes no threads")
             try:
                 thread = await self._open_thread(match, parent)
-                if deleted:
-                    note = t(
-                        locale,
-                        "The thread of match #{number} was deleted; the match goes on here.",
-                        number=match.id,
-                    )
-                else:
-                    note = t(
-                        locale,
-                        "The thread of match #{number} was closed to me; the match goes on here.",
-                        number=match.id,
-                    )
+                note = render(locale, moved_note(match.id, deleted, in_channel=False))
                 await thread.send(f"{note} {players}", allowed_mentions=mentions)
                 return thread
             except discord.Forbidden:
                 # No thread may be opened or written in: the channel itself hosts the match from now on.
                 await self.bot.posts.set_thread(match.id, parent.id)
-                if deleted:
-                    note = t(
-                        locale,
-                        "The thread of match #{number} was deleted, and I cannot open a new one: "
-                        "the match goes on in this channel.",
-                        number=match.id,
-                    )
-                else:
-                    note = t(
-                        locale,
-                        "The thread of match #{number} was closed to me, and I cannot open a new one: "
-                        "the match goes on in this channel.",
-                        number=match.id,
-                    )
+                note = render(locale, moved_note(match.id, deleted, in_channel=True))
                 await parent.send(f"{note} {players}", allowed_mentions=mentions)
                 return parent
         except (discord.NotFound, discord.Forbidden, DestinationGone) as exc:
@@ -181,15 +162,7 @@ class DiscordNotifier:
         self._told_nowhere.add(match.id)
         for user_id in humans(match):
             locale = await recipient_locale(self.bot, user_id, match.guild_id)
-            text = (
-                self.heading(match, locale)
-                + ": "
-                + t(
-                    locale,
-                    "I can no longer post in its thread or channel. The match goes on: use `/board` to see "
-                    "it, `/hand` for your hand and `/move` to play.",
-                )
-            )
+            text = nowhere_left(locale, self.heading(match, locale))
             try:
                 await (await self.bot.create_dm(discord.Object(id=user_id))).send(text)
             except discord.HTTPException as exc:
@@ -233,8 +206,7 @@ class DiscordNotifier:
 
     def heading(self, match: MatchRecord, locale: str) -> str:
         """ "**Game title** · match #N", in ``locale``."""
-        title = t(locale, self.bot.host.rules(match.game).title)
-        return f"**{title}** · " + t(locale, "match #{number}", number=match.id)
+        return match_heading(locale, self.bot.host.rules(match.game).title, match.id)
 
     def namer(self, match: MatchRecord) -> Namer:
         """Seat names as the thread shows them: display names (markdown-safe) with colour symbols."""
@@ -274,7 +246,7 @@ class DiscordNotifier:
             )
             return
         pinged = range(match.seat_count) if plan.everyone else notice.to_act
-        # Each player's own choice says whether this post mentions them (see cogs._pings).
+        # Each player's own choice says whether this post mentions them (see engine.host.pings).
         turn = await self.pings.begin(match, delivery, notice, pinged, live is not None and continuing)
         mentioned = [discord.Object(id=user_id) for user_id in turn.mention]
 
@@ -403,27 +375,13 @@ class DiscordNotifier:
         """A DM: which server and match it is about, a link to the thread, the private lines, and
         whether it is the player's turn."""
         guild = self.bot.get_guild(match.guild_id) if match.guild_id else None
-        where = " " + t(locale, "on **{server}**", server=guild.name) if guild else ""
-        parts = [self.heading(match, locale) + where]
-        name = self.namer(match)
-        heading = notice_heading(locale, notice, name)
-        if heading:
-            parts[0] += f" · {heading}"
+        link = None
         if match.thread_id and match.guild_id:
             link = f"https://discord.com/channels/{match.guild_id}/{match.thread_id}"
-            parts.append(t(locale, "Thread: {link}", link=link))
-        lines = notice_lines(locale, notice, name)
-        if lines:
-            parts.extend(f"• {line}" for line in clip_lines(lines, 1200, locale))
-        if seat in notice.to_act:
-            parts.append(
-                "▶ "
-                + t(
-                    locale,
-                    "It is your turn: press **Play** below, or use `/move` in the thread.",
-                )
-            )
-        return "\n".join(parts)[:CONTENT_LIMIT]
+        heading = self.heading(match, locale)
+        name = self.namer(match)
+        server = guild.name if guild else None
+        return private_text(locale, heading, seat, notice, name, server, link)[:CONTENT_LIMIT]
 
     async def tell_dm_closed(self, match: MatchRecord, user_id: int) -> None:
         """Say once per match, in its thread, that this player's hand waits behind "My hand"; the store
@@ -433,19 +391,14 @@ class DiscordNotifier:
         locale = await recipient_locale(self.bot, user_id, match.guild_id)
         view = discord.ui.View(timeout=None)
         view.add_item(HandButton(match.id, locale))
-        text = t(
-            locale,
-            "{player}, I cannot send you direct messages, so your hand stays here behind the **My hand** "
-            "button (or `/hand`); only you can see what it shows.",
-            player=f"<@{user_id}>",
-        )
-        mention = discord.AllowedMentions(users=[discord.Object(id=user_id)])
+        text = render(locale, dm_closed(mention(user_id)))
+        allowed = discord.AllowedMentions(users=[discord.Object(id=user_id)])
         try:
             channel = await self.thread_of(match)
             if channel is None:
                 return
-            await channel.send(text, view=view, allowed_mentions=mention)
+            await channel.send(text, view=view, allowed_mentions=allowed)
         except (discord.NotFound, discord.Forbidden) as exc:
-            await (await self._move_match(match, exc)).send(text, view=view, allowed_mentions=mention)
+            await (await self._move_match(match, exc)).send(text, view=view, allowed_mentions=allowed)
         await self.bot.posts.remember_dm_refused(match.id, user_id)
         log.info("match %s: DMs closed for user %s; told them in the thread", match.id, user_id)
