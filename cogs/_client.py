@@ -14,7 +14,7 @@ from typing import Any
 import discord
 from discord.ext import commands
 
-from cogs._animations import Animations
+from cogs._animations import animator
 from cogs._clocks import DiscordHerald
 from cogs._lang import CatalogueTranslator
 from cogs._notifier import DiscordNotifier
@@ -22,6 +22,7 @@ from cogs._tournament_posts import publish
 from cogs._tournament_ui import TOURNAMENT_ITEMS
 from cogs._ui import DYNAMIC_ITEMS
 from cogs.replay import JumpSelect, ReplayButton
+from engine.host.animations import Animations
 from engine.host.background import RETENTION, RETRY_SECONDS, BackgroundWork
 from engine.host.ledgers import PingLedger, PostLedger
 from engine.host.outbox import Backoff
@@ -34,6 +35,7 @@ from engine.host.thinking import ThinkPool
 from engine.host.timekeeper import Timekeeper
 from engine.host.tournament_records import TournamentStore
 from engine.host.tournaments import TournamentHost
+from render.animation import Animation
 from render.pool import RenderPool
 
 log = logging.getLogger(__name__)
@@ -86,6 +88,7 @@ class BigApple(commands.AutoShardedBot):
     settings: SettingsStore
     timekeeper: Timekeeper
     background: BackgroundWork
+    animator: Animations[Animation]
     component_types: tuple[type[discord.ui.DynamicItem[Any]], ...] = ()
 
     def __init__(
@@ -145,7 +148,6 @@ class BigApple(commands.AutoShardedBot):
         self.clock = clock
         self.renderer = RenderPool(render_workers)
         self.thinker = ThinkPool(think_workers)
-        self.animator = Animations(self)
         self.retention = retention
         # Tournaments whose organiser was told that their channel refuses the bot's posts.
         self.organisers_told: set[int] = set()
@@ -166,6 +168,7 @@ class BigApple(commands.AutoShardedBot):
             clock=self.clock,
             thinker=self.thinker,
         )
+        self.animator = animator(self.host, self.renderer)
         self.ratings = self.stores.ratings
         self.tournament_store = self.stores.tournaments
         self.settings = self.stores.settings
