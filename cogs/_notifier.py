@@ -10,6 +10,7 @@ import asyncio
 import hashlib
 import io
 import logging
+from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
 import discord
@@ -28,6 +29,7 @@ from engine.host.locks import MatchLocks
 from engine.host.outbox import DestinationGone
 from engine.host.pings import TurnPings
 from engine.host.ports import Delivery, LivePost, MatchRecord, Notice
+from engine.host.post_words import board_post_text
 from engine.host.private import (
     call_list,
     dm_closed,
@@ -35,9 +37,9 @@ from engine.host.private import (
     match_heading,
     moved_note,
     nowhere_left,
+    private_reader,
     private_text,
 )
-from engine.host.text import clip_lines, winners_line
 from lang import t
 from lang.says import Namer, render
 from render.since import Since
@@ -56,11 +58,6 @@ def digest(png: bytes) -> str:
 
 def mention(user_id: int) -> str:
     return f"<@{user_id}>"
-
-
-def mention_list(match: MatchRecord, seats: tuple[int, ...]) -> str:
-    """Mentions of the human players among ``seats``, names of the computer ones."""
-    return call_list(match, seats, mention)
 
 
 def nonce_of(delivery: Delivery) -> str:
@@ -220,18 +217,15 @@ class DiscordNotifier:
         locale = await recipient_locale(self.bot, None, match.guild_id)
         name = self.namer(match)
         live = await self.bot.posts.live_post(match.id)
-        plan = await self.bot.host.board_post(
-            match, delivery, notice, live, locale, name, lambda seats: mention_list(match, tuple(seats))
-        )
+
+        def calls(seats: Sequence[int]) -> str:
+            return call_list(match, seats, mention)  # people mentioned, computers named
+
+        plan = await self.bot.host.board_post(match, delivery, notice, live, locale, name, calls)
         outcome = plan.outcome
-        parts = [winners_line(locale, outcome, name)] if outcome is not None else []
-        parts.append(self.heading(match, locale))
-        parts.extend(clip_lines(plan.body, 1400, locale))
-        if plan.call:
-            call = "▶ " + t(locale, "{players} to act", players=mention_list(match, plan.call))
-            notes = await clock_notes(self.bot, match, plan.call, locale)
-            parts.append(" · ".join([call, *notes.values()]))
-        content = "\n".join(parts)[:CONTENT_LIMIT]
+        notes = await clock_notes(self.bot, match, plan.call, locale) if plan.call else {}
+        heading = self.heading(match, locale)
+        content = board_post_text(locale, plan, heading, name, calls, notes)[:CONTENT_LIMIT]
         png = await self.png(match, delivery.version, None, locale, since_seat=plan.since_seat)
         view: discord.ui.View | None = match_view(match.id, delivery.version, locale, plan.undo)
         if notice.finished:
@@ -341,12 +335,10 @@ class DiscordNotifier:
 
     async def _send_private(self, match: MatchRecord, delivery: Delivery, notice: Notice) -> None:
         assert delivery.seat is not None
-        player = match.player_at(delivery.seat)
-        if player is None or player.user_id is None:
+        reader = private_reader(match, delivery.seat, notice)
+        if reader is None:
             return
-        if player.bot is not None and not (player.absent and notice.personal):
-            return  # nobody reads a computer player's hand
-        locale = await recipient_locale(self.bot, player.user_id, match.guild_id)
+        locale = await recipient_locale(self.bot, reader, match.guild_id)
         content = self.private_text(match, delivery.seat, notice, locale)
         png = await self.png(match, delivery.version, delivery.seat, locale)
         kwargs: dict[str, object] = {"nonce": nonce_of(delivery)}
@@ -357,16 +349,16 @@ class DiscordNotifier:
         if delivery.seat in notice.to_act:
             # The same controls as the thread's post: a player can take the whole turn from here.
             kwargs["view"] = match_view(match.id, delivery.version, locale)
-        if not await self.pings.loud(match, delivery, notice, player.user_id):
+        if not await self.pings.loud(match, delivery, notice, reader):
             kwargs["silent"] = True
         try:
-            channel = await self.bot.create_dm(discord.Object(id=player.user_id))
+            channel = await self.bot.create_dm(discord.Object(id=reader))
             await channel.send(content, **kwargs)  # type: ignore[call-overload]
         except (discord.Forbidden, discord.NotFound) as exc:
             # Closed DMs (50007), a user who blocked the bot or shares no server with it any more: every
             # such refusal lasts, so the hand stays behind the "My hand" button instead.
-            log.info("match %s: DMs to user %s refused (%s)", match.id, player.user_id, exc)
-            await self.tell_dm_closed(match, player.user_id)
+            log.info("match %s: DMs to user %s refused (%s)", match.id, reader, exc)
+            await self.tell_dm_closed(match, reader)
             return
         if png is not None and fresh:
             await self.bot.posts.remember_sent_image(match.id, delivery.seat, digest(png))

@@ -25,6 +25,18 @@ def humans(match: MatchRecord) -> list[int]:
     return [p.user_id for p in match.players if p.user_id is not None and p.bot is None]
 
 
+def private_reader(match: MatchRecord, seat: int, notice: Notice) -> int | None:
+    """Who reads the private message of ``seat`` for ``notice``: its player's user id, or None when
+    nobody does (a computer's hand; but a person away whose seat a computer plays still reads what is
+    addressed to them)."""
+    player = match.player_at(seat)
+    if player is None or player.user_id is None:
+        return None
+    if player.bot is not None and not (player.absent and notice.personal):
+        return None  # nobody reads a computer player's hand
+    return player.user_id
+
+
 def call_list(match: MatchRecord, seats: Sequence[int], mention: Callable[[int], str]) -> str:
     """The players of ``seats`` as a post calls them: people by ``mention(user_id)``, computers by their
     name in bold."""

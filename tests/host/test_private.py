@@ -4,13 +4,18 @@ the match's place, and a match clock's words."""
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from datetime import UTC, datetime, timedelta
+from typing import Any
 
+from engine.core.contract import Outcome
 from engine.core.say import Say
 from engine.host.clock import Pace, Reminder, SeatClock
 from engine.host.clock_words import clock_reminder, time_left
 from engine.host.pings import your_turn
-from engine.host.ports import MatchRecord, MatchStatus, Notice, Player
+from engine.host.ports import LivePost, MatchRecord, MatchStatus, Notice, Player
+from engine.host.post_words import board_post_text
+from engine.host.posts import BoardPost
 from engine.host.private import (
     call_list,
     dm_closed,
@@ -18,6 +23,7 @@ from engine.host.private import (
     match_heading,
     moved_note,
     nowhere_left,
+    private_reader,
     private_text,
 )
 from lang.says import render
@@ -111,3 +117,41 @@ def test_a_clock_reminder_names_the_match_its_game_and_the_time_left() -> None:
         "la partita n. 12 (New York 1901) ti aspetta: restano 3 giorni, "
         "poi il tuo turno lo gioca un computer."
     )
+
+
+def test_a_computers_hand_has_no_reader_but_a_person_away_reads_what_is_theirs() -> None:
+    assert private_reader(MATCH, 0, Notice()) == 100
+    assert private_reader(MATCH, 1, Notice()) is None
+    away = MATCH.model_copy(
+        update={"players": (Player(user_id=100, name="Ada", seat=0, bot="random", absent=True),)}
+    )
+    assert private_reader(away, 0, Notice()) is None
+    assert private_reader(away, 0, Notice(personal=True)) == 100
+
+
+def plan(**changes: Any) -> BoardPost:
+    shown = LivePost(match_id=12, channel_id=0, message_id=0, version=3, to_act=(0,), lines=())
+    fields: dict[str, Any] = {
+        "body": ("• Ada built.",),
+        "call": (0, 1),
+        "outcome": None,
+        "everyone": False,
+        "continuing": False,
+        "since_seat": None,
+        "undo": False,
+        "shown": shown,
+    }
+    return BoardPost(**(fields | changes))
+
+
+def test_a_board_post_has_its_heading_lines_and_call_with_the_time_left() -> None:
+    def calls(seats: Sequence[int]) -> str:
+        return call_list(MATCH, seats, lambda user: f"@{user}")
+
+    text = board_post_text("en", plan(), "**Game** · match #12", name, calls, {0: "5 h left"})
+    assert text.splitlines() == ["**Game** · match #12", "• Ada built.", "▶ @100, **Robo** to act · 5 h left"]
+    italian = board_post_text("it", plan(), "H", name, calls, {})
+    assert italian.splitlines()[-1] == "▶ tocca a @100, **Robo**"
+    won = Outcome(scores=(7, 3, 2), places=(1, 2, 3), reason="end")
+    final = board_post_text("en", plan(outcome=won, call=()), "H", name, calls, {})
+    assert final.splitlines() == ["🏆 Ada wins with 7 points", "H", "• Ada built."]
