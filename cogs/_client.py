@@ -7,7 +7,7 @@ import gc
 import logging
 import os
 from collections.abc import Callable, Coroutine
-from datetime import UTC, datetime, timedelta
+from datetime import datetime, timedelta
 from pathlib import Path
 from typing import Any
 
@@ -23,6 +23,7 @@ from cogs._tournament_ui import TOURNAMENT_ITEMS
 from cogs._ui import DYNAMIC_ITEMS
 from cogs.replay import JumpSelect, ReplayButton
 from engine.host.animations import Animations
+from engine.host.assembly import open_hosts
 from engine.host.background import RETENTION, RETRY_SECONDS, BackgroundWork
 from engine.host.ledgers import PingLedger, PostLedger
 from engine.host.outbox import Backoff
@@ -154,28 +155,23 @@ class BigApple(commands.AutoShardedBot):
         self.sync_on_start = dev_guild is not None
 
     async def setup_hook(self) -> None:
-        self.stores = await self.open_stores(
+        hosts = await open_hosts(
             self.database,
-            clock=lambda: self.clock().astimezone(UTC).isoformat(timespec="milliseconds"),
-            shards=self.shard_range,
-        )
-        self.store = self.stores.matches
-        self.posts = self.ping_ledger = self.store
-        self.host = GameHost(
-            self.store,
-            seed_source=self.seed_source,
-            backoff=Backoff(base=self.retry_seconds),
+            self.open_stores,
             clock=self.clock,
             thinker=self.thinker,
+            retry_seconds=self.retry_seconds,
+            seed_source=self.seed_source,
+            shards=self.shard_range,
         )
-        self.animator = animator(self.host, self.renderer)
+        self.stores, self.host, self.tournaments = hosts.stores, hosts.host, hosts.tournaments
+        self.store = self.stores.matches
+        self.posts = self.ping_ledger = self.store
         self.ratings = self.stores.ratings
         self.tournament_store = self.stores.tournaments
         self.settings = self.stores.settings
+        self.animator = animator(self.host, self.renderer)
         await self.tree.set_translator(CatalogueTranslator())
-        self.tournaments = TournamentHost(
-            self.host, self.tournament_store, seed_source=self.seed_source, clock=self.clock
-        )
         self.tournament_backoff = Backoff[int](base=self.retry_seconds)
         self.notifier = DiscordNotifier(self)
         herald = DiscordHerald(self)
