@@ -23,7 +23,7 @@ from cogs._lang import recipient_locale
 from cogs._pings import DiscordReminders
 from cogs._post_buttons import HandButton, match_view
 from cogs._tournament_posts import table_thread_name
-from engine.core.errors import MatchNotFound
+from engine.host.boards import board_before_turn
 from engine.host.ledgers import BOARD_IMAGE_SEAT
 from engine.host.locks import MatchLocks
 from engine.host.outbox import DestinationGone
@@ -184,13 +184,8 @@ class DiscordNotifier:
 
     async def since(self, match: MatchRecord, version: int, seat: int) -> Since | None:
         """The public board as ``seat`` left it at the end of their previous turn, as of ``version``."""
-        base = await self.bot.host.turn_began(match, version, seat)
-        if base is None:
-            return None
-        try:
-            return Since(await self.bot.host.view_at(match, base), seat)
-        except MatchNotFound:
-            return None
+        board = await board_before_turn(self.bot.host, match, version, seat)
+        return Since(board, seat) if board is not None else None
 
     async def image(
         self, match: MatchRecord, version: int, seat: int | None, locale: str = lang.DEFAULT
