@@ -7,7 +7,6 @@ any of the hand, and the player reads it through the "My hand" button or ``/hand
 from __future__ import annotations
 
 import asyncio
-import hashlib
 import io
 import logging
 from collections.abc import Sequence
@@ -24,6 +23,7 @@ from cogs._pings import DiscordReminders
 from cogs._post_buttons import HandButton, match_view
 from cogs._tournament_posts import table_thread_name
 from engine.host.boards import board_before_turn
+from engine.host.images import digest, new_image
 from engine.host.ledgers import BOARD_IMAGE_SEAT
 from engine.host.locks import MatchLocks
 from engine.host.outbox import DestinationGone
@@ -50,10 +50,6 @@ if TYPE_CHECKING:
 log = logging.getLogger(__name__)
 
 CONTENT_LIMIT = 2000
-
-
-def digest(png: bytes) -> str:
-    return hashlib.sha256(png).hexdigest()
 
 
 def mention(user_id: int) -> str:
@@ -304,9 +300,7 @@ class DiscordNotifier:
         """Show the turn so far on its post; False if that post is gone (a new post takes over)."""
         message = self.bot.get_partial_messageable(live.channel_id).get_partial_message(live.message_id)
         kwargs: dict[str, Any] = {}
-        if png is not None and digest(png) != await self.bot.posts.sent_image(
-            live.match_id, BOARD_IMAGE_SEAT
-        ):
+        if png is not None and await new_image(self.bot.posts, live.match_id, BOARD_IMAGE_SEAT, png):
             # Only a board that changed is uploaded again; otherwise the post keeps its image.
             kwargs["attachments"] = [discord.File(io.BytesIO(png), filename="board.png")]
         try:
@@ -338,7 +332,7 @@ class DiscordNotifier:
         png = await self.png(match, delivery.version, delivery.seat, locale)
         kwargs: dict[str, object] = {"nonce": nonce_of(delivery)}
         # The hand image goes only with a hand that changed since the last one this player received.
-        fresh = png is not None and digest(png) != await self.bot.posts.sent_image(match.id, delivery.seat)
+        fresh = await new_image(self.bot.posts, match.id, delivery.seat, png)
         if png is not None and fresh:
             kwargs["file"] = discord.File(io.BytesIO(png), filename="hand.png")
         if delivery.seat in notice.to_act:
@@ -355,8 +349,8 @@ class DiscordNotifier:
             log.info("match %s: DMs to user %s refused (%s)", match.id, reader, exc)
             await self.tell_dm_closed(match, reader)
             return
-        if png is not None and fresh:
-            await self.bot.posts.remember_sent_image(match.id, delivery.seat, digest(png))
+        if fresh:
+            await self.bot.posts.remember_sent_image(match.id, delivery.seat, fresh)
 
     def private_text(self, match: MatchRecord, seat: int, notice: Notice, locale: str = lang.DEFAULT) -> str:
         """A DM: which server and match it is about, a link to the thread, the private lines, and
