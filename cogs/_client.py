@@ -3,7 +3,6 @@ background work (``engine.host.background``)."""
 
 from __future__ import annotations
 
-import gc
 import logging
 import os
 from collections.abc import Callable, Coroutine
@@ -25,6 +24,7 @@ from cogs.replay import JumpSelect, ReplayButton
 from engine.host.animations import Animations
 from engine.host.assembly import open_hosts
 from engine.host.background import RETENTION, RETRY_SECONDS, BackgroundWork
+from engine.host.heap import Thresholds, restore_heap, set_heap_aside
 from engine.host.ledgers import PingLedger, PostLedger
 from engine.host.outbox import Backoff
 from engine.host.ports import SettingsStore
@@ -55,10 +55,6 @@ EXTENSIONS = (
 )
 # Set to 0 to post no animation of finished matches (drawing every move costs processor time).
 ANIMATIONS_ENV = "BIGAPPLE_ANIMATIONS"
-# New objects the collector lets pile up before it looks at them (in a process that runs one bot). A move
-# makes thousands, most freed at once; at Python's default of 700 the collections took 0.5 ms of each move
-# (a hundred in 288 moves), at this many 0.2 ms (six, each pausing the loop for about 9 ms).
-YOUNG_OBJECTS = 10_000
 # A move played within this many seconds is answered in the interaction's own reply; a slower one is
 # deferred first, well inside the three seconds Discord gives an interaction's first answer (which also
 # cover the trip to Discord and back, and a busy machine's pauses).
@@ -139,7 +135,7 @@ class BigApple(commands.AutoShardedBot):
             animations = os.environ.get(ANIMATIONS_ENV, "1").strip() != "0"
         self.animations = animations
         self.set_heap_aside = set_heap_aside
-        self._thresholds: tuple[int, int, int] = gc.get_threshold()
+        self._thresholds: Thresholds | None = None
         # A SQLite file, or a postgresql:// URL (see ``data.backend``).
         self.database = database
         self.dev_guild = dev_guild
@@ -198,12 +194,7 @@ class BigApple(commands.AutoShardedBot):
             await self.sync_commands()
         self.background.start(self.wait_until_ready)
         if self.set_heap_aside:
-            # What start-up built (modules, schemas, catalogues) lives as long as the bot: set aside from
-            # the collector, it is not scanned again by every full collection, which stalled the loop.
-            gc.collect()
-            gc.freeze()
-            self._thresholds = gc.get_threshold()
-            gc.set_threshold(YOUNG_OBJECTS, *self._thresholds[1:])
+            self._thresholds = set_heap_aside()
 
     async def sync_commands(self) -> int:
         """Push the slash commands to Discord (to the dev guild when set, else globally)."""
@@ -233,9 +224,9 @@ class BigApple(commands.AutoShardedBot):
         self.background.kick()
 
     async def close(self) -> None:
-        if self.set_heap_aside:
-            gc.unfreeze()  # what start-up set aside may be collected again once the bot is gone
-            gc.set_threshold(*self._thresholds)
+        if self._thresholds is not None:
+            restore_heap(self._thresholds)  # what start-up set aside may be collected again
+            self._thresholds = None
         if hasattr(self, "background"):
             await self.background.stop()
         if hasattr(self, "host"):
