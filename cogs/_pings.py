@@ -40,9 +40,9 @@ class DiscordReminders:
             if channel is not None:
                 await channel.send(said, allowed_mentions=mentioned)
 
-    async def message(self, match: MatchRecord, ping: TurnPing) -> None:
+    async def message(self, match: MatchRecord, ping: TurnPing, notice: Notice) -> None:
         locale = await recipient_locale(self.bot, ping.user_id, match.guild_id)
-        text = self.bot.notifier.private_text(match, ping.seat, Notice(to_act=(ping.seat,)), locale)
+        text = self.bot.notifier.private_text(match, ping.seat, notice, locale)
         with refusals():
             channel = await self.bot.create_dm(discord.Object(id=ping.user_id))
             await channel.send(text, view=match_view(match.id, match.version, locale))

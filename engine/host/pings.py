@@ -52,8 +52,9 @@ class ReminderSender(Protocol):
         """Call the player in the match's thread with ``text`` (its ``player`` names their seat)."""
         ...
 
-    async def message(self, match: MatchRecord, ping: TurnPing) -> None:
-        """Send the player a direct message saying it is their turn (see ``private.private_text``)."""
+    async def message(self, match: MatchRecord, ping: TurnPing, notice: Notice) -> None:
+        """Send the player the private message of ``notice``, which says it is their turn (see
+        ``private.private_text``)."""
         ...
 
     async def dm_closed(self, match: MatchRecord, user_id: int) -> None:
@@ -234,7 +235,7 @@ class TurnPings:
             if via is Via.MENTION:
                 await self.sender.mention(match, ping, your_turn(ping.seat))
             else:
-                await self.sender.message(match, ping)
+                await self.sender.message(match, ping, Notice(to_act=(ping.seat,)))
         except Refused as exc:
             # Refusals last, so nothing is retried. Closed DMs: the thread says so once, mentioning them,
             # and later turns mention them there instead. A thread out of reach is moved by the match's

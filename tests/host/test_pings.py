@@ -80,9 +80,10 @@ class Sender:
     async def mention(self, match: MatchRecord, ping: TurnPing, text: Say) -> None:
         self.sent.append(("mention", ping.user_id, render("it", text, lambda seat: f"@{seat}")))
 
-    async def message(self, match: MatchRecord, ping: TurnPing) -> None:
+    async def message(self, match: MatchRecord, ping: TurnPing, notice: Notice) -> None:
         if self.failure is not None:
             raise self.failure
+        assert notice.to_act == (ping.seat,)  # the message says it is their turn
         self.sent.append(("message", ping.user_id, ""))
 
     async def dm_closed(self, match: MatchRecord, user_id: int) -> None:
