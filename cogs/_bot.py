@@ -30,6 +30,8 @@ class Pings(Protocol):
 
     async def save_prefs(self, user_id: int, prefs: NotifyPrefs) -> None: ...
 
+    async def by_message(self, match_id: int, user_id: int) -> bool: ...
+
 
 class Notifier(Protocol):
     """The posts, images and private messages about matches."""

@@ -1,5 +1,6 @@
-"""Match clocks on Discord: the words for time left, the reminders a player gets (by the channel they
-chose with ``/settings notify``), and the lines that show whose turn it is and how long they have."""
+"""Match clocks on Discord: the reminders a player gets (by the channel they chose with
+``/settings notify``), and the time left of the seats a post calls. The words are the host's
+(``engine.host.clock_words``); here they become Discord messages, moments Discord timestamps."""
 
 from __future__ import annotations
 
@@ -12,11 +13,10 @@ import discord
 
 from cogs._lang import recipient_locale
 from cogs._post_buttons import match_view
-from engine.host.clock import Pace, Reminder, SeatClock
-from engine.host.notify import Channel, QuietHours
+from engine.host import clock_words
+from engine.host.clock import Reminder, SeatClock
+from engine.host.notify import QuietHours
 from engine.host.ports import MatchRecord
-from engine.host.posts import duration
-from lang import N_, t
 
 if TYPE_CHECKING:
     from cogs._bot import Bot
@@ -24,24 +24,14 @@ if TYPE_CHECKING:
 log = logging.getLogger(__name__)
 
 
-def time_left(locale: str, clock: SeatClock, now: datetime) -> str:
-    """How long the seat has left, or when its player is back from an absence."""
-    if clock.started_at is not None and clock.started_at > now:
-        return t(locale, "away until {when}", when=f"<t:{int(clock.started_at.timestamp())}:f>")
-    return t(locale, "{time} left", time=duration(locale, clock.left(now)))
+def timestamp(moment: datetime) -> str:
+    """``moment`` as Discord shows it, in each reader's own time zone."""
+    return f"<t:{int(moment.timestamp())}:f>"
 
 
 async def clock_notes(bot: Bot, match: MatchRecord, seats: Sequence[int], locale: str) -> dict[int, str]:
     """The time left of each of ``seats`` whose clock runs, by seat (none without a clock)."""
-    if match.pace is Pace.NONE:
-        return {}
-    now = bot.clock()
-    clocks = await bot.host.seat_clocks(match)
-    return {
-        seat: time_left(locale, clocks[seat], now)
-        for seat in seats
-        if seat in clocks and clocks[seat].running
-    }
+    return await clock_words.clock_notes(bot.host, match, seats, locale, timestamp)
 
 
 class DiscordHerald:
@@ -57,17 +47,8 @@ class DiscordHerald:
     async def remind(self, match: MatchRecord, clock: SeatClock, reminder: Reminder, left: timedelta) -> None:
         locale = await recipient_locale(self.bot, clock.user_id, match.guild_id)
         title = self.bot.host.rules(match.game).title
-        words = {
-            Reminder.HALF: N_("half of your time for match #{number} ({game}) is gone: {time} left to move."),
-            Reminder.LAST: N_(
-                "match #{number} ({game}) is waiting for you: {time} left, then a computer plays your turn."
-            ),
-        }
-        said = t(locale, words[reminder], number=match.id, game=t(locale, title), time=duration(locale, left))
-        prefs = await self.bot.notifier.pings.prefs(clock.user_id)
-        if prefs.channel is not Channel.THREAD and not await self.bot.posts.dm_refused(
-            match.id, clock.user_id
-        ):
+        said = clock_words.clock_reminder(locale, reminder, match.id, title, left)
+        if await self.bot.notifier.pings.by_message(match.id, clock.user_id):
             try:
                 channel = await self.bot.create_dm(discord.Object(id=clock.user_id))
                 await channel.send(

@@ -7,9 +7,9 @@ any of the hand, and the player reads it through the "My hand" button or ``/hand
 from __future__ import annotations
 
 import asyncio
-import hashlib
 import io
 import logging
+from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
 import discord
@@ -19,17 +19,29 @@ from cogs._animations import NoAnimation, shortened_note
 from cogs._clocks import clock_notes
 from cogs._final_ui import final_view
 from cogs._lang import recipient_locale
-from cogs._pings import TurnPings
+from cogs._pings import DiscordReminders
 from cogs._post_buttons import HandButton, match_view
 from cogs._tournament_posts import table_thread_name
-from engine.core.errors import MatchNotFound
+from engine.host.boards import board_before_turn
+from engine.host.images import digest, new_image
 from engine.host.ledgers import BOARD_IMAGE_SEAT
 from engine.host.locks import MatchLocks
 from engine.host.outbox import DestinationGone
+from engine.host.pings import TurnPings
 from engine.host.ports import Delivery, LivePost, MatchRecord, Notice
-from engine.host.text import clip_lines, notice_heading, notice_lines, winners_line
+from engine.host.post_words import board_post_text
+from engine.host.private import (
+    call_list,
+    dm_closed,
+    humans,
+    match_heading,
+    moved_note,
+    nowhere_left,
+    private_reader,
+    private_text,
+)
 from lang import t
-from lang.says import Namer
+from lang.says import Namer, render
 from render.since import Since
 
 if TYPE_CHECKING:
@@ -40,30 +52,14 @@ log = logging.getLogger(__name__)
 CONTENT_LIMIT = 2000
 
 
-def digest(png: bytes) -> str:
-    return hashlib.sha256(png).hexdigest()
-
-
-def mention_list(match: MatchRecord, seats: tuple[int, ...]) -> str:
-    """Mentions of the human players among ``seats``, names of the computer ones."""
-    names = []
-    for seat in seats:
-        player = match.player_at(seat)
-        if player is None:
-            continue
-        names.append(f"<@{player.user_id}>" if player.user_id and not player.bot else f"**{player.name}**")
-    return ", ".join(names)
+def mention(user_id: int) -> str:
+    return f"<@{user_id}>"
 
 
 def nonce_of(delivery: Delivery) -> str:
     """The nonce of a delivery's message: the same on every try, so Discord keeps one message even when
     a post went through but the bot died before marking it sent."""
     return f"ba-{delivery.id}"
-
-
-def humans(match: MatchRecord) -> list[int]:
-    """The user ids of the people (not computers) playing ``match``."""
-    return [p.user_id for p in match.players if p.user_id is not None and p.bot is None]
 
 
 class DiscordNotifier:
@@ -74,7 +70,9 @@ class DiscordNotifier:
         # Matches whose players were told by DM that the bot has nowhere left to post them.
         self._told_nowhere: set[int] = set()
         self._opening = MatchLocks()
-        self.pings = TurnPings(bot)
+        self.pings = TurnPings(
+            bot.host, bot.settings, bot.ping_ledger, bot.posts, DiscordReminders(bot), bot.clock
+        )
 
     async def deliver(self, match: MatchRecord, delivery: Delivery, notice: Notice) -> None:
         if delivery.seat is None:
@@ -127,7 +125,7 @@ class DiscordNotifier:
         deleted = isinstance(problem, discord.NotFound)
         log.warning("match %s: its thread is out of reach (%s); moving it", match.id, problem)
         locale = await recipient_locale(self.bot, None, match.guild_id)
-        players = ", ".join(f"<@{u}>" for u in humans(match))
+        players = ", ".join(mention(u) for u in humans(match))
         mentions = discord.AllowedMentions(users=[discord.Object(id=u) for u in humans(match)])
         try:
             if match.channel_id is None:
@@ -137,37 +135,13 @@ class DiscordNotifier:
                 raise DestinationGone(f"the channel of match {match.id} takes no threads")
             try:
                 thread = await self._open_thread(match, parent)
-                if deleted:
-                    note = t(
-                        locale,
-                        "The thread of match #{number} was deleted; the match goes on here.",
-                        number=match.id,
-                    )
-                else:
-                    note = t(
-                        locale,
-                        "The thread of match #{number} was closed to me; the match goes on here.",
-                        number=match.id,
-                    )
+                note = render(locale, moved_note(match.id, deleted, in_channel=False))
                 await thread.send(f"{note} {players}", allowed_mentions=mentions)
                 return thread
             except discord.Forbidden:
                 # No thread may be opened or written in: the channel itself hosts the match from now on.
                 await self.bot.posts.set_thread(match.id, parent.id)
-                if deleted:
-                    note = t(
-                        locale,
-                        "The thread of match #{number} was deleted, and I cannot open a new one: "
-                        "the match goes on in this channel.",
-                        number=match.id,
-                    )
-                else:
-                    note = t(
-                        locale,
-                        "The thread of match #{number} was closed to me, and I cannot open a new one: "
-                        "the match goes on in this channel.",
-                        number=match.id,
-                    )
+                note = render(locale, moved_note(match.id, deleted, in_channel=True))
                 await parent.send(f"{note} {players}", allowed_mentions=mentions)
                 return parent
         except (discord.NotFound, discord.Forbidden, DestinationGone) as exc:
@@ -181,15 +155,7 @@ class DiscordNotifier:
         self._told_nowhere.add(match.id)
         for user_id in humans(match):
             locale = await recipient_locale(self.bot, user_id, match.guild_id)
-            text = (
-                self.heading(match, locale)
-                + ": "
-                + t(
-                    locale,
-                    "I can no longer post in its thread or channel. The match goes on: use `/board` to see "
-                    "it, `/hand` for your hand and `/move` to play.",
-                )
-            )
+            text = nowhere_left(locale, self.heading(match, locale))
             try:
                 await (await self.bot.create_dm(discord.Object(id=user_id))).send(text)
             except discord.HTTPException as exc:
@@ -214,13 +180,8 @@ class DiscordNotifier:
 
     async def since(self, match: MatchRecord, version: int, seat: int) -> Since | None:
         """The public board as ``seat`` left it at the end of their previous turn, as of ``version``."""
-        base = await self.bot.host.turn_began(match, version, seat)
-        if base is None:
-            return None
-        try:
-            return Since(await self.bot.host.view_at(match, base), seat)
-        except MatchNotFound:
-            return None
+        board = await board_before_turn(self.bot.host, match, version, seat)
+        return Since(board, seat) if board is not None else None
 
     async def image(
         self, match: MatchRecord, version: int, seat: int | None, locale: str = lang.DEFAULT
@@ -233,8 +194,7 @@ class DiscordNotifier:
 
     def heading(self, match: MatchRecord, locale: str) -> str:
         """ "**Game title** · match #N", in ``locale``."""
-        title = t(locale, self.bot.host.rules(match.game).title)
-        return f"**{title}** · " + t(locale, "match #{number}", number=match.id)
+        return match_heading(locale, self.bot.host.rules(match.game).title, match.id)
 
     def namer(self, match: MatchRecord) -> Namer:
         """Seat names as the thread shows them: display names (markdown-safe) with colour symbols."""
@@ -248,18 +208,15 @@ class DiscordNotifier:
         locale = await recipient_locale(self.bot, None, match.guild_id)
         name = self.namer(match)
         live = await self.bot.posts.live_post(match.id)
-        plan = await self.bot.host.board_post(
-            match, delivery, notice, live, locale, name, lambda seats: mention_list(match, tuple(seats))
-        )
+
+        def calls(seats: Sequence[int]) -> str:
+            return call_list(match, seats, mention)  # people mentioned, computers named
+
+        plan = await self.bot.host.board_post(match, delivery, notice, live, locale, name, calls)
         outcome = plan.outcome
-        parts = [winners_line(locale, outcome, name)] if outcome is not None else []
-        parts.append(self.heading(match, locale))
-        parts.extend(clip_lines(plan.body, 1400, locale))
-        if plan.call:
-            call = "▶ " + t(locale, "{players} to act", players=mention_list(match, plan.call))
-            notes = await clock_notes(self.bot, match, plan.call, locale)
-            parts.append(" · ".join([call, *notes.values()]))
-        content = "\n".join(parts)[:CONTENT_LIMIT]
+        notes = await clock_notes(self.bot, match, plan.call, locale) if plan.call else {}
+        heading = self.heading(match, locale)
+        content = board_post_text(locale, plan, heading, name, calls, notes)[:CONTENT_LIMIT]
         png = await self.png(match, delivery.version, None, locale, since_seat=plan.since_seat)
         view: discord.ui.View | None = match_view(match.id, delivery.version, locale, plan.undo)
         if notice.finished:
@@ -274,7 +231,7 @@ class DiscordNotifier:
             )
             return
         pinged = range(match.seat_count) if plan.everyone else notice.to_act
-        # Each player's own choice says whether this post mentions them (see cogs._pings).
+        # Each player's own choice says whether this post mentions them (see engine.host.pings).
         turn = await self.pings.begin(match, delivery, notice, pinged, live is not None and continuing)
         mentioned = [discord.Object(id=user_id) for user_id in turn.mention]
 
@@ -343,9 +300,7 @@ class DiscordNotifier:
         """Show the turn so far on its post; False if that post is gone (a new post takes over)."""
         message = self.bot.get_partial_messageable(live.channel_id).get_partial_message(live.message_id)
         kwargs: dict[str, Any] = {}
-        if png is not None and digest(png) != await self.bot.posts.sent_image(
-            live.match_id, BOARD_IMAGE_SEAT
-        ):
+        if png is not None and await new_image(self.bot.posts, live.match_id, BOARD_IMAGE_SEAT, png):
             # Only a board that changed is uploaded again; otherwise the post keeps its image.
             kwargs["attachments"] = [discord.File(io.BytesIO(png), filename="board.png")]
         try:
@@ -369,61 +324,45 @@ class DiscordNotifier:
 
     async def _send_private(self, match: MatchRecord, delivery: Delivery, notice: Notice) -> None:
         assert delivery.seat is not None
-        player = match.player_at(delivery.seat)
-        if player is None or player.user_id is None:
+        reader = private_reader(match, delivery.seat, notice)
+        if reader is None:
             return
-        if player.bot is not None and not (player.absent and notice.personal):
-            return  # nobody reads a computer player's hand
-        locale = await recipient_locale(self.bot, player.user_id, match.guild_id)
+        locale = await recipient_locale(self.bot, reader, match.guild_id)
         content = self.private_text(match, delivery.seat, notice, locale)
         png = await self.png(match, delivery.version, delivery.seat, locale)
         kwargs: dict[str, object] = {"nonce": nonce_of(delivery)}
         # The hand image goes only with a hand that changed since the last one this player received.
-        fresh = png is not None and digest(png) != await self.bot.posts.sent_image(match.id, delivery.seat)
+        fresh = await new_image(self.bot.posts, match.id, delivery.seat, png)
         if png is not None and fresh:
             kwargs["file"] = discord.File(io.BytesIO(png), filename="hand.png")
         if delivery.seat in notice.to_act:
             # The same controls as the thread's post: a player can take the whole turn from here.
             kwargs["view"] = match_view(match.id, delivery.version, locale)
-        if not await self.pings.loud(match, delivery, notice, player.user_id):
+        if not await self.pings.loud(match, delivery, notice, reader):
             kwargs["silent"] = True
         try:
-            channel = await self.bot.create_dm(discord.Object(id=player.user_id))
+            channel = await self.bot.create_dm(discord.Object(id=reader))
             await channel.send(content, **kwargs)  # type: ignore[call-overload]
         except (discord.Forbidden, discord.NotFound) as exc:
             # Closed DMs (50007), a user who blocked the bot or shares no server with it any more: every
             # such refusal lasts, so the hand stays behind the "My hand" button instead.
-            log.info("match %s: DMs to user %s refused (%s)", match.id, player.user_id, exc)
-            await self.tell_dm_closed(match, player.user_id)
+            log.info("match %s: DMs to user %s refused (%s)", match.id, reader, exc)
+            await self.tell_dm_closed(match, reader)
             return
-        if png is not None and fresh:
-            await self.bot.posts.remember_sent_image(match.id, delivery.seat, digest(png))
+        if fresh:
+            await self.bot.posts.remember_sent_image(match.id, delivery.seat, fresh)
 
     def private_text(self, match: MatchRecord, seat: int, notice: Notice, locale: str = lang.DEFAULT) -> str:
         """A DM: which server and match it is about, a link to the thread, the private lines, and
         whether it is the player's turn."""
         guild = self.bot.get_guild(match.guild_id) if match.guild_id else None
-        where = " " + t(locale, "on **{server}**", server=guild.name) if guild else ""
-        parts = [self.heading(match, locale) + where]
-        name = self.namer(match)
-        heading = notice_heading(locale, notice, name)
-        if heading:
-            parts[0] += f" · {heading}"
+        link = None
         if match.thread_id and match.guild_id:
             link = f"https://discord.com/channels/{match.guild_id}/{match.thread_id}"
-            parts.append(t(locale, "Thread: {link}", link=link))
-        lines = notice_lines(locale, notice, name)
-        if lines:
-            parts.extend(f"• {line}" for line in clip_lines(lines, 1200, locale))
-        if seat in notice.to_act:
-            parts.append(
-                "▶ "
-                + t(
-                    locale,
-                    "It is your turn: press **Play** below, or use `/move` in the thread.",
-                )
-            )
-        return "\n".join(parts)[:CONTENT_LIMIT]
+        heading = self.heading(match, locale)
+        name = self.namer(match)
+        server = guild.name if guild else None
+        return private_text(locale, heading, seat, notice, name, server, link)[:CONTENT_LIMIT]
 
     async def tell_dm_closed(self, match: MatchRecord, user_id: int) -> None:
         """Say once per match, in its thread, that this player's hand waits behind "My hand"; the store
@@ -433,19 +372,14 @@ class DiscordNotifier:
         locale = await recipient_locale(self.bot, user_id, match.guild_id)
         view = discord.ui.View(timeout=None)
         view.add_item(HandButton(match.id, locale))
-        text = t(
-            locale,
-            "{player}, I cannot send you direct messages, so your hand stays here behind the **My hand** "
-            "button (or `/hand`); only you can see what it shows.",
-            player=f"<@{user_id}>",
-        )
-        mention = discord.AllowedMentions(users=[discord.Object(id=user_id)])
+        text = render(locale, dm_closed(mention(user_id)))
+        allowed = discord.AllowedMentions(users=[discord.Object(id=user_id)])
         try:
             channel = await self.thread_of(match)
             if channel is None:
                 return
-            await channel.send(text, view=view, allowed_mentions=mention)
+            await channel.send(text, view=view, allowed_mentions=allowed)
         except (discord.NotFound, discord.Forbidden) as exc:
-            await (await self._move_match(match, exc)).send(text, view=view, allowed_mentions=mention)
+            await (await self._move_match(match, exc)).send(text, view=view, allowed_mentions=allowed)
         await self.bot.posts.remember_dm_refused(match.id, user_id)
         log.info("match %s: DMs closed for user %s; told them in the thread", match.id, user_id)

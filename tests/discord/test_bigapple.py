@@ -17,11 +17,12 @@ import pytest
 from PIL import Image
 from PIL.GifImagePlugin import GifImageFile
 
-from cogs._client import YOUNG_OBJECTS, BigApple
+from cogs._client import BigApple
 from data.backend import open_stores
 from engine.core.contract import Event
 from engine.core.replay import replay
 from engine.core.rng import Rng
+from engine.host.heap import YOUNG_OBJECTS
 from engine.host.ports import MatchStatus
 from engine.host.service import sentence
 from engine.registry import POLICIES

@@ -1,0 +1,56 @@
+"""What a match clock says, in the reader's language, for every front end: the time a seat has left (or
+when its player is back), the time left of the seats a post calls, and the reminders a player gets when
+half their time is gone and before a computer plays for them.
+
+A front end passes how it writes a moment (``When``), such as a timestamp its readers see in their own
+time zone.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from datetime import datetime, timedelta
+
+from engine.host.clock import Pace, Reminder, SeatClock
+from engine.host.ports import MatchRecord
+from engine.host.posts import duration
+from engine.host.service import GameHost
+from lang import N_, t
+
+# How a front end writes a moment in its text.
+When = Callable[[datetime], str]
+
+REMINDERS = {
+    Reminder.HALF: N_("half of your time for match #{number} ({game}) is gone: {time} left to move."),
+    Reminder.LAST: N_(
+        "match #{number} ({game}) is waiting for you: {time} left, then a computer plays your turn."
+    ),
+}
+
+
+def time_left(locale: str, clock: SeatClock, now: datetime, when: When) -> str:
+    """How long the seat has left, or when its player is back from an absence."""
+    if clock.started_at is not None and clock.started_at > now:
+        return t(locale, "away until {when}", when=when(clock.started_at))
+    return t(locale, "{time} left", time=duration(locale, clock.left(now)))
+
+
+async def clock_notes(
+    host: GameHost, match: MatchRecord, seats: Sequence[int], locale: str, when: When
+) -> dict[int, str]:
+    """The time left of each of ``seats`` whose clock runs, by seat (none without a clock)."""
+    if match.pace is Pace.NONE:
+        return {}
+    now = host.clock()
+    clocks = await host.seat_clocks(match)
+    return {
+        seat: time_left(locale, clocks[seat], now, when)
+        for seat in seats
+        if seat in clocks and clocks[seat].running
+    }
+
+
+def clock_reminder(locale: str, reminder: Reminder, number: int, title: str, left: timedelta) -> str:
+    """The reminder of match ``number`` (its game's ``title`` as the rules give it) with ``left`` to go,
+    starting in lower case: a front end puts it after the player's name, or begins it with a capital."""
+    return t(locale, REMINDERS[reminder], number=number, game=t(locale, title), time=duration(locale, left))
