@@ -18,7 +18,7 @@ from pydantic import ValidationError
 from engine.core.errors import CorruptRecord, LobbyError, NotSeated
 from engine.core.say import Say
 from engine.host.clock import Pace, SeatClock
-from engine.host.ports import MatchRecord, MatchStatus, MatchSummary, Scope
+from engine.host.ports import MatchRecord, MatchStatus, MatchSummary, Player, Scope
 from engine.host.posts import duration
 from engine.host.service import GameHost
 from engine.host.text import HOST, standings_lines, winners_line
@@ -148,6 +148,34 @@ def require_a_free_seat(seats: int, computers: int) -> None:
                 seats=seats,
             )
         )
+
+
+async def open_match(
+    host: GameHost,
+    game: str,
+    seats: int,
+    options: frozenset[str],
+    creator: Player,
+    guild_id: int | None,
+    channel_id: int | None,
+    pace: Pace,
+    computers: int = 0,
+    level: str = "greedy",
+) -> MatchRecord:
+    """A new match of ``game`` opened by ``creator``, with ``computers`` computer players of ``level``
+    seated at once; refused when they would leave the creator no seat."""
+    require_a_free_seat(seats, computers)
+    match = await host.create_match(
+        game, seats, options, creator=creator, guild_id=guild_id, channel_id=channel_id, pace=pace
+    )
+    for _ in range(computers):
+        match = await host.add_computer(match.id, level)
+    return match
+
+
+def thread_title(host: GameHost, match: MatchRecord) -> str:
+    """The name of a match's thread: its game and its number."""
+    return f"{host.rules(match.game).title} #{match.id}"
 
 
 async def require_creator(host: GameHost, match_id: int, scope: Scope) -> MatchRecord:

@@ -10,8 +10,9 @@ import pytest
 
 from engine.core.errors import LobbyError, NotSeated
 from engine.host import lobby_words as words
+from engine.host.clock import Pace
 from engine.host.lobby_words import Moment
-from engine.host.ports import MatchRecord, MatchStatus, Scope
+from engine.host.ports import MatchListing, MatchRecord, MatchStatus, Scope
 from engine.host.service import GameHost
 from lang.says import render
 from tests.host.test_service import ANN, BOB, CY, started_pair, user_at
@@ -93,6 +94,18 @@ async def test_only_the_creator_adds_computer_players_of_the_levels_there_are(ho
     assert full.value.say is not None
     assert render("en", full.value.say) == "2 computer players leave no seat for you in a 2-seat match"
     words.require_a_free_seat(3, 2)
+
+
+async def test_a_match_opens_with_its_computer_players_seated(host: GameHost) -> None:
+    with pytest.raises(LobbyError):
+        await words.open_match(host, "toy", 2, frozenset(), ANN, GUILD, None, Pace.NONE, computers=2)
+    assert await host.survey(HERE) == MatchListing()  # nothing was opened
+    match = await words.open_match(
+        host, "toy", 3, frozenset({"long"}), ANN, GUILD, 5, Pace.FAST, computers=2, level="random"
+    )
+    assert [p.bot for p in match.players] == [None, "random", "random"]
+    assert (match.options, match.channel_id, match.pace) == (frozenset({"long"}), 5, Pace.FAST)
+    assert words.thread_title(host, match) == f"Toy race #{match.id}"
 
 
 async def test_options_are_suggested_with_what_they_do(host: GameHost) -> None:
