@@ -9,11 +9,10 @@ import discord
 from discord import app_commands
 
 import lang
+from engine.host.settings_words import LANGUAGE
 
 if TYPE_CHECKING:
     from cogs._bot import Bot
-
-LANGUAGE = "language"
 
 # Catalogue contexts of what has a name in Discord's command list; descriptions and choices need none.
 NAME_CONTEXTS = {
