@@ -14,8 +14,6 @@ from engine.host import languages
 if TYPE_CHECKING:
     from cogs._bot import Bot
 
-LANGUAGE = languages.LANGUAGE
-
 # Catalogue contexts of what has a name in Discord's command list; descriptions and choices need none.
 NAME_CONTEXTS = {
     app_commands.TranslationContextLocation.command_name: "command",

@@ -1,9 +1,10 @@
-"""A match's lobby message: its text, the Join, Leave and Start buttons and the choice of computer
-players."""
+"""A match's lobby message: the host's text with the Join, Leave and Start buttons and the choice of
+computer players; and how Discord writes what the host's texts point at (``DiscordMarks``)."""
 
 from __future__ import annotations
 
 from collections.abc import Sequence
+from datetime import datetime
 from typing import TYPE_CHECKING, Any, ClassVar
 
 import discord
@@ -11,15 +12,49 @@ import discord
 import lang
 from cogs._components import Guarded, bot_of, display_name, scope_of
 from cogs._lang import recipient_locale
-from engine.core.errors import LobbyError
-from engine.host.clock import Pace
-from engine.host.ports import MatchRecord, MatchStatus, Player, Scope
-from engine.host.service import GameHost
-from engine.host.text import HOST
+from engine.host.lobby_words import (
+    Moment,
+    add_computer_of_level,
+    level_choice,
+    levels_of,
+    lobby_text,
+    require_creator,
+)
+from engine.host.ports import MatchRecord, MatchStatus, Player
 from lang import N_, t
 
 if TYPE_CHECKING:
     from cogs._bot import Bot
+
+
+class DiscordMarks:
+    """Mentions, thread links, Discord's own timestamps (each reader sees their time) and server names."""
+
+    STYLES: ClassVar[dict[Moment, str]] = {"date": "d", "relative": "R", "full": "f"}
+
+    def __init__(self, bot: Bot) -> None:
+        self.bot = bot
+
+    def person(self, user_id: int) -> str:
+        return f"<@{user_id}>"
+
+    def thread(self, thread_id: int) -> str:
+        return f"<#{thread_id}>"
+
+    def address(self, match: MatchRecord) -> str | None:
+        if match.guild_id is None or match.thread_id is None:
+            return None
+        return f"https://discord.com/channels/{match.guild_id}/{match.thread_id}"
+
+    def moment(self, when: datetime, style: Moment) -> str:
+        return f"<t:{int(when.timestamp())}:{self.STYLES[style]}>"
+
+    def server(self, guild_id: int) -> str | None:
+        guild = self.bot.get_guild(guild_id)
+        return guild.name if guild else None
+
+    def linked(self, text: str, address: str) -> str:
+        return f"[{text}]({address})"
 
 
 class LobbyButton(
@@ -63,7 +98,7 @@ class LobbyButton(
         elif self.action == "leave":
             match = await bot.host.leave(self.match_id, user.id, scope)
         elif self.action == "bot":
-            await require_creator(bot, self.match_id, scope)
+            await require_creator(bot.host, self.match_id, scope)
             match = await bot.host.add_computer(self.match_id, scope=scope)
         else:
             await bot.host.start(self.match_id, by_user=user.id, scope=scope)
@@ -75,33 +110,7 @@ class LobbyButton(
 async def redraw_lobby(interaction: discord.Interaction[Any], match: MatchRecord) -> None:
     bot = bot_of(interaction)
     locale = await recipient_locale(bot, None, match.guild_id)  # the lobby message is public
-    await interaction.response.edit_message(
-        content=lobby_text(bot, match, locale),
-        view=lobby_view(match, locale, levels_of(bot.host, match.game)),
-    )
-
-
-# How strong each computer player is, as people choose it: (its level, the level and what it does).
-LEVEL_WORDS = {
-    "random": (N_("easy"), N_("easy: plays at random")),
-    "greedy": (N_("normal"), N_("normal: takes the move that looks best right now")),
-    "strong": (N_("strong"), N_("strong: thinks several moves ahead")),
-}
-
-
-def levels_of(host: GameHost, game: str) -> list[str]:
-    """The computer players a person may choose for ``game``, weakest first."""
-    available = host.policies.get(game, {})
-    return [name for name in LEVEL_WORDS if name in available]
-
-
-def _first_up(text: str) -> str:
-    return text[:1].upper() + text[1:]
-
-
-def level_name(locale: str, policy: str) -> str:
-    words = LEVEL_WORDS.get(policy)
-    return t(locale, words[0]) if words else policy
+    await interaction.response.edit_message(**lobby_message(bot, match, locale))
 
 
 class ComputerSelect(
@@ -117,8 +126,7 @@ class ComputerSelect(
                 placeholder=t(locale, "Add a computer player…"),
                 custom_id=f"ba:lobby:add:{match_id}",
                 options=[
-                    discord.SelectOption(label=_first_up(t(locale, LEVEL_WORDS[level][1])), value=level)
-                    for level in levels
+                    discord.SelectOption(label=level_choice(locale, level), value=level) for level in levels
                 ],
             )
         )
@@ -126,75 +134,17 @@ class ComputerSelect(
 
     async def run(self, interaction: discord.Interaction[Any]) -> None:
         bot = bot_of(interaction)
-        scope = scope_of(interaction)
         level = self.item.values[0] if self.item.values else ""
-        await require_creator(bot, self.match_id, scope)
-        match = await bot.host.match(self.match_id, scope)
-        if level not in levels_of(bot.host, match.game):
-            choices = [t(lang.DEFAULT, LEVEL_WORDS[name][0]) for name in levels_of(bot.host, match.game)]
-            raise LobbyError(HOST.say("there is no computer player of that level here"), choices)
-        match = await bot.host.add_computer(self.match_id, level, scope=scope)
+        match = await add_computer_of_level(bot.host, self.match_id, level, scope_of(interaction))
         await redraw_lobby(interaction, match)
 
 
-async def require_creator(bot: Bot, match_id: int, scope: Scope) -> MatchRecord:
-    match = await bot.host.match(match_id, scope)
-    if match.creator_id not in (None, scope.user_id):
-        raise LobbyError(HOST.say("only the player who created the match can add computer players"))
-    return match
-
-
-# What a match's status is called, for the catalogue.
-STATUS_WORDS = {
-    MatchStatus.LOBBY: N_("waiting for players"),
-    MatchStatus.ACTIVE: N_("in play"),
-    MatchStatus.FINISHED: N_("finished"),
-    MatchStatus.ABANDONED: N_("abandoned"),
-}
-
-
-def game_title(bot: Bot, game: str, locale: str) -> str:
-    """A game's title in ``locale``."""
-    return t(locale, bot.host.rules(game).title)
-
-
-PACE_WORDS = {
-    Pace.NONE: N_("no clock"),
-    Pace.RELAXED: N_("relaxed: 3 days per move"),
-    Pace.DAILY: N_("daily: 24 hours per move"),
-    Pace.FAST: N_("fast: 1 hour per move"),
-}
-
-
-def lobby_text(bot: Bot, match: MatchRecord, locale: str) -> str:
-    """The lobby message of a match: who sits, which options, and what happens next."""
-    options = ", ".join(sorted(match.options)) or t(locale, "none")
-    seated = ", ".join(
-        f"{p.name} · {level_name(locale, p.bot)}" if p.bot else p.name for p in match.players
-    ) or t(locale, "nobody yet")
-    status = t(locale, STATUS_WORDS[match.status])
-    lines = [
-        f"**{game_title(bot, match.game, locale)}** · "
-        + t(locale, "match #{number}", number=match.id)
-        + f" · {status}",
-        t(
-            locale,
-            "Players {seated}/{seats}: {names}",
-            seated=len(match.players),
-            seats=match.seat_count,
-            names=seated,
-        ),
-        t(locale, "Options: {options}", options=options),
-        t(locale, "Clock: {clock}.", clock=t(locale, PACE_WORDS[match.pace])),
-    ]
-    if match.status is MatchStatus.LOBBY:
-        creator = f"<@{match.creator_id}>" if match.creator_id else t(locale, "the creator")
-        lines.append(
-            t(locale, "Join with the button; {creator} starts when every seat is taken.", creator=creator)
-        )
-    elif match.status is MatchStatus.ACTIVE:
-        lines.append(t(locale, "The match has started: the board is posted below."))
-    return "\n".join(lines)
+def lobby_message(bot: Bot, match: MatchRecord, locale: str) -> dict[str, Any]:
+    """The lobby message of ``match`` in ``locale``: the host's text and the lobby's controls."""
+    return {
+        "content": lobby_text(bot.host, match, locale, DiscordMarks(bot)),
+        "view": lobby_view(match, locale, levels_of(bot.host, match.game)),
+    }
 
 
 def lobby_view(match: MatchRecord, locale: str = lang.DEFAULT, levels: Sequence[str] = ()) -> discord.ui.View:

@@ -9,8 +9,9 @@ from discord import app_commands
 from discord.ext import commands
 
 from cogs._lang import reader_locale
+from cogs._lobby_ui import DiscordMarks
 from engine.host.absence import AWAY_DAYS_PER_MONTH
-from lang import t, tn
+from engine.host.settings_words import away_text, back_text
 
 if TYPE_CHECKING:
     from cogs._bot import Bot
@@ -26,26 +27,13 @@ class Away(commands.GroupCog, group_name="away", group_description="Pause your c
         self, interaction: discord.Interaction[Any], days: app_commands.Range[int, 1, AWAY_DAYS_PER_MONTH]
     ) -> None:
         ends, moved = await self.bot.host.go_away(interaction.user.id, days)
-        locale = await reader_locale(interaction)
-        text = t(locale, "You are away until {when}.", when=f"<t:{int(ends.timestamp())}:f>") + " "
-        text += tn(
-            locale,
-            "Your clock stands still in {count} match meanwhile, and in any turn that comes to you.",
-            "Your clock stands still in {count} matches meanwhile, and in any turn that comes to you.",
-            len(moved),
-        )
+        text = away_text(await reader_locale(interaction), ends, moved, DiscordMarks(self.bot))
         await interaction.response.send_message(text, ephemeral=True)
 
     @app_commands.command(name="off", description="You are back: your clocks run again")
     async def off(self, interaction: discord.Interaction[Any]) -> None:
         moved = await self.bot.host.come_back(interaction.user.id)
-        locale = await reader_locale(interaction)
-        text = tn(
-            locale,
-            "Welcome back: your clock runs again in {count} match.",
-            "Welcome back: your clock runs again in {count} matches.",
-            len(moved),
-        )
+        text = back_text(await reader_locale(interaction), moved)
         await interaction.response.send_message(text, ephemeral=True)
 
 

@@ -2,36 +2,23 @@
 
 from __future__ import annotations
 
-from datetime import datetime
 from typing import TYPE_CHECKING, Any
 
 import discord
 from discord import app_commands
 from discord.ext import commands
-from pydantic import ValidationError
 
-from cogs._clocks import clock_notes
 from cogs._components import display_name, is_organiser, scope_of
 from cogs._final_ui import AbandonButton, ResignButton
 from cogs._lang import reader_locale, recipient_locale
-from cogs._lobby_ui import (
-    LEVEL_WORDS,
-    PACE_WORDS,
-    STATUS_WORDS,
-    game_title,
-    levels_of,
-    lobby_text,
-    lobby_view,
-)
+from cogs._lobby_ui import DiscordMarks, lobby_message
 from cogs._move_menu import take_back
-from engine.core.errors import CorruptRecord, LobbyError, NotSeated
 from engine.core.options import parse_options
+from engine.host import lobby_words as words
 from engine.host.clock import DEFAULT_PACE, Pace
+from engine.host.lobby_words import LEVEL_WORDS, PACE_WORDS
 from engine.host.ports import MatchStatus, Player
-from engine.host.posts import duration
-from engine.host.text import HOST, standings_lines, winners_line
-from engine.registry import GAMES, PRESENTATIONS
-from lang import join, t, tn
+from engine.registry import GAMES
 from lang.says import render
 
 if TYPE_CHECKING:
@@ -54,42 +41,16 @@ async def options_autocomplete(
     interaction: discord.Interaction[Any], current: str
 ) -> list[app_commands.Choice[str]]:
     """Suggests option ids of the chosen game, completing the last item of a comma-separated list."""
-    slug = getattr(interaction.namespace, "game", None)
-    rules = GAMES.get(slug or "")
-    if rules is None:
-        return []
-    presentation = PRESENTATIONS[rules.name]
-    done, _, last = current.rpartition(",")
-    head = f"{done}," if done else ""
-    locale = await reader_locale(interaction)
-
-    def about(option: str) -> str:
-        said = presentation.option_says.get(option)
-        return render(locale, said) if said else rules.options[option]
-
-    return [
-        app_commands.Choice(name=f"{head}{option} — {about(option)}"[:100], value=f"{head}{option}"[:100])
-        for option in rules.options
-        if option.startswith(last.strip().lower())
-    ][:25]
-
-
-def unreadable_lines(locale: str, match_ids: list[int]) -> list[str]:
-    """A listing's line for each match that cannot be read: named, never hidden, so an admin knows what
-    to abandon."""
-    return [
-        t(locale, "#{number} cannot be read; an admin can abandon it with `/game abandon`", number=n)
-        for n in match_ids
-    ]
-
-
-# /game history shows this many finished matches, the last to end first.
-HISTORY_SHOWN = 15
+    game = getattr(interaction.namespace, "game", None)
+    bot: Bot = interaction.client  # type: ignore[assignment]
+    suggested = words.option_suggestions(bot.host, game, current, await reader_locale(interaction))
+    return [app_commands.Choice(name=name, value=value) for name, value in suggested]
 
 
 class Lobby(commands.GroupCog, group_name="game", group_description="Create, join and manage matches"):
     def __init__(self, bot: Bot) -> None:
         self.bot = bot
+        self.marks = DiscordMarks(bot)
 
     @app_commands.command(name="new", description="Open a new match in its own thread")
     @app_commands.describe(
@@ -113,35 +74,27 @@ class Lobby(commands.GroupCog, group_name="game", group_description="Create, joi
         level: str = "greedy",
         clock: str = DEFAULT_PACE.value,
     ) -> None:
-        if computers >= players:
-            raise LobbyError(
-                HOST.say_n(
-                    "{count} computer player leaves no seat for you in a {seats}-seat match",
-                    "{count} computer players leave no seat for you in a {seats}-seat match",
-                    computers,
-                    seats=players,
-                )
-            )
+        words.require_a_free_seat(players, computers)
         await interaction.response.defer(ephemeral=True, thinking=True)
         host = self.bot.host
         creator = Player(user_id=interaction.user.id, name=display_name(interaction.user))
         channel = interaction.channel
         parent = channel.parent if isinstance(channel, discord.Thread) else channel
-        match = await host.create_match(
+        match = await words.open_match(
+            host,
             game,
             players,
             parse_options(options),
-            creator=creator,
+            creator,
             guild_id=interaction.guild_id,
             channel_id=parent.id if parent else None,
             pace=Pace(clock),
+            computers=computers,
+            level=level,
         )
-        for _ in range(computers):
-            match = await host.add_computer(match.id, level)
-        title = host.rules(match.game).title
         if isinstance(parent, discord.TextChannel):
             thread = await parent.create_thread(
-                name=f"{title} #{match.id}",
+                name=words.thread_title(host, match),
                 type=discord.ChannelType.public_thread,
                 auto_archive_duration=10080,
             )
@@ -149,18 +102,12 @@ class Lobby(commands.GroupCog, group_name="game", group_description="Create, joi
             match = await host.match(match.id)
             await thread.add_user(interaction.user)
             public = await recipient_locale(self.bot, None, match.guild_id)
-            await thread.send(
-                lobby_text(self.bot, match, public),
-                view=lobby_view(match, public, levels_of(self.bot.host, match.game)),
-            )
-            locale = await reader_locale(interaction)
-            opened = t(locale, "Match #{number} is open in {thread}.", number=match.id, thread=thread.mention)
-            await interaction.followup.send(opened, ephemeral=True)
+            await thread.send(**lobby_message(self.bot, match, public))
+            opened = words.opened(match.id, thread.mention)
+            await interaction.followup.send(render(await reader_locale(interaction), opened), ephemeral=True)
         else:
-            locale = await reader_locale(interaction)
             await interaction.followup.send(
-                lobby_text(self.bot, match, locale),
-                view=lobby_view(match, locale, levels_of(self.bot.host, match.game)),
+                **lobby_message(self.bot, match, await reader_locale(interaction))
             )
 
     @app_commands.command(name="join", description="Take a seat in a match that has not started")
@@ -171,10 +118,7 @@ class Lobby(commands.GroupCog, group_name="game", group_description="Create, joi
         player = Player(user_id=interaction.user.id, name=display_name(interaction.user))
         record = await self.bot.host.join(record.id, player, scope)
         locale = await reader_locale(interaction)
-        await interaction.response.send_message(
-            lobby_text(self.bot, record, locale),
-            view=lobby_view(record, locale, levels_of(self.bot.host, record.game)),
-        )
+        await interaction.response.send_message(**lobby_message(self.bot, record, locale))
 
     @app_commands.command(name="leave", description="Give up your seat before the match starts")
     @app_commands.describe(match="The match number (default: this thread's match)")
@@ -183,10 +127,7 @@ class Lobby(commands.GroupCog, group_name="game", group_description="Create, joi
         record = await self.bot.host.find_match(scope, match, thread_id_of(interaction))
         record = await self.bot.host.leave(record.id, interaction.user.id, scope)
         locale = await reader_locale(interaction)
-        await interaction.response.send_message(
-            lobby_text(self.bot, record, locale),
-            view=lobby_view(record, locale, levels_of(self.bot.host, record.game)),
-        )
+        await interaction.response.send_message(**lobby_message(self.bot, record, locale))
 
     @app_commands.command(name="start", description="Start your match once every seat is taken")
     @app_commands.describe(match="The match number (default: this thread's match)")
@@ -197,117 +138,39 @@ class Lobby(commands.GroupCog, group_name="game", group_description="Create, joi
         await self.bot.host.start(record.id, by_user=interaction.user.id, scope=scope)
         self.bot.kick_outbox()
         locale = await reader_locale(interaction)
-        await interaction.followup.send(
-            t(locale, "Match #{number} has started.", number=record.id), ephemeral=True
-        )
+        await interaction.followup.send(render(locale, words.started(record.id)), ephemeral=True)
 
     @app_commands.command(name="list", description="Open matches on this server")
     async def list_(self, interaction: discord.Interaction[Any]) -> None:
-        host = self.bot.host
-        scope = scope_of(interaction)
-        # A server lists its own matches; direct messages list the user's matches, wherever they are.
-        listing = await host.survey(scope, [MatchStatus.LOBBY, MatchStatus.ACTIVE], limit=20)
         locale = await reader_locale(interaction)
-        lines = []
-        unreadable = sorted(listing.unreadable)
-        for m in listing.matches:
-            if m.game not in host.games:
-                unreadable.append(m.id)
-                continue
-            where = " " + t(locale, "in {thread}", thread=f"<#{m.thread_id}>") if m.thread_id else ""
-            seats = tn(
-                locale,
-                "{seated}/{count} player",
-                "{seated}/{count} players",
-                m.seat_count,
-                seated=len(m.players),
-            )
-            status = t(locale, STATUS_WORDS[m.status])
-            if m.status is MatchStatus.ACTIVE:
-                waited = duration(locale, self.bot.clock() - datetime.fromisoformat(m.updated_at))
-                status += " · " + t(locale, "waiting for {time}", time=waited)
-            lines.append(f"#{m.id} {game_title(self.bot, m.game, locale)} · {status} · {seats}{where}")
-        lines += unreadable_lines(locale, unreadable)
-        if not lines:
-            await interaction.response.send_message(
-                t(locale, "No open matches here. Start one with `/game new`."), ephemeral=True
-            )
-            return
-        await interaction.response.send_message("\n".join(lines)[:2000], ephemeral=True)
+        text = await words.open_list(self.bot.host, scope_of(interaction), locale, self.marks)
+        await interaction.response.send_message(text[:2000], ephemeral=True)
 
     @app_commands.command(name="history", description="Finished matches on this server, newest first")
     async def history(self, interaction: discord.Interaction[Any]) -> None:
-        host = self.bot.host
-        scope = scope_of(interaction)
-        # As /game list: a server's own matches; in direct messages, the user's matches anywhere.
-        listing = await host.survey(scope, limit=HISTORY_SHOWN, finished_by_end=True)
         locale = await reader_locale(interaction)
-        finished = listing.matches
-        lines = []
-        unreadable = sorted(listing.unreadable)
-        for m in finished:
-            try:
-                outcome = host.outcome(m) if m.game in host.games else None
-            except ValidationError:
-                outcome = None
-            if outcome is None:
-                unreadable.append(m.id)
-                continue
-            ended = int(datetime.fromisoformat(m.updated_at).timestamp())
-            where = " · " + t(locale, "in {thread}", thread=f"<#{m.thread_id}>") if m.thread_id else ""
-            won = winners_line(locale, outcome, self.bot.notifier.namer(m))
-            lines.append(f"#{m.id} {game_title(self.bot, m.game, locale)} · <t:{ended}:d> · {won}{where}")
-        lines += unreadable_lines(locale, unreadable)
-        if not lines:
-            await interaction.response.send_message(
-                t(locale, "No finished matches here yet."), ephemeral=True
-            )
-            return
-        await interaction.response.send_message("\n".join(lines)[:2000], ephemeral=True)
+        namer = self.bot.notifier.namer
+        text = await words.history_list(self.bot.host, scope_of(interaction), locale, self.marks, namer)
+        await interaction.response.send_message(text[:2000], ephemeral=True)
 
     @app_commands.command(name="status", description="Who plays, whose turn it is, and the score when over")
     @app_commands.describe(match="The match number (default: this thread's match)")
     async def status(self, interaction: discord.Interaction[Any], match: int | None = None) -> None:
-        host = self.bot.host
-        record = await host.find_match(
+        record = await self.bot.host.find_match(
             scope_of(interaction), match, thread_id_of(interaction), statuses=list(MatchStatus)
         )
-        locale = await reader_locale(interaction)
-        lines = [lobby_text(self.bot, record, locale)]
-        if record.status is MatchStatus.ACTIVE:
-            to_act = host.to_act(record)
-            name = host.namer(record)
-            notes = await clock_notes(self.bot, record, to_act, locale)
-            names = [f"{name(s)} · {notes[s]}" if s in notes else name(s) for s in to_act]
-            lines.append(t(locale, "Waiting for {players}.", players=join(locale, names)))
-        outcome = host.outcome(record)
-        if outcome is not None:
-            name = host.namer(record)
-            lines.append(winners_line(locale, outcome, name))
-            lines.extend(standings_lines(locale, record, outcome, name))
-        await interaction.response.send_message("\n".join(lines)[:2000], ephemeral=True)
+        text = await words.status_text(self.bot.host, record, await reader_locale(interaction), self.marks)
+        await interaction.response.send_message(text[:2000], ephemeral=True)
 
     @app_commands.command(name="resign", description="Give up your seat to a computer and be rated last")
     @app_commands.describe(match="The match number (default: this thread's match)")
     async def resign(self, interaction: discord.Interaction[Any], match: int | None = None) -> None:
-        scope = scope_of(interaction)
-        record = await self.bot.host.find_match(scope, match, thread_id_of(interaction))
-        if record.status is not MatchStatus.ACTIVE:
-            raise LobbyError(
-                HOST.say("match #{number} is not being played: there is nothing to resign", number=record.id)
-            )
-        if record.seat_of(interaction.user.id) is None:
-            raise NotSeated(HOST.say("you are not playing in match #{number}", number=record.id))
+        record = await self.bot.host.find_match(scope_of(interaction), match, thread_id_of(interaction))
+        question = words.resign_question(record, interaction.user.id)
         locale = await reader_locale(interaction)
         view = discord.ui.View(timeout=None)
         view.add_item(ResignButton(record.id, locale))
-        question = t(
-            locale,
-            "Resign match #{number}? A computer plays your seat until the end, and the rating counts you "
-            "last, behind everyone who played on.",
-            number=record.id,
-        )
-        await interaction.response.send_message(question, view=view, ephemeral=True)
+        await interaction.response.send_message(render(locale, question), view=view, ephemeral=True)
 
     @app_commands.command(name="return", description="Take back your seat from the computer that kept it")
     @app_commands.describe(match="The match number (default: this thread's match)")
@@ -317,10 +180,7 @@ class Lobby(commands.GroupCog, group_name="game", group_description="Create, joi
         record = await self.bot.host.back(record.id, interaction.user.id, scope)
         self.bot.kick_outbox()
         locale = await reader_locale(interaction)
-        await interaction.response.send_message(
-            t(locale, "Welcome back: your seat in match #{number} is yours again.", number=record.id),
-            ephemeral=True,
-        )
+        await interaction.response.send_message(render(locale, words.welcome_back(record.id)), ephemeral=True)
 
     @app_commands.command(name="undo", description="Take back your last move, while nobody else has moved")
     @app_commands.describe(match="The match number (default: this thread's match)")
@@ -334,26 +194,13 @@ class Lobby(commands.GroupCog, group_name="game", group_description="Create, joi
         scope = scope_of(interaction)
         if match is None:
             match = (await self.bot.host.find_match(scope, None, thread_id_of(interaction))).id
-        # The summary works on a match whose row cannot be read too, so an admin can clear it away.
-        target = await self.bot.host.summary(match, scope)
         locale = await reader_locale(interaction)
-        if target.creator_id != interaction.user.id and not await is_organiser(interaction):
-            raise LobbyError(HOST.say("only the match's creator or a server admin can abandon it"))
-        unreadable = ""
-        try:
-            await self.bot.host.match(target.id, scope)
-        except CorruptRecord as exc:
-            unreadable = f"\n({exc.message})"
-        view = discord.ui.View(timeout=None)
-        view.add_item(AbandonButton(target.id, target.version, locale))
-        await interaction.response.send_message(
-            (
-                t(locale, "Abandon match #{number} for everyone? This cannot be undone.", number=target.id)
-                + unreadable
-            )[:2000],
-            view=view,
-            ephemeral=True,
+        asked = await words.abandon_question(
+            self.bot.host, match, scope, lambda: is_organiser(interaction), locale
         )
+        view = discord.ui.View(timeout=None)
+        view.add_item(AbandonButton(asked.match.id, asked.match.version, locale))
+        await interaction.response.send_message(asked.text[:2000], view=view, ephemeral=True)
 
 
 async def setup(bot: Bot) -> None:

@@ -10,19 +10,11 @@ from discord import app_commands
 from discord.ext import commands
 
 from cogs._components import is_admin
-from cogs._lang import LANGUAGE, reader_locale
-from engine.core.errors import LobbyError
-from engine.host.notify import (
-    MAX_AFTER_HOURS,
-    MIN_AFTER_HOURS,
-    Channel,
-    NotifyPrefs,
-    QuietHours,
-    canonical_zone,
-    known_zones,
-)
-from engine.host.text import HOST
-from lang import N_, t, tn
+from cogs._lang import reader_locale
+from engine.host import settings_words as words
+from engine.host.notify import MAX_AFTER_HOURS, MIN_AFTER_HOURS
+from lang import N_
+from lang.says import render
 
 if TYPE_CHECKING:
     from cogs._bot import Bot
@@ -33,76 +25,14 @@ LANGUAGE_CHOICES = [
     app_commands.Choice(name="English", value="en"),
     app_commands.Choice(name=N_("Follow my Discord language"), value="auto"),
 ]
-
-NOTIFY_CHOICES = [
-    app_commands.Choice(name=N_("A mention in the match thread"), value=Channel.THREAD.value),
-    app_commands.Choice(name=N_("A direct message on every turn"), value=Channel.DM.value),
-    app_commands.Choice(
-        name=N_("A direct message only if my turn waits a while"), value=Channel.WAITED.value
-    ),
-]
-
-# Offered first when nothing is typed yet: the zones of the people most likely to play.
-COMMON_ZONES = (
-    "Europe/Rome",
-    "Europe/London",
-    "Europe/Paris",
-    "Europe/Berlin",
-    "Europe/Madrid",
-    "America/New_York",
-    "America/Chicago",
-    "America/Denver",
-    "America/Los_Angeles",
-    "America/Sao_Paulo",
-    "Asia/Tokyo",
-    "Australia/Sydney",
-    "UTC",
-)
-
-# How much of an unknown time zone a refusal repeats: the longest real one has 32 characters.
-ZONE_ECHO = 40
+NOTIFY_CHOICES = [app_commands.Choice(name=name, value=how.value) for name, how in words.NOTIFY_CHOICES]
 
 
 async def timezone_autocomplete(
     interaction: discord.Interaction[Any], current: str
 ) -> list[app_commands.Choice[str]]:
     """Time zones whose name holds what was typed (spaces match underscores), the common ones first."""
-    typed = current.strip().lower().replace(" ", "_")
-    if not typed:
-        return [app_commands.Choice(name=zone, value=zone) for zone in COMMON_ZONES]
-    zones = sorted(known_zones(), key=lambda zone: (zone not in COMMON_ZONES, zone))
-    found = [zone for zone in zones if typed in zone.lower()]
-    return [app_commands.Choice(name=zone, value=zone) for zone in found[:25]]
-
-
-def describe_prefs(locale: str, prefs: NotifyPrefs) -> str:
-    """What a person's notification settings do, in words."""
-    if prefs.channel is Channel.DM:
-        text = t(
-            locale, "On your turn I will send you a direct message, without mentioning you in the thread."
-        )
-    elif prefs.channel is Channel.WAITED:
-        text = tn(
-            locale,
-            "If your turn waits for you for {count} hour, I will send you one direct message; "
-            "I will not mention you in the thread.",
-            "If your turn waits for you for {count} hours, I will send you one direct message; "
-            "I will not mention you in the thread.",
-            prefs.after_hours,
-        )
-    else:
-        text = t(locale, "On your turn I will mention you in the match thread.")
-    quiet = prefs.quiet
-    if quiet is not None:
-        text += "\n" + t(
-            locale,
-            "Quiet hours from {start}:00 to {end}:00 ({zone}): meanwhile I will neither mention you nor "
-            "send you messages about your turn, and what I held back comes when they end.",
-            start=f"{quiet.start:02d}",
-            end=f"{quiet.end:02d}",
-            zone=quiet.zone,
-        )
-    return text
+    return [app_commands.Choice(name=zone, value=zone) for zone in words.zone_suggestions(current)]
 
 
 class Settings(commands.GroupCog, group_name="settings", group_description="Your preferences"):
@@ -113,26 +43,20 @@ class Settings(commands.GroupCog, group_name="settings", group_description="Your
     @app_commands.describe(language="Italiano, English, or whatever your Discord uses")
     @app_commands.choices(language=LANGUAGE_CHOICES)
     async def language(self, interaction: discord.Interaction[Any], language: str) -> None:
-        value = None if language == "auto" else language
-        await self.bot.settings.set("user", interaction.user.id, LANGUAGE, value)
-        locale = await reader_locale(interaction)
-        text = (
-            t(locale, "I will follow your Discord language.")
-            if value is None
-            else t(locale, "From now on I speak to you in English.")
+        said = await words.choose_language(self.bot.settings, interaction.user.id, language)
+        await interaction.response.send_message(
+            render(await reader_locale(interaction), said), ephemeral=True
         )
-        await interaction.response.send_message(text, ephemeral=True)
 
     @app_commands.command(name="server-language", description="The language of this server's posts (admins)")
     @app_commands.describe(language="The language of match threads and of anyone who chose none")
     @app_commands.choices(language=LANGUAGE_CHOICES[:2])
     @app_commands.guild_only()
     async def server_language(self, interaction: discord.Interaction[Any], language: str) -> None:
-        if not is_admin(interaction) or interaction.guild_id is None:
-            raise LobbyError(HOST.say("only server admins can choose the server's language"))
-        await self.bot.settings.set("guild", interaction.guild_id, LANGUAGE, language)
-        text = t(language, "This server's posts are now in English.")
-        await interaction.response.send_message(text, ephemeral=True)
+        said = await words.choose_server_language(
+            self.bot.settings, interaction.guild_id, language, is_admin(interaction)
+        )
+        await interaction.response.send_message(render(language, said), ephemeral=True)
 
     @app_commands.command(name="notify", description="How I tell you it is your turn, in all your matches")
     @app_commands.describe(
@@ -147,13 +71,9 @@ class Settings(commands.GroupCog, group_name="settings", group_description="Your
         after_hours: app_commands.Range[int, MIN_AFTER_HOURS, MAX_AFTER_HOURS] | None = None,
     ) -> None:
         pings = self.bot.notifier.pings
-        prefs = await pings.prefs(interaction.user.id)
-        update: dict[str, object] = {"channel": Channel(how)}
-        if after_hours is not None:
-            update["after_hours"] = after_hours
-        prefs = NotifyPrefs.model_validate({**prefs.model_dump(), **update})
+        prefs = words.notify_by(await pings.prefs(interaction.user.id), how, after_hours)
         await pings.save_prefs(interaction.user.id, prefs)
-        text = describe_prefs(await reader_locale(interaction), prefs)
+        text = words.describe_prefs(await reader_locale(interaction), prefs)
         await interaction.response.send_message(text, ephemeral=True)
 
     @app_commands.command(
@@ -172,22 +92,11 @@ class Settings(commands.GroupCog, group_name="settings", group_description="Your
         end: app_commands.Range[int, 0, 23],
         timezone: str,
     ) -> None:
-        zone = canonical_zone(timezone)
-        if zone is None:
-            typed = timezone.strip()
-            raise LobbyError(
-                HOST.say(
-                    "I do not know the time zone {zone}: write it like Europe/Rome or America/New_York",
-                    zone=typed if len(typed) <= ZONE_ECHO else typed[: ZONE_ECHO - 1] + "…",
-                )
-            )
-        if start == end:
-            raise LobbyError(HOST.say("quiet hours must start and end at different hours"))
+        quiet = words.quiet_hours(start, end, timezone)
         pings = self.bot.notifier.pings
-        prefs = await pings.prefs(interaction.user.id)
-        prefs = prefs.model_copy(update={"quiet": QuietHours(start=start, end=end, zone=zone)})
+        prefs = (await pings.prefs(interaction.user.id)).model_copy(update={"quiet": quiet})
         await pings.save_prefs(interaction.user.id, prefs)
-        text = describe_prefs(await reader_locale(interaction), prefs)
+        text = words.describe_prefs(await reader_locale(interaction), prefs)
         await interaction.response.send_message(text, ephemeral=True)
 
     @app_commands.command(
@@ -197,8 +106,7 @@ class Settings(commands.GroupCog, group_name="settings", group_description="Your
         pings = self.bot.notifier.pings
         prefs = (await pings.prefs(interaction.user.id)).model_copy(update={"quiet": None})
         await pings.save_prefs(interaction.user.id, prefs)
-        locale = await reader_locale(interaction)
-        text = t(locale, "Quiet hours are off.") + "\n" + describe_prefs(locale, prefs)
+        text = words.quiet_off_text(await reader_locale(interaction), prefs)
         await interaction.response.send_message(text, ephemeral=True)
 
 
