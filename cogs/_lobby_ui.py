@@ -1,10 +1,9 @@
 """A match's lobby message: the host's text with the Join, Leave and Start buttons and the choice of
-computer players; and how Discord writes what the host's texts point at (``DiscordMarks``)."""
+computer players."""
 
 from __future__ import annotations
 
 from collections.abc import Sequence
-from datetime import datetime
 from typing import TYPE_CHECKING, Any, ClassVar
 
 import discord
@@ -12,8 +11,8 @@ import discord
 import lang
 from cogs._components import Guarded, bot_of, display_name, scope_of
 from cogs._lang import recipient_locale
+from cogs._marks import DiscordMarks
 from engine.host.lobby_words import (
-    Moment,
     add_computer_of_level,
     level_choice,
     levels_of,
@@ -25,36 +24,6 @@ from lang import N_, t
 
 if TYPE_CHECKING:
     from cogs._bot import Bot
-
-
-class DiscordMarks:
-    """Mentions, thread links, Discord's own timestamps (each reader sees their time) and server names."""
-
-    STYLES: ClassVar[dict[Moment, str]] = {"date": "d", "relative": "R", "full": "f"}
-
-    def __init__(self, bot: Bot) -> None:
-        self.bot = bot
-
-    def person(self, user_id: int) -> str:
-        return f"<@{user_id}>"
-
-    def thread(self, thread_id: int) -> str:
-        return f"<#{thread_id}>"
-
-    def address(self, match: MatchRecord) -> str | None:
-        if match.guild_id is None or match.thread_id is None:
-            return None
-        return f"https://discord.com/channels/{match.guild_id}/{match.thread_id}"
-
-    def moment(self, when: datetime, style: Moment) -> str:
-        return f"<t:{int(when.timestamp())}:{self.STYLES[style]}>"
-
-    def server(self, guild_id: int) -> str | None:
-        guild = self.bot.get_guild(guild_id)
-        return guild.name if guild else None
-
-    def linked(self, text: str, address: str) -> str:
-        return f"[{text}]({address})"
 
 
 class LobbyButton(

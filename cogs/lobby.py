@@ -11,7 +11,8 @@ from discord.ext import commands
 from cogs._components import display_name, is_organiser, scope_of
 from cogs._final_ui import AbandonButton, ResignButton
 from cogs._lang import reader_locale, recipient_locale
-from cogs._lobby_ui import DiscordMarks, lobby_message
+from cogs._lobby_ui import lobby_message
+from cogs._marks import DiscordMarks
 from cogs._move_menu import take_back
 from engine.core.options import parse_options
 from engine.host import lobby_words as words

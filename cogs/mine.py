@@ -9,7 +9,7 @@ from discord import app_commands
 from discord.ext import commands
 
 from cogs._lang import reader_locale
-from cogs._lobby_ui import DiscordMarks
+from cogs._marks import DiscordMarks
 from engine.host.lobby_words import my_games
 from lang.says import render
 

@@ -11,7 +11,7 @@ from discord.ext import commands
 
 from cogs._components import display_name
 from cogs._lang import reader_locale
-from cogs._marks import MARKS
+from cogs._marks import DiscordMarks
 from cogs.lobby import GAME_CHOICES
 from engine.host.profiles import Profiles
 
@@ -22,7 +22,7 @@ if TYPE_CHECKING:
 class Ratings(commands.Cog):
     def __init__(self, bot: Bot) -> None:
         self.bot = bot
-        self.profiles = Profiles(bot.host, bot.ratings, MARKS)
+        self.profiles = Profiles(bot.host, bot.ratings, DiscordMarks(bot))
 
     @app_commands.command(name="leaderboard", description="The best rated players of a game")
     @app_commands.choices(game=GAME_CHOICES)

@@ -11,51 +11,19 @@ from __future__ import annotations
 from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass
 from datetime import datetime
-from typing import Literal, Protocol
 
 from pydantic import ValidationError
 
 from engine.core.errors import CorruptRecord, LobbyError, NotSeated
 from engine.core.say import Say
 from engine.host.clock import Pace, SeatClock
+from engine.host.marks import Marks
 from engine.host.ports import MatchRecord, MatchStatus, MatchSummary, Player, Scope
 from engine.host.posts import duration
 from engine.host.service import GameHost
 from engine.host.text import HOST, standings_lines, winners_line
 from lang import DEFAULT, N_, join, t, tn
 from lang.says import Namer, render
-
-# How a moment is written: its date, how long ago it was, or its date and time.
-Moment = Literal["date", "relative", "full"]
-
-
-class Marks(Protocol):
-    """How a front end writes, its own way, what a text points at."""
-
-    def person(self, user_id: int) -> str:
-        """A person, called by name (a mention)."""
-        ...
-
-    def thread(self, thread_id: int) -> str:
-        """A match's thread, as a text names it."""
-        ...
-
-    def address(self, match: MatchRecord) -> str | None:
-        """Where ``match``'s thread is, for a link (None: it has none)."""
-        ...
-
-    def moment(self, when: datetime, style: Moment) -> str:
-        """``when``, written the ``style`` way in the reader's own time."""
-        ...
-
-    def server(self, guild_id: int) -> str | None:
-        """The name of the server ``guild_id`` (None: unknown here)."""
-        ...
-
-    def linked(self, text: str, address: str) -> str:
-        """``text`` leading to ``address``."""
-        ...
-
 
 # How strong each computer player is, as people choose it: (its level, the level and what it does).
 LEVEL_WORDS = {

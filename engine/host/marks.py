@@ -1,24 +1,41 @@
-"""How a front end writes what is not words: a person, a day, a place to go, emphasis. The host builds
-its texts with a front end's ``Marks``, so that a sentence reads the same in every front end while a
-person is a mention on Discord and a plain name elsewhere."""
+"""How a front end writes what is not words: a person, a thread, a moment, a link, a server, emphasis.
+The host builds its texts with a front end's ``Marks``, so that a sentence reads the same in every front
+end while a person is a mention on Discord and a plain name elsewhere."""
 
 from __future__ import annotations
 
 from datetime import datetime
-from typing import Protocol
+from typing import Literal, Protocol
+
+from engine.host.ports import MatchRecord
+
+# How a moment is written: its date, how long ago it was, or its date and time.
+Moment = Literal["date", "relative", "full"]
 
 
 class Marks(Protocol):
     def person(self, user_id: int) -> str:
-        """A person, by their account."""
+        """A person, called by name (a mention)."""
         ...
 
-    def day(self, at: datetime) -> str:
-        """The day of ``at``, shown in the reader's own time zone where the front end can."""
+    def thread(self, thread_id: int) -> str:
+        """A match's thread, as a text names it."""
         ...
 
-    def place(self, thread_id: int) -> str:
-        """A link to the thread (or page) of a match."""
+    def address(self, match: MatchRecord) -> str | None:
+        """Where ``match``'s thread is, for a link (None: it has none)."""
+        ...
+
+    def moment(self, when: datetime, style: Moment) -> str:
+        """``when``, written the ``style`` way in the reader's own time where the front end can."""
+        ...
+
+    def server(self, guild_id: int) -> str | None:
+        """The name of the server ``guild_id`` (None: unknown here)."""
+        ...
+
+    def linked(self, text: str, address: str) -> str:
+        """``text`` leading to ``address``."""
         ...
 
     def strong(self, text: str) -> str:
@@ -31,16 +48,26 @@ class Marks(Protocol):
 
 
 class PlainMarks:
-    """Marks for plain text (the command line, logs, tests): people by number, days as dates."""
+    """Marks for plain text (the command line, logs, tests): people and threads by number, moments as
+    dates."""
 
     def person(self, user_id: int) -> str:
         return f"@{user_id}"
 
-    def day(self, at: datetime) -> str:
-        return at.date().isoformat()
-
-    def place(self, thread_id: int) -> str:
+    def thread(self, thread_id: int) -> str:
         return f"#{thread_id}"
+
+    def address(self, match: MatchRecord) -> str | None:
+        return None
+
+    def moment(self, when: datetime, style: Moment) -> str:
+        return when.date().isoformat() if style == "date" else when.isoformat(" ", "minutes")
+
+    def server(self, guild_id: int) -> str | None:
+        return None
+
+    def linked(self, text: str, address: str) -> str:
+        return f"{text} ({address})"
 
     def strong(self, text: str) -> str:
         return text

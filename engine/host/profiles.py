@@ -100,7 +100,7 @@ class Profiles:
         )
         points = tn(locale, "{count} point", "{count} points", change.score)
         rating = f"{change.before} → {change.after} ({sign}{change.delta})"
-        day = self.marks.day(datetime.fromisoformat(change.at))
+        day = self.marks.moment(datetime.fromisoformat(change.at), "date")
         line = f"{day} · {self.title(locale, change.game)} · {place}, {points}, {rating}"
         try:
             match = await self.host.match(change.match_id)
@@ -115,5 +115,5 @@ class Profiles:
         if others:
             line += " · " + t(locale, "against {players}", players=join(locale, others))
         if match.thread_id:
-            line += " · " + t(locale, "in {thread}", thread=self.marks.place(match.thread_id))
+            line += " · " + t(locale, "in {thread}", thread=self.marks.thread(match.thread_id))
         return line

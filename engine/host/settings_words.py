@@ -13,7 +13,7 @@ from engine.core.errors import LobbyError
 from engine.core.say import Say
 from engine.host.clock import SeatClock
 from engine.host.languages import LANGUAGE
-from engine.host.lobby_words import Marks
+from engine.host.marks import Marks
 from engine.host.notify import Channel, NotifyPrefs, QuietHours, canonical_zone, known_zones
 from engine.host.ports import SettingsStore
 from engine.host.text import HOST

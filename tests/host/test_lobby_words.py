@@ -11,7 +11,7 @@ import pytest
 from engine.core.errors import LobbyError, NotSeated
 from engine.host import lobby_words as words
 from engine.host.clock import Pace
-from engine.host.lobby_words import Moment
+from engine.host.marks import Moment
 from engine.host.ports import MatchListing, MatchRecord, MatchStatus, Scope
 from engine.host.service import GameHost
 from lang.says import render
@@ -42,6 +42,12 @@ class Marks:
 
     def linked(self, text: str, address: str) -> str:
         return f"<{text} -> {address}>"
+
+    def strong(self, text: str) -> str:
+        return f"*{text}*"
+
+    def text(self, text: str) -> str:
+        return text
 
 
 MARKS = Marks()
