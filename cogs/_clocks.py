@@ -6,12 +6,13 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Sequence
-from datetime import datetime, timedelta
+from datetime import timedelta
 from typing import TYPE_CHECKING
 
 import discord
 
 from cogs._lang import recipient_locale
+from cogs._marks import DiscordMarks
 from cogs._post_buttons import match_view
 from engine.host import clock_words
 from engine.host.clock import Reminder, SeatClock
@@ -24,14 +25,9 @@ if TYPE_CHECKING:
 log = logging.getLogger(__name__)
 
 
-def timestamp(moment: datetime) -> str:
-    """``moment`` as Discord shows it, in each reader's own time zone."""
-    return f"<t:{int(moment.timestamp())}:f>"
-
-
 async def clock_notes(bot: Bot, match: MatchRecord, seats: Sequence[int], locale: str) -> dict[int, str]:
     """The time left of each of ``seats`` whose clock runs, by seat (none without a clock)."""
-    return await clock_words.clock_notes(bot.host, match, seats, locale, timestamp)
+    return await clock_words.clock_notes(bot.host, match, seats, locale, DiscordMarks(bot))
 
 
 class DiscordHerald:

@@ -2,23 +2,21 @@
 when its player is back), the time left of the seats a post calls, and the reminders a player gets when
 half their time is gone and before a computer plays for them.
 
-A front end passes how it writes a moment (``When``), such as a timestamp its readers see in their own
-time zone.
+A front end passes how it writes a moment (its ``Marks``), such as a timestamp its readers see in their
+own time zone.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from datetime import datetime, timedelta
 
 from engine.host.clock import Pace, Reminder, SeatClock
+from engine.host.marks import Marks
 from engine.host.ports import MatchRecord
 from engine.host.posts import duration
 from engine.host.service import GameHost
 from lang import N_, t
-
-# How a front end writes a moment in its text.
-When = Callable[[datetime], str]
 
 REMINDERS = {
     Reminder.HALF: N_("half of your time for match #{number} ({game}) is gone: {time} left to move."),
@@ -28,15 +26,15 @@ REMINDERS = {
 }
 
 
-def time_left(locale: str, clock: SeatClock, now: datetime, when: When) -> str:
+def time_left(locale: str, clock: SeatClock, now: datetime, marks: Marks) -> str:
     """How long the seat has left, or when its player is back from an absence."""
     if clock.started_at is not None and clock.started_at > now:
-        return t(locale, "away until {when}", when=when(clock.started_at))
+        return t(locale, "away until {when}", when=marks.moment(clock.started_at, "full"))
     return t(locale, "{time} left", time=duration(locale, clock.left(now)))
 
 
 async def clock_notes(
-    host: GameHost, match: MatchRecord, seats: Sequence[int], locale: str, when: When
+    host: GameHost, match: MatchRecord, seats: Sequence[int], locale: str, marks: Marks
 ) -> dict[int, str]:
     """The time left of each of ``seats`` whose clock runs, by seat (none without a clock)."""
     if match.pace is Pace.NONE:
@@ -44,7 +42,7 @@ async def clock_notes(
     now = host.clock()
     clocks = await host.seat_clocks(match)
     return {
-        seat: time_left(locale, clocks[seat], now, when)
+        seat: time_left(locale, clocks[seat], now, marks)
         for seat in seats
         if seat in clocks and clocks[seat].running
     }

@@ -16,7 +16,8 @@ from pydantic import ValidationError
 
 from engine.core.errors import CorruptRecord, LobbyError, NotSeated
 from engine.core.say import Say
-from engine.host.clock import Pace, SeatClock
+from engine.host.clock import Pace
+from engine.host.clock_words import clock_notes
 from engine.host.marks import Marks
 from engine.host.ports import MatchRecord, MatchStatus, MatchSummary, Player, Scope
 from engine.host.posts import duration
@@ -217,28 +218,6 @@ def unreadable_lines(locale: str, match_ids: Sequence[int]) -> list[str]:
         t(locale, "#{number} cannot be read; an admin can abandon it with `/game abandon`", number=n)
         for n in match_ids
     ]
-
-
-def time_left(locale: str, clock: SeatClock, now: datetime, marks: Marks) -> str:
-    """How long the seat has left, or when its player is back from an absence."""
-    if clock.started_at is not None and clock.started_at > now:
-        return t(locale, "away until {when}", when=marks.moment(clock.started_at, "full"))
-    return t(locale, "{time} left", time=duration(locale, clock.left(now)))
-
-
-async def clock_notes(
-    host: GameHost, match: MatchRecord, seats: Sequence[int], locale: str, marks: Marks
-) -> dict[int, str]:
-    """The time left of each of ``seats`` whose clock runs, by seat (none without a clock)."""
-    if match.pace is Pace.NONE:
-        return {}
-    now = host.clock()
-    clocks = await host.seat_clocks(match)
-    return {
-        seat: time_left(locale, clocks[seat], now, marks)
-        for seat in seats
-        if seat in clocks and clocks[seat].running
-    }
 
 
 async def open_list(host: GameHost, scope: Scope, locale: str, marks: Marks) -> str:

@@ -12,6 +12,7 @@ from engine.core.contract import Outcome
 from engine.core.say import Say
 from engine.host.clock import Pace, Reminder, SeatClock
 from engine.host.clock_words import clock_reminder, time_left
+from engine.host.marks import PlainMarks
 from engine.host.pings import your_turn
 from engine.host.ports import LivePost, MatchRecord, MatchStatus, Notice, Player
 from engine.host.post_words import board_post_text
@@ -103,10 +104,11 @@ def test_the_turn_reminder_calls_the_seat_as_the_front_end_names_it() -> None:
 
 def test_a_clock_says_the_time_left_or_when_its_player_is_back() -> None:
     running = SeatClock(match_id=12, seat=0, user_id=100, started_at=NOON, deadline=NOON + timedelta(hours=5))
-    assert time_left("en", running, NOON, str) == "5 h left"
-    assert time_left("it", running, NOON, str) == "restano 5 h"
+    assert time_left("en", running, NOON, PlainMarks()) == "5 h left"
+    assert time_left("it", running, NOON, PlainMarks()) == "restano 5 h"
     away = running.model_copy(update={"started_at": NOON + timedelta(days=1)})
-    assert time_left("en", away, NOON, lambda moment: f"<{moment.day}>") == "away until <30>"
+    back = (NOON + timedelta(days=1)).isoformat(" ", "minutes")
+    assert time_left("en", away, NOON, PlainMarks()) == f"away until {back}"
 
 
 def test_a_clock_reminder_names_the_match_its_game_and_the_time_left() -> None:
