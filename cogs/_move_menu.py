@@ -16,7 +16,7 @@ from cogs._components import Guarded, bot_of, scope_of
 from cogs._lang import reader_locale
 from engine.core.errors import EngineError, StaleVersion
 from engine.host.answers import lines_text, next_step, play_move, took_back
-from engine.host.menu_pages import Grid, plan_menu, plan_picks
+from engine.host.menu_pages import CHOOSE_ITEMS, CHOOSE_MOVE, Grid, plan_menu, plan_picks
 from engine.host.menus import (
     BUTTON_LABEL_LIMIT,
     BUTTONS_PER_ROW,
@@ -27,9 +27,10 @@ from engine.host.menus import (
     parse_value,
 )
 from engine.host.ports import MatchRecord
+from engine.host.replies import PLAY_LABEL, UNDO_LABEL
 from engine.host.shortcuts import steps
 from engine.host.table import STALE_CHOICE, Table
-from lang import N_, t
+from lang import N_
 from lang.says import render
 
 if TYPE_CHECKING:
@@ -48,7 +49,7 @@ class PlayButton(
     def __init__(self, match_id: int, version: int, locale: str = lang.DEFAULT) -> None:
         super().__init__(
             discord.ui.Button(
-                label=t(locale, "Play"),
+                label=render(locale, PLAY_LABEL),
                 emoji="▶️",
                 style=discord.ButtonStyle.primary,
                 custom_id=f"ba:play:{match_id}:{version}",
@@ -117,7 +118,7 @@ class MoveSelect(
     def __init__(self, match_id: int, version: int, locale: str = lang.DEFAULT, slot: int = 0) -> None:
         super().__init__(
             discord.ui.Select(
-                placeholder=t(locale, "Choose a move…"),
+                placeholder=render(locale, CHOOSE_MOVE),
                 custom_id=f"ba:move:{match_id}:{version}" + (f":{slot}" if slot else ""),
                 min_values=1,
             )
@@ -354,7 +355,7 @@ class PicksSelect(
     def __init__(self, match_id: int, version: int, index: int, locale: str = lang.DEFAULT) -> None:
         super().__init__(
             discord.ui.Select(
-                placeholder=t(locale, "Choose the items…"), custom_id=f"ba:picks:{match_id}:{version}:{index}"
+                placeholder=render(locale, CHOOSE_ITEMS), custom_id=f"ba:picks:{match_id}:{version}:{index}"
             )
         )
         self.match_id, self.version, self.index = match_id, version, index
@@ -385,7 +386,7 @@ class UndoButton(
     ) -> None:
         super().__init__(
             discord.ui.Button(
-                label=t(locale, "Undo"),
+                label=render(locale, UNDO_LABEL),
                 emoji="↩️",
                 style=discord.ButtonStyle.secondary,
                 custom_id=f"ba:undo:{match_id}:{version}" + (":m" if menu else ""),

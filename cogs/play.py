@@ -15,10 +15,8 @@ from cogs._lang import reader_locale
 from cogs._move_menu import play_notation, send_move_menu
 from cogs._post_buttons import match_view
 from cogs.lobby import GAME_CHOICES, thread_id_of
-from engine.core.contract import GameRules
-from engine.core.presentation import GamePresentation
 from engine.host.ports import MatchStatus
-from lang import t, tn
+from engine.host.replies import NOTHING_YET, log_heading, rules_text
 from lang.says import render
 
 if TYPE_CHECKING:
@@ -124,21 +122,15 @@ class Play(commands.Cog):
         )
         locale = await reader_locale(interaction)
         history = await host.public_log(record, lines, locale)
-        text = "\n".join(history) or t(locale, "nothing has happened yet")
+        text = "\n".join(history) or render(locale, NOTHING_YET)
         if len(text) > 1900:
             await interaction.response.send_message(
-                tn(
-                    locale,
-                    "Match #{number}, the last line:",
-                    "Match #{number}, the last {count} lines:",
-                    len(history),
-                    number=record.id,
-                ),
+                render(locale, log_heading(record.id, len(history), as_file=True)),
                 file=discord.File(io.BytesIO(text.encode()), filename=f"match-{record.id}-log.txt"),
                 ephemeral=True,
             )
             return
-        heading = t(locale, "Match #{number}:", number=record.id)
+        heading = render(locale, log_heading(record.id, len(history), as_file=False))
         await interaction.response.send_message(f"{heading}\n{text}", ephemeral=True)
 
     @app_commands.command(name="rules", description="A short summary of a game and its options")
@@ -155,32 +147,6 @@ class Play(commands.Cog):
         host = self.bot.host
         text = rules_text(host.rules(game), host.presentation(game), locale, in_play)
         await interaction.response.send_message(text, ephemeral=True)
-
-
-def rules_text(
-    rules: GameRules[Any, Any],
-    presentation: GamePresentation[Any, Any],
-    locale: str,
-    in_play: frozenset[str] = frozenset(),
-) -> str:
-    """/rules in ``locale``: the game's title, how to play, what its board and menus show, and its
-    options (those of the match marked), within one message."""
-    players = t(locale, "{low}-{high} players", low=min(rules.seat_counts), high=max(rules.seat_counts))
-    lines = [f"**{t(locale, rules.title)}** (`{rules.name}`), {players}"]
-    lines.extend(render(locale, sentence) for sentence in presentation.how_to)
-    if presentation.glossary:
-        lines.append("**" + t(locale, "On the board and in the menus") + "**")
-        lines.extend("• " + render(locale, sentence) for sentence in presentation.glossary)
-    if rules.options:
-        lines.append("**" + t(locale, "Options") + "**")
-        for option, about in rules.options.items():
-            said = presentation.option_says.get(option)
-            mark = " ✅ " + t(locale, "in play") if option in in_play else ""
-            lines.append(f"• `{option}`: {render(locale, said) if said else about}{mark}")
-    lines.append(
-        t(locale, "Play with the Play button under the board; `/move` takes a move typed in notation.")
-    )
-    return "\n".join(lines)[:2000]
 
 
 async def setup(bot: Bot) -> None:

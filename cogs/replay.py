@@ -20,7 +20,7 @@ from cogs._exports import Exports
 from cogs._lang import reader_locale
 from cogs.lobby import thread_id_of
 from engine.core.errors import CorruptRecord
-from engine.host.exports import Answer
+from engine.host.exports import Answer, animation_caption
 from engine.host.history import kept_log, unreadable
 from engine.host.ports import MatchRecord, MatchStatus
 from engine.host.replay_steps import (
@@ -35,7 +35,6 @@ from engine.host.replay_steps import (
     switch_label,
     viewer_seat,
 )
-from lang import t
 from lang.says import render
 
 if TYPE_CHECKING:
@@ -167,9 +166,7 @@ async def send_animation(interaction: discord.Interaction[Any], match: MatchReco
 
     async def answer() -> Answer:
         animation = await bot.animator.of(match)
-        text = t(
-            locale, "{match}, move by move: save it or share it.", match=bot.notifier.heading(match, locale)
-        )
+        text = render(locale, animation_caption(bot.notifier.heading(match, locale)))
         note = shortened_note(locale, animation)
         return Answer(f"{text}\n{note}" if note else text, animation.gif, f"match-{match.id}.gif")
 

@@ -47,6 +47,11 @@ STOPPING = HOST.say(
 )
 
 
+def animation_caption(match: str) -> Say:
+    """The words sent with a match's animation, ``match`` its heading."""
+    return HOST.say("{match}, move by move: save it or share it.", match=match)
+
+
 def place_in_line(place: int) -> Say:
     """What a person is told who is number ``place`` in line."""
     return HOST.say(

@@ -18,6 +18,10 @@ from engine.host.table import Table
 from engine.host.text import HOST
 from lang.says import Namer, render
 
+# The placeholders of a select of moves and of a select of several items.
+CHOOSE_MOVE = HOST.say("Choose a move…")
+CHOOSE_ITEMS = HOST.say("Choose the items…")
+
 
 @dataclass(frozen=True, slots=True)
 class Grid:
@@ -127,7 +131,7 @@ def plan_picks(locale: str, choice: MultiSelect, name: Namer, most: int = MAX_OP
     """``choice``'s items in ``locale``, at most ``most`` of them."""
     shown = choice.items[:most]
     labels = [render(locale, item, name) for item in choice.item_labels] or list(shown)
-    prompt = HOST.say("{choice}: pick the items.", choice=choice_title(locale, choice, name))
+    prompt = HOST.say("{choice}: pick the items.", choice=choice.title or choice.label)
     return Picks(
         prompt,
         tuple(clip(label) for label in labels[: len(shown)]),
