@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import io
-import re
 from typing import TYPE_CHECKING, Any
 
 import discord
@@ -17,28 +16,11 @@ from cogs._post_buttons import match_view
 from cogs.lobby import GAME_CHOICES, thread_id_of
 from engine.host.ports import MatchStatus
 from engine.host.replies import NOTHING_YET, log_heading, rules_text
+from engine.host.typed import CHOICE_LIMIT, offer_moves, split_seen_version
 from lang.says import render
 
 if TYPE_CHECKING:
     from cogs._bot import Bot
-
-# An autocompleted move carries the board version its list was made for: "<notation> @<version>".
-SEEN_SUFFIX = re.compile(r" @(?P<version>[0-9]{1,18})$")
-CHOICE_LIMIT = 100
-
-
-def with_seen_version(notation: str, version: int) -> str:
-    """The value of an autocomplete choice: the notation and the version it was offered at."""
-    value = f"{notation} @{version}"
-    return value if len(value) <= CHOICE_LIMIT else notation[:CHOICE_LIMIT]
-
-
-def split_seen_version(text: str) -> tuple[str, int | None]:
-    """A typed or autocompleted move and the version it carries, if any."""
-    found = SEEN_SUFFIX.search(text)
-    if found is None:
-        return text, None
-    return text[: found.start()], int(found["version"])
 
 
 class Play(commands.Cog):
@@ -56,22 +38,16 @@ class Play(commands.Cog):
             match = await host.find_match(
                 scope_of(interaction), number if isinstance(number, int) else None, thread_id_of(interaction)
             )
-            table = await host.table(match, interaction.user.id)
-            if table.seat is None or match.status is not MatchStatus.ACTIVE:
-                return []
-            if table.refusal is not None:
+            offer = await offer_moves(host, match, interaction.user.id, current)
+            if offer.refusal is not None:
                 # One entry that says why there is nothing to offer (choosing it gets the same answer).
-                waiting = render(await reader_locale(interaction), table.refusal, table.name)
+                waiting = render(
+                    await reader_locale(interaction), offer.refusal, offer.name or host.namer(match)
+                )
                 return [app_commands.Choice(name=waiting[:CHOICE_LIMIT], value="wait")]
-            notations = host.legal_notations(match, table.seat)
         except Exception:
             return []
-        wanted = split_seen_version(current)[0].strip().lower()
-        return [
-            app_commands.Choice(name=n[:CHOICE_LIMIT], value=with_seen_version(n, match.version))
-            for n in notations
-            if wanted in n.lower()
-        ][:25]
+        return [app_commands.Choice(name=label, value=value) for label, value in offer.choices]
 
     @app_commands.command(name="move", description="Play a move by its notation, or open the move menu")
     @app_commands.describe(notation="The move, e.g. 'play red=PARK blue=49' (leave empty for the menu)")

@@ -17,8 +17,9 @@ from engine.host.replay_steps import jump_options, jump_target, step_targets, st
 from engine.host.replies import hand_lines, log_heading
 from engine.host.service import GameHost
 from engine.host.text import HOST
+from engine.host.typed import Offer, offer_moves, split_seen_version
 from lang.says import render
-from tests.host.test_service import started_pair, user_at
+from tests.host.test_service import CY, started_pair, user_at
 
 
 async def test_a_menu_of_one_move_is_one_tap_and_undo_goes_on_the_last_row(host: GameHost) -> None:
@@ -151,3 +152,16 @@ async def test_hand_and_log_lines_are_worded_by_the_host(host: GameHost) -> None
         f"Partita n. {match.id}, le ultime 3 righe:"
     )
     assert render("en", log_heading(match.id, 3, as_file=False)) == f"Match #{match.id}:"
+
+
+async def test_moves_offered_while_typing_carry_their_board_or_say_why_not(host: GameHost) -> None:
+    match = await started_pair(host)
+    offer = await offer_moves(host, match, user_at(match, 0), "2")
+    assert offer.refusal is None
+    assert offer.choices == (("add 2", f"add 2 @{match.version}"),)
+    assert split_seen_version(offer.choices[0][1]) == ("add 2", match.version)
+    assert split_seen_version("add 2") == ("add 2", None)
+    waiting = await offer_moves(host, match, user_at(match, 1), "")
+    assert waiting.choices == () and waiting.refusal is not None and waiting.name is not None
+    assert render("it", waiting.refusal, waiting.name) == f"Non è il tuo turno: si aspetta {waiting.name(0)}"
+    assert await offer_moves(host, match, CY.user_id or 0, "") == Offer()
