@@ -26,12 +26,11 @@ from engine.host.ports import MatchRecord, MatchStatus
 from engine.host.replay_steps import (
     JUMP_PROMPT,
     LATEST,
-    OWN_VIEW,
     JumpOption,
     jump_options,
     jump_target,
+    step_lines,
     step_targets,
-    step_title,
     switch_label,
     viewer_seat,
 )
@@ -129,10 +128,7 @@ async def show_move(
     png = shown.png
     name = bot.notifier.namer(match)
     heading = bot.notifier.heading(match, locale)
-    lines = [f"{heading} · {render(locale, step_title(shown.move, shown.moves))}"]
-    lines.extend(render(locale, say, name) for say in shown.says)
-    if own:
-        lines.append(render(locale, OWN_VIEW))
+    lines = step_lines(locale, heading, shown.move, shown.moves, shown.says, own, name)
     controls = steps(match.id, shown.move, shown.moves, own, seat is not None, locale)
     if shown.places:
         options = jump_options(shown.places, shown.move, name, locale)

@@ -53,6 +53,18 @@ def step_title(move: int, moves: int) -> Say:
 OWN_VIEW = HOST.say("Your own view at that moment: nobody else sees it.")
 
 
+def step_lines(
+    locale: str, heading: str, move: int, moves: int, says: Sequence[Say], own: bool, name: Namer
+) -> list[str]:
+    """What a step says above its board, in ``locale``: the match's ``heading`` and where the step stands,
+    what the move said (``says``), and for the player's ``own`` view that nobody else sees it."""
+    lines = [f"{heading} · {render(locale, step_title(move, moves))}"]
+    lines.extend(render(locale, say, name) for say in says)
+    if own:
+        lines.append(render(locale, OWN_VIEW))
+    return lines
+
+
 def switch_label(own: bool) -> Say:
     """The label of the switch between the public board and the player's own view, from ``own``."""
     return HOST.say("Public board") if own else HOST.say("My view")

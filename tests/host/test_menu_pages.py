@@ -13,7 +13,7 @@ from engine.host.answers import lines_text, next_step, play_move, took_back
 from engine.host.exports import ALREADY_ASKED, LINE_FULL, Answer, Export, ExportLine
 from engine.host.history import Jump
 from engine.host.menu_pages import Grid, plan_menu, plan_picks
-from engine.host.replay_steps import jump_options, jump_target, step_targets, step_title
+from engine.host.replay_steps import OWN_VIEW, jump_options, jump_target, step_lines, step_targets, step_title
 from engine.host.replies import hand_lines, log_heading
 from engine.host.service import GameHost
 from engine.host.text import HOST
@@ -90,6 +90,9 @@ def test_replay_steps_and_jumps_are_worded_and_one_is_chosen() -> None:
     assert step_targets(0, 0) == {"f": 0, "p": 0, "n": 0, "l": 0}
     assert render("en", step_title(0, 5)) == "the opening"
     assert render("it", step_title(2, 5)) == "mossa 2 di 5"
+    said = step_lines("it", "Partita n. 4", 2, 5, [HOST.say("Match over")], True, str)
+    assert said == ["Partita n. 4 · mossa 2 di 5", "Match over", render("it", OWN_VIEW)]
+    assert render("it", OWN_VIEW) != OWN_VIEW.text
     places = [
         Jump(move=2, turn=1, seat=0, first=1),
         Jump(move=3, turn=2, seat=1, first=3, scoring=True, final=True, says=(HOST.say("Match over"),)),
