@@ -10,8 +10,16 @@ import lang
 from cogs._components import Guarded, bot_of, is_organiser, scope_of
 from cogs._lang import reader_locale
 from engine.core.errors import StaleVersion
-from engine.host.text import HOST
-from lang import t
+from engine.host.replies import (
+    ABANDON_CHANGED,
+    ABANDON_LABEL,
+    REMATCH_LABEL,
+    RESIGN_LABEL,
+    abandoned,
+    rematched,
+    resigned,
+)
+from lang.says import render
 
 
 class AbandonButton(
@@ -24,7 +32,7 @@ class AbandonButton(
     def __init__(self, match_id: int, version: int, locale: str = lang.DEFAULT) -> None:
         super().__init__(
             discord.ui.Button(
-                label=t(locale, "Yes, abandon it"),
+                label=render(locale, ABANDON_LABEL),
                 style=discord.ButtonStyle.danger,
                 custom_id=f"ba:abandon:{match_id}:{version}",
             )
@@ -36,12 +44,12 @@ class AbandonButton(
         scope = scope_of(interaction)
         match = await bot.host.summary(self.match_id, scope)
         if match.version != self.version:
-            raise StaleVersion(HOST.say("the match changed since you asked; ask again with /game abandon"))
+            raise StaleVersion(ABANDON_CHANGED)
         organiser = await is_organiser(interaction)
         await bot.host.abandon(self.match_id, interaction.user.id, is_admin=organiser, scope=scope)
         bot.kick_outbox()
         locale = await reader_locale(interaction)
-        done = t(locale, "Match #{number} was abandoned.", number=self.match_id)
+        done = render(locale, abandoned(self.match_id))
         await interaction.response.edit_message(content=done, view=None)
 
 
@@ -55,7 +63,7 @@ class ResignButton(
     def __init__(self, match_id: int, locale: str = lang.DEFAULT) -> None:
         super().__init__(
             discord.ui.Button(
-                label=t(locale, "Yes, resign"),
+                label=render(locale, RESIGN_LABEL),
                 style=discord.ButtonStyle.danger,
                 custom_id=f"ba:resign:{match_id}",
             )
@@ -67,11 +75,7 @@ class ResignButton(
         await bot.host.resign(self.match_id, interaction.user.id, scope=scope_of(interaction), resigned=True)
         bot.kick_outbox()
         locale = await reader_locale(interaction)
-        done = t(
-            locale,
-            "You resigned match #{number}: a computer plays your seat until the end.",
-            number=self.match_id,
-        )
+        done = render(locale, resigned(self.match_id))
         await interaction.response.edit_message(content=done, view=None)
 
 
@@ -85,7 +89,7 @@ class RematchButton(
     def __init__(self, match_id: int, locale: str = lang.DEFAULT) -> None:
         super().__init__(
             discord.ui.Button(
-                label=t(locale, "Rematch"),
+                label=render(locale, REMATCH_LABEL),
                 emoji="🔁",
                 style=discord.ButtonStyle.primary,
                 custom_id=f"ba:rematch:{match_id}",
@@ -99,12 +103,7 @@ class RematchButton(
         rematch = await bot.host.rematch(self.match_id, interaction.user.id, scope_of(interaction))
         bot.kick_outbox()
         locale = await reader_locale(interaction)
-        text = t(
-            locale,
-            "Match #{number} is the rematch: everyone is mentioned in its thread.",
-            number=rematch.id,
-        )
-        await interaction.followup.send(text, ephemeral=True)
+        await interaction.followup.send(render(locale, rematched(rematch.id)), ephemeral=True)
 
 
 def final_view(match_id: int, locale: str = lang.DEFAULT) -> discord.ui.View:

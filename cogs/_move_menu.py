@@ -14,23 +14,23 @@ import discord
 import lang
 from cogs._components import Guarded, bot_of, scope_of
 from cogs._lang import reader_locale
-from engine.core.errors import AlreadyPlayed, EngineError, StaleVersion
+from engine.core.errors import EngineError, StaleVersion
+from engine.host.answers import lines_text, next_step, play_move, took_back
+from engine.host.menu_pages import CHOOSE_ITEMS, CHOOSE_MOVE, Grid, plan_menu, plan_picks
 from engine.host.menus import (
     BUTTON_LABEL_LIMIT,
     BUTTONS_PER_ROW,
     MAX_ROWS,
     PLAY,
-    Control,
     MenuOption,
     clip,
-    lay_out,
     parse_value,
 )
 from engine.host.ports import MatchRecord
-from engine.host.service import ActResult
-from engine.host.shortcuts import act_run, steps
+from engine.host.replies import PLAY_LABEL, UNDO_LABEL
+from engine.host.shortcuts import steps
 from engine.host.table import STALE_CHOICE, Table
-from lang import N_, t, tn
+from lang import N_
 from lang.says import render
 
 if TYPE_CHECKING:
@@ -49,7 +49,7 @@ class PlayButton(
     def __init__(self, match_id: int, version: int, locale: str = lang.DEFAULT) -> None:
         super().__init__(
             discord.ui.Button(
-                label=t(locale, "Play"),
+                label=render(locale, PLAY_LABEL),
                 emoji="▶️",
                 style=discord.ButtonStyle.primary,
                 custom_id=f"ba:play:{match_id}:{version}",
@@ -79,28 +79,15 @@ async def send_move_menu(
 
 
 def move_menu(table: Table, locale: str, prefix: str = "", page: int = 0) -> tuple[str, discord.ui.View]:
-    """The text and controls of ``table``'s move menu at the ``prefix`` level (the top when empty), with
-    an Undo button on the last row when the player may take back their latest move."""
-    match, entries, undo = table.match, table.menu, table.may_undo
+    """The text and controls of ``table``'s move menu at the ``prefix`` level (the top when empty), as the
+    host plans it for Discord's grid (see ``plan_menu``)."""
+    match = table.match
+    grid = Grid(MAX_ROWS, BUTTONS_PER_ROW, functools.partial(ChoiceButton.fits, match.id, match.version))
+    planned = plan_menu(table, locale, prefix, page, grid)
     view = discord.ui.View(timeout=None)
-    choices = table.choices if not prefix else ()
-    if len(entries) == 1 and not choices:
-        # One legal move: one tap plays it.
-        if undo:
-            view.add_item(UndoButton(match.id, match.version, locale, menu="m", row=MAX_ROWS - 1))
-        view.add_item(OneMoveButton(match.id, match.version, entries[0].label))
-        return t(locale, "Your only move in match #{number}:", number=match.id), view
-    # Several-card choices (and Undo beside them) fill the last rows, as many as their buttons need.
-    trailing = len(choices) + (1 if undo else 0) if choices else 0
-    rows = MAX_ROWS - -(-trailing // BUTTONS_PER_ROW)
-    fits = functools.partial(ChoiceButton.fits, match.id, match.version)
-    controls = lay_out(entries, prefix, page, locale, rows, fits)
-    undo_row = None if choices else _room_for_one_button(controls, rows)
-    if undo and not choices and undo_row is None:
-        # No row has room for Undo: the moves make do with one row fewer.
-        controls = lay_out(entries, prefix, page, locale, rows - 1, fits)
-        undo_row = rows - 1
-    for slot, control in enumerate(controls):
+    if planned.one_move is not None:
+        view.add_item(OneMoveButton(match.id, match.version, planned.one_move))
+    for slot, control in enumerate(planned.controls):
         if control.kind == "button":
             view.add_item(ChoiceButton.of(match.id, match.version, control.options[0], control.row))
             continue
@@ -111,42 +98,13 @@ def move_menu(table: Table, locale: str, prefix: str = "", page: int = 0) -> tup
         for option in control.options:
             select.item.add_option(label=option.label, value=option.value[:100])
         view.add_item(select)
-    if choices:
-        for index, choice in enumerate(choices):
-            label = render(locale, choice.title, table.name) if choice.title else choice.label
-            item = MultiButton(match.id, match.version, index, label)
-            item.item.row = rows + index // BUTTONS_PER_ROW
-            view.add_item(item)
-        # Undo comes last, after every choice, so it is never read as one of them.
-        undo_row = MAX_ROWS - 1
-    if undo and undo_row is not None:
-        view.add_item(UndoButton(match.id, match.version, locale, menu="m", row=undo_row))
-    text = tn(
-        locale,
-        "Your move in match #{number}: {count} possible move. Pick it:",
-        "Your move in match #{number}: {count} possible moves. Pick one:",
-        len(entries),
-        number=match.id,
-    )
-    if prefix:
-        group = next((label for e in entries for key, label in e.path if key == prefix), prefix)
-        text = t(locale, "{group}: pick one.", group=group)
-    return text, view
-
-
-def _room_for_one_button(controls: Sequence[Control], rows: int) -> int | None:
-    """A row of ``rows`` where one more button fits beside ``controls``: an empty one, else the last row
-    of buttons with room left; None when every row is full (a select fills its row)."""
-    used = {c.row for c in controls}
-    free = [row for row in range(rows) if row not in used]
-    if free:
-        return free[-1]
-    buttons = [c.row for c in controls if c.kind == "button"]
-    selects = {c.row for c in controls if c.kind != "button"}
-    for row in sorted(set(buttons) - selects, reverse=True):
-        if buttons.count(row) < BUTTONS_PER_ROW:
-            return row
-    return None
+    for choice in planned.choices:
+        item = MultiButton(match.id, match.version, choice.index, choice.label)
+        item.item.row = choice.row
+        view.add_item(item)
+    if planned.undo_row is not None:
+        view.add_item(UndoButton(match.id, match.version, locale, menu="m", row=planned.undo_row))
+    return render(locale, planned.text, table.name), view
 
 
 class MoveSelect(
@@ -160,7 +118,7 @@ class MoveSelect(
     def __init__(self, match_id: int, version: int, locale: str = lang.DEFAULT, slot: int = 0) -> None:
         super().__init__(
             discord.ui.Select(
-                placeholder=t(locale, "Choose a move…"),
+                placeholder=render(locale, CHOOSE_MOVE),
                 custom_id=f"ba:move:{match_id}:{version}" + (f":{slot}" if slot else ""),
                 min_values=1,
             )
@@ -281,44 +239,36 @@ async def _answer(
     locale: str,
     edit: bool,
 ) -> tuple[str, discord.ui.View | None] | None:
-    """Plays the move (see ``_play``) and words what the reply shows: what was played and, on a menu's
-    own message, the menu that follows; None for a second click of the choice just played."""
+    """Plays the move (see ``play_move``) and lays out what the reply shows: what was played and, on a
+    menu's own message, the menu that follows; None for a second click of the choice just played."""
     bot = bot_of(interaction)
-    outcome = await _play(interaction, match_id, notation, run, version, seen_version, locale)
-    if outcome is None:
+    scope = scope_of(interaction)
+    user = interaction.user.id
+    answer = await play_move(bot.host, match_id, user, notation, run, version, scope, seen_version, locale)
+    if answer is None:
+        # A second click of the choice just played: the deferral acknowledged it; nothing to say.
+        log.info("user %s clicked again a move already played in match %s", user, match_id)
         return None
-    played, refused = outcome
-    result = played[-1]
-    log.info(
-        "user %s moved in match %s (now at version %s)", interaction.user.id, match_id, result.match.version
-    )
+    log.info("user %s moved in match %s (now at version %s)", user, match_id, answer.match.version)
     bot.kick_outbox()
-    lines = ["✅ " + t(locale, "You played: {move}.", move=one.label or one.notation) for one in played]
-    if refused is not None:
-        # A shortcut stopped midway: what was played stays played, and the player learns why the rest
-        # was not.
-        log.info("a shortcut stopped in match %s: %s", match_id, refused.message)
-        name = bot.host.namer(result.match)
-        reason = render(locale, refused.say, name) if refused.say is not None else refused.message
-        lines.append("⚠️ " + t(locale, "The rest of your choice was not played: {reason}.", reason=reason))
-    summary = "\n".join(lines)
+    summary = lines_text(locale, answer.lines, bot.host.namer(answer.match))
     if not edit:
         return summary, None
     # The menu carries on through a multi-step turn: the same private message offers the next decision,
     # until the turn passes to someone else.
-    text, view = await next_menu(bot, result.match, interaction.user.id, locale)
+    text, view = await next_menu(bot, answer.match, user, locale)
     return f"{summary}\n{text}", view
 
 
 async def next_menu(
     bot: Bot, match: MatchRecord, user_id: int, locale: str
 ) -> tuple[str, discord.ui.View | None]:
-    """What a private message shows the user after their move or undo: their menu while the turn is
-    still theirs, else who plays next (with Undo while they may take their move back)."""
-    table = await bot.host.table(match, user_id, undo=True)
-    if table.my_turn:
-        return move_menu(await bot.host.menu(match, user_id, locale), locale)
-    return render(locale, table.waiting, table.name), undo_view(match, locale) if table.may_undo else None
+    """What a private message shows the user after their move or undo (see ``next_step``)."""
+    after = await next_step(bot.host, match, user_id, locale)
+    if after.my_turn:
+        return move_menu(after.table, locale)
+    table = after.table
+    return render(locale, after.waiting, table.name), undo_view(match, locale) if table.may_undo else None
 
 
 async def _defer(interaction: discord.Interaction[Any], edit: bool) -> None:
@@ -336,41 +286,6 @@ async def _show(interaction: discord.Interaction[Any], content: str, view: disco
         await interaction.edit_original_response(content=content, view=view)
     else:
         await interaction.response.edit_message(content=content, view=view)
-
-
-async def _play(
-    interaction: discord.Interaction[Any],
-    match_id: int,
-    notation: str | None,
-    run: Sequence[str],
-    version: int | None,
-    seen_version: int | None,
-    locale: str,
-) -> tuple[tuple[ActResult, ...], EngineError | None] | None:
-    """Plays ``notation`` (or the moves of a shortcut, ``run``) for the user (see ``play_notation``): what
-    was played and, when a shortcut stopped midway, why the rest was not; None for a second click of the
-    choice just played."""
-    bot = bot_of(interaction)
-    try:
-        if len(run) <= 1:
-            played = await bot.host.act(
-                match_id,
-                interaction.user.id,
-                run[0] if run else notation,
-                expected_version=version,
-                scope=scope_of(interaction),
-                seen_version=seen_version,
-                locale=locale,
-            )
-            return (played,), None
-        outcome = await act_run(
-            bot.host, match_id, interaction.user.id, run, version, scope_of(interaction), locale
-        )
-        return outcome.played, outcome.refused
-    except AlreadyPlayed:
-        # A second click of the choice just played: the deferral acknowledged it; nothing to say.
-        log.info("user %s clicked again a move already played in match %s", interaction.user.id, match_id)
-        return None
 
 
 class OneMoveButton(
@@ -418,18 +333,14 @@ class MultiButton(
             self.match_id, interaction.user.id, self.version, self.index, scope_of(interaction)
         )
         locale = await reader_locale(interaction)
+        picks = plan_picks(locale, choice, table.name, MAX_SELECT_OPTIONS)
         select = PicksSelect(self.match_id, self.version, self.index, locale)
-        shown = choice.items[:MAX_SELECT_OPTIONS]
-        name = table.name
-        labels = [render(locale, item, name) for item in choice.item_labels] or list(shown)
-        for position, label in enumerate(labels[: len(shown)]):
-            select.item.add_option(label=clip(label), value=str(position))
-        select.item.min_values = min(choice.min_items, len(shown))
-        select.item.max_values = min(choice.max_items, len(shown))
+        for position, label in enumerate(picks.labels):
+            select.item.add_option(label=label, value=str(position))
+        select.item.min_values, select.item.max_values = picks.min_items, picks.max_items
         view = discord.ui.View(timeout=None)
         view.add_item(select)
-        title = render(locale, choice.title, name) if choice.title else choice.label
-        prompt = t(locale, "{choice}: pick the items.", choice=title)
+        prompt = render(locale, picks.prompt, table.name)
         await interaction.response.edit_message(content=prompt, view=view)
 
 
@@ -446,7 +357,7 @@ class PicksSelect(
     def __init__(self, match_id: int, version: int, index: int, locale: str = lang.DEFAULT) -> None:
         super().__init__(
             discord.ui.Select(
-                placeholder=t(locale, "Choose the items…"), custom_id=f"ba:picks:{match_id}:{version}:{index}"
+                placeholder=render(locale, CHOOSE_ITEMS), custom_id=f"ba:picks:{match_id}:{version}:{index}"
             )
         )
         self.match_id, self.version, self.index = match_id, version, index
@@ -477,7 +388,7 @@ class UndoButton(
     ) -> None:
         super().__init__(
             discord.ui.Button(
-                label=t(locale, "Undo"),
+                label=render(locale, UNDO_LABEL),
                 emoji="↩️",
                 style=discord.ButtonStyle.secondary,
                 custom_id=f"ba:undo:{match_id}:{version}" + (":m" if menu else ""),
@@ -519,7 +430,7 @@ async def take_back(
         match.version,
     )
     bot.kick_outbox()
-    done = "↩️ " + t(locale, "You took back your move in match #{number}.", number=match.id)
+    done = lines_text(locale, [took_back(match)], bot.host.namer(match))
     text, view = await next_menu(bot, match, interaction.user.id, locale)
     if edit:
         await interaction.edit_original_response(content=f"{done}\n{text}", view=view)

@@ -10,8 +10,9 @@ import lang
 from cogs._components import Guarded, bot_of, scope_of
 from cogs._lang import reader_locale
 from cogs._move_menu import PlayButton, UndoButton
+from engine.host.replies import HAND_LABEL, hand_lines, rendered
 from engine.host.table import no_hand
-from lang import t
+from lang.says import render
 
 
 class HandButton(
@@ -22,7 +23,7 @@ class HandButton(
     def __init__(self, match_id: int, locale: str = lang.DEFAULT) -> None:
         super().__init__(
             discord.ui.Button(
-                label=t(locale, "My hand"),
+                label=render(locale, HAND_LABEL),
                 emoji="🂠",
                 style=discord.ButtonStyle.secondary,
                 custom_id=f"ba:hand:{match_id}",
@@ -43,9 +44,6 @@ async def send_hand(interaction: discord.Interaction[Any], match_id: int) -> Non
         match_id, interaction.user.id, scope_of(interaction), seated=no_hand(match_id)
     )
     match = table.match
-    lines = [t(locale, "Your view of match #{number}.", number=match.id)]
-    if table.my_turn:
-        lines.append(t(locale, "It is your turn: press Play to choose your move."))
     file = await bot.notifier.image(match, match.version, table.seat, locale)
     view = discord.ui.View(timeout=None)
     if table.my_turn:
@@ -53,7 +51,7 @@ async def send_hand(interaction: discord.Interaction[Any], match_id: int) -> Non
     kwargs: dict[str, Any] = {"ephemeral": True, "view": view}
     if file is not None:
         kwargs["file"] = file
-    await interaction.followup.send("\n".join(lines), **kwargs)
+    await interaction.followup.send(rendered(locale, hand_lines(table)), **kwargs)
 
 
 def match_view(

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import io
-import re
 from typing import TYPE_CHECKING, Any
 
 import discord
@@ -15,32 +14,13 @@ from cogs._lang import reader_locale
 from cogs._move_menu import play_notation, send_move_menu
 from cogs._post_buttons import match_view
 from cogs.lobby import GAME_CHOICES, thread_id_of
-from engine.core.contract import GameRules
-from engine.core.presentation import GamePresentation
 from engine.host.ports import MatchStatus
-from lang import t, tn
+from engine.host.replies import NOTHING_YET, log_heading, rules_text
+from engine.host.typed import CHOICE_LIMIT, offer_moves, split_seen_version
 from lang.says import render
 
 if TYPE_CHECKING:
     from cogs._bot import Bot
-
-# An autocompleted move carries the board version its list was made for: "<notation> @<version>".
-SEEN_SUFFIX = re.compile(r" @(?P<version>[0-9]{1,18})$")
-CHOICE_LIMIT = 100
-
-
-def with_seen_version(notation: str, version: int) -> str:
-    """The value of an autocomplete choice: the notation and the version it was offered at."""
-    value = f"{notation} @{version}"
-    return value if len(value) <= CHOICE_LIMIT else notation[:CHOICE_LIMIT]
-
-
-def split_seen_version(text: str) -> tuple[str, int | None]:
-    """A typed or autocompleted move and the version it carries, if any."""
-    found = SEEN_SUFFIX.search(text)
-    if found is None:
-        return text, None
-    return text[: found.start()], int(found["version"])
 
 
 class Play(commands.Cog):
@@ -58,22 +38,16 @@ class Play(commands.Cog):
             match = await host.find_match(
                 scope_of(interaction), number if isinstance(number, int) else None, thread_id_of(interaction)
             )
-            table = await host.table(match, interaction.user.id)
-            if table.seat is None or match.status is not MatchStatus.ACTIVE:
-                return []
-            if table.refusal is not None:
+            offer = await offer_moves(host, match, interaction.user.id, current)
+            if offer.refusal is not None:
                 # One entry that says why there is nothing to offer (choosing it gets the same answer).
-                waiting = render(await reader_locale(interaction), table.refusal, table.name)
+                waiting = render(
+                    await reader_locale(interaction), offer.refusal, offer.name or host.namer(match)
+                )
                 return [app_commands.Choice(name=waiting[:CHOICE_LIMIT], value="wait")]
-            notations = host.legal_notations(match, table.seat)
         except Exception:
             return []
-        wanted = split_seen_version(current)[0].strip().lower()
-        return [
-            app_commands.Choice(name=n[:CHOICE_LIMIT], value=with_seen_version(n, match.version))
-            for n in notations
-            if wanted in n.lower()
-        ][:25]
+        return [app_commands.Choice(name=label, value=value) for label, value in offer.choices]
 
     @app_commands.command(name="move", description="Play a move by its notation, or open the move menu")
     @app_commands.describe(notation="The move, e.g. 'play red=PARK blue=49' (leave empty for the menu)")
@@ -124,21 +98,15 @@ class Play(commands.Cog):
         )
         locale = await reader_locale(interaction)
         history = await host.public_log(record, lines, locale)
-        text = "\n".join(history) or t(locale, "nothing has happened yet")
+        text = "\n".join(history) or render(locale, NOTHING_YET)
         if len(text) > 1900:
             await interaction.response.send_message(
-                tn(
-                    locale,
-                    "Match #{number}, the last line:",
-                    "Match #{number}, the last {count} lines:",
-                    len(history),
-                    number=record.id,
-                ),
+                render(locale, log_heading(record.id, len(history), as_file=True)),
                 file=discord.File(io.BytesIO(text.encode()), filename=f"match-{record.id}-log.txt"),
                 ephemeral=True,
             )
             return
-        heading = t(locale, "Match #{number}:", number=record.id)
+        heading = render(locale, log_heading(record.id, len(history), as_file=False))
         await interaction.response.send_message(f"{heading}\n{text}", ephemeral=True)
 
     @app_commands.command(name="rules", description="A short summary of a game and its options")
@@ -155,32 +123,6 @@ class Play(commands.Cog):
         host = self.bot.host
         text = rules_text(host.rules(game), host.presentation(game), locale, in_play)
         await interaction.response.send_message(text, ephemeral=True)
-
-
-def rules_text(
-    rules: GameRules[Any, Any],
-    presentation: GamePresentation[Any, Any],
-    locale: str,
-    in_play: frozenset[str] = frozenset(),
-) -> str:
-    """/rules in ``locale``: the game's title, how to play, what its board and menus show, and its
-    options (those of the match marked), within one message."""
-    players = t(locale, "{low}-{high} players", low=min(rules.seat_counts), high=max(rules.seat_counts))
-    lines = [f"**{t(locale, rules.title)}** (`{rules.name}`), {players}"]
-    lines.extend(render(locale, sentence) for sentence in presentation.how_to)
-    if presentation.glossary:
-        lines.append("**" + t(locale, "On the board and in the menus") + "**")
-        lines.extend("• " + render(locale, sentence) for sentence in presentation.glossary)
-    if rules.options:
-        lines.append("**" + t(locale, "Options") + "**")
-        for option, about in rules.options.items():
-            said = presentation.option_says.get(option)
-            mark = " ✅ " + t(locale, "in play") if option in in_play else ""
-            lines.append(f"• `{option}`: {render(locale, said) if said else about}{mark}")
-    lines.append(
-        t(locale, "Play with the Play button under the board; `/move` takes a move typed in notation.")
-    )
-    return "\n".join(lines)[:2000]
 
 
 async def setup(bot: Bot) -> None:

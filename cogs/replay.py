@@ -16,21 +16,29 @@ from discord.ext import commands
 import lang
 from cogs._animations import shortened_note
 from cogs._components import Guarded, bot_of, scope_of
-from cogs._exports import Answer, Exports
+from cogs._exports import Exports
 from cogs._lang import reader_locale
 from cogs.lobby import thread_id_of
-from engine.core.errors import CorruptRecord, NotSeated, StaleVersion
-from engine.host.history import Jump, kept_log, unreadable
+from engine.core.errors import CorruptRecord
+from engine.host.exports import Answer, animation_caption
+from engine.host.history import kept_log, unreadable
 from engine.host.ports import MatchRecord, MatchStatus
-from engine.host.text import HOST
-from lang import t
-from lang.says import Namer, render
+from engine.host.replay_steps import (
+    JUMP_PROMPT,
+    LATEST,
+    JumpOption,
+    jump_options,
+    jump_target,
+    step_lines,
+    step_targets,
+    switch_label,
+    viewer_seat,
+)
+from lang.says import render
 
 if TYPE_CHECKING:
     from cogs._bot import Bot
 
-# The last move, whatever number it has.
-LATEST = 10**9
 # What each button does: its symbol and the move it goes to, from the move shown and the last one.
 STEPS = {"f": "⏮", "p": "◀", "n": "▶", "l": "⏭"}
 
@@ -78,14 +86,17 @@ class JumpSelect(
         self,
         match_id: int,
         own: str,
-        options: Sequence[discord.SelectOption] = (),
+        options: Sequence[JumpOption] = (),
         locale: str = lang.DEFAULT,
     ) -> None:
         super().__init__(
             discord.ui.Select(
-                placeholder=t(locale, "Jump to a turn or a scoring…"),
+                placeholder=render(locale, JUMP_PROMPT),
                 custom_id=f"ba:replay:jump:{match_id}:{own}",
-                options=list(options),
+                options=[
+                    discord.SelectOption(label=o.label, value=o.value, description=o.about, default=o.chosen)
+                    for o in options
+                ],
                 row=1,
             )
         )
@@ -93,9 +104,7 @@ class JumpSelect(
 
     async def run(self, interaction: discord.Interaction[Any]) -> None:
         value = self.item.values[0] if self.item.values else ""
-        if not (value[:1] in ("t", "s") and value[1:].isascii() and value[1:].isdigit() and len(value) <= 12):
-            raise StaleVersion(HOST.say("that choice is out of date: ask for /replay again"))
-        await show_move(interaction, self.match_id, int(value[1:]), self.own, edit=True)
+        await show_move(interaction, self.match_id, jump_target(value), self.own, edit=True)
 
 
 async def show_move(
@@ -110,33 +119,16 @@ async def show_move(
     locale = await reader_locale(interaction)
     match = await bot.host.match(match_id, scope_of(interaction))
     seat = match.seat_of(interaction.user.id)
-    if own and seat is None:
-        raise NotSeated(
-            t(
-                locale,
-                "you are not playing in match #{number}, so it has no view of your own",
-                number=match.id,
-            )
-        )
+    viewer = viewer_seat(match, interaction.user.id, own)
     kept = await kept_log(bot.host, match)
     try:
-        shown = await bot.renderer.replay_step(match, kept, move, seat if own else None, locale)
+        shown = await bot.renderer.replay_step(match, kept, move, viewer, locale)
     except CorruptRecord as exc:
         raise unreadable(match, exc) from None
     png = shown.png
     name = bot.notifier.namer(match)
-    lines = [
-        bot.notifier.heading(match, locale)
-        + " · "
-        + (
-            t(locale, "the opening")
-            if shown.move == 0
-            else t(locale, "move {move} of {moves}", move=shown.move, moves=shown.moves)
-        ),
-        *(render(locale, say, name) for say in shown.says),
-    ]
-    if own:
-        lines.append(t(locale, "Your own view at that moment: nobody else sees it."))
+    heading = bot.notifier.heading(match, locale)
+    lines = step_lines(locale, heading, shown.move, shown.moves, shown.says, own, name)
     controls = steps(match.id, shown.move, shown.moves, own, seat is not None, locale)
     if shown.places:
         options = jump_options(shown.places, shown.move, name, locale)
@@ -152,11 +144,11 @@ def steps(match_id: int, move: int, moves: int, own: bool, seated: bool, locale:
     """The ⏮ ◀ ▶ ⏭ buttons around ``move`` of ``moves``, and for a seated player the switch of view."""
     view = discord.ui.View(timeout=None)
     mode = "o" if own else "p"
-    targets = {"f": 0, "p": max(0, move - 1), "n": min(moves, move + 1), "l": moves}
+    targets = step_targets(move, moves)
     for kind, target in targets.items():
         view.add_item(ReplayButton(match_id, target, mode, kind, disabled=target == move))
     if seated:
-        label = t(locale, "Public board") if own else t(locale, "My view")
+        label = render(locale, switch_label(own))
         view.add_item(ReplayButton(match_id, move, "p" if own else "o", "v", label=label))
     return view
 
@@ -170,13 +162,11 @@ async def send_animation(interaction: discord.Interaction[Any], match: MatchReco
 
     async def answer() -> Answer:
         animation = await bot.animator.of(match)
-        text = t(
-            locale, "{match}, move by move: save it or share it.", match=bot.notifier.heading(match, locale)
-        )
+        text = render(locale, animation_caption(bot.notifier.heading(match, locale)))
         note = shortened_note(locale, animation)
         return Answer(f"{text}\n{note}" if note else text, animation.gif, f"match-{match.id}.gif")
 
-    await exports_of(bot).ask(interaction, locale, answer)
+    await exports_of(bot).ask_for(interaction, locale, answer)
 
 
 def exports_of(bot: Bot) -> Exports:
@@ -189,49 +179,13 @@ def exports_of(bot: Bot) -> Exports:
     return exports
 
 
-def clipped(text: str, most: int = 100) -> str:
-    """``text`` within a select option's limit, cut with an ellipsis."""
-    return text if len(text) <= most else text[: most - 1] + "…"
-
-
-def jump_options(places: Sequence[Jump], move: int, name: Namer, locale: str) -> list[discord.SelectOption]:
-    """The select's options: each turn's end and each scoring, the one holding ``move`` chosen."""
-    options = []
-    for place in places:
-        if place.final:
-            label = t(locale, "🏆 Final scoring, move {move}", move=place.move)
-            value = f"s{place.move}"
-        elif place.scoring:
-            label = t(locale, "🏆 Scoring, move {move}", move=place.move)
-            value = f"s{place.move}"
-        else:
-            label = t(locale, "Turn {turn}: {player}", turn=place.turn, player=name(place.seat or 0))
-            value = f"t{place.move}"
-        if place.scoring and place.says:
-            about = render(locale, place.says[0], name)
-        elif place.first >= place.move:
-            about = t(locale, "move {move}", move=place.move)
-        else:
-            about = t(locale, "moves {first} to {last}", first=place.first, last=place.move)
-        here = place.move == move if place.scoring else place.first <= move <= place.move
-        options.append(
-            discord.SelectOption(label=clipped(label), value=value, description=clipped(about), default=here)
-        )
-    # One default at most: a scoring shown is chosen rather than the turn that holds it.
-    chosen = [o for o in options if o.default]
-    keep = next((o for o in reversed(chosen) if o.value.startswith("s")), chosen[0] if chosen else None)
-    for option in chosen:
-        option.default = option is keep
-    return options
-
-
 class Replay(commands.Cog):
     def __init__(self, bot: Bot) -> None:
         self.bot = bot
         self.exports = Exports(bot)
 
     async def cog_unload(self) -> None:
-        await self.exports.close()
+        await self.exports.stop()
 
     @app_commands.command(name="replay", description="Step through a match move by move, privately")
     @app_commands.describe(

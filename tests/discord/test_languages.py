@@ -8,7 +8,7 @@ from typing import Any
 
 import pytest
 
-from cogs.play import rules_text
+from engine.host.replies import rules_text
 from engine.registry import GAMES, PRESENTATIONS
 from tests.discord.fake import FakeDiscord
 from tests.discord.test_bigapple import big_apple, new_match

@@ -1,0 +1,129 @@
+"""What a person is answered when they play a move or take one back from a private menu: the move(s)
+played, why the rest of a shortcut was not, and what follows (their menu again while the turn is still
+theirs, else who plays next). A front end shows the answer; the host plays and words it.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+import lang
+from engine.core.errors import AlreadyPlayed, EngineError
+from engine.core.say import Say
+from engine.host.ports import MatchRecord, Scope
+from engine.host.results import ActResult
+from engine.host.service import GameHost
+from engine.host.shortcuts import act_run
+from engine.host.table import Table
+from engine.host.text import HOST
+from lang.says import Namer, render
+
+log = logging.getLogger(__name__)
+
+
+@dataclass(frozen=True, slots=True)
+class Line:
+    """One line of an answer: a mark that tells its kind at a glance, and its sentence."""
+
+    mark: str
+    say: Say
+
+
+def lines_text(locale: str, lines: Sequence[Line], name: Namer) -> str:
+    """``lines`` in ``locale``, one a line, each after its mark."""
+    return "\n".join(f"{line.mark} {render(locale, line.say, name)}" for line in lines)
+
+
+@dataclass(frozen=True, slots=True)
+class MoveAnswer:
+    """A move accepted: the moves played (a shortcut's several), and the lines that say so, with why the
+    rest of a shortcut was not played when it stopped midway."""
+
+    played: tuple[ActResult, ...]
+    lines: tuple[Line, ...]
+    refused: EngineError | None = None
+
+    @property
+    def match(self) -> MatchRecord:
+        """The match as the last move left it."""
+        return self.played[-1].match
+
+
+def played_lines(played: Sequence[ActResult], refused: EngineError | None = None) -> tuple[Line, ...]:
+    """ "You played: …" for each move of ``played``, then why the rest was not played (``refused``)."""
+    lines = [
+        Line("✅", HOST.say("You played: {move}.", move=one.label or one.notation or "")) for one in played
+    ]
+    if refused is not None:
+        # A shortcut stopped midway: what was played stays played, and the player learns why the rest
+        # was not.
+        reason = refused.say if refused.say is not None else refused.message
+        lines.append(Line("⚠️", HOST.say("The rest of your choice was not played: {reason}.", reason=reason)))
+    return tuple(lines)
+
+
+async def play_move(
+    host: GameHost,
+    match_id: int,
+    user_id: int,
+    notation: str | None,
+    run: Sequence[str] = (),
+    version: int | None = None,
+    scope: Scope | None = None,
+    seen_version: int | None = None,
+    locale: str = lang.DEFAULT,
+) -> MoveAnswer | None:
+    """Play ``notation`` (or the moves of a shortcut, ``run``) for ``user_id`` and word what was played;
+    None for a second click of the choice just played (nothing to say). ``version`` binds a control to
+    its exact board; ``seen_version`` binds a typed move to the board the person saw (see
+    ``GameHost.act``)."""
+    try:
+        if len(run) <= 1:
+            played = await host.act(
+                match_id,
+                user_id,
+                run[0] if run else notation,
+                expected_version=version,
+                scope=scope,
+                seen_version=seen_version,
+                locale=locale,
+            )
+            return MoveAnswer((played,), played_lines((played,)))
+        outcome = await act_run(host, match_id, user_id, run, version, scope, locale)
+    except AlreadyPlayed:
+        return None
+    if outcome.refused is not None:
+        log.info("a shortcut stopped in match %s: %s", match_id, outcome.refused.message)
+    return MoveAnswer(outcome.played, played_lines(outcome.played, outcome.refused), outcome.refused)
+
+
+def took_back(match: MatchRecord) -> Line:
+    """The line of a move taken back in ``match``."""
+    return Line("↩️", HOST.say("You took back your move in match #{number}.", number=match.id))
+
+
+@dataclass(frozen=True, slots=True)
+class Next:
+    """What a private message shows after a move or an undo: the person's ``table``, with the menu of
+    their moves while the turn is still theirs (``my_turn``), else ``waiting`` says who plays next (and
+    ``table.may_undo`` whether they may still take their move back)."""
+
+    table: Table
+
+    @property
+    def my_turn(self) -> bool:
+        return self.table.my_turn
+
+    @property
+    def waiting(self) -> Say:
+        return self.table.waiting
+
+
+async def next_step(host: GameHost, match: MatchRecord, user_id: int, locale: str = lang.DEFAULT) -> Next:
+    """What follows for ``user_id`` in ``match`` (see ``Next``)."""
+    table = await host.table(match, user_id, undo=True)
+    if table.my_turn:
+        return Next(await host.menu(match, user_id, locale))
+    return Next(table)
