@@ -91,6 +91,11 @@ class Bot(Protocol):
     def animator(self) -> Animator: ...
 
     @property
+    def animations(self) -> bool:
+        """Whether finished matches get their animation under the final post."""
+        ...
+
+    @property
     def renderer(self) -> RenderPool: ...
 
     @property

@@ -265,7 +265,7 @@ class DiscordNotifier:
             board_image,
         )
         self.pings.saved(turn.pings or ())
-        if outcome is not None:
+        if outcome is not None and self.bot.animations:
             self.bot.in_background(
                 self._post_animation(match, message.channel, locale), f"animation-{match.id}"
             )

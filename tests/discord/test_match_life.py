@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import Callable
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
@@ -100,6 +101,10 @@ async def test_the_final_post_offers_a_rematch_made_once_in_a_new_thread(
         cy = fake.add_user("cy")
         refused = await (await fake.click(final, button(final, "ba:rematch:"), user=cy)).response()
         assert "not playing" in (refused.content or "")
+        # These bots post no animation (``BIGAPPLE_ANIMATIONS=0``, see conftest): none was drawn or sent.
+        assert not bot.animations
+        assert not [task for task in asyncio.all_tasks() if task.get_name() == f"animation-{match_id}"]
+        assert not [m for m in thread.messages if any(a.filename.endswith(".gif") for a in m.attachments)]
 
 
 async def test_my_games_lists_the_matches_waiting_for_me_on_every_server(
