@@ -3,7 +3,12 @@
 from __future__ import annotations
 
 import asyncio
-from collections.abc import AsyncIterator, Iterator
+import gc
+import sys
+import threading
+from collections.abc import AsyncIterator, Generator, Iterator
+from types import CoroutineType, GeneratorType
+from typing import Any
 
 import pytest
 
@@ -17,6 +22,42 @@ def commits_without_fsync(monkeypatch: pytest.MonkeyPatch) -> None:
     no test cuts the power, and a sync costs milliseconds, many more on a busy disk, at every move of
     every match a test plays. tests/data keeps FULL: it checks that the store asks for it, and why."""
     monkeypatch.setattr(data.db, "SYNCHRONOUS", "NORMAL")
+
+
+# Shortly before the ``timeout`` of pyproject.toml fails a hung test, say where each of its asyncio tasks
+# waits: the tracebacks of threads that the timeout prints stop at the event loop's idle select.
+HUNG_AFTER_S = 570
+
+
+def awaiting(coro: Any) -> list[str]:
+    """Where ``coro`` waits, outermost first, following what each coroutine awaits."""
+    places = []
+    while isinstance(coro, CoroutineType | GeneratorType):
+        frame = coro.cr_frame if isinstance(coro, CoroutineType) else coro.gi_frame
+        if frame is not None:
+            places.append(f"  {frame.f_code.co_filename}:{frame.f_lineno} in {frame.f_code.co_name}")
+        coro = coro.cr_await if isinstance(coro, CoroutineType) else coro.gi_yieldfrom
+    return places
+
+
+def unfinished_tasks() -> str:
+    """Every asyncio task not done yet, with where it waits."""
+    tasks = [t for t in gc.get_objects() if isinstance(t, asyncio.Task) and not t.done()]
+    return "\n".join(f"task {t.get_name()}:\n" + "\n".join(awaiting(t.get_coro())) for t in tasks)
+
+
+@pytest.hookimpl(wrapper=True)
+def pytest_runtest_call(item: pytest.Item) -> Generator[None, object, object]:
+    def tell() -> None:
+        print(f"{item.nodeid} hangs; its tasks wait here:\n{unfinished_tasks()}", file=sys.stderr, flush=True)
+
+    timer = threading.Timer(HUNG_AFTER_S, tell)
+    timer.daemon = True
+    timer.start()
+    try:
+        return (yield)
+    finally:
+        timer.cancel()
 
 
 @pytest.fixture(scope="session")
