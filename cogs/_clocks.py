@@ -42,8 +42,7 @@ class DiscordHerald:
 
     async def remind(self, match: MatchRecord, clock: SeatClock, reminder: Reminder, left: timedelta) -> None:
         locale = await recipient_locale(self.bot, clock.user_id, match.guild_id)
-        title = self.bot.host.rules(match.game).title
-        said = clock_words.clock_reminder(locale, reminder, match.id, title, left)
+        said = clock_words.reminder_of(self.bot.host, match, reminder, left, locale)
         if await self.bot.notifier.pings.by_message(match.id, clock.user_id):
             try:
                 channel = await self.bot.create_dm(discord.Object(id=clock.user_id))

@@ -25,6 +25,7 @@ from cogs._tournament_posts import table_thread_name
 from engine.host.boards import board_before_turn
 from engine.host.images import digest, new_image
 from engine.host.ledgers import BOARD_IMAGE_SEAT
+from engine.host.lobby_words import thread_title
 from engine.host.locks import MatchLocks
 from engine.host.outbox import DestinationGone
 from engine.host.pings import TurnPings
@@ -33,8 +34,8 @@ from engine.host.post_words import board_post_text
 from engine.host.private import (
     call_list,
     dm_closed,
+    heading_of,
     humans,
-    match_heading,
     moved_note,
     nowhere_left,
     private_reader,
@@ -103,9 +104,8 @@ class DiscordNotifier:
 
     async def _open_thread(self, match: MatchRecord, parent: discord.TextChannel) -> discord.Thread:
         """A new public thread for the match in ``parent``, remembered and joined by its players."""
-        title = self.bot.host.rules(match.game).title
         # A tournament table's thread is named after its tournament, round and table.
-        name = await table_thread_name(self.bot, match) or f"{title} #{match.id}"
+        name = await table_thread_name(self.bot, match) or thread_title(self.bot.host, match)
         thread = await parent.create_thread(
             name=name,
             type=discord.ChannelType.public_thread,
@@ -194,7 +194,7 @@ class DiscordNotifier:
 
     def heading(self, match: MatchRecord, locale: str) -> str:
         """ "**Game title** · match #N", in ``locale``."""
-        return match_heading(locale, self.bot.host.rules(match.game).title, match.id)
+        return heading_of(self.bot.host, match, locale)
 
     def namer(self, match: MatchRecord) -> Namer:
         """Seat names as the thread shows them: display names (markdown-safe) with colour symbols."""

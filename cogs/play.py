@@ -15,7 +15,7 @@ from cogs._move_menu import play_notation, send_move_menu
 from cogs._post_buttons import match_view
 from cogs.lobby import GAME_CHOICES, thread_id_of
 from engine.host.ports import MatchStatus
-from engine.host.replies import NOTHING_YET, log_heading, rules_text
+from engine.host.replies import NOTHING_YET, log_heading, rules_reply
 from engine.host.typed import CHOICE_LIMIT, offer_moves, split_seen_version
 from lang.says import render
 
@@ -120,8 +120,7 @@ class Play(commands.Cog):
             )
             game, in_play = record.game, record.options
         locale = await reader_locale(interaction)
-        host = self.bot.host
-        text = rules_text(host.rules(game), host.presentation(game), locale, in_play)
+        text = rules_reply(self.bot.host, game, locale, in_play)
         await interaction.response.send_message(text, ephemeral=True)
 
 

@@ -107,7 +107,7 @@ class Tournaments(commands.GroupCog, group_name="tournament", group_description=
             points=parse_points(points),
             pace=Pace(clock),
         )
-        await self._answer(interaction, words.created(record, self.bot.host.rules(record.game).title))
+        await self._answer(interaction, words.created_of(self.bot.host, record))
 
     @app_commands.command(name="open", description="Open registration with a Join button (organisers)")
     @app_commands.describe(tournament="The tournament number (default: this server's open one)")

@@ -52,3 +52,8 @@ def clock_reminder(locale: str, reminder: Reminder, number: int, title: str, lef
     """The reminder of match ``number`` (its game's ``title`` as the rules give it) with ``left`` to go,
     starting in lower case: a front end puts it after the player's name, or begins it with a capital."""
     return t(locale, REMINDERS[reminder], number=number, game=t(locale, title), time=duration(locale, left))
+
+
+def reminder_of(host: GameHost, match: MatchRecord, reminder: Reminder, left: timedelta, locale: str) -> str:
+    """``clock_reminder`` of ``match``."""
+    return clock_reminder(locale, reminder, match.id, host.rules(match.game).title, left)

@@ -12,6 +12,7 @@ from collections.abc import Callable, Sequence
 
 from engine.core.say import Say
 from engine.host.ports import MatchRecord, Notice
+from engine.host.service import GameHost
 from engine.host.text import HOST, clip_lines, notice_heading, notice_lines
 from lang import t
 from lang.says import Namer
@@ -52,6 +53,11 @@ def call_list(match: MatchRecord, seats: Sequence[int], mention: Callable[[int],
 def match_heading(locale: str, title: str, number: int) -> str:
     """ "**Game title** · match #N", in ``locale`` (``title``: the game's title as its rules give it)."""
     return f"**{t(locale, title)}** · " + t(locale, "match #{number}", number=number)
+
+
+def heading_of(host: GameHost, match: MatchRecord, locale: str) -> str:
+    """``match_heading`` of ``match``."""
+    return match_heading(locale, host.rules(match.game).title, match.id)
 
 
 def private_text(

@@ -11,6 +11,7 @@ from typing import Any
 from engine.core.contract import GameRules
 from engine.core.presentation import GamePresentation
 from engine.core.say import Say
+from engine.host.service import GameHost
 from engine.host.table import Table
 from engine.host.text import HOST
 from lang import t
@@ -99,3 +100,8 @@ def rules_text(
 def rendered(locale: str, says: Sequence[Say]) -> str:
     """``says`` in ``locale``, one a line."""
     return "\n".join(render(locale, say) for say in says)
+
+
+def rules_reply(host: GameHost, game: str, locale: str, in_play: frozenset[str] = frozenset()) -> str:
+    """``rules_text`` of ``game``, with the options of the match in play marked."""
+    return rules_text(host.rules(game), host.presentation(game), locale, in_play)

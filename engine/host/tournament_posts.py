@@ -162,38 +162,35 @@ async def publish(tournaments: TournamentHost, tournament_id: int, announcer: An
 # ------------------------------------------------------------------------------ the tables' threads
 
 
-async def threadless(tournaments: TournamentHost, rnd: RoundRecord) -> list[MatchRecord]:
-    """The matches of round ``rnd``'s tables that have no thread yet, for the front end to open one so
-    the pairings can link every table. A match that cannot be read is left out (it opens its thread, or
-    moves to the channel, when its first board is posted)."""
-    missing = []
+async def table_matches(
+    tournaments: TournamentHost, rnd: RoundRecord
+) -> list[tuple[TableRecord, MatchRecord]]:
+    """Each table of round ``rnd`` with its match; a match that cannot be read is left out (it opens its
+    thread, or moves to the channel, when its first board is posted)."""
+    found = []
     for table in rnd.tables:
         if table.match_id is None:
             continue
         try:
-            match = await tournaments.host.match(table.match_id)
+            found.append((table, await tournaments.host.match(table.match_id)))
         except EngineError as exc:
             log.warning("match %s: no thread to link from the pairings: %s", table.match_id, exc)
-            continue
-        if match.thread_id is None:
-            missing.append(match)
-    return missing
+    return found
+
+
+async def threadless(tournaments: TournamentHost, rnd: RoundRecord) -> list[MatchRecord]:
+    """The matches of round ``rnd``'s tables that have no thread yet, for the front end to open one so
+    the pairings can link every table."""
+    return [match for _, match in await table_matches(tournaments, rnd) if match.thread_id is None]
 
 
 async def table_threads(tournaments: TournamentHost, rnd: RoundRecord) -> dict[int, int]:
     """The thread of each table's match, by table number; a table without one is left out."""
-    threads: dict[int, int] = {}
-    for table in rnd.tables:
-        if table.match_id is None:
-            continue
-        try:
-            match = await tournaments.host.match(table.match_id)
-        except EngineError as exc:
-            log.warning("match %s: no thread to link from the pairings: %s", table.match_id, exc)
-            continue
-        if match.thread_id is not None:
-            threads[table.number] = match.thread_id
-    return threads
+    return {
+        table.number: match.thread_id
+        for table, match in await table_matches(tournaments, rnd)
+        if match.thread_id is not None
+    }
 
 
 async def match_threads(tournaments: TournamentHost, match_ids: Sequence[int | None]) -> dict[int, int]:

@@ -12,6 +12,7 @@ from collections.abc import Callable
 
 from engine.core.errors import LobbyError
 from engine.core.say import Say, items
+from engine.host.service import GameHost
 from engine.host.text import HOST
 from engine.host.tournament_records import (
     AdvancePlan,
@@ -42,6 +43,11 @@ def titled(record: TournamentRecord) -> str:
 
 
 # ------------------------------------------------------------------------------ the commands' answers
+
+
+def created_of(host: GameHost, record: TournamentRecord) -> Say:
+    """``created`` with the title of ``record``'s game."""
+    return created(record, host.rules(record.game).title)
 
 
 def created(record: TournamentRecord, game_title: str) -> Say:
