@@ -13,7 +13,7 @@ from dataclasses import dataclass
 
 from engine.core.presentation import MultiSelect
 from engine.core.say import Say
-from engine.host.menus import BUTTONS_PER_ROW, MAX_OPTIONS, MAX_ROWS, Control, MenuOption, clip, lay_out
+from engine.host.menus import BUTTONS_PER_ROW, MAX_OPTIONS, MAX_ROWS, MenuOption, Slot, clip, lay_out
 from engine.host.table import Table
 from engine.host.text import HOST
 from lang.says import Namer, render
@@ -50,7 +50,7 @@ class MenuPage:
     button (None: no Undo)."""
 
     text: Say
-    controls: tuple[Control, ...] = ()
+    controls: tuple[Slot, ...] = ()
     one_move: str | None = None
     choices: tuple[ChoiceSlot, ...] = ()
     undo_row: int | None = None
@@ -95,7 +95,7 @@ def plan_menu(table: Table, locale: str, prefix: str = "", page: int = 0, grid: 
     return MenuPage(text, tuple(controls), choices=slots, undo_row=undo_row if undo else None)
 
 
-def room_for_one_button(controls: Sequence[Control], rows: int, per_row: int = BUTTONS_PER_ROW) -> int | None:
+def room_for_one_button(controls: Sequence[Slot], rows: int, per_row: int = BUTTONS_PER_ROW) -> int | None:
     """A row of ``rows`` where one more button fits beside ``controls``: an empty one, else the last row
     of buttons with room left; None when every row is full (a select fills its row)."""
     used = {c.row for c in controls}

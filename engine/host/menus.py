@@ -133,7 +133,7 @@ def build_menu(
 
 
 @dataclass(frozen=True, slots=True)
-class Control:
+class Slot:
     """One control of a move menu on its row: a button for one option, or a select of several (with
     ``placeholder`` naming its group; empty for the menu's main list)."""
 
@@ -192,7 +192,7 @@ def lay_out(
     locale: str = DEFAULT,
     rows: int = MAX_ROWS,
     fits: Callable[[MenuOption], bool] = lambda option: True,
-) -> list[Control]:
+) -> list[Slot]:
     """The controls that offer the moves under ``prefix`` in ``rows`` rows, so that a move takes as few
     taps as can be: a button is one tap, a select two (open it, pick). ``fits`` says whether an option
     can be a button. At the top of the menu, each group of at most 25 moves is a select of its own (no
@@ -208,13 +208,13 @@ def lay_out(
         grouped = None
     laid = button_rows(options, rows) if all(o.fits_button and fits(o) for o in options) else None
     if laid is not None:
-        return [Control("button", row, (option,)) for row, option in laid]
+        return [Slot("button", row, (option,)) for row, option in laid]
     if top and not any(c.placeholder for c in grouped or ()) and any(o.is_shortcut for o in options):
         # A short menu with shortcuts that cannot all be buttons still gives each group its own select,
         # so that the single moves and the shortcuts stay one tap where a row is left for them.
         regrouped = as_buttons(build_menu(entries, prefix, page, locale, grouped=True))
         grouped = _by_group(entries, regrouped, locale, rows, fits) or grouped
-    return grouped or [Control("select", 0, whole(options))]
+    return grouped or [Slot("select", 0, whole(options))]
 
 
 def whole(options: Sequence[MenuOption]) -> tuple[MenuOption, ...]:
@@ -228,7 +228,7 @@ def _by_group(
     locale: str,
     rows: int,
     fits: Callable[[MenuOption], bool],
-) -> list[Control] | None:
+) -> list[Slot] | None:
     """The top level with each group of at most 25 moves as its own select, the other choices as
     buttons (but for the shortcuts that do not fit) and the rest in one more select; None when that
     takes more than ``rows`` rows or has no button."""
@@ -258,9 +258,9 @@ def _by_group(
         return None
     buttons, rest = kept, spill
     controls = [
-        Control("select", row, members, placeholder=group.whole_label)
+        Slot("select", row, members, placeholder=group.whole_label)
         for row, (group, members) in enumerate(own)
     ]
     if rest:
-        controls.append(Control("select", len(own), whole(rest)))
-    return controls + [Control("button", selects + row, (option,)) for row, option in laid]
+        controls.append(Slot("select", len(own), whole(rest)))
+    return controls + [Slot("button", selects + row, (option,)) for row, option in laid]

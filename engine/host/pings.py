@@ -21,6 +21,7 @@ from engine.core.errors import EngineError
 from engine.core.say import Say, Who
 from engine.host.ledgers import PingLedger, PostLedger
 from engine.host.notify import Act, Channel, NotifyPrefs, TurnPing, Via, decide, loud_dm
+from engine.host.outgoing import Refused, TryLater
 from engine.host.ports import Delivery, MatchRecord, Notice, SettingsStore
 from engine.host.service import GameHost
 from engine.host.text import HOST
@@ -33,16 +34,6 @@ NOTIFY = "notify"
 RETRY_AFTER = timedelta(minutes=1)
 # Preferences kept at hand; past this many the cache starts again.
 PREFS_KEPT = 10_000
-
-
-class Refused(Exception):
-    """Raised by a ``ReminderSender`` when a reminder is refused for good (closed direct messages, a
-    person who blocked the bot, a thread out of reach): it is not tried again."""
-
-
-class TryLater(Exception):
-    """Raised by a ``ReminderSender`` when a reminder could not go now but may later: it is tried again
-    after ``RETRY_AFTER``."""
 
 
 class ReminderSender(Protocol):

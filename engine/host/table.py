@@ -14,6 +14,7 @@ from lang.says import Namer
 
 # Refusals of a control that no longer fits the board; the text names what to press instead.
 MOVED_ON = HOST.say("this board has moved on; use the buttons of the latest post in the thread")
+OUT_OF_DATE = HOST.say("this control is out of date; use the latest post")
 STALE_CHOICE = HOST.say(
     "that choice is no longer on offer; press Play under the latest post for the current menu"
 )
