@@ -15,12 +15,11 @@ from discord.ext import commands
 
 from cogs._animations import animator
 from cogs._clocks import DiscordHerald
+from cogs._components import Route, Routed
 from cogs._lang import CatalogueTranslator
 from cogs._notifier import DiscordNotifier
+from cogs._router import ROUTES
 from cogs._tournament_posts import publish
-from cogs._tournament_ui import TOURNAMENT_ITEMS
-from cogs._ui import DYNAMIC_ITEMS
-from cogs.replay import JumpSelect, ReplayButton
 from engine.host.animations import Animations
 from engine.host.assembly import open_hosts
 from engine.host.background import RETENTION, RETRY_SECONDS, BackgroundWork
@@ -86,7 +85,7 @@ class BigApple(commands.AutoShardedBot):
     timekeeper: Timekeeper
     background: BackgroundWork
     animator: Animations[Animation]
-    component_types: tuple[type[discord.ui.DynamicItem[Any]], ...] = ()
+    routes: dict[str, Route] = ROUTES
 
     def __init__(
         self,
@@ -188,8 +187,7 @@ class BigApple(commands.AutoShardedBot):
         self.host.finish_listeners.append(self.background.match_finished)
         for extension in EXTENSIONS:
             await self.load_extension(extension)
-        self.component_types = (*DYNAMIC_ITEMS, *TOURNAMENT_ITEMS, ReplayButton, JumpSelect)
-        self.add_dynamic_items(*self.component_types)
+        self.add_dynamic_items(Routed)
         if self.sync_on_start and self.dev_guild is not None:
             await self.sync_commands()
         self.background.start(self.wait_until_ready)

@@ -11,9 +11,9 @@ from typing import TYPE_CHECKING
 
 import discord
 
+from cogs._components import board_view
 from cogs._lang import recipient_locale
 from cogs._marks import DiscordMarks
-from cogs._post_buttons import match_view
 from engine.host import clock_words
 from engine.host.clock import Reminder, SeatClock
 from engine.host.notify import QuietHours
@@ -47,7 +47,7 @@ class DiscordHerald:
             try:
                 channel = await self.bot.create_dm(discord.Object(id=clock.user_id))
                 await channel.send(
-                    "⏳ " + said[:1].upper() + said[1:], view=match_view(match.id, match.version, locale)
+                    "⏳ " + said[:1].upper() + said[1:], view=board_view(match.id, match.version, locale)
                 )
                 return
             except (discord.Forbidden, discord.NotFound) as exc:

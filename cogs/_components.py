@@ -11,6 +11,7 @@ import discord
 
 from cogs.errors import respond_error
 from engine.core.errors import StaleVersion
+from engine.host import controls
 from engine.host.controls import Pressed, parse
 from engine.host.outgoing import Control
 from engine.host.ports import Scope
@@ -131,54 +132,6 @@ def view_of(controls: Sequence[Control]) -> discord.ui.View:
     return view
 
 
-# The largest number of a custom id that reaches the store: ids are 64-bit integers in both stores, and
-# the other numbers (versions, moves, rounds) PostgreSQL INTEGERs, a version being looked up one past.
-ID_LIMIT = 2**63 - 1
-NUMBER_LIMIT = 2**31 - 2
-
-
-def number_limit(name: str) -> int:
-    """The largest value the number ``name`` of a custom id may have."""
-    return ID_LIMIT if name.endswith("_id") else NUMBER_LIMIT
-
-
-class Guarded:
-    """Base of our components: rebuilt from the custom_id's named groups (numbers as ints), and any
-    error of a callback goes to the one error responder.
-
-    Templates accept only ASCII digits, at most 20 of them, so every number parses; a control with a
-    number larger than the store holds was never one of ours, and its press is refused as stale without
-    reaching the store (``beyond``)."""
-
-    beyond = False
-
-    @classmethod
-    async def from_custom_id(
-        cls, interaction: discord.Interaction[Any], item: discord.ui.Item[Any], match: re.Match[str], /
-    ) -> Self:
-        fields: dict[str, int | str] = {}
-        beyond = False
-        for name, value in match.groupdict().items():
-            if value is None:
-                continue  # an optional part the custom id leaves out
-            if value.isascii() and value.isdigit():
-                number = int(value)
-                if number > number_limit(name):
-                    beyond, number = True, 0
-                fields[name] = number
-            else:
-                fields[name] = value
-        rebuilt = cls(**fields)
-        rebuilt.beyond = beyond
-        return rebuilt
-
-    async def callback(self, interaction: discord.Interaction[Any]) -> None:
-        try:
-            if self.beyond:
-                raise StaleVersion(MOVED_ON)
-            await self.run(interaction)
-        except Exception as exc:
-            await respond_error(interaction, exc)
-
-    async def run(self, interaction: discord.Interaction[Any]) -> None:
-        raise NotImplementedError
+def board_view(match_id: int, version: int, locale: str, may_undo: bool = False) -> discord.ui.View:
+    """The buttons under a board post (see ``controls.board``)."""
+    return view_of(controls.board(match_id, version, locale, may_undo))

@@ -1,4 +1,5 @@
-"""Delivers the host's outbox to Discord: board posts in match threads and hands by DM.
+"""Discord's side of delivering the host's outbox (``engine.host.deliveries``): the matches' threads
+(opened on first use, replaced when one is lost), the drawings, and the posting and editing of posts.
 
 A DM that Discord refuses (closed DMs) is replaced by one notice in the thread that says so, without
 any of the hand, and the player reads it through the "My hand" button or ``/hand`` instead.
@@ -16,33 +17,23 @@ import discord
 
 import lang
 from cogs._animations import NoAnimation, shortened_note
-from cogs._clocks import clock_notes
-from cogs._final_ui import final_view
-from cogs._lang import recipient_locale
+from cogs._components import view_of
+from cogs._marks import DiscordMarks
 from cogs._pings import DiscordReminders
-from cogs._post_buttons import HandButton, match_view
+from cogs._sender import DiscordSender, refusals
 from cogs._tournament_posts import table_thread_name
 from engine.host.boards import board_before_turn
-from engine.host.images import digest, new_image
-from engine.host.ledgers import BOARD_IMAGE_SEAT
+from engine.host.deliveries import Deliveries
 from engine.host.lobby_words import thread_title
-from engine.host.locks import MatchLocks
-from engine.host.outbox import DestinationGone
+from engine.host.outgoing import Outgoing, Sent
 from engine.host.pings import TurnPings
 from engine.host.ports import Delivery, LivePost, MatchRecord, Notice
-from engine.host.post_words import board_post_text
 from engine.host.private import (
-    call_list,
-    dm_closed,
     heading_of,
-    humans,
-    moved_note,
-    nowhere_left,
-    private_reader,
-    private_text,
 )
+from engine.host.threads import Threads
 from lang import t
-from lang.says import Namer, render
+from lang.says import Namer
 from render.since import Since
 
 if TYPE_CHECKING:
@@ -57,111 +48,56 @@ def mention(user_id: int) -> str:
     return f"<@{user_id}>"
 
 
-def nonce_of(delivery: Delivery) -> str:
-    """The nonce of a delivery's message: the same on every try, so Discord keeps one message even when
-    a post went through but the bot died before marking it sent."""
-    return f"ba-{delivery.id}"
-
-
 class DiscordNotifier:
-    """The ``Notifier`` port for Discord."""
+    """The ``Notifier`` port for Discord, and the ``Front`` of its deliveries."""
 
     def __init__(self, bot: BigApple) -> None:
         self.bot = bot
-        # Matches whose players were told by DM that the bot has nowhere left to post them.
-        self._told_nowhere: set[int] = set()
-        self._opening = MatchLocks()
         self.pings = TurnPings(
             bot.host, bot.settings, bot.ping_ledger, bot.posts, DiscordReminders(bot), bot.clock
         )
+        sender = DiscordSender(bot)
+        self.threads = Threads(
+            bot.host, bot.posts, bot.settings, sender, self, DiscordMarks(bot), self.thread_name
+        )
+        self.deliveries = Deliveries(
+            bot.host,
+            bot.settings,
+            bot.posts,
+            self.pings,
+            sender,
+            self,
+            DiscordMarks(bot),
+        )
 
     async def deliver(self, match: MatchRecord, delivery: Delivery, notice: Notice) -> None:
-        if delivery.seat is None:
-            await self._post_public(match, delivery, notice)
-        else:
-            await self._send_private(match, delivery, notice)
+        await self.deliveries.deliver(match, delivery, notice)
 
     async def thread_of(self, match: MatchRecord) -> discord.abc.Messageable | None:
-        """The match's thread, opened in its channel on first use (tournament matches); None for a match
-        made outside Discord. Raises ``discord.NotFound`` or ``discord.Forbidden`` when it is gone."""
-        if match.thread_id is None and match.channel_id is not None:
-            # The board's sender, a seat's reminder and a tournament's pairings may all want the thread
-            # at once: the first opens it, and the others find it in the record.
-            async with self._opening(match.id):
-                match = await self.bot.host.match(match.id)
-                return await self._thread_or_channel(match)
-        return await self._thread_or_channel(match)
-
-    async def _thread_or_channel(self, match: MatchRecord) -> discord.abc.Messageable | None:
-        target = match.thread_id or match.channel_id
-        if target is None:
+        """The channel the match posts in (see ``Threads.place_of``): None for a match made outside
+        Discord. Raises ``Refused`` when its channel is out of reach."""
+        place = await self.threads.place_of(match)
+        if place is None:
             return None
-        channel = self.bot.get_channel(target) or await self.bot.fetch_channel(target)
-        if match.thread_id is None and isinstance(channel, discord.TextChannel):
-            channel = await self._open_thread(match, channel)
-        assert isinstance(channel, discord.abc.Messageable)
-        return channel
+        return self.bot.get_partial_messageable(place)
 
-    async def _open_thread(self, match: MatchRecord, parent: discord.TextChannel) -> discord.Thread:
-        """A new public thread for the match in ``parent``, remembered and joined by its players."""
-        # A tournament table's thread is named after its tournament, round and table.
-        name = await table_thread_name(self.bot, match) or thread_title(self.bot.host, match)
-        thread = await parent.create_thread(
-            name=name,
-            type=discord.ChannelType.public_thread,
-            auto_archive_duration=10080,
-        )
-        await self.bot.posts.set_thread(match.id, thread.id)
-        for user_id in humans(match):
-            await thread.add_user(discord.Object(id=user_id))
-        return thread
-
-    async def _move_match(
-        self, match: MatchRecord, problem: discord.HTTPException
-    ) -> discord.abc.Messageable:
-        """The match's thread is gone or closed to the bot: go on in a new thread of its channel, or
-        else in the channel itself, and say so there. When the channel is out of reach too, tell the
-        players by DM and raise ``DestinationGone``."""
-        deleted = isinstance(problem, discord.NotFound)
-        log.warning("match %s: its thread is out of reach (%s); moving it", match.id, problem)
-        locale = await recipient_locale(self.bot, None, match.guild_id)
-        players = ", ".join(mention(u) for u in humans(match))
-        mentions = discord.AllowedMentions(users=[discord.Object(id=u) for u in humans(match)])
-        try:
-            if match.channel_id is None:
-                raise DestinationGone(f"match {match.id} has no channel to move to")
-            parent = self.bot.get_channel(match.channel_id) or await self.bot.fetch_channel(match.channel_id)
+    async def open_thread(self, channel_id: int, name: str, people: Sequence[int]) -> int | None:
+        with refusals():
+            parent = self.bot.get_channel(channel_id) or await self.bot.fetch_channel(channel_id)
             if not isinstance(parent, discord.TextChannel):
-                raise DestinationGone(f"the channel of match {match.id} takes no threads")
-            try:
-                thread = await self._open_thread(match, parent)
-                note = render(locale, moved_note(match.id, deleted, in_channel=False))
-                await thread.send(f"{note} {players}", allowed_mentions=mentions)
-                return thread
-            except discord.Forbidden:
-                # No thread may be opened or written in: the channel itself hosts the match from now on.
-                await self.bot.posts.set_thread(match.id, parent.id)
-                note = render(locale, moved_note(match.id, deleted, in_channel=True))
-                await parent.send(f"{note} {players}", allowed_mentions=mentions)
-                return parent
-        except (discord.NotFound, discord.Forbidden, DestinationGone) as exc:
-            await self._tell_players_by_dm(match)
-            raise DestinationGone(f"match {match.id} has nowhere left to post: {exc}") from exc
+                return None
+            thread = await parent.create_thread(
+                name=name, type=discord.ChannelType.public_thread, auto_archive_duration=10080
+            )
+            for user_id in people:
+                await thread.add_user(discord.Object(id=user_id))
+        return thread.id
 
-    async def _tell_players_by_dm(self, match: MatchRecord) -> None:
-        """Tell the players once that the match has no thread or channel left."""
-        if match.id in self._told_nowhere:
-            return
-        self._told_nowhere.add(match.id)
-        for user_id in humans(match):
-            locale = await recipient_locale(self.bot, user_id, match.guild_id)
-            text = nowhere_left(locale, self.heading(match, locale))
-            try:
-                await (await self.bot.create_dm(discord.Object(id=user_id))).send(text)
-            except discord.HTTPException as exc:
-                log.info("match %s: could not tell user %s by DM either: %s", match.id, user_id, exc)
+    async def thread_name(self, match: MatchRecord) -> str:
+        # A tournament table's thread is named after its tournament, round and table.
+        return await table_thread_name(self.bot, match) or thread_title(self.bot.host, match)
 
-    async def png(
+    async def draw(
         self,
         match: MatchRecord,
         version: int,
@@ -183,92 +119,21 @@ class DiscordNotifier:
         board = await board_before_turn(self.bot.host, match, version, seat)
         return Since(board, seat) if board is not None else None
 
-    async def image(
-        self, match: MatchRecord, version: int, seat: int | None, locale: str = lang.DEFAULT
-    ) -> discord.File | None:
-        """``png`` as a file to attach."""
-        png = await self.png(match, version, seat, locale)
-        if png is None:
-            return None
-        return discord.File(io.BytesIO(png), filename="board.png" if seat is None else "hand.png")
-
     def heading(self, match: MatchRecord, locale: str) -> str:
         """ "**Game title** · match #N", in ``locale``."""
         return heading_of(self.bot.host, match, locale)
 
     def namer(self, match: MatchRecord) -> Namer:
         """Seat names as the thread shows them: display names (markdown-safe) with colour symbols."""
-        name = self.bot.host.namer(match)
-        return lambda seat: discord.utils.escape_markdown(name(seat))
+        return self.deliveries.namer(match)
 
-    async def _post_public(self, match: MatchRecord, delivery: Delivery, notice: Notice) -> None:
-        """The board post of a notice, as the host plans it (``engine.host.posts``): the turn's post
-        edited in place while the same players keep acting, else a new post with one mention, the
-        previous one losing its buttons so that only the latest post has controls."""
-        locale = await recipient_locale(self.bot, None, match.guild_id)
-        name = self.namer(match)
-        live = await self.bot.posts.live_post(match.id)
+    async def post(self, match: MatchRecord, message: Outgoing) -> Sent | None:
+        return await self.threads.post(match, message)
 
-        def calls(seats: Sequence[int]) -> str:
-            return call_list(match, seats, mention)  # people mentioned, computers named
-
-        plan = await self.bot.host.board_post(match, delivery, notice, live, locale, name, calls)
-        outcome = plan.outcome
-        notes = await clock_notes(self.bot, match, plan.call, locale) if plan.call else {}
-        heading = self.heading(match, locale)
-        content = board_post_text(locale, plan, heading, name, calls, notes)[:CONTENT_LIMIT]
-        png = await self.png(match, delivery.version, None, locale, since_seat=plan.since_seat)
-        view: discord.ui.View | None = match_view(match.id, delivery.version, locale, plan.undo)
-        if notice.finished:
-            view = final_view(match.id, locale) if outcome is not None else None
-        shown = plan.shown
-        board_image = digest(png) if png is not None else None
-        continuing = live is not None and plan.continuing
-        if live is not None and continuing and await self._edit_live(live, content, png, view):
-            await self.bot.posts.save_live_post(
-                shown.model_copy(update={"channel_id": live.channel_id, "message_id": live.message_id}),
-                board_image=board_image,
-            )
-            return
-        pinged = range(match.seat_count) if plan.everyone else notice.to_act
-        # Each player's own choice says whether this post mentions them (see engine.host.pings).
-        turn = await self.pings.begin(match, delivery, notice, pinged, live is not None and continuing)
-        mentioned = [discord.Object(id=user_id) for user_id in turn.mention]
-
-        async def post(channel: discord.abc.Messageable) -> discord.Message:
-            kwargs: dict[str, object] = {
-                "content": content,
-                "allowed_mentions": discord.AllowedMentions(users=mentioned, roles=False, everyone=False),
-                "nonce": nonce_of(delivery),
-            }
-            if png is not None:
-                kwargs["file"] = discord.File(io.BytesIO(png), filename="board.png")
-            if view is not None:
-                kwargs["view"] = view
-            return await channel.send(**kwargs)  # type: ignore[call-overload,no-any-return]
-
-        moved = False
-        try:
-            channel = await self.thread_of(match)
-            if channel is None:
-                return
-            message = await post(channel)
-        except (discord.NotFound, discord.Forbidden) as exc:
-            message = await post(await self._move_match(match, exc))
-            moved = True
-        if live is not None and live.message_id != message.id and not moved:
-            # (Where the match moved from, the bot can no longer edit anything.)
-            await self._strip_controls(live)
-        await self.bot.posts.save_live_post(
-            shown.model_copy(update={"channel_id": message.channel.id, "message_id": message.id}),
-            turn.pings,
-            board_image,
-        )
-        self.pings.saved(turn.pings or ())
-        if outcome is not None and self.bot.animations:
-            self.bot.in_background(
-                self._post_animation(match, message.channel, locale), f"animation-{match.id}"
-            )
+    def finished(self, match: MatchRecord, where: Sent, locale: str) -> None:
+        if self.bot.animations:
+            channel = self.bot.get_partial_messageable(where.channel_id)
+            self.bot.in_background(self._post_animation(match, channel, locale), f"animation-{match.id}")
 
     async def _post_animation(
         self, match: MatchRecord, channel: discord.abc.Messageable, locale: str
@@ -294,24 +159,24 @@ class DiscordNotifier:
         except Exception:
             log.exception("match %s: the animation of the match could not be posted", match.id)
 
-    async def _edit_live(
-        self, live: LivePost, content: str, png: bytes | None, view: discord.ui.View | None
-    ) -> bool:
+    async def edit(self, live: LivePost, message: Outgoing) -> bool:
         """Show the turn so far on its post; False if that post is gone (a new post takes over)."""
-        message = self.bot.get_partial_messageable(live.channel_id).get_partial_message(live.message_id)
+        post = self.bot.get_partial_messageable(live.channel_id).get_partial_message(live.message_id)
         kwargs: dict[str, Any] = {}
-        if png is not None and await new_image(self.bot.posts, live.match_id, BOARD_IMAGE_SEAT, png):
-            # Only a board that changed is uploaded again; otherwise the post keeps its image.
-            kwargs["attachments"] = [discord.File(io.BytesIO(png), filename="board.png")]
+        if message.image is not None:
+            kwargs["attachments"] = [discord.File(io.BytesIO(message.image), filename=message.filename)]
         try:
-            await message.edit(
-                content=content, view=view, allowed_mentions=discord.AllowedMentions.none(), **kwargs
+            await post.edit(
+                content=message.text[:CONTENT_LIMIT],
+                view=view_of(message.controls) if message.controls else None,
+                allowed_mentions=discord.AllowedMentions.none(),
+                **kwargs,
             )
         except (discord.NotFound, discord.Forbidden):
             return False
         return True
 
-    async def _strip_controls(self, live: LivePost) -> None:
+    async def strip(self, live: LivePost) -> None:
         """Take the buttons off a post that no longer shows the current turn (best effort: a failure
         leaves stale buttons, which answer that the board has moved on)."""
         message = self.bot.get_partial_messageable(live.channel_id).get_partial_message(live.message_id)
@@ -322,64 +187,9 @@ class DiscordNotifier:
                 "match %s: could not take the buttons off post %s: %s", live.match_id, live.message_id, exc
             )
 
-    async def _send_private(self, match: MatchRecord, delivery: Delivery, notice: Notice) -> None:
-        assert delivery.seat is not None
-        reader = private_reader(match, delivery.seat, notice)
-        if reader is None:
-            return
-        locale = await recipient_locale(self.bot, reader, match.guild_id)
-        content = self.private_text(match, delivery.seat, notice, locale)
-        png = await self.png(match, delivery.version, delivery.seat, locale)
-        kwargs: dict[str, object] = {"nonce": nonce_of(delivery)}
-        # The hand image goes only with a hand that changed since the last one this player received.
-        fresh = await new_image(self.bot.posts, match.id, delivery.seat, png)
-        if png is not None and fresh:
-            kwargs["file"] = discord.File(io.BytesIO(png), filename="hand.png")
-        if delivery.seat in notice.to_act:
-            # The same controls as the thread's post: a player can take the whole turn from here.
-            kwargs["view"] = match_view(match.id, delivery.version, locale)
-        if not await self.pings.loud(match, delivery, notice, reader):
-            kwargs["silent"] = True
-        try:
-            channel = await self.bot.create_dm(discord.Object(id=reader))
-            await channel.send(content, **kwargs)  # type: ignore[call-overload]
-        except (discord.Forbidden, discord.NotFound) as exc:
-            # Closed DMs (50007), a user who blocked the bot or shares no server with it any more: every
-            # such refusal lasts, so the hand stays behind the "My hand" button instead.
-            log.info("match %s: DMs to user %s refused (%s)", match.id, reader, exc)
-            await self.tell_dm_closed(match, reader)
-            return
-        if fresh:
-            await self.bot.posts.remember_sent_image(match.id, delivery.seat, fresh)
-
     def private_text(self, match: MatchRecord, seat: int, notice: Notice, locale: str = lang.DEFAULT) -> str:
-        """A DM: which server and match it is about, a link to the thread, the private lines, and
-        whether it is the player's turn."""
-        guild = self.bot.get_guild(match.guild_id) if match.guild_id else None
-        link = None
-        if match.thread_id and match.guild_id:
-            link = f"https://discord.com/channels/{match.guild_id}/{match.thread_id}"
-        heading = self.heading(match, locale)
-        name = self.namer(match)
-        server = guild.name if guild else None
-        return private_text(locale, heading, seat, notice, name, server, link)[:CONTENT_LIMIT]
+        """A DM about ``notice`` (see ``Deliveries.private_text``)."""
+        return self.deliveries.private_text(match, seat, notice, locale)[:CONTENT_LIMIT]
 
     async def tell_dm_closed(self, match: MatchRecord, user_id: int) -> None:
-        """Say once per match, in its thread, that this player's hand waits behind "My hand"; the store
-        remembers it, so a restart does not say it again."""
-        if await self.bot.posts.dm_refused(match.id, user_id):
-            return
-        locale = await recipient_locale(self.bot, user_id, match.guild_id)
-        view = discord.ui.View(timeout=None)
-        view.add_item(HandButton(match.id, locale))
-        text = render(locale, dm_closed(mention(user_id)))
-        allowed = discord.AllowedMentions(users=[discord.Object(id=user_id)])
-        try:
-            channel = await self.thread_of(match)
-            if channel is None:
-                return
-            await channel.send(text, view=view, allowed_mentions=allowed)
-        except (discord.NotFound, discord.Forbidden) as exc:
-            await (await self._move_match(match, exc)).send(text, view=view, allowed_mentions=allowed)
-        await self.bot.posts.remember_dm_refused(match.id, user_id)
-        log.info("match %s: DMs closed for user %s; told them in the thread", match.id, user_id)
+        await self.deliveries.dm_closed(match, user_id)

@@ -9,8 +9,8 @@ from typing import TYPE_CHECKING
 
 import discord
 
+from cogs._components import board_view
 from cogs._lang import recipient_locale
-from cogs._post_buttons import match_view
 from engine.core.say import Say
 from engine.host.notify import TurnPing
 from engine.host.pings import Refused, TryLater
@@ -45,7 +45,7 @@ class DiscordReminders:
         text = self.bot.notifier.private_text(match, ping.seat, notice, locale)
         with refusals():
             channel = await self.bot.create_dm(discord.Object(id=ping.user_id))
-            await channel.send(text, view=match_view(match.id, match.version, locale))
+            await channel.send(text, view=board_view(match.id, match.version, locale))
 
     async def dm_closed(self, match: MatchRecord, user_id: int) -> None:
         await self.bot.notifier.tell_dm_closed(match, user_id)

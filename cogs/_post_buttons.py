@@ -1,4 +1,4 @@
-"""The buttons under a board post: Play, My hand and Undo."""
+"""My hand: a player's private view, answered to them only (the button under a board post, and /hand)."""
 
 from __future__ import annotations
 
@@ -6,33 +6,18 @@ from typing import Any
 
 import discord
 
-import lang
-from cogs._components import Guarded, bot_of, scope_of
+from cogs._components import bot_of, scope_of
 from cogs._lang import reader_locale
-from cogs._move_menu import PlayButton, UndoButton
-from engine.host.replies import HAND_LABEL, hand_lines, rendered
+from cogs._reply import reply
+from engine.host import controls
+from engine.host.controls import Pressed
+from engine.host.outgoing import Outgoing
+from engine.host.replies import hand_lines, rendered
 from engine.host.table import no_hand
-from lang.says import render
 
 
-class HandButton(
-    Guarded, discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"ba:hand:(?P<match_id>[0-9]{1,20})"
-):
-    """Shows the clicking player their private view, to them only."""
-
-    def __init__(self, match_id: int, locale: str = lang.DEFAULT) -> None:
-        super().__init__(
-            discord.ui.Button(
-                label=render(locale, HAND_LABEL),
-                emoji="🂠",
-                style=discord.ButtonStyle.secondary,
-                custom_id=f"ba:hand:{match_id}",
-            )
-        )
-        self.match_id = match_id
-
-    async def run(self, interaction: discord.Interaction[Any]) -> None:
-        await send_hand(interaction, self.match_id)
+async def show_hand(interaction: discord.Interaction[Any], pressed: Pressed) -> None:
+    await send_hand(interaction, pressed.number("match_id"))
 
 
 async def send_hand(interaction: discord.Interaction[Any], match_id: int) -> None:
@@ -44,24 +29,6 @@ async def send_hand(interaction: discord.Interaction[Any], match_id: int) -> Non
         match_id, interaction.user.id, scope_of(interaction), seated=no_hand(match_id)
     )
     match = table.match
-    file = await bot.notifier.image(match, match.version, table.seat, locale)
-    view = discord.ui.View(timeout=None)
-    if table.my_turn:
-        view.add_item(PlayButton(match.id, match.version, locale))
-    kwargs: dict[str, Any] = {"ephemeral": True, "view": view}
-    if file is not None:
-        kwargs["file"] = file
-    await interaction.followup.send(rendered(locale, hand_lines(table)), **kwargs)
-
-
-def match_view(
-    match_id: int, version: int, locale: str = lang.DEFAULT, undo: bool = False
-) -> discord.ui.View:
-    """The buttons under a board post; with ``undo``, an Undo button for the player who may take their
-    latest move back (anyone else who presses it is told why not)."""
-    view = discord.ui.View(timeout=None)
-    view.add_item(PlayButton(match_id, version, locale))
-    view.add_item(HandButton(match_id, locale))
-    if undo:
-        view.add_item(UndoButton(match_id, version, locale))
-    return view
+    png = await bot.notifier.draw(match, match.version, table.seat, locale)
+    shown = controls.playing(match.id, match.version, locale, table.my_turn)
+    await reply(interaction, Outgoing(rendered(locale, hand_lines(table)), shown, png, "hand.png"))

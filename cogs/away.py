@@ -10,6 +10,7 @@ from discord.ext import commands
 
 from cogs._lang import reader_locale
 from cogs._marks import DiscordMarks
+from cogs._reply import reply
 from engine.host.absence import AWAY_DAYS_PER_MONTH
 from engine.host.settings_words import away_text, back_text
 
@@ -27,14 +28,14 @@ class Away(commands.GroupCog, group_name="away", group_description="Pause your c
         self, interaction: discord.Interaction[Any], days: app_commands.Range[int, 1, AWAY_DAYS_PER_MONTH]
     ) -> None:
         ends, moved = await self.bot.host.go_away(interaction.user.id, days)
-        text = away_text(await reader_locale(interaction), ends, moved, DiscordMarks(self.bot))
-        await interaction.response.send_message(text, ephemeral=True)
+        await reply(
+            interaction, away_text(await reader_locale(interaction), ends, moved, DiscordMarks(self.bot))
+        )
 
     @app_commands.command(name="off", description="You are back: your clocks run again")
     async def off(self, interaction: discord.Interaction[Any]) -> None:
         moved = await self.bot.host.come_back(interaction.user.id)
-        text = back_text(await reader_locale(interaction), moved)
-        await interaction.response.send_message(text, ephemeral=True)
+        await reply(interaction, back_text(await reader_locale(interaction), moved))
 
 
 async def setup(bot: Bot) -> None:

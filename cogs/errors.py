@@ -19,9 +19,6 @@ from lang import t
 
 log = logging.getLogger(__name__)
 
-# Every custom_id this bot makes starts with this.
-OUR_PREFIX = "ba:"
-
 
 def error_text(error: BaseException, locale: str = lang.DEFAULT) -> str:
     """What the user reads for ``error``; unexpected errors are logged here with an incident id."""
@@ -66,21 +63,6 @@ class Errors(commands.Cog):
 
     async def cog_load(self) -> None:
         self.bot.tree.on_error = self.on_app_command_error  # type: ignore[method-assign]
-
-    @commands.Cog.listener()
-    async def on_interaction(self, interaction: discord.Interaction[Any]) -> None:
-        """Answer a click on one of our controls that no current control understands (a custom_id from
-        an older version, or a forged one) like any stale control, instead of leaving it unanswered."""
-        if interaction.type is not discord.InteractionType.component:
-            return
-        data: dict[str, Any] = dict(interaction.data or {})
-        custom_id = str(data.get("custom_id", ""))
-        known = getattr(self.bot, "component_types", ())
-        if not custom_id.startswith(OUR_PREFIX) or any(
-            kind.__discord_ui_compiled_template__.fullmatch(custom_id) for kind in known
-        ):
-            return
-        await respond_error(interaction, StaleVersion("this control is out of date; use the latest post"))
 
     async def on_app_command_error(
         self, interaction: discord.Interaction[Any], error: app_commands.AppCommandError

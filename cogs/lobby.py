@@ -9,15 +9,17 @@ from discord import app_commands
 from discord.ext import commands
 
 from cogs._components import display_name, is_organiser, scope_of
-from cogs._final_ui import AbandonButton, ResignButton
 from cogs._lang import reader_locale, recipient_locale
 from cogs._lobby_ui import lobby_message
 from cogs._marks import DiscordMarks
 from cogs._move_menu import take_back
+from cogs._reply import reply
 from engine.core.options import parse_options
+from engine.host import controls
 from engine.host import lobby_words as words
 from engine.host.clock import DEFAULT_PACE, Pace
 from engine.host.lobby_words import LEVEL_WORDS, PACE_WORDS
+from engine.host.outgoing import Outgoing
 from engine.host.ports import MatchStatus, Player
 from engine.registry import GAMES
 from lang.says import render
@@ -104,8 +106,7 @@ class Lobby(commands.GroupCog, group_name="game", group_description="Create, joi
             await thread.add_user(interaction.user)
             public = await recipient_locale(self.bot, None, match.guild_id)
             await thread.send(**lobby_message(self.bot, match, public))
-            opened = words.opened(match.id, thread.mention)
-            await interaction.followup.send(render(await reader_locale(interaction), opened), ephemeral=True)
+            await reply(interaction, words.opened(match.id, thread.mention))
         else:
             await interaction.followup.send(
                 **lobby_message(self.bot, match, await reader_locale(interaction))
@@ -138,21 +139,23 @@ class Lobby(commands.GroupCog, group_name="game", group_description="Create, joi
         await interaction.response.defer(ephemeral=True, thinking=True)
         await self.bot.host.start(record.id, by_user=interaction.user.id, scope=scope)
         self.bot.kick_outbox()
-        locale = await reader_locale(interaction)
-        await interaction.followup.send(render(locale, words.started(record.id)), ephemeral=True)
+        await reply(interaction, words.started(record.id))
 
     @app_commands.command(name="list", description="Open matches on this server")
     async def list_(self, interaction: discord.Interaction[Any]) -> None:
         locale = await reader_locale(interaction)
-        text = await words.open_list(self.bot.host, scope_of(interaction), locale, self.marks)
-        await interaction.response.send_message(text[:2000], ephemeral=True)
+        await reply(
+            interaction, await words.open_list(self.bot.host, scope_of(interaction), locale, self.marks)
+        )
 
     @app_commands.command(name="history", description="Finished matches on this server, newest first")
     async def history(self, interaction: discord.Interaction[Any]) -> None:
         locale = await reader_locale(interaction)
         namer = self.bot.notifier.namer
-        text = await words.history_list(self.bot.host, scope_of(interaction), locale, self.marks, namer)
-        await interaction.response.send_message(text[:2000], ephemeral=True)
+        await reply(
+            interaction,
+            await words.history_list(self.bot.host, scope_of(interaction), locale, self.marks, namer),
+        )
 
     @app_commands.command(name="status", description="Who plays, whose turn it is, and the score when over")
     @app_commands.describe(match="The match number (default: this thread's match)")
@@ -160,18 +163,16 @@ class Lobby(commands.GroupCog, group_name="game", group_description="Create, joi
         record = await self.bot.host.find_match(
             scope_of(interaction), match, thread_id_of(interaction), statuses=list(MatchStatus)
         )
-        text = await words.status_text(self.bot.host, record, await reader_locale(interaction), self.marks)
-        await interaction.response.send_message(text[:2000], ephemeral=True)
+        locale = await reader_locale(interaction)
+        await reply(interaction, await words.status_text(self.bot.host, record, locale, self.marks))
 
     @app_commands.command(name="resign", description="Give up your seat to a computer and be rated last")
     @app_commands.describe(match="The match number (default: this thread's match)")
     async def resign(self, interaction: discord.Interaction[Any], match: int | None = None) -> None:
         record = await self.bot.host.find_match(scope_of(interaction), match, thread_id_of(interaction))
-        question = words.resign_question(record, interaction.user.id)
         locale = await reader_locale(interaction)
-        view = discord.ui.View(timeout=None)
-        view.add_item(ResignButton(record.id, locale))
-        await interaction.response.send_message(render(locale, question), view=view, ephemeral=True)
+        question = render(locale, words.resign_question(record, interaction.user.id))
+        await reply(interaction, Outgoing(question, controls.resign(record.id, locale)))
 
     @app_commands.command(name="return", description="Take back your seat from the computer that kept it")
     @app_commands.describe(match="The match number (default: this thread's match)")
@@ -180,8 +181,7 @@ class Lobby(commands.GroupCog, group_name="game", group_description="Create, joi
         record = await self.bot.host.find_match(scope, match, thread_id_of(interaction))
         record = await self.bot.host.back(record.id, interaction.user.id, scope)
         self.bot.kick_outbox()
-        locale = await reader_locale(interaction)
-        await interaction.response.send_message(render(locale, words.welcome_back(record.id)), ephemeral=True)
+        await reply(interaction, words.welcome_back(record.id))
 
     @app_commands.command(name="undo", description="Take back your last move, while nobody else has moved")
     @app_commands.describe(match="The match number (default: this thread's match)")
@@ -199,9 +199,9 @@ class Lobby(commands.GroupCog, group_name="game", group_description="Create, joi
         asked = await words.abandon_question(
             self.bot.host, match, scope, lambda: is_organiser(interaction), locale
         )
-        view = discord.ui.View(timeout=None)
-        view.add_item(AbandonButton(asked.match.id, asked.match.version, locale))
-        await interaction.response.send_message(asked.text[:2000], view=view, ephemeral=True)
+        await reply(
+            interaction, Outgoing(asked.text, controls.abandon(asked.match.id, asked.match.version, locale))
+        )
 
 
 async def setup(bot: Bot) -> None:

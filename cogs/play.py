@@ -12,8 +12,10 @@ from discord.ext import commands
 from cogs._components import scope_of
 from cogs._lang import reader_locale
 from cogs._move_menu import play_notation, send_move_menu
-from cogs._post_buttons import match_view
+from cogs._reply import reply
 from cogs.lobby import GAME_CHOICES, thread_id_of
+from engine.host import controls
+from engine.host.outgoing import Outgoing
 from engine.host.ports import MatchStatus
 from engine.host.replies import NOTHING_YET, log_heading, rules_reply
 from engine.host.typed import CHOICE_LIMIT, offer_moves, split_seen_version
@@ -75,13 +77,10 @@ class Play(commands.Cog):
         await interaction.response.defer(ephemeral=True, thinking=True)
         locale = await reader_locale(interaction)
         table = await host.table(record, interaction.user.id)
-        file = await self.bot.notifier.image(record, record.version, None, locale)
-        kwargs: dict[str, Any] = {"ephemeral": True}
-        if file is not None:
-            kwargs["file"] = file
-        if record.status is MatchStatus.ACTIVE:
-            kwargs["view"] = match_view(record.id, record.version, locale)
-        await interaction.followup.send(render(locale, table.board_caption, table.name), **kwargs)
+        png = await self.bot.notifier.draw(record, record.version, None, locale)
+        active = record.status is MatchStatus.ACTIVE
+        shown = controls.board(record.id, record.version, locale) if active else ()
+        await reply(interaction, Outgoing(render(locale, table.board_caption, table.name), shown, png))
 
     @app_commands.command(name="log", description="The recent history of a match")
     @app_commands.describe(lines="How many lines (default 20)")

@@ -6,105 +6,41 @@ they keep working after a restart."""
 from __future__ import annotations
 
 import io
-from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
 import discord
 from discord import app_commands
 from discord.ext import commands
 
-import lang
 from cogs._animations import shortened_note
-from cogs._components import Guarded, bot_of, scope_of
+from cogs._components import bot_of, chosen, scope_of, view_of
 from cogs._exports import Exports
 from cogs._lang import reader_locale
 from cogs.lobby import thread_id_of
 from engine.core.errors import CorruptRecord
+from engine.host import controls
+from engine.host.controls import Pressed
 from engine.host.exports import Answer, animation_caption
 from engine.host.history import kept_log, unreadable
 from engine.host.ports import MatchRecord, MatchStatus
-from engine.host.replay_steps import (
-    JUMP_PROMPT,
-    LATEST,
-    JumpOption,
-    jump_options,
-    jump_target,
-    step_lines,
-    step_targets,
-    switch_label,
-    viewer_seat,
-)
+from engine.host.replay_steps import LATEST, jump_options, jump_target, step_lines, viewer_seat
 from lang.says import render
 
 if TYPE_CHECKING:
     from cogs._bot import Bot
 
-# What each button does: its symbol and the move it goes to, from the move shown and the last one.
-STEPS = {"f": "⏮", "p": "◀", "n": "▶", "l": "⏭"}
+
+async def step(interaction: discord.Interaction[Any], pressed: Pressed) -> None:
+    """A step of the replay (first, previous, next, last), or the switch between the public board and
+    the player's own view."""
+    own = pressed.word("own") == "o"
+    await show_move(interaction, pressed.number("match_id"), pressed.number("move"), own, edit=True)
 
 
-class ReplayButton(
-    Guarded,
-    discord.ui.DynamicItem[discord.ui.Button[Any]],
-    template=r"ba:replay:(?P<match_id>[0-9]{1,20}):(?P<move>[0-9]{1,20}):(?P<own>[po]):(?P<kind>[fpnlv])",
-):
-    """A step of the replay: ``kind`` first, previous, next, last, or ``v`` to switch between the public
-    board and the player's own view; ``own`` is ``o`` when the step shows the player's own view."""
-
-    def __init__(
-        self,
-        match_id: int,
-        move: int,
-        own: str,
-        kind: str,
-        label: str | None = None,
-        disabled: bool = False,
-    ) -> None:
-        super().__init__(
-            discord.ui.Button(
-                label=label if kind == "v" else None,
-                emoji=STEPS.get(kind),
-                style=discord.ButtonStyle.secondary,
-                custom_id=f"ba:replay:{match_id}:{move}:{own}:{kind}",
-                disabled=disabled,
-            )
-        )
-        self.match_id, self.move, self.own = match_id, move, own == "o"
-
-    async def run(self, interaction: discord.Interaction[Any]) -> None:
-        await show_move(interaction, self.match_id, self.move, self.own, edit=True)
-
-
-class JumpSelect(
-    Guarded,
-    discord.ui.DynamicItem[discord.ui.Select[Any]],
-    template=r"ba:replay:jump:(?P<match_id>[0-9]{1,20}):(?P<own>[po])",
-):
-    """Jumps to the end of a turn or to a scoring; each option's value is ``t`` or ``s`` and the move."""
-
-    def __init__(
-        self,
-        match_id: int,
-        own: str,
-        options: Sequence[JumpOption] = (),
-        locale: str = lang.DEFAULT,
-    ) -> None:
-        super().__init__(
-            discord.ui.Select(
-                placeholder=render(locale, JUMP_PROMPT),
-                custom_id=f"ba:replay:jump:{match_id}:{own}",
-                options=[
-                    discord.SelectOption(label=o.label, value=o.value, description=o.about, default=o.chosen)
-                    for o in options
-                ],
-                row=1,
-            )
-        )
-        self.match_id, self.own = match_id, own == "o"
-
-    async def run(self, interaction: discord.Interaction[Any]) -> None:
-        value = self.item.values[0] if self.item.values else ""
-        await show_move(interaction, self.match_id, jump_target(value), self.own, edit=True)
+async def jump(interaction: discord.Interaction[Any], pressed: Pressed) -> None:
+    """Jumps to the end of a turn or to a scoring."""
+    target = jump_target((chosen(interaction) or [""])[0])
+    await show_move(interaction, pressed.number("match_id"), target, pressed.word("own") == "o", edit=True)
 
 
 async def show_move(
@@ -129,28 +65,14 @@ async def show_move(
     name = bot.notifier.namer(match)
     heading = bot.notifier.heading(match, locale)
     lines = step_lines(locale, heading, shown.move, shown.moves, shown.says, own, name)
-    controls = steps(match.id, shown.move, shown.moves, own, seat is not None, locale)
-    if shown.places:
-        options = jump_options(shown.places, shown.move, name, locale)
-        controls.add_item(JumpSelect(match.id, "o" if own else "p", options, locale))
+    jumps = jump_options(shown.places, shown.move, name, locale) if shown.places else []
+    shown_controls = controls.replay(match.id, shown.move, shown.moves, own, seat is not None, jumps, locale)
+    view = view_of(shown_controls)
     files = [discord.File(io.BytesIO(png), filename="board.png")] if png is not None else []
     if edit:
-        await interaction.edit_original_response(content="\n".join(lines), attachments=files, view=controls)
+        await interaction.edit_original_response(content="\n".join(lines), attachments=files, view=view)
     else:
-        await interaction.followup.send("\n".join(lines), files=files, view=controls, ephemeral=True)
-
-
-def steps(match_id: int, move: int, moves: int, own: bool, seated: bool, locale: str) -> discord.ui.View:
-    """The ⏮ ◀ ▶ ⏭ buttons around ``move`` of ``moves``, and for a seated player the switch of view."""
-    view = discord.ui.View(timeout=None)
-    mode = "o" if own else "p"
-    targets = step_targets(move, moves)
-    for kind, target in targets.items():
-        view.add_item(ReplayButton(match_id, target, mode, kind, disabled=target == move))
-    if seated:
-        label = render(locale, switch_label(own))
-        view.add_item(ReplayButton(match_id, move, "p" if own else "o", "v", label=label))
-    return view
+        await interaction.followup.send("\n".join(lines), files=files, view=view, ephemeral=True)
 
 
 async def send_animation(interaction: discord.Interaction[Any], match: MatchRecord) -> None:

@@ -11,6 +11,7 @@ from discord.ext import commands
 
 from cogs._components import is_admin
 from cogs._lang import reader_locale
+from cogs._reply import reply
 from engine.host import settings_words as words
 from engine.host.notify import MAX_AFTER_HOURS, MIN_AFTER_HOURS
 from lang import N_
@@ -43,9 +44,8 @@ class Settings(commands.GroupCog, group_name="settings", group_description="Your
     @app_commands.describe(language="Italiano, English, or whatever your Discord uses")
     @app_commands.choices(language=LANGUAGE_CHOICES)
     async def language(self, interaction: discord.Interaction[Any], language: str) -> None:
-        said = await words.choose_language(self.bot.settings, interaction.user.id, language)
-        await interaction.response.send_message(
-            render(await reader_locale(interaction), said), ephemeral=True
+        await reply(
+            interaction, await words.choose_language(self.bot.settings, interaction.user.id, language)
         )
 
     @app_commands.command(name="server-language", description="The language of this server's posts (admins)")
@@ -73,8 +73,7 @@ class Settings(commands.GroupCog, group_name="settings", group_description="Your
         pings = self.bot.notifier.pings
         prefs = words.notify_by(await pings.prefs(interaction.user.id), how, after_hours)
         await pings.save_prefs(interaction.user.id, prefs)
-        text = words.describe_prefs(await reader_locale(interaction), prefs)
-        await interaction.response.send_message(text, ephemeral=True)
+        await reply(interaction, words.describe_prefs(await reader_locale(interaction), prefs))
 
     @app_commands.command(
         name="quiet", description="Hours when I neither mention you nor write to you about your turn"
@@ -96,8 +95,7 @@ class Settings(commands.GroupCog, group_name="settings", group_description="Your
         pings = self.bot.notifier.pings
         prefs = (await pings.prefs(interaction.user.id)).model_copy(update={"quiet": quiet})
         await pings.save_prefs(interaction.user.id, prefs)
-        text = words.describe_prefs(await reader_locale(interaction), prefs)
-        await interaction.response.send_message(text, ephemeral=True)
+        await reply(interaction, words.describe_prefs(await reader_locale(interaction), prefs))
 
     @app_commands.command(
         name="quiet-off", description="No more quiet hours: I tell you of your turn at any hour"
@@ -106,8 +104,7 @@ class Settings(commands.GroupCog, group_name="settings", group_description="Your
         pings = self.bot.notifier.pings
         prefs = (await pings.prefs(interaction.user.id)).model_copy(update={"quiet": None})
         await pings.save_prefs(interaction.user.id, prefs)
-        text = words.quiet_off_text(await reader_locale(interaction), prefs)
-        await interaction.response.send_message(text, ephemeral=True)
+        await reply(interaction, words.quiet_off_text(await reader_locale(interaction), prefs))
 
 
 async def setup(bot: Bot) -> None:

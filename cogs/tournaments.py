@@ -10,13 +10,14 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from cogs._components import display_name, is_admin
+from cogs._components import display_name, is_admin, view_of
 from cogs._lang import reader_locale
 from cogs._tournament_posts import channel_link, standings_file
-from cogs._tournament_ui import AdvanceButton, JoinTournamentButton, require_organiser, round_over
+from cogs._tournament_ui import require_organiser, round_over
 from cogs.lobby import CLOCK_CHOICES, GAME_CHOICES, LEVEL_CHOICES
 from engine.core.options import parse_options
 from engine.core.say import Say
+from engine.host import controls
 from engine.host import tournament_posts as tposts
 from engine.host import tournament_words as words
 from engine.host.clock import Pace
@@ -114,9 +115,9 @@ class Tournaments(commands.GroupCog, group_name="tournament", group_description=
     async def open(self, interaction: discord.Interaction[Any], tournament: int | None = None) -> None:
         record = await self._organised(interaction, tournament)
         record = await self.bot.tournaments.open_registration(record.id)
-        view = discord.ui.View(timeout=None)
-        view.add_item(JoinTournamentButton(record.id))
-        text = render(await reader_locale(interaction), words.registration_opened(record))
+        locale = await reader_locale(interaction)
+        view = view_of(controls.join_tournament(record.id, locale))
+        text = render(locale, words.registration_opened(record))
         await interaction.response.send_message(text, view=view)
 
     @app_commands.command(name="close", description="Close registration (organisers)")
@@ -262,9 +263,7 @@ class Tournaments(commands.GroupCog, group_name="tournament", group_description=
             # People would lose their seats: say who, and let the organiser confirm or think again.
             threads = await tposts.match_threads(self.bot.tournaments, [t.match_id for t in plan.open_tables])
             text = words.advance_question(locale, record, plan, threads, channel_link)
-            view = discord.ui.View(timeout=None)
-            view.add_item(AdvanceButton("end", record.id, plan.round, f"p{plan.fingerprint}", locale))
-            view.add_item(AdvanceButton("keep", record.id, plan.round, f"p{plan.fingerprint}", locale))
+            view = view_of(controls.advance(record.id, plan.round, plan.fingerprint, locale))
             await interaction.response.send_message(text, view=view, ephemeral=True)
             return
         await interaction.response.defer(thinking=True)

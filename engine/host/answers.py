@@ -12,6 +12,8 @@ from dataclasses import dataclass
 import lang
 from engine.core.errors import AlreadyPlayed, EngineError
 from engine.core.say import Say
+from engine.host import controls
+from engine.host.outgoing import Outgoing
 from engine.host.ports import MatchRecord, Scope
 from engine.host.results import ActResult
 from engine.host.service import GameHost
@@ -127,3 +129,19 @@ async def next_step(host: GameHost, match: MatchRecord, user_id: int, locale: st
     if table.my_turn:
         return Next(await host.menu(match, user_id, locale))
     return Next(table)
+
+
+async def what_follows(
+    host: GameHost, match: MatchRecord, user_id: int, locale: str, done: Sequence[Line]
+) -> Outgoing:
+    """The private message after a move or an undo: the lines of what was ``done``, then the person's
+    menu while the turn is still theirs, else who plays next, with Undo while they may take their move
+    back."""
+    said = lines_text(locale, done, host.namer(match))
+    after = await next_step(host, match, user_id, locale)
+    table = after.table
+    if after.my_turn:
+        menu = controls.menu(table, locale)
+        return Outgoing(f"{said}\n{menu.text}", menu.controls)
+    undo = (controls.undo(match.id, match.version, locale, menu=True),) if table.may_undo else ()
+    return Outgoing(f"{said}\n{render(locale, after.waiting, table.name)}", undo)

@@ -12,10 +12,9 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from engine.core.say import Say
 from engine.host.menu_pages import CHOOSE_ITEMS, CHOOSE_MOVE, Grid, Picks, plan_menu
 from engine.host.menus import BUTTON_LABEL_LIMIT, BUTTONS_PER_ROW, MAX_ROWS, PLAY, MenuOption, clip
-from engine.host.outgoing import Control, Option, Style
+from engine.host.outgoing import Control, Option, Outgoing, Style
 from engine.host.ports import MatchRecord, MatchStatus
 from engine.host.replay_steps import JUMP_PROMPT, JumpOption, step_targets, switch_label
 from engine.host.replies import (
@@ -215,9 +214,9 @@ def pick_address(match_id: int, version: int, value: str) -> str:
 PLACEHOLDER_LIMIT = 150
 
 
-def menu(table: Table, locale: str, prefix: str = "", page: int = 0) -> tuple[Say, tuple[Control, ...]]:
-    """The words and controls of ``table``'s move menu at the ``prefix`` level (the top when empty), as
-    ``plan_menu`` lays it out in the grid of a message's controls."""
+def menu(table: Table, locale: str, prefix: str = "", page: int = 0) -> Outgoing:
+    """``table``'s move menu at the ``prefix`` level (the top when empty), as ``plan_menu`` lays it out
+    in the grid of a message's controls."""
     match = table.match
     key = f"{match.id}:{match.version}"
     grid = Grid(MAX_ROWS, BUTTONS_PER_ROW, lambda option: fits(match.id, match.version, option))
@@ -252,7 +251,7 @@ def menu(table: Table, locale: str, prefix: str = "", page: int = 0) -> tuple[Sa
         )
     if planned.undo_row is not None:
         controls.append(undo(match.id, match.version, locale, menu=True, row=planned.undo_row))
-    return planned.text, tuple(controls)
+    return Outgoing(render(locale, planned.text, table.name), tuple(controls))
 
 
 def picks(match_id: int, version: int, index: int, chosen: Picks, locale: str) -> tuple[Control, ...]:

@@ -16,9 +16,11 @@ from pydantic import ValidationError
 
 from engine.core.errors import CorruptRecord, LobbyError, NotSeated
 from engine.core.say import Say
+from engine.host import controls
 from engine.host.clock import Pace
 from engine.host.clock_words import clock_notes
 from engine.host.marks import Marks
+from engine.host.outgoing import Outgoing
 from engine.host.ports import MatchRecord, MatchStatus, MatchSummary, Player, Scope
 from engine.host.posts import duration
 from engine.host.service import GameHost
@@ -206,6 +208,12 @@ def lobby_text(host: GameHost, match: MatchRecord, locale: str, marks: Marks) ->
     elif match.status is MatchStatus.ACTIVE:
         lines.append(t(locale, "The match has started: the board is posted below."))
     return "\n".join(lines)
+
+
+def lobby_message(host: GameHost, match: MatchRecord, locale: str, marks: Marks) -> Outgoing:
+    """The lobby message: its text, and the lobby's controls with the computer players of the game."""
+    levels = [(level, level_choice(locale, level)) for level in levels_of(host, match.game)]
+    return Outgoing(lobby_text(host, match, locale, marks), controls.lobby(match, locale, levels))
 
 
 # ------------------------------------------------------------------ lists and status

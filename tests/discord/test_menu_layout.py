@@ -7,9 +7,10 @@ from __future__ import annotations
 from dataclasses import replace
 from pathlib import Path
 
-from cogs._move_menu import move_menu
+from cogs._components import view_of
 from data.store import SqliteMatchStore
 from engine.core.rng import bot_rng
+from engine.host.controls import menu
 from engine.host.ports import MatchStatus, Player
 from engine.host.service import GameHost
 from tests.discord.validation import components_problem
@@ -44,7 +45,7 @@ async def check_every_menu(tmp_path: Path, game: str, seats: int, seed: int, pol
                 for locale in ("en", "it"):
                     table = await host.menu(match, seated.user_id, locale)
                     for undo in (False, True):
-                        _, view = move_menu(replace(table, may_undo=undo), locale)
+                        view = view_of(menu(replace(table, may_undo=undo), locale).controls)
                         problem = components_problem(view.to_components(), 0)
                         assert problem is None, f"version {match.version}, seat {seat}: {problem}"
                         checked += 1
