@@ -55,6 +55,10 @@ class Notifier(Protocol):
 
     async def tell_dm_closed(self, match: MatchRecord, user_id: int) -> None: ...
 
+    async def move_match(
+        self, match: MatchRecord, problem: discord.HTTPException
+    ) -> discord.abc.Messageable: ...
+
 
 class Animator(Protocol):
     """The animations of finished matches."""

@@ -116,9 +116,7 @@ class DiscordNotifier:
             await thread.add_user(discord.Object(id=user_id))
         return thread
 
-    async def _move_match(
-        self, match: MatchRecord, problem: discord.HTTPException
-    ) -> discord.abc.Messageable:
+    async def move_match(self, match: MatchRecord, problem: discord.HTTPException) -> discord.abc.Messageable:
         """The match's thread is gone or closed to the bot: go on in a new thread of its channel, or
         else in the channel itself, and say so there. When the channel is out of reach too, tell the
         players by DM and raise ``DestinationGone``."""
@@ -254,7 +252,7 @@ class DiscordNotifier:
                 return
             message = await post(channel)
         except (discord.NotFound, discord.Forbidden) as exc:
-            message = await post(await self._move_match(match, exc))
+            message = await post(await self.move_match(match, exc))
             moved = True
         if live is not None and live.message_id != message.id and not moved:
             # (Where the match moved from, the bot can no longer edit anything.)
@@ -380,6 +378,6 @@ class DiscordNotifier:
                 return
             await channel.send(text, view=view, allowed_mentions=allowed)
         except (discord.NotFound, discord.Forbidden) as exc:
-            await (await self._move_match(match, exc)).send(text, view=view, allowed_mentions=allowed)
+            await (await self.move_match(match, exc)).send(text, view=view, allowed_mentions=allowed)
         await self.bot.posts.remember_dm_refused(match.id, user_id)
         log.info("match %s: DMs closed for user %s; told them in the thread", match.id, user_id)

@@ -11,6 +11,7 @@ from typing import TYPE_CHECKING, Any
 import discord
 
 from cogs._components import view_of
+from engine.host.outbox import DestinationGone
 from engine.host.outgoing import Outgoing, Refused, Sent, TryLater
 from engine.host.ports import MatchRecord
 
@@ -28,7 +29,11 @@ def message_of(message: Outgoing) -> dict[str, Any]:
         "allowed_mentions": discord.AllowedMentions(users=called, roles=False, everyone=False),
     }
     if message.controls:
-        sent["view"] = view_of(message.controls)
+        view = view_of(message.controls)
+        # A press is answered by the components the client registered for its custom id. A view sent
+        # live would register its own catch-all one beside them, and both would answer.
+        view.stop()
+        sent["view"] = view
     if message.image is not None:
         sent["file"] = discord.File(io.BytesIO(message.image), filename=message.filename)
     if message.silent:
@@ -69,9 +74,18 @@ class DiscordSender:
         return Sent(posted.channel.id, posted.id)
 
     async def to_match(self, match: MatchRecord, message: Outgoing) -> Sent:
+        """In the match's thread; a thread gone or closed to the bot is replaced as for a board post (see
+        the notifier's ``move_match``), and the match with nowhere left to post is ``Refused`` as gone."""
         with refusals():
-            channel = await self.bot.notifier.thread_of(match)
-            if channel is None:
-                raise Refused(f"match {match.id} has no thread")
-            posted = await channel.send(**message_of(message))
+            try:
+                channel = await self.bot.notifier.thread_of(match)
+                if channel is None:
+                    raise Refused(f"match {match.id} has no thread")
+                posted = await channel.send(**message_of(message))
+            except (discord.NotFound, discord.Forbidden) as exc:
+                try:
+                    moved = await self.bot.notifier.move_match(match, exc)
+                except DestinationGone as gone:
+                    raise Refused(gone, gone=True) from gone
+                posted = await moved.send(**message_of(message))
         return Sent(posted.channel.id, posted.id)
