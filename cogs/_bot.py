@@ -14,7 +14,7 @@ import lang
 from engine.host.ledgers import PingLedger, PostLedger
 from engine.host.notify import NotifyPrefs
 from engine.host.outbox import Backoff
-from engine.host.ports import MatchRecord, Notice, SettingsStore
+from engine.host.ports import MatchRecord, SettingsStore
 from engine.host.ratings import RatingStore
 from engine.host.service import GameHost
 from engine.host.tournaments import TournamentHost
@@ -48,12 +48,6 @@ class Notifier(Protocol):
     def heading(self, match: MatchRecord, locale: str) -> str: ...
 
     def namer(self, match: MatchRecord) -> Namer: ...
-
-    def private_text(
-        self, match: MatchRecord, seat: int, notice: Notice, locale: str = lang.DEFAULT
-    ) -> str: ...
-
-    async def tell_dm_closed(self, match: MatchRecord, user_id: int) -> None: ...
 
     async def move_match(
         self, match: MatchRecord, problem: discord.HTTPException

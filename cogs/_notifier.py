@@ -19,8 +19,9 @@ from cogs._animations import NoAnimation, shortened_note
 from cogs._clocks import clock_notes
 from cogs._final_ui import final_view
 from cogs._lang import recipient_locale
-from cogs._pings import DiscordReminders
-from cogs._post_buttons import HandButton, match_view
+from cogs._marks import DiscordMarks
+from cogs._post_buttons import match_view
+from cogs._sender import DiscordSender
 from cogs._tournament_posts import table_thread_name
 from engine.host.boards import board_before_turn
 from engine.host.images import digest, new_image
@@ -33,14 +34,14 @@ from engine.host.ports import Delivery, LivePost, MatchRecord, Notice
 from engine.host.post_words import board_post_text
 from engine.host.private import (
     call_list,
-    dm_closed,
     heading_of,
     humans,
     moved_note,
     nowhere_left,
+    private_message,
     private_reader,
-    private_text,
 )
+from engine.host.reminders import Reminders
 from lang import t
 from lang.says import Namer, render
 from render.since import Since
@@ -71,9 +72,8 @@ class DiscordNotifier:
         # Matches whose players were told by DM that the bot has nowhere left to post them.
         self._told_nowhere: set[int] = set()
         self._opening = MatchLocks()
-        self.pings = TurnPings(
-            bot.host, bot.settings, bot.ping_ledger, bot.posts, DiscordReminders(bot), bot.clock
-        )
+        reminders = Reminders(bot.host, bot.settings, bot.posts, DiscordSender(bot), DiscordMarks(bot))
+        self.pings = TurnPings(bot.host, bot.settings, bot.ping_ledger, bot.posts, reminders, bot.clock)
 
     async def deliver(self, match: MatchRecord, delivery: Delivery, notice: Notice) -> None:
         if delivery.seat is None:
@@ -345,7 +345,7 @@ class DiscordNotifier:
             # Closed DMs (50007), a user who blocked the bot or shares no server with it any more: every
             # such refusal lasts, so the hand stays behind the "My hand" button instead.
             log.info("match %s: DMs to user %s refused (%s)", match.id, reader, exc)
-            await self.tell_dm_closed(match, reader)
+            await self.pings.reminders.dm_closed(match, reader)
             return
         if fresh:
             await self.bot.posts.remember_sent_image(match.id, delivery.seat, fresh)
@@ -353,31 +353,5 @@ class DiscordNotifier:
     def private_text(self, match: MatchRecord, seat: int, notice: Notice, locale: str = lang.DEFAULT) -> str:
         """A DM: which server and match it is about, a link to the thread, the private lines, and
         whether it is the player's turn."""
-        guild = self.bot.get_guild(match.guild_id) if match.guild_id else None
-        link = None
-        if match.thread_id and match.guild_id:
-            link = f"https://discord.com/channels/{match.guild_id}/{match.thread_id}"
-        heading = self.heading(match, locale)
-        name = self.namer(match)
-        server = guild.name if guild else None
-        return private_text(locale, heading, seat, notice, name, server, link)[:CONTENT_LIMIT]
-
-    async def tell_dm_closed(self, match: MatchRecord, user_id: int) -> None:
-        """Say once per match, in its thread, that this player's hand waits behind "My hand"; the store
-        remembers it, so a restart does not say it again."""
-        if await self.bot.posts.dm_refused(match.id, user_id):
-            return
-        locale = await recipient_locale(self.bot, user_id, match.guild_id)
-        view = discord.ui.View(timeout=None)
-        view.add_item(HandButton(match.id, locale))
-        text = render(locale, dm_closed(mention(user_id)))
-        allowed = discord.AllowedMentions(users=[discord.Object(id=user_id)])
-        try:
-            channel = await self.thread_of(match)
-            if channel is None:
-                return
-            await channel.send(text, view=view, allowed_mentions=allowed)
-        except (discord.NotFound, discord.Forbidden) as exc:
-            await (await self.move_match(match, exc)).send(text, view=view, allowed_mentions=allowed)
-        await self.bot.posts.remember_dm_refused(match.id, user_id)
-        log.info("match %s: DMs closed for user %s; told them in the thread", match.id, user_id)
+        text = private_message(self.bot.host, match, seat, notice, locale, DiscordMarks(self.bot))
+        return text[:CONTENT_LIMIT]
