@@ -14,9 +14,10 @@ import lang
 from engine.host.ledgers import PingLedger, PostLedger
 from engine.host.notify import NotifyPrefs
 from engine.host.outbox import Backoff
-from engine.host.ports import MatchRecord, Notice, SettingsStore
+from engine.host.ports import MatchRecord, SettingsStore
 from engine.host.ratings import RatingStore
 from engine.host.service import GameHost
+from engine.host.threads import Threads
 from engine.host.tournaments import TournamentHost
 from lang.says import Namer
 from render.animation import Animation
@@ -49,11 +50,8 @@ class Notifier(Protocol):
 
     def namer(self, match: MatchRecord) -> Namer: ...
 
-    def private_text(
-        self, match: MatchRecord, seat: int, notice: Notice, locale: str = lang.DEFAULT
-    ) -> str: ...
-
-    async def tell_dm_closed(self, match: MatchRecord, user_id: int) -> None: ...
+    @property
+    def threads(self) -> Threads: ...
 
 
 class Animator(Protocol):

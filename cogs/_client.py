@@ -14,7 +14,6 @@ import discord
 from discord.ext import commands
 
 from cogs._animations import animator
-from cogs._clocks import DiscordHerald
 from cogs._components import Route, Routed
 from cogs._lang import CatalogueTranslator
 from cogs._notifier import DiscordNotifier
@@ -24,6 +23,7 @@ from engine.host.animations import Animations
 from engine.host.assembly import open_hosts
 from engine.host.background import RETENTION, RETRY_SECONDS, BackgroundWork
 from engine.host.heap import Thresholds, restore_heap, set_heap_aside
+from engine.host.herald import ClockHerald
 from engine.host.ledgers import PingLedger, PostLedger
 from engine.host.outbox import Backoff
 from engine.host.ports import SettingsStore
@@ -169,7 +169,7 @@ class BigApple(commands.AutoShardedBot):
         await self.tree.set_translator(CatalogueTranslator())
         self.tournament_backoff = Backoff[int](base=self.retry_seconds)
         self.notifier = DiscordNotifier(self)
-        herald = DiscordHerald(self)
+        herald = ClockHerald(self.notifier.pings)
         self.timekeeper = Timekeeper(self.host, herald, quiet_of=herald.quiet_of)
         self.background = BackgroundWork(
             self.host,

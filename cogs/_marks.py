@@ -32,6 +32,11 @@ class DiscordMarks:
             return None
         return f"https://discord.com/channels/{match.guild_id}/{match.thread_id}"
 
+    def post_address(self, guild_id: int | None, channel_id: int, message_id: int) -> str | None:
+        if not guild_id:
+            return None
+        return f"https://discord.com/channels/{guild_id}/{channel_id}/{message_id}"
+
     def moment(self, when: datetime, style: Moment) -> str:
         return discord.utils.format_dt(when, self.STYLES[style])
 

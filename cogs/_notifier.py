@@ -19,7 +19,6 @@ import lang
 from cogs._animations import NoAnimation, shortened_note
 from cogs._components import view_of
 from cogs._marks import DiscordMarks
-from cogs._pings import DiscordReminders
 from cogs._sender import DiscordSender, refusals
 from cogs._tournament_posts import table_thread_name
 from engine.host.boards import board_before_turn
@@ -28,9 +27,8 @@ from engine.host.lobby_words import thread_title
 from engine.host.outgoing import Outgoing, Sent
 from engine.host.pings import TurnPings
 from engine.host.ports import Delivery, LivePost, MatchRecord, Notice
-from engine.host.private import (
-    heading_of,
-)
+from engine.host.private import heading_of
+from engine.host.reminders import Reminders
 from engine.host.threads import Threads
 from lang import t
 from lang.says import Namer
@@ -53,10 +51,9 @@ class DiscordNotifier:
 
     def __init__(self, bot: BigApple) -> None:
         self.bot = bot
-        self.pings = TurnPings(
-            bot.host, bot.settings, bot.ping_ledger, bot.posts, DiscordReminders(bot), bot.clock
-        )
         sender = DiscordSender(bot)
+        reminders = Reminders(bot.host, bot.settings, bot.posts, sender, DiscordMarks(bot))
+        self.pings = TurnPings(bot.host, bot.settings, bot.ping_ledger, bot.posts, reminders, bot.clock)
         self.threads = Threads(
             bot.host, bot.posts, bot.settings, sender, self, DiscordMarks(bot), self.thread_name
         )
@@ -186,10 +183,3 @@ class DiscordNotifier:
             log.info(
                 "match %s: could not take the buttons off post %s: %s", live.match_id, live.message_id, exc
             )
-
-    def private_text(self, match: MatchRecord, seat: int, notice: Notice, locale: str = lang.DEFAULT) -> str:
-        """A DM about ``notice`` (see ``Deliveries.private_text``)."""
-        return self.deliveries.private_text(match, seat, notice, locale)[:CONTENT_LIMIT]
-
-    async def tell_dm_closed(self, match: MatchRecord, user_id: int) -> None:
-        await self.deliveries.dm_closed(match, user_id)

@@ -11,6 +11,7 @@ from typing import TYPE_CHECKING, Any
 import discord
 
 from cogs._components import view_of
+from engine.host.outbox import DestinationGone
 from engine.host.outgoing import Outgoing, Refused, Sent, TryLater
 from engine.host.ports import MatchRecord
 
@@ -69,9 +70,12 @@ class DiscordSender:
         return Sent(posted.channel.id, posted.id)
 
     async def to_match(self, match: MatchRecord, message: Outgoing) -> Sent:
-        with refusals():
-            channel = await self.bot.notifier.thread_of(match)
-            if channel is None:
-                raise Refused(f"match {match.id} has no thread")
-            posted = await channel.send(**message_of(message))
-        return Sent(posted.channel.id, posted.id)
+        """In the match's thread; a thread gone or closed to the bot is replaced as for a board post (see
+        ``engine.host.threads``), and the match with nowhere left to post is ``Refused`` as gone."""
+        try:
+            sent = await self.bot.notifier.threads.post(match, message)
+        except DestinationGone as gone:
+            raise Refused(gone, gone=True) from gone
+        if sent is None:
+            raise Refused(f"match {match.id} has no thread")
+        return sent

@@ -13,21 +13,24 @@ from discord.ext import commands
 
 import lang
 from cogs._lang import reader_locale
+from cogs._marks import DiscordMarks
 from engine.core.errors import EngineError, StaleVersion
+from engine.host.marks import Marks
 from engine.host.text import refusal
 from lang import t
 
 log = logging.getLogger(__name__)
 
 
-def error_text(error: BaseException, locale: str = lang.DEFAULT) -> str:
-    """What the user reads for ``error``; unexpected errors are logged here with an incident id."""
+def error_text(error: BaseException, locale: str = lang.DEFAULT, marks: Marks | None = None) -> str:
+    """What the user reads for ``error`` (its moments written with ``marks``); unexpected errors are
+    logged here with an incident id."""
     if isinstance(error, app_commands.CommandInvokeError):
         error = error.original
     if isinstance(error, StaleVersion):
-        return "⏳ " + refusal(locale, error)
+        return "⏳ " + refusal(locale, error, marks=marks)
     if isinstance(error, EngineError):
-        return "⚠️ " + refusal(locale, error)
+        return "⚠️ " + refusal(locale, error, marks=marks)
     if isinstance(error, app_commands.CheckFailure | app_commands.TransformerError):
         return f"⚠️ {error}"
     incident = secrets.token_hex(4)
@@ -45,7 +48,7 @@ async def respond_error(interaction: discord.Interaction[Any], error: BaseExcept
         locale = await reader_locale(interaction)
     except Exception:  # the store itself may be what failed; the answer still goes out, in English
         locale = lang.DEFAULT
-    text = error_text(error, locale)[:2000]
+    text = error_text(error, locale, DiscordMarks(interaction.client))[:2000]
     try:
         if interaction.response.is_done():
             await interaction.followup.send(text, ephemeral=True)

@@ -8,11 +8,25 @@ from datetime import UTC, datetime, timedelta
 
 from engine.core.errors import LobbyError
 from engine.host.clock import SeatClock
+from engine.host.marks import Dated, PlainMarks
 from engine.host.ports import MatchStore
 from engine.host.text import HOST
 
 # The days of absence a person may take in one calendar month (UTC), counted in the month they begin.
 AWAY_DAYS_PER_MONTH = 14
+
+
+class AwayAlready(LobbyError, Dated):
+    """An absence asked for while one runs, until ``until``."""
+
+    def __init__(self, until: datetime) -> None:
+        super().__init__(
+            HOST.say(
+                "you are away already, until {when}; end it with /away off",
+                when=PlainMarks().moment(until, "full"),
+            )
+        )
+        self.moments = {"when": until}
 
 
 def month_start(now: datetime) -> datetime:
@@ -38,12 +52,7 @@ async def go_away(
     def allow(spans: Sequence[tuple[datetime, datetime]]) -> None:
         current = [end for begin, end in spans if begin <= now < end]
         if current:
-            raise LobbyError(
-                HOST.say(
-                    "you are away already, until {when}; end it with /away off",
-                    when=f"<t:{int(current[0].timestamp())}:f>",
-                )
-            )
+            raise AwayAlready(current[0])
         left = AWAY_DAYS_PER_MONTH - days_used(spans, now)
         if days > left:
             raise LobbyError(

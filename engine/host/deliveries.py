@@ -22,9 +22,9 @@ from engine.host.outgoing import Outgoing, Refused, Sender, Sent
 from engine.host.pings import TurnPings
 from engine.host.ports import Delivery, LivePost, MatchRecord, Notice, SettingsStore
 from engine.host.post_words import board_post_text
-from engine.host.private import call_list, dm_closed, heading_of, private_reader, private_text
+from engine.host.private import call_list, heading_of, private_message, private_reader
 from engine.host.service import GameHost
-from lang.says import Namer, render
+from lang.says import Namer
 
 log = logging.getLogger(__name__)
 
@@ -146,7 +146,7 @@ class Deliveries:
         if reader is None:
             return
         locale = await recipient_locale(self.settings, reader, match.guild_id)
-        text = self.private_text(match, delivery.seat, notice, locale)
+        text = private_message(self.host, match, delivery.seat, notice, locale, self.marks)
         png = await self.front.draw(match, delivery.version, delivery.seat, locale)
         fresh = await new_image(self.posts, match.id, delivery.seat, png)
         # The same controls as the thread's post: a player can take the whole turn from here.
@@ -161,31 +161,7 @@ class Deliveries:
             log.info("match %s: private messages to user %s refused (%s)", match.id, reader, exc)
             # Closed direct messages, a person who blocked the bot or shares no server with it any more:
             # every such refusal lasts, so the hand stays behind the "My hand" button instead.
-            await self.dm_closed(match, reader)
+            await self.pings.reminders.dm_closed(match, reader)
             return
         if fresh:
             await self.posts.remember_sent_image(match.id, delivery.seat, fresh)
-
-    def private_text(self, match: MatchRecord, seat: int, notice: Notice, locale: str) -> str:
-        """A private message: which server and match it is about, a link to the thread, the private
-        lines, and whether it is the reader's turn."""
-        server = self.marks.server(match.guild_id) if match.guild_id else None
-        heading = heading_of(self.host, match, locale)
-        return private_text(
-            locale, heading, seat, notice, self.namer(match), server, self.marks.address(match)
-        )
-
-    async def dm_closed(self, match: MatchRecord, user_id: int) -> None:
-        """Say once per match, in its thread, that this player's hand waits behind "My hand"; the store
-        remembers it, so a restart does not say it again."""
-        if await self.posts.dm_refused(match.id, user_id):
-            return
-        locale = await recipient_locale(self.settings, user_id, match.guild_id)
-        text = render(locale, dm_closed(self.marks.person(user_id)))
-        told = await self.front.post(
-            match, Outgoing(text, (controls.hand(match.id, locale),), mentions=(user_id,))
-        )
-        if told is None:
-            return
-        await self.posts.remember_dm_refused(match.id, user_id)
-        log.info("match %s: DMs closed for user %s; told them in the thread", match.id, user_id)

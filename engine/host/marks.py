@@ -9,6 +9,15 @@ from typing import Literal, Protocol
 
 from engine.host.ports import MatchRecord
 
+
+class Dated:
+    """Part of a refusal whose sentence names moments: ``moments`` holds them by the name of their
+    argument, so that each reader's front end writes them its own way (``Marks.moment``, in full); the
+    sentence itself holds them as plain dates, for logs and the command line."""
+
+    moments: dict[str, datetime]
+
+
 # How a moment is written: its date, how long ago it was, or its date and time.
 Moment = Literal["date", "relative", "full"]
 
@@ -24,6 +33,10 @@ class Marks(Protocol):
 
     def address(self, match: MatchRecord) -> str | None:
         """Where ``match``'s thread is, for a link (None: it has none)."""
+        ...
+
+    def post_address(self, guild_id: int | None, channel_id: int, message_id: int) -> str | None:
+        """Where one post is, for a link (None: it has no address a reader can follow)."""
         ...
 
     def moment(self, when: datetime, style: Moment) -> str:
@@ -58,6 +71,9 @@ class PlainMarks:
         return f"#{thread_id}"
 
     def address(self, match: MatchRecord) -> str | None:
+        return None
+
+    def post_address(self, guild_id: int | None, channel_id: int, message_id: int) -> str | None:
         return None
 
     def moment(self, when: datetime, style: Moment) -> str:

@@ -2,9 +2,9 @@
 
 The post that begins a turn asks ``TurnPings.begin`` whom to mention; what is not said at once (a direct
 message, a mention held through quiet hours, a "waited" player's message) is a row in the store, written
-with the post, that ``sweep`` delivers when it comes due through the front end's ``ReminderSender``. Every
-row is marked sent before its message goes, so a turn pings a player at most once, whatever fails and
-whenever the front end restarts. The rules of when and how are ``engine.host.notify``'s.
+with the post, that ``sweep`` delivers when it comes due (worded and sent by ``engine.host.reminders``).
+Every row is marked sent before its message goes, so a turn pings a player at most once, whatever fails
+and whenever the front end restarts. The rules of when and how are ``engine.host.notify``'s.
 """
 
 from __future__ import annotations
@@ -13,18 +13,16 @@ import logging
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
-from typing import Protocol
 
 from pydantic import ValidationError
 
 from engine.core.errors import EngineError
-from engine.core.say import Say, Who
 from engine.host.ledgers import PingLedger, PostLedger
 from engine.host.notify import Act, Channel, NotifyPrefs, TurnPing, Via, decide, loud_dm
 from engine.host.outgoing import Refused, TryLater
 from engine.host.ports import Delivery, MatchRecord, Notice, SettingsStore
+from engine.host.reminders import Reminders
 from engine.host.service import GameHost
-from engine.host.text import HOST
 
 log = logging.getLogger(__name__)
 
@@ -34,28 +32,6 @@ NOTIFY = "notify"
 RETRY_AFTER = timedelta(minutes=1)
 # Preferences kept at hand; past this many the cache starts again.
 PREFS_KEPT = 10_000
-
-
-class ReminderSender(Protocol):
-    """How a front end delivers a due reminder. Each raises ``Refused`` or ``TryLater`` when it fails."""
-
-    async def mention(self, match: MatchRecord, ping: TurnPing, text: Say) -> None:
-        """Call the player in the match's thread with ``text`` (its ``player`` names their seat)."""
-        ...
-
-    async def message(self, match: MatchRecord, ping: TurnPing, notice: Notice) -> None:
-        """Send the player the private message of ``notice``, which says it is their turn (see
-        ``private.private_text``)."""
-        ...
-
-    async def dm_closed(self, match: MatchRecord, user_id: int) -> None:
-        """Say once in the match's thread that this player's direct messages are closed."""
-        ...
-
-
-def your_turn(seat: int) -> Say:
-    """The reminder said in the thread to the player of ``seat``, named as the front end calls them."""
-    return HOST.say("{player}, it is your turn.", player=Who(seat=seat))
 
 
 @dataclass
@@ -76,14 +52,14 @@ class TurnPings:
         settings: SettingsStore,
         ledger: PingLedger,
         posts: PostLedger,
-        sender: ReminderSender,
+        reminders: Reminders,
         clock: Callable[[], datetime],
     ) -> None:
         self.host = host
         self.settings = settings
         self.ledger = ledger
         self.posts = posts
-        self.sender = sender
+        self.reminders = reminders
         self.clock = clock
         # Read on every post and private message, changed only through ``save_prefs``.
         self._prefs: dict[int, NotifyPrefs] = {}
@@ -224,20 +200,20 @@ class TurnPings:
             return False  # somebody else told them
         try:
             if via is Via.MENTION:
-                await self.sender.mention(match, ping, your_turn(ping.seat))
+                await self.reminders.turn_in_thread(match, ping.seat, ping.user_id)
             else:
-                await self.sender.message(match, ping, Notice(to_act=(ping.seat,)))
+                await self.reminders.turn_by_message(match, ping.seat, ping.user_id)
         except Refused as exc:
             # Refusals last, so nothing is retried. Closed DMs: the thread says so once, mentioning them,
-            # and later turns mention them there instead. A thread out of reach is moved by the match's
-            # next post.
+            # and later turns mention them there instead. (The sender moves a match whose thread is out
+            # of reach; one refused even so has nowhere left to post.)
             log.info("match %s: the turn reminder of seat %s was refused: %s", match.id, ping.seat, exc)
             if via is not Via.DM:
                 return False
             if await self.posts.dm_refused(match.id, ping.user_id):
-                await self.sender.mention(match, ping, your_turn(ping.seat))
+                await self.reminders.turn_in_thread(match, ping.seat, ping.user_id)
             else:
-                await self.sender.dm_closed(match, ping.user_id)
+                await self.reminders.dm_closed(match, ping.user_id)
         except TryLater:
             await self.ledger.release_ping(ping, now + RETRY_AFTER)
             raise

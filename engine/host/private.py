@@ -11,6 +11,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 
 from engine.core.say import Say
+from engine.host.marks import Marks
 from engine.host.ports import MatchRecord, Notice
 from engine.host.service import GameHost
 from engine.host.text import HOST, clip_lines, notice_heading, notice_lines
@@ -84,6 +85,19 @@ def private_text(
     if seat in notice.to_act:
         parts.append("▶ " + t(locale, "It is your turn: press **Play** below, or use `/move` in the thread."))
     return "\n".join(parts)
+
+
+def private_message(
+    host: GameHost, match: MatchRecord, seat: int, notice: Notice, locale: str, marks: Marks
+) -> str:
+    """``private_text`` of ``notice`` for ``seat`` of ``match``, its server, thread and players written
+    with ``marks``."""
+    name = host.namer(match)
+    server = marks.server(match.guild_id) if match.guild_id else None
+    heading = heading_of(host, match, locale)
+    return private_text(
+        locale, heading, seat, notice, lambda s: marks.text(name(s)), server, marks.address(match)
+    )
 
 
 def moved_note(number: int, deleted: bool, in_channel: bool) -> Say:

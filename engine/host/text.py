@@ -9,6 +9,7 @@ import lang
 from engine.core.contract import Event, Outcome
 from engine.core.errors import EngineError
 from engine.core.say import SILENT, Say, Speaker
+from engine.host.marks import Dated, Marks
 from engine.host.ports import MatchRecord, Notice
 from lang import N_, t, tn
 from lang.says import Namer, render
@@ -27,10 +28,14 @@ def told(events: Sequence[Event]) -> list[Event]:
     return [e for e in events if e.say != SILENT]
 
 
-def refusal(locale: str, error: EngineError, name: Namer | None = None) -> str:
-    """A refusal in ``locale``: what is wrong (translated when the raiser gave a sentence), then what is
-    allowed, starting with a capital letter."""
-    message = render(locale, error.say, name or _numbered) if error.say is not None else error.message
+def refusal(locale: str, error: EngineError, name: Namer | None = None, marks: Marks | None = None) -> str:
+    """A refusal in ``locale``: what is wrong (translated when the raiser gave a sentence, its moments
+    written with ``marks``), then what is allowed, starting with a capital letter."""
+    said = error.say
+    if said is not None and marks is not None and isinstance(error, Dated):
+        written = {key: marks.moment(when, "full") for key, when in error.moments.items()}
+        said = said.model_copy(update={"args": {**said.args, **written}})
+    message = render(locale, said, name or _numbered) if said is not None else error.message
     more = lang.catalogue(locale).gettext(N_("(and {count} more)"))
     text = error.describe(message=message, allowed_word=t(locale, "Allowed"), more=more)
     return text[:1].upper() + text[1:]

@@ -10,6 +10,8 @@ import pytest
 from data.store import SqliteMatchStore
 from engine.core.errors import LobbyError
 from engine.host.absence import AWAY_DAYS_PER_MONTH, come_back, days_used, go_away
+from engine.host.text import refusal
+from tests.host.test_lobby_words import MARKS
 
 USER = 7
 MONTH = datetime(2026, 5, 1, tzinfo=UTC)
@@ -70,3 +72,18 @@ def test_the_days_of_an_absence_begun_last_month_count_there() -> None:
     spans = [(MONTH - timedelta(days=3), MONTH + timedelta(days=2)), (MONTH, MONTH + timedelta(hours=30))]
     assert days_used(spans, MONTH + timedelta(days=5)) == 1
     assert days_used(spans[:1], MONTH - timedelta(days=1)) == 5
+
+
+async def test_the_refusal_of_a_second_absence_says_when_the_first_ends_as_the_front_end_writes_it(
+    store: SqliteMatchStore,
+) -> None:
+    ends, _ = await go_away(store, USER, 3, MONTH)
+    with pytest.raises(LobbyError) as refused:
+        await go_away(store, USER, 1, MONTH + timedelta(days=1))
+    assert refusal("en", refused.value, marks=MARKS) == (
+        "You are away already, until full 2026-05-04; end it with /away off"
+    )
+    assert refusal("it", refused.value, marks=MARKS).startswith("Sei già assente, fino a full 2026-05-04;")
+    # Logs and front ends without marks read a plain date; no front end's markup is in the host's words.
+    assert "2026-05-04 00:00" in refused.value.message and "<t:" not in refusal("en", refused.value)
+    assert ends == MONTH + timedelta(days=3)

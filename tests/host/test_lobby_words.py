@@ -34,6 +34,9 @@ class Marks:
     def address(self, match: MatchRecord) -> str | None:
         return f"https://example.org/{match.id}" if match.thread_id is not None else None
 
+    def post_address(self, guild_id: int | None, channel_id: int, message_id: int) -> str | None:
+        return f"https://example.org/{channel_id}/{message_id}" if guild_id else None
+
     def moment(self, when: datetime, style: Moment) -> str:
         return f"{style} {when:%Y-%m-%d}"
 

@@ -13,7 +13,6 @@ from engine.core.say import Say
 from engine.host.clock import Pace, Reminder, SeatClock
 from engine.host.clock_words import clock_reminder, time_left
 from engine.host.marks import PlainMarks
-from engine.host.pings import your_turn
 from engine.host.ports import LivePost, MatchRecord, MatchStatus, Notice, Player
 from engine.host.post_words import board_post_text
 from engine.host.posts import BoardPost
@@ -27,6 +26,7 @@ from engine.host.private import (
     private_reader,
     private_text,
 )
+from engine.host.reminders import your_turn
 from lang.says import render
 
 NOON = datetime(2026, 11, 29, 12, tzinfo=UTC)
