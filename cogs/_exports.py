@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import io
 import logging
 from collections.abc import Awaitable, Callable
 from datetime import timedelta
@@ -18,8 +17,11 @@ from typing import TYPE_CHECKING, Any
 
 import discord
 
+from cogs._reply import reply
+from cogs._sender import DiscordSender
 from cogs.errors import error_text
-from engine.host.exports import ANSWER_WITHIN, CAME_LATE, MOST_IN_LINE, STOPPING, Answer, Export, ExportLine
+from engine.host.exports import ANSWER_WITHIN, MOST_IN_LINE, STOPPING, Answer, Export, SentExports
+from engine.host.outgoing import Outgoing
 from lang.says import render
 
 if TYPE_CHECKING:
@@ -31,23 +33,14 @@ log = logging.getLogger(__name__)
 INVALID_WEBHOOK_TOKEN = 50027
 # How long a stop waits to tell the people still in line that their animation will not come.
 TELL_ON_STOP_S = 2.0
-MESSAGE_LIMIT = 2000
 
 
-def files_of(answer: Answer) -> list[discord.File]:
-    """A fresh file to send (a sent one cannot be read again)."""
-    return (
-        [discord.File(io.BytesIO(answer.data), filename=answer.filename)] if answer.data is not None else []
-    )
-
-
-class Exports(ExportLine):
-    """The line of exports of a bot, each answered by followup while in time, else by direct message."""
+class Exports(SentExports):
+    """The line of exports of a bot: each answered by followup while its interaction is in time, else by
+    direct message."""
 
     def __init__(self, bot: Bot, most: int = MOST_IN_LINE, answer_within: timedelta = ANSWER_WITHIN) -> None:
-        super().__init__(bot.clock, self._send, most, answer_within)
-        self.sent_by_followup = 0
-        self.sent_by_dm = 0
+        super().__init__(bot.clock, self._answer, DiscordSender(bot), error_text, most, answer_within)
 
     async def ask_for(
         self, interaction: discord.Interaction[Any], locale: str, make: Callable[[], Awaitable[Answer]]
@@ -66,28 +59,15 @@ class Exports(ExportLine):
         except discord.HTTPException as exc:
             log.warning("could not tell user %s about their export: %s", interaction.user.id, exc)
 
-    async def _send(self, export: Export, answer: Answer | Exception, in_time: bool) -> None:
-        """``answer`` by followup while the interaction's token is valid, else (or when Discord says it
-        has expired) by direct message."""
-        if isinstance(answer, Exception):
-            answer = Answer(error_text(answer, export.locale)[:MESSAGE_LIMIT])
-        interaction: discord.Interaction[Any] = export.reply
-        if in_time:
-            try:
-                await interaction.followup.send(answer.text, files=files_of(answer), ephemeral=True)
-            except discord.HTTPException as exc:
-                if exc.code != INVALID_WEBHOOK_TOKEN:
-                    raise
-            else:
-                self.sent_by_followup += 1
-                return
-        late = render(export.locale, CAME_LATE)
+    async def _answer(self, export: Export, message: Outgoing) -> bool:
+        """``message`` by followup; False when Discord says the interaction's token has expired."""
         try:
-            await interaction.user.send(f"{late}\n{answer.text}"[:MESSAGE_LIMIT], files=files_of(answer))
-        except discord.Forbidden:
-            log.info("user %s takes no direct messages: their export was not delivered", export.user_id)
-        else:
-            self.sent_by_dm += 1
+            await reply(export.reply, message)
+        except discord.HTTPException as exc:
+            if exc.code != INVALID_WEBHOOK_TOKEN:
+                raise
+            return False
+        return True
 
     async def stop(self) -> None:
         """Stop drawing; the people still in line are told, briefly, to ask again after the restart."""

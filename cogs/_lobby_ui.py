@@ -25,7 +25,7 @@ async def lobby_button(interaction: discord.Interaction[Any], pressed: Pressed) 
     bot = bot_of(interaction)
     user = interaction.user
     scope = scope_of(interaction)
-    match_id, action = pressed.number("match_id"), pressed.word("action")
+    match_id, action = pressed.number("match_id"), pressed.part("action")
     if action == "join":
         match = await bot.host.join(match_id, Player(user_id=user.id, name=display_name(user)), scope)
         if isinstance(interaction.channel, discord.Thread):

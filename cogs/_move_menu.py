@@ -58,7 +58,7 @@ async def select_move(interaction: discord.Interaction[Any], pressed: Pressed) -
 
 async def pick_move(interaction: discord.Interaction[Any], pressed: Pressed) -> None:
     """One choice of a short move menu, as a button: like the select's option."""
-    await choose(interaction, pressed.number("match_id"), pressed.number("version"), pressed.word("value"))
+    await choose(interaction, pressed.number("match_id"), pressed.number("version"), pressed.part("value"))
 
 
 async def choose(interaction: discord.Interaction[Any], match_id: int, version: int, value: str) -> None:
@@ -186,7 +186,7 @@ async def undo(interaction: discord.Interaction[Any], pressed: Pressed) -> None:
     """Undo: takes back the presser's latest move on the board it was made for. On a private menu
     (``menu``), the answer replaces the menu; a post's is answered privately."""
     match_id, version = pressed.number("match_id"), pressed.number("version")
-    await take_back(interaction, match_id, version, edit=bool(pressed.word("menu")))
+    await take_back(interaction, match_id, version, edit=bool(pressed.part("menu")))
 
 
 async def take_back(

@@ -56,10 +56,10 @@ async def advance(interaction: discord.Interaction[Any], pressed: Pressed) -> No
     record = await tournament_here(interaction, pressed.number("tournament_id"))
     round_number = pressed.number("round_number")
     await require_organiser(interaction)
-    if pressed.word("action") == "keep":
+    if pressed.part("action") == "keep":
         await reply(interaction, words.plays_on(record, round_number), edit=True)
         return
-    confirmed = (round_number, pressed.word("plan").removeprefix("p"))
+    confirmed = (round_number, pressed.part("plan").removeprefix("p"))
     # Checked before answering, so a stale click is refused at once; ``advance`` checks again.
     (await bot.tournaments.advance_plan(record.id)).check(*confirmed, record.name)
     await interaction.response.defer()

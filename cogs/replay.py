@@ -33,14 +33,14 @@ if TYPE_CHECKING:
 async def step(interaction: discord.Interaction[Any], pressed: Pressed) -> None:
     """A step of the replay (first, previous, next, last), or the switch between the public board and
     the player's own view."""
-    own = pressed.word("own") == "o"
+    own = pressed.part("own") == "o"
     await show_move(interaction, pressed.number("match_id"), pressed.number("move"), own, edit=True)
 
 
 async def jump(interaction: discord.Interaction[Any], pressed: Pressed) -> None:
     """Jumps to the end of a turn or to a scoring."""
     target = jump_target((chosen(interaction) or [""])[0])
-    await show_move(interaction, pressed.number("match_id"), target, pressed.word("own") == "o", edit=True)
+    await show_move(interaction, pressed.number("match_id"), target, pressed.part("own") == "o", edit=True)
 
 
 async def show_move(

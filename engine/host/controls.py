@@ -75,7 +75,7 @@ class Pressed:
         value = self.parts.get(name, 0)
         return value if isinstance(value, int) else 0
 
-    def word(self, name: str) -> str:
+    def part(self, name: str) -> str:
         value = self.parts.get(name, "")
         return value if isinstance(value, str) else ""
 

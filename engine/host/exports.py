@@ -21,7 +21,9 @@ from datetime import datetime, timedelta
 from typing import Any
 
 from engine.core.say import Say
+from engine.host.outgoing import Outgoing, Refused, Sender
 from engine.host.text import HOST
+from lang.says import render
 
 log = logging.getLogger(__name__)
 
@@ -162,3 +164,41 @@ class ExportLine:
         self._waiting.clear()
         self._drawing = None
         return left
+
+
+class SentExports(ExportLine):
+    """A line of exports whose answers go with their requests while in time (``answer``, False when the
+    request can no longer be answered), else privately through ``sender``; an answer that failed to be
+    made says what went wrong (``describe``)."""
+
+    def __init__(
+        self,
+        clock: Callable[[], datetime],
+        answer: Callable[[Export, Outgoing], Awaitable[bool]],
+        sender: Sender,
+        describe: Callable[[Exception, str], str],
+        most: int = MOST_IN_LINE,
+        answer_within: timedelta = ANSWER_WITHIN,
+    ) -> None:
+        super().__init__(clock, self._send, most, answer_within)
+        self.answer, self.sender, self.describe = answer, sender, describe
+        self.answered = 0
+        self.sent_privately = 0
+
+    async def _send(self, export: Export, answer: Answer | Exception, in_time: bool) -> None:
+        if isinstance(answer, Exception):
+            answer = Answer(self.describe(answer, export.locale))
+        if in_time and await self.answer(
+            export, Outgoing(answer.text, image=answer.data, filename=answer.filename)
+        ):
+            self.answered += 1
+            return
+        late = f"{render(export.locale, CAME_LATE)}\n{answer.text}"
+        try:
+            await self.sender.to_person(
+                export.user_id, Outgoing(late, image=answer.data, filename=answer.filename)
+            )
+        except Refused:
+            log.info("user %s takes no private messages: their export was not delivered", export.user_id)
+        else:
+            self.sent_privately += 1

@@ -74,7 +74,7 @@ async def test_exports_wait_in_a_short_line_one_per_person_each_told_their_place
         for message in files:
             assert message.ephemeral and "move by move" in (message.content or "")
             assert is_gif(message.attachment(f"match-{match_id}.gif").data)
-        assert exports.sent_by_followup == 3 and exports.sent_by_dm == 0 and exports.in_line == 0
+        assert exports.answered == 3 and exports.sent_privately == 0 and exports.in_line == 0
         assert bot.animator.drawn == 1  # the same animation, drawn once for the three of them
 
         # The line is free again: the one refused may ask now, and nobody is ahead of them.
@@ -122,4 +122,4 @@ async def test_an_export_ready_after_fifteen_minutes_arrives_by_direct_message(
         ]
         assert len([r for r in fake.requests_to("POST", FOLLOWUP) if r.params["token"] == second.token]) == 1
         await fake.wait_until(lambda: exports.in_line == 0, what="the line to empty")
-        assert exports.sent_by_dm == 2 and exports.sent_by_followup == 0
+        assert exports.sent_privately == 2 and exports.answered == 0
