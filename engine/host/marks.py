@@ -26,6 +26,15 @@ class Marks(Protocol):
         """Where ``match``'s thread is, for a link (None: it has none)."""
         ...
 
+    def thread_address(self, guild_id: int, thread_id: int) -> str | None:
+        """Where the thread ``thread_id`` of server ``guild_id`` is, for a link read outside the server
+        (a private message); None when the front end has no such address."""
+        ...
+
+    def role(self, role_id: int) -> str:
+        """A server's role, as a text names it."""
+        ...
+
     def moment(self, when: datetime, style: Moment) -> str:
         """``when``, written the ``style`` way in the reader's own time where the front end can."""
         ...
@@ -59,6 +68,12 @@ class PlainMarks:
 
     def address(self, match: MatchRecord) -> str | None:
         return None
+
+    def thread_address(self, guild_id: int, thread_id: int) -> str | None:
+        return None
+
+    def role(self, role_id: int) -> str:
+        return f"@&{role_id}"
 
     def moment(self, when: datetime, style: Moment) -> str:
         return when.date().isoformat() if style == "date" else when.isoformat(" ", "minutes")

@@ -34,6 +34,12 @@ class Marks:
     def address(self, match: MatchRecord) -> str | None:
         return f"https://example.org/{match.id}" if match.thread_id is not None else None
 
+    def thread_address(self, guild_id: int, thread_id: int) -> str | None:
+        return f"https://example.org/{guild_id}/{thread_id}"
+
+    def role(self, role_id: int) -> str:
+        return f"role {role_id}"
+
     def moment(self, when: datetime, style: Moment) -> str:
         return f"{style} {when:%Y-%m-%d}"
 
