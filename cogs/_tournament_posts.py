@@ -36,16 +36,11 @@ class DiscordVenue:
 
 
 def announcements(bot: Bot) -> tournament_sending.Announcements:
+    sender, marks, venue = DiscordSender(bot), DiscordMarks(bot), DiscordVenue(bot)
     return tournament_sending.Announcements(
-        bot.tournaments,
-        bot.settings,
-        DiscordSender(bot),
-        DiscordMarks(bot),
-        DiscordVenue(bot),
-        render_standings,
-        bot.tournament_backoff,
+        bot.tournaments, bot.settings, sender, marks, venue, render_standings, bot.tournament_backoff,
         bot.organisers_told,
-    )
+    )  # fmt: skip
 
 
 async def publish(bot: Bot, tournament_id: int) -> bool:

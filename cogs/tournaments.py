@@ -26,6 +26,7 @@ from render.standings import render_standings
 if TYPE_CHECKING:
     from cogs._bot import Bot
 
+Interaction = discord.Interaction[Any]
 FORMAT_CHOICES = [
     app_commands.Choice(name="swiss", value="swiss"),
     app_commands.Choice(name="elimination", value="elimination"),
@@ -33,12 +34,13 @@ FORMAT_CHOICES = [
 ]
 
 
-def caller(interaction: discord.Interaction[Any]) -> Caller:
+def asking(interaction: Interaction) -> tuple[Caller, Reply]:
+    """Who runs the command, and how to answer them."""
     user, roles = interaction.user, tuple(role.id for role in getattr(interaction.user, "roles", ()))
     return Caller(
         user.id, display_name(user), interaction.guild_id, interaction.channel_id, is_admin(interaction),
         roles, str(interaction.locale),
-    )  # fmt: skip
+    ), Reply(interaction)  # fmt: skip
 
 
 def person(member: discord.Member) -> Person:
@@ -46,20 +48,18 @@ def person(member: discord.Member) -> Person:
 
 
 def buttons(controls: Sequence[Control]) -> discord.ui.View:
-    """The tournament's buttons for ``controls``, registered with the client so they work after a
-    restart."""
+    """The tournament's buttons for ``controls``, as the client registered them to work after a restart
+    (the same custom ids as ``view_of`` gives, which no route takes yet)."""
     view = discord.ui.View(timeout=None)
     for control in controls:
         pressed = parse(control.address)
         assert pressed is not None
-        number = pressed.number("tournament_id")
-        item: JoinTournamentButton | AdvanceButton
-        if pressed.kind == "tjoin":
-            item = JoinTournamentButton(number)
-        else:
-            # (``Pressed.word`` is not called here: the catalogues' extractor takes it for a message.)
-            action, plan = (str(pressed.parts[part]) for part in ("action", "plan"))
-            item = AdvanceButton(action, number, pressed.number("round_number"), plan)
+        # (Not ``Pressed.word``: the catalogues' extractor takes any ``word`` call for a message.)
+        number, (action, plan) = pressed.number("tournament_id"), map(pressed.parts.get, ("action", "plan"))
+        item: JoinTournamentButton | AdvanceButton = (
+            JoinTournamentButton(number) if pressed.kind == "tjoin"
+            else AdvanceButton(str(action), number, pressed.number("round_number"), str(plan))
+        )  # fmt: skip
         item.item.label = control.label
         view.add_item(item)
     return view
@@ -68,7 +68,7 @@ def buttons(controls: Sequence[Control]) -> discord.ui.View:
 class Reply:
     """The desk's ``Replier`` for one slash command: a long step shows that the bot is thinking."""
 
-    def __init__(self, interaction: discord.Interaction[Any]) -> None:
+    def __init__(self, interaction: Interaction) -> None:
         self.interaction = interaction
 
     async def working(self) -> None:
@@ -86,14 +86,9 @@ class Reply:
 
 class Tournaments(commands.GroupCog, group_name="tournament", group_description="Tournaments"):
     def __init__(self, bot: Bot) -> None:
-        self.bot = bot
+        marks = DiscordMarks(bot)
         self.desk = TournamentDesk(
-            bot.tournaments,
-            bot.settings,
-            DiscordMarks(bot),
-            render_standings,
-            bot.publish_soon,
-            bot.kick_outbox,
+            bot.tournaments, bot.settings, marks, render_standings, bot.publish_soon, bot.kick_outbox
         )
 
     @app_commands.command(name="create", description="Create a tournament (organisers)")
@@ -115,7 +110,7 @@ class Tournaments(commands.GroupCog, group_name="tournament", group_description=
     )
     async def create(
         self,
-        interaction: discord.Interaction[Any],
+        interaction: Interaction,
         name: str,
         game: str,
         format: str,
@@ -128,34 +123,34 @@ class Tournaments(commands.GroupCog, group_name="tournament", group_description=
         clock: str = Pace.NONE.value,
     ) -> None:
         await self.desk.create(
-            caller(interaction), Reply(interaction), name, game, format, options, table_size, rounds,
+            *asking(interaction), name, game, format, options, table_size, rounds,
             deadline_hours, rated, points, clock,
         )  # fmt: skip
 
     @app_commands.command(name="open", description="Open registration with a Join button (organisers)")
     @app_commands.describe(tournament="The tournament number (default: this server's open one)")
-    async def open(self, interaction: discord.Interaction[Any], tournament: int | None = None) -> None:
-        await self.desk.open(caller(interaction), Reply(interaction), tournament)
+    async def open(self, interaction: Interaction, tournament: int | None = None) -> None:
+        await self.desk.open(*asking(interaction), tournament)
 
     @app_commands.command(name="close", description="Close registration (organisers)")
     @app_commands.describe(tournament="The tournament number (default: this server's open one)")
-    async def close(self, interaction: discord.Interaction[Any], tournament: int | None = None) -> None:
-        await self.desk.close(caller(interaction), Reply(interaction), tournament)
+    async def close(self, interaction: Interaction, tournament: int | None = None) -> None:
+        await self.desk.close(*asking(interaction), tournament)
 
     @app_commands.command(name="start", description="Start round 1 (organisers)")
     @app_commands.describe(tournament="The tournament number (default: this server's open one)")
-    async def start(self, interaction: discord.Interaction[Any], tournament: int | None = None) -> None:
-        await self.desk.start(caller(interaction), Reply(interaction), tournament)
+    async def start(self, interaction: Interaction, tournament: int | None = None) -> None:
+        await self.desk.start(*asking(interaction), tournament)
 
     @app_commands.command(name="join", description="Register for the open tournament")
     @app_commands.describe(tournament="The tournament number (default: this server's open one)")
-    async def join(self, interaction: discord.Interaction[Any], tournament: int | None = None) -> None:
-        await self.desk.join(caller(interaction), Reply(interaction), tournament)
+    async def join(self, interaction: Interaction, tournament: int | None = None) -> None:
+        await self.desk.join(*asking(interaction), tournament)
 
     @app_commands.command(name="leave", description="Withdraw before the tournament starts")
     @app_commands.describe(tournament="The tournament number (default: this server's open one)")
-    async def leave(self, interaction: discord.Interaction[Any], tournament: int | None = None) -> None:
-        await self.desk.leave(caller(interaction), Reply(interaction), tournament)
+    async def leave(self, interaction: Interaction, tournament: int | None = None) -> None:
+        await self.desk.leave(*asking(interaction), tournament)
 
     @app_commands.command(name="add-computer", description="Enter a computer player (organisers)")
     @app_commands.describe(
@@ -164,37 +159,35 @@ class Tournaments(commands.GroupCog, group_name="tournament", group_description=
     )
     @app_commands.choices(level=LEVEL_CHOICES)
     async def add_computer(
-        self, interaction: discord.Interaction[Any], tournament: int | None = None, level: str | None = None
+        self, interaction: Interaction, tournament: int | None = None, level: str | None = None
     ) -> None:
-        await self.desk.add_computer(caller(interaction), Reply(interaction), tournament, level)
+        await self.desk.add_computer(*asking(interaction), tournament, level)
 
     @app_commands.command(name="standings", description="The standings so far, or the final ones")
     @app_commands.describe(
         tournament="The tournament number (default: this server's current one, else the last finished)"
     )
-    async def standings(self, interaction: discord.Interaction[Any], tournament: int | None = None) -> None:
-        await self.desk.standings(caller(interaction), Reply(interaction), tournament)
+    async def standings(self, interaction: Interaction, tournament: int | None = None) -> None:
+        await self.desk.standings(*asking(interaction), tournament)
 
     @standings.autocomplete("tournament")
-    async def standings_choices(
-        self, interaction: discord.Interaction[Any], typed: str
-    ) -> list[app_commands.Choice[int]]:
-        found = await self.desk.choices(caller(interaction), typed)
+    async def standings_choices(self, interaction: Interaction, typed: str) -> list[app_commands.Choice[int]]:
+        found = await self.desk.choices(asking(interaction)[0], typed)
         return [app_commands.Choice(name=name, value=number) for name, number in found]
 
     @app_commands.command(name="mytable", description="Your table in the current round")
     @app_commands.describe(tournament="The tournament number (default: this server's open one)")
-    async def mytable(self, interaction: discord.Interaction[Any], tournament: int | None = None) -> None:
-        await self.desk.my_table(caller(interaction), Reply(interaction), tournament)
+    async def mytable(self, interaction: Interaction, tournament: int | None = None) -> None:
+        await self.desk.my_table(*asking(interaction), tournament)
 
     @app_commands.command(name="drop", description="Drop a player from future rounds (organisers)")
     @app_commands.describe(
         player="The member concerned", tournament="The tournament number (default: this server's open one)"
     )
     async def drop(
-        self, interaction: discord.Interaction[Any], player: discord.Member, tournament: int | None = None
+        self, interaction: Interaction, player: discord.Member, tournament: int | None = None
     ) -> None:
-        await self.desk.drop(caller(interaction), Reply(interaction), person(player), tournament)
+        await self.desk.drop(*asking(interaction), person(player), tournament)
 
     @app_commands.command(name="replace", description="Let someone take over a player's place (organisers)")
     @app_commands.describe(
@@ -204,14 +197,12 @@ class Tournaments(commands.GroupCog, group_name="tournament", group_description=
     )
     async def replace(
         self,
-        interaction: discord.Interaction[Any],
+        interaction: Interaction,
         player: discord.Member,
         newcomer: discord.Member,
         tournament: int | None = None,
     ) -> None:
-        await self.desk.replace(
-            caller(interaction), Reply(interaction), person(player), person(newcomer), tournament
-        )
+        await self.desk.replace(*asking(interaction), person(player), person(newcomer), tournament)
 
     @app_commands.command(
         name="seat-computer", description="A computer finishes a player's table (organisers)"
@@ -224,21 +215,19 @@ class Tournaments(commands.GroupCog, group_name="tournament", group_description=
     @app_commands.choices(level=LEVEL_CHOICES)
     async def seat_computer(
         self,
-        interaction: discord.Interaction[Any],
+        interaction: Interaction,
         player: discord.Member,
         tournament: int | None = None,
         level: str | None = None,
     ) -> None:
-        await self.desk.seat_computer(
-            caller(interaction), Reply(interaction), person(player), tournament, level
-        )
+        await self.desk.seat_computer(*asking(interaction), person(player), tournament, level)
 
     @app_commands.command(
         name="advance", description="End the round: computers finish open tables (organisers)"
     )
     @app_commands.describe(tournament="The tournament number (default: this server's open one)")
-    async def advance(self, interaction: discord.Interaction[Any], tournament: int | None = None) -> None:
-        await self.desk.advance(caller(interaction), Reply(interaction), tournament)
+    async def advance(self, interaction: Interaction, tournament: int | None = None) -> None:
+        await self.desk.advance(*asking(interaction), tournament)
 
     @app_commands.command(
         name="decide", description="Decide a stuck table: its players best first (organisers)"
@@ -248,24 +237,22 @@ class Tournaments(commands.GroupCog, group_name="tournament", group_description=
         table="The table number", tournament="The tournament number (default: this server's open one)"
     )
     async def decide(
-        self, interaction: discord.Interaction[Any], table: int, order: str, tournament: int | None = None
+        self, interaction: Interaction, table: int, order: str, tournament: int | None = None
     ) -> None:
-        await self.desk.decide(caller(interaction), Reply(interaction), table, order, tournament)
+        await self.desk.decide(*asking(interaction), table, order, tournament)
 
     @app_commands.command(name="cancel", description="Cancel the tournament (organisers)")
     @app_commands.describe(tournament="The tournament number (default: this server's open one)")
-    async def cancel(self, interaction: discord.Interaction[Any], tournament: int | None = None) -> None:
-        await self.desk.cancel(caller(interaction), Reply(interaction), tournament)
+    async def cancel(self, interaction: Interaction, tournament: int | None = None) -> None:
+        await self.desk.cancel(*asking(interaction), tournament)
 
     @app_commands.command(
         name="organiser-role", description="Set the role allowed to run tournaments (admins)"
     )
     @app_commands.guild_only()
     @app_commands.describe(role="The role (none: admins only)")
-    async def organiser_role(
-        self, interaction: discord.Interaction[Any], role: discord.Role | None = None
-    ) -> None:
-        await self.desk.organiser_role(caller(interaction), Reply(interaction), role.id if role else None)
+    async def organiser_role(self, interaction: Interaction, role: discord.Role | None = None) -> None:
+        await self.desk.organiser_role(*asking(interaction), role.id if role else None)
 
 
 async def setup(bot: Bot) -> None:
