@@ -30,7 +30,13 @@ class DiscordMarks:
     def address(self, match: MatchRecord) -> str | None:
         if match.guild_id is None or match.thread_id is None:
             return None
-        return f"https://discord.com/channels/{match.guild_id}/{match.thread_id}"
+        return self.thread_address(match.guild_id, match.thread_id)
+
+    def thread_address(self, guild_id: int, thread_id: int) -> str | None:
+        return f"https://discord.com/channels/{guild_id}/{thread_id}"
+
+    def role(self, role_id: int) -> str:
+        return f"<@&{role_id}>"
 
     def post_address(self, guild_id: int | None, channel_id: int, message_id: int) -> str | None:
         if not guild_id:

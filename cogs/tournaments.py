@@ -1,32 +1,27 @@
 """/tournament (run by server admins or a configured role); its extension also loads /leaderboard and
-/profile (``cogs.ratings``)."""
+/profile (``cogs.ratings``). The host's desk runs each command (``engine.host.tournament_desk``); this
+module reads who asks and answers with what the desk gives."""
 
 from __future__ import annotations
 
-import asyncio
 from typing import TYPE_CHECKING, Any
 
 import discord
 from discord import app_commands
 from discord.ext import commands
 
-from cogs._components import display_name, is_admin, view_of
-from cogs._lang import reader_locale
-from cogs._tournament_posts import channel_link, standings_file
-from cogs._tournament_ui import require_organiser, round_over
+from cogs._components import display_name, is_admin
+from cogs._marks import DiscordMarks
+from cogs._sender import message_of
 from cogs.lobby import CLOCK_CHOICES, GAME_CHOICES, LEVEL_CHOICES
-from engine.core.options import parse_options
-from engine.core.say import Say
-from engine.host import controls
-from engine.host import tournament_posts as tposts
-from engine.host import tournament_words as words
 from engine.host.clock import Pace
-from engine.host.tournaments import TournamentRecord, parse_points
-from lang.says import render
+from engine.host.tournament_desk import Answer, Caller, Person, TournamentDesk
+from render.standings import render_standings
 
 if TYPE_CHECKING:
     from cogs._bot import Bot
 
+Interaction = discord.Interaction[Any]
 FORMAT_CHOICES = [
     app_commands.Choice(name="swiss", value="swiss"),
     app_commands.Choice(name="elimination", value="elimination"),
@@ -34,32 +29,48 @@ FORMAT_CHOICES = [
 ]
 
 
+def asking(interaction: Interaction) -> tuple[Caller, Reply]:
+    """Who runs the command, and how to answer them."""
+    user, roles = interaction.user, tuple(role.id for role in getattr(interaction.user, "roles", ()))
+    caller = Caller(
+        user.id,
+        display_name(user),
+        interaction.guild_id,
+        interaction.channel_id,
+        is_admin(interaction),
+        roles,
+        str(interaction.locale),
+    )
+    return caller, Reply(interaction)
+
+
+def person(member: discord.Member) -> Person:
+    return Person(member.id, member.display_name)
+
+
+class Reply:
+    """The desk's ``Replier`` for one slash command: a long step shows that the bot is thinking."""
+
+    def __init__(self, interaction: Interaction) -> None:
+        self.interaction = interaction
+
+    async def working(self) -> None:
+        await self.interaction.response.defer(thinking=True)
+
+    async def answer(self, answer: Answer) -> None:
+        sent = message_of(answer.message)
+        if self.interaction.response.is_done():
+            await self.interaction.followup.send(**sent)
+        else:
+            await self.interaction.response.send_message(**sent, ephemeral=answer.private)
+
+
 class Tournaments(commands.GroupCog, group_name="tournament", group_description="Tournaments"):
     def __init__(self, bot: Bot) -> None:
-        self.bot = bot
-
-    async def _find(
-        self, interaction: discord.Interaction[Any], tournament: int | None, finished: bool = False
-    ) -> TournamentRecord:
-        """The tournament numbered ``tournament``, else the server's one tournament under way. With
-        ``finished``, when none is under way, the one that ended last."""
-        return await tposts.find_tournament(self.bot.tournaments, interaction.guild_id, tournament, finished)
-
-    async def _organised(
-        self, interaction: discord.Interaction[Any], tournament: int | None
-    ) -> TournamentRecord:
-        """The tournament an organiser means (see ``_find``); ``LobbyError`` for anyone else."""
-        await require_organiser(interaction)
-        return await self._find(interaction, tournament)
-
-    async def _answer(self, interaction: discord.Interaction[Any], say: Say, ephemeral: bool = False) -> None:
-        """Answer with the host's sentence ``say``, in the reader's language."""
-        text = render(await reader_locale(interaction), say)
-        await interaction.response.send_message(text, ephemeral=ephemeral)
-
-    async def _follow(self, interaction: discord.Interaction[Any], say: Say) -> None:
-        """Follow a deferred answer up with the host's sentence ``say``, in the reader's language."""
-        await interaction.followup.send(render(await reader_locale(interaction), say))
+        marks = DiscordMarks(bot)
+        self.desk = TournamentDesk(
+            bot.tournaments, bot.settings, marks, render_standings, bot.publish_soon, bot.kick_outbox
+        )
 
     @app_commands.command(name="create", description="Create a tournament (organisers)")
     @app_commands.choices(game=GAME_CHOICES, format=FORMAT_CHOICES, clock=CLOCK_CHOICES)
@@ -80,7 +91,7 @@ class Tournaments(commands.GroupCog, group_name="tournament", group_description=
     )
     async def create(
         self,
-        interaction: discord.Interaction[Any],
+        interaction: Interaction,
         name: str,
         game: str,
         format: str,
@@ -92,65 +103,34 @@ class Tournaments(commands.GroupCog, group_name="tournament", group_description=
         points: str = "",
         clock: str = Pace.NONE.value,
     ) -> None:
-        await require_organiser(interaction)
-        record = await self.bot.tournaments.create(
-            name,
-            game,
-            format,
-            parse_options(options),
-            table_size=table_size,
-            rounds=rounds,
-            deadline_hours=deadline_hours,
-            rated=rated,
-            guild_id=interaction.guild_id,
-            channel_id=interaction.channel_id,
-            creator_id=interaction.user.id,
-            points=parse_points(points),
-            pace=Pace(clock),
-        )
-        await self._answer(interaction, words.created_of(self.bot.host, record))
+        caller, reply = asking(interaction)
+        chosen = (name, game, format, options, table_size, rounds, deadline_hours, rated, points, clock)
+        await self.desk.create(caller, reply, *chosen)
 
     @app_commands.command(name="open", description="Open registration with a Join button (organisers)")
     @app_commands.describe(tournament="The tournament number (default: this server's open one)")
-    async def open(self, interaction: discord.Interaction[Any], tournament: int | None = None) -> None:
-        record = await self._organised(interaction, tournament)
-        record = await self.bot.tournaments.open_registration(record.id)
-        locale = await reader_locale(interaction)
-        view = view_of(controls.join_tournament(record.id, locale))
-        text = render(locale, words.registration_opened(record))
-        await interaction.response.send_message(text, view=view)
+    async def open(self, interaction: Interaction, tournament: int | None = None) -> None:
+        await self.desk.open(*asking(interaction), tournament)
 
     @app_commands.command(name="close", description="Close registration (organisers)")
     @app_commands.describe(tournament="The tournament number (default: this server's open one)")
-    async def close(self, interaction: discord.Interaction[Any], tournament: int | None = None) -> None:
-        record = await self._organised(interaction, tournament)
-        record = await self.bot.tournaments.close_registration(record.id)
-        await self._answer(interaction, words.registration_closed(record))
+    async def close(self, interaction: Interaction, tournament: int | None = None) -> None:
+        await self.desk.close(*asking(interaction), tournament)
 
     @app_commands.command(name="start", description="Start round 1 (organisers)")
     @app_commands.describe(tournament="The tournament number (default: this server's open one)")
-    async def start(self, interaction: discord.Interaction[Any], tournament: int | None = None) -> None:
-        record = await self._organised(interaction, tournament)
-        await interaction.response.defer(thinking=True)
-        report = await self.bot.tournaments.start(record.id)
-        await self._follow(interaction, words.started(record))
-        self.bot.publish_soon(report.tournament.id)
+    async def start(self, interaction: Interaction, tournament: int | None = None) -> None:
+        await self.desk.start(*asking(interaction), tournament)
 
     @app_commands.command(name="join", description="Register for the open tournament")
     @app_commands.describe(tournament="The tournament number (default: this server's open one)")
-    async def join(self, interaction: discord.Interaction[Any], tournament: int | None = None) -> None:
-        record = await self._find(interaction, tournament)
-        record = await self.bot.tournaments.join(
-            record.id, interaction.user.id, display_name(interaction.user)
-        )
-        await self._answer(interaction, words.registered(record), ephemeral=True)
+    async def join(self, interaction: Interaction, tournament: int | None = None) -> None:
+        await self.desk.join(*asking(interaction), tournament)
 
     @app_commands.command(name="leave", description="Withdraw before the tournament starts")
     @app_commands.describe(tournament="The tournament number (default: this server's open one)")
-    async def leave(self, interaction: discord.Interaction[Any], tournament: int | None = None) -> None:
-        record = await self._find(interaction, tournament)
-        record = await self.bot.tournaments.leave(record.id, interaction.user.id)
-        await self._answer(interaction, words.left(record), ephemeral=True)
+    async def leave(self, interaction: Interaction, tournament: int | None = None) -> None:
+        await self.desk.leave(*asking(interaction), tournament)
 
     @app_commands.command(name="add-computer", description="Enter a computer player (organisers)")
     @app_commands.describe(
@@ -159,56 +139,35 @@ class Tournaments(commands.GroupCog, group_name="tournament", group_description=
     )
     @app_commands.choices(level=LEVEL_CHOICES)
     async def add_computer(
-        self, interaction: discord.Interaction[Any], tournament: int | None = None, level: str | None = None
+        self, interaction: Interaction, tournament: int | None = None, level: str | None = None
     ) -> None:
-        record = await self._organised(interaction, tournament)
-        record = await self.bot.tournaments.add_computer(record.id, level)
-        await self._answer(interaction, words.computer_joins(record))
+        await self.desk.add_computer(*asking(interaction), tournament, level)
 
     @app_commands.command(name="standings", description="The standings so far, or the final ones")
     @app_commands.describe(
         tournament="The tournament number (default: this server's current one, else the last finished)"
     )
-    async def standings(self, interaction: discord.Interaction[Any], tournament: int | None = None) -> None:
-        record = await self._find(interaction, tournament, finished=True)
-        locale = await reader_locale(interaction)
-        if not record.entrants:
-            await interaction.response.send_message(words.nobody_yet(locale, record), ephemeral=True)
-            return
-        content = words.standings_message(locale, record)
-        file = await asyncio.to_thread(standings_file, locale, record)
-        await interaction.response.send_message(content, file=file, ephemeral=True)
+    async def standings(self, interaction: Interaction, tournament: int | None = None) -> None:
+        await self.desk.standings(*asking(interaction), tournament)
 
     @standings.autocomplete("tournament")
-    async def standings_choices(
-        self, interaction: discord.Interaction[Any], typed: str
-    ) -> list[app_commands.Choice[int]]:
-        """The server's tournaments whose name or number holds what was typed, newest first."""
-        found = await tposts.tournament_choices(self.bot.tournaments, interaction.guild_id, typed)
-        locale = await reader_locale(interaction)
-        return [
-            app_commands.Choice(name=f"{name} ({render(locale, status)})"[:100], value=number)
-            for number, status, name in found
-        ]
+    async def standings_choices(self, interaction: Interaction, typed: str) -> list[app_commands.Choice[int]]:
+        found = await self.desk.choices(asking(interaction)[0], typed)
+        return [app_commands.Choice(name=name, value=number) for name, number in found]
 
     @app_commands.command(name="mytable", description="Your table in the current round")
     @app_commands.describe(tournament="The tournament number (default: this server's open one)")
-    async def mytable(self, interaction: discord.Interaction[Any], tournament: int | None = None) -> None:
-        record = await self._find(interaction, tournament)
-        await self._answer(interaction, words.my_table(record, interaction.user.id), ephemeral=True)
+    async def mytable(self, interaction: Interaction, tournament: int | None = None) -> None:
+        await self.desk.my_table(*asking(interaction), tournament)
 
     @app_commands.command(name="drop", description="Drop a player from future rounds (organisers)")
     @app_commands.describe(
         player="The member concerned", tournament="The tournament number (default: this server's open one)"
     )
     async def drop(
-        self, interaction: discord.Interaction[Any], player: discord.Member, tournament: int | None = None
+        self, interaction: Interaction, player: discord.Member, tournament: int | None = None
     ) -> None:
-        record = await self._organised(interaction, tournament)
-        entrant = tposts.entrant_for(record, player.id, player.display_name)
-        await self.bot.tournaments.drop(record.id, entrant.key)
-        self.bot.publish_soon(record.id)
-        await self._answer(interaction, words.dropped(record, entrant))
+        await self.desk.drop(*asking(interaction), person(player), tournament)
 
     @app_commands.command(name="replace", description="Let someone take over a player's place (organisers)")
     @app_commands.describe(
@@ -218,15 +177,12 @@ class Tournaments(commands.GroupCog, group_name="tournament", group_description=
     )
     async def replace(
         self,
-        interaction: discord.Interaction[Any],
+        interaction: Interaction,
         player: discord.Member,
         newcomer: discord.Member,
         tournament: int | None = None,
     ) -> None:
-        record = await self._organised(interaction, tournament)
-        entrant = tposts.entrant_for(record, player.id, player.display_name)
-        await self.bot.tournaments.replace(record.id, entrant.key, newcomer.id, newcomer.display_name)
-        await self._answer(interaction, words.takes_over(entrant, newcomer.mention))
+        await self.desk.replace(*asking(interaction), person(player), person(newcomer), tournament)
 
     @app_commands.command(
         name="seat-computer", description="A computer finishes a player's table (organisers)"
@@ -239,39 +195,19 @@ class Tournaments(commands.GroupCog, group_name="tournament", group_description=
     @app_commands.choices(level=LEVEL_CHOICES)
     async def seat_computer(
         self,
-        interaction: discord.Interaction[Any],
+        interaction: Interaction,
         player: discord.Member,
         tournament: int | None = None,
         level: str | None = None,
     ) -> None:
-        record = await self._organised(interaction, tournament)
-        entrant = tposts.entrant_for(record, player.id, player.display_name)
-        await interaction.response.defer(thinking=True)
-        await self.bot.tournaments.seat_computer(record.id, entrant.key, level)
-        self.bot.publish_soon(record.id)
-        await self._follow(interaction, words.computer_plays_on(entrant))
+        await self.desk.seat_computer(*asking(interaction), person(player), tournament, level)
 
     @app_commands.command(
         name="advance", description="End the round: computers finish open tables (organisers)"
     )
     @app_commands.describe(tournament="The tournament number (default: this server's open one)")
-    async def advance(self, interaction: discord.Interaction[Any], tournament: int | None = None) -> None:
-        record = await self._organised(interaction, tournament)
-        plan = await self.bot.tournaments.advance_plan(record.id)
-        locale = await reader_locale(interaction)
-        if plan.takes_seats:
-            # People would lose their seats: say who, and let the organiser confirm or think again.
-            threads = await tposts.match_threads(self.bot.tournaments, [t.match_id for t in plan.open_tables])
-            text = words.advance_question(locale, record, plan, threads, channel_link)
-            view = view_of(controls.advance(record.id, plan.round, plan.fingerprint, locale))
-            await interaction.response.send_message(text, view=view, ephemeral=True)
-            return
-        await interaction.response.defer(thinking=True)
-        report = await self.bot.tournaments.advance(
-            record.id, force=True, confirmed=(plan.round, plan.fingerprint)
-        )
-        await interaction.followup.send(await round_over(self.bot, record, plan.round, report))
-        self.bot.publish_soon(report.tournament.id)
+    async def advance(self, interaction: Interaction, tournament: int | None = None) -> None:
+        await self.desk.advance(*asking(interaction), tournament)
 
     @app_commands.command(
         name="decide", description="Decide a stuck table: its players best first (organisers)"
@@ -281,36 +217,22 @@ class Tournaments(commands.GroupCog, group_name="tournament", group_description=
         table="The table number", tournament="The tournament number (default: this server's open one)"
     )
     async def decide(
-        self, interaction: discord.Interaction[Any], table: int, order: str, tournament: int | None = None
+        self, interaction: Interaction, table: int, order: str, tournament: int | None = None
     ) -> None:
-        record = await self._organised(interaction, tournament)
-        keys = tposts.named_order(record, order)
-        await interaction.response.defer(thinking=True)
-        report = await self.bot.tournaments.award(record.id, table, keys)
-        await self._follow(interaction, words.decided(record, table))
-        self.bot.publish_soon(report.tournament.id)
+        await self.desk.decide(*asking(interaction), table, order, tournament)
 
     @app_commands.command(name="cancel", description="Cancel the tournament (organisers)")
     @app_commands.describe(tournament="The tournament number (default: this server's open one)")
-    async def cancel(self, interaction: discord.Interaction[Any], tournament: int | None = None) -> None:
-        record = await self._organised(interaction, tournament)
-        record = await self.bot.tournaments.cancel(record.id)
-        self.bot.kick_outbox()
-        await self._answer(interaction, words.cancelled(record))
+    async def cancel(self, interaction: Interaction, tournament: int | None = None) -> None:
+        await self.desk.cancel(*asking(interaction), tournament)
 
     @app_commands.command(
         name="organiser-role", description="Set the role allowed to run tournaments (admins)"
     )
     @app_commands.guild_only()
     @app_commands.describe(role="The role (none: admins only)")
-    async def organiser_role(
-        self, interaction: discord.Interaction[Any], role: discord.Role | None = None
-    ) -> None:
-        tposts.require_admin(is_admin(interaction))
-        await self.bot.tournaments.set_organiser_role(interaction.guild_id or 0, role.id if role else None)
-        await self._answer(
-            interaction, words.organiser_role_set(role.mention if role else None), ephemeral=True
-        )
+    async def organiser_role(self, interaction: Interaction, role: discord.Role | None = None) -> None:
+        await self.desk.organiser_role(*asking(interaction), role.id if role else None)
 
 
 async def setup(bot: Bot) -> None:

@@ -37,6 +37,14 @@ class Marks(Protocol):
 
     def post_address(self, guild_id: int | None, channel_id: int, message_id: int) -> str | None:
         """Where one post is, for a link (None: it has no address a reader can follow)."""
+
+    def thread_address(self, guild_id: int, thread_id: int) -> str | None:
+        """Where the thread ``thread_id`` of server ``guild_id`` is, for a link read outside the server
+        (a private message); None when the front end has no such address."""
+        ...
+
+    def role(self, role_id: int) -> str:
+        """A server's role, as a text names it."""
         ...
 
     def moment(self, when: datetime, style: Moment) -> str:
@@ -75,6 +83,12 @@ class PlainMarks:
 
     def post_address(self, guild_id: int | None, channel_id: int, message_id: int) -> str | None:
         return None
+
+    def thread_address(self, guild_id: int, thread_id: int) -> str | None:
+        return None
+
+    def role(self, role_id: int) -> str:
+        return f"@&{role_id}"
 
     def moment(self, when: datetime, style: Moment) -> str:
         return when.date().isoformat() if style == "date" else when.isoformat(" ", "minutes")

@@ -3,15 +3,17 @@ players' commands, the standings as a table of text (and the rows of their image
 a round is ended, the names of the tables' threads, and the round's pairings, reminders and final line.
 
 Short answers are sentences (``Say``) rendered where they are shown; the longer texts are built here in
-the reader's language. A front end gives what only it knows: how it names a player or a thread in a
-post (its mentions and links) and how long one message may be."""
+the reader's language. A front end gives what only it knows: how it writes a person, a thread or a moment
+(its ``Marks``) and how long one message may be."""
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Sequence
+from datetime import datetime
 
 from engine.core.errors import LobbyError
 from engine.core.say import Say, items
+from engine.host.marks import Marks
 from engine.host.service import GameHost
 from engine.host.text import HOST
 from engine.host.tournament_records import (
@@ -32,14 +34,18 @@ MESSAGE_LIMIT = 2000
 # The longest name of a thread (Discord's).
 THREAD_NAME_LIMIT = 100
 
-# How a front end names a tournament's player (an entrant) in a post, and links a thread by its id.
-Mention = Callable[[Entrant], str]
-Link = Callable[[int], str]
-
 
 def titled(record: TournamentRecord) -> str:
     """The tournament's name as it stands in a sentence (in bold)."""
     return f"**{record.name}**"
+
+
+def called(entrant: Entrant, marks: Marks) -> str:
+    """A player as a post names them: a person called by name, a computer (or anyone the front end
+    cannot call) set apart."""
+    if entrant.user_id and not entrant.bot:
+        return marks.person(entrant.user_id)
+    return marks.strong(entrant.name)
 
 
 # ------------------------------------------------------------------------------ the commands' answers
@@ -326,7 +332,7 @@ def advance_question(
     record: TournamentRecord,
     plan: AdvancePlan,
     threads: dict[int, int],
-    link: Link,
+    marks: Marks,
     limit: int = MESSAGE_LIMIT,
 ) -> str:
     """What ending the round now would do, for the organiser to confirm: the round's deadline, each
@@ -349,7 +355,7 @@ def advance_question(
     for table in plan.open_tables:
         where = t(locale, "match #{number}", number=table.match_id)
         thread = threads.get(table.match_id) if table.match_id is not None else None
-        where += f", {link(thread)}" if thread is not None else ""
+        where += f", {marks.thread(thread)}" if thread is not None else ""
         if table.people:
             lines.append(
                 "• "
@@ -393,12 +399,15 @@ def thread_name(locale: str, tournament: str, round_number: int, table: int) -> 
     return t(locale, template, tournament=tournament, round=round_number, table=table)
 
 
-def final_line(locale: str, record: TournamentRecord, mention: Mention) -> str:
+def winner_of(record: TournamentRecord) -> Entrant:
+    """Who tops the standings."""
+    return record.entrant(standings_of(record)[0].player)
+
+
+def final_line(locale: str, record: TournamentRecord, marks: Marks) -> str:
     """The tournament's last announcement: that it is over and who won, then the standings' legend."""
-    winner = record.entrant(standings_of(record)[0].player)
-    over = t(
-        locale, "{tournament} is over: {winner} wins.", tournament=titled(record), winner=mention(winner)
-    )
+    winner = called(winner_of(record), marks)
+    over = t(locale, "{tournament} is over: {winner} wins.", tournament=titled(record), winner=winner)
     return f"🏆 {over}\n{standings_legend(locale, record)}"
 
 
@@ -407,8 +416,7 @@ def pairings_post(
     record: TournamentRecord,
     rnd: RoundRecord,
     threads: dict[int, int],
-    mention: Mention,
-    link: Link,
+    marks: Marks,
     limit: int = MESSAGE_LIMIT,
 ) -> str:
     """Round ``rnd``'s pairings as posted in the tournament's channel: each table, its match, its thread
@@ -416,7 +424,7 @@ def pairings_post(
     number = rnd.round.number
     lines = [f"{titled(record)} · " + t(locale, "round {number}", number=number)]
     for table in rnd.tables:
-        players = ", ".join(mention(record.entrant(k)) for k in table.players)
+        players = ", ".join(called(record.entrant(k), marks) for k in table.players)
         thread = threads.get(table.number)
         if thread is None:
             line = t(
@@ -432,12 +440,12 @@ def pairings_post(
                 "Table {table} (match #{match}, {thread}): {players}",
                 table=table.number,
                 match=table.match_id,
-                thread=link(thread),
+                thread=marks.thread(thread),
                 players=players,
             )
         lines.append(line)
     if rnd.round.byes:
-        byes = ", ".join(mention(record.entrant(k)) for k in rnd.round.byes)
+        byes = ", ".join(called(record.entrant(k), marks) for k in rnd.round.byes)
         lines.append(t(locale, "Bye: {players}", players=byes))
     return "\n".join(lines)[:limit]
 
@@ -475,17 +483,24 @@ def pairing_message(
     return "\n".join(lines)[:limit]
 
 
-def reminder(locale: str, record: TournamentRecord, number: int, people: str, when: str) -> str:
-    """The reminder at a table still playing round ``number``: that the round ends ``when`` (as the front
-    end writes a time to come), addressed to ``people``."""
+def reminder(
+    locale: str,
+    record: TournamentRecord,
+    number: int,
+    people: Sequence[int],
+    deadline: datetime,
+    marks: Marks,
+) -> str:
+    """The reminder at a table still playing round ``number``: that the round ends at ``deadline``,
+    addressed to ``people`` (user ids)."""
     return "⏳ " + t(
         locale,
         "{players}: round {number} of {tournament} ends {when}; then computers finish the matches "
         "still being played.",
-        players=people,
+        players=", ".join(marks.person(user_id) for user_id in people),
         number=number,
         tournament=titled(record),
-        when=when,
+        when=marks.moment(deadline, "relative"),
     )
 
 

@@ -37,6 +37,12 @@ class Marks:
     def post_address(self, guild_id: int | None, channel_id: int, message_id: int) -> str | None:
         return f"https://example.org/{channel_id}/{message_id}" if guild_id else None
 
+    def thread_address(self, guild_id: int, thread_id: int) -> str | None:
+        return f"https://example.org/{guild_id}/{thread_id}"
+
+    def role(self, role_id: int) -> str:
+        return f"role {role_id}"
+
     def moment(self, when: datetime, style: Moment) -> str:
         return f"{style} {when:%Y-%m-%d}"
 

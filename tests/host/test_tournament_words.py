@@ -14,9 +14,10 @@ from data.tournaments import SqliteTournamentStore
 from engine.core.errors import LobbyError, MatchNotFound
 from engine.host import tournament_posts as tposts
 from engine.host import tournament_words as words
+from engine.host.marks import PlainMarks
 from engine.host.service import GameHost
 from engine.host.text import refusal
-from engine.host.tournaments import Entrant, RoundRecord, TournamentHost, TournamentRecord
+from engine.host.tournaments import RoundRecord, TournamentHost, TournamentRecord
 from lang.says import render
 
 
@@ -42,8 +43,19 @@ async def running(tournaments: TournamentHost, guild_id: int = 5) -> TournamentR
     return (await tournaments.start(record.id)).tournament
 
 
-def mention(entrant: Entrant) -> str:
-    return f"@{entrant.name}"
+class Marked(PlainMarks):
+    """Plain marks that set a player apart with "@" and write a thread as "<thread id>"."""
+
+    def strong(self, text: str) -> str:
+        return f"@{text}"
+
+    def thread(self, thread_id: int) -> str:
+        return f"<thread {thread_id}>"
+
+
+class Linked(PlainMarks):
+    def thread(self, thread_id: int) -> str:
+        return f"<#{thread_id}>"
 
 
 async def test_a_player_reads_their_table_and_pairings_in_their_language(tournaments: TournamentHost) -> None:
@@ -65,13 +77,13 @@ async def test_a_player_reads_their_table_and_pairings_in_their_language(tournam
     english = words.pairing_message("en", record, rnd, entrant, None, None)
     assert english.splitlines()[0] == "**Spring cup** · round 1" and len(english.splitlines()) == 2
 
-    post = words.pairings_post("en", record, rnd, {1: 77}, mention, lambda thread: f"<thread {thread}>")
+    post = words.pairings_post("en", record, rnd, {1: 77}, Marked())
     lines = post.splitlines()
     assert lines[0] == "**Spring cup** · round 1"
     assert lines[1].startswith("Table 1 (match #") and "<thread 77>): @" in lines[1]
     assert lines[2].startswith("Table 2 (match #") and "thread" not in lines[2]
     assert (
-        words.pairings_post("it", record, rnd, {}, mention, str)
+        words.pairings_post("it", record, rnd, {}, Marked())
         .splitlines()[1]
         .startswith("Tavolo 1 (partita n. ")
     )
@@ -165,12 +177,12 @@ async def test_the_question_before_a_round_ends_names_who_loses_a_seat(tournamen
     plan = await tournaments.advance_plan(record.id)
     assert plan.takes_seats
     threads = {table.match_id: 100 + table.number for table in plan.open_tables if table.match_id}
-    question = words.advance_question("en", record, plan, threads, lambda thread: f"<#{thread}>")
+    question = words.advance_question("en", record, plan, threads, Linked())
     lines = question.splitlines()
     assert lines[0] == "Round 1 of **Spring cup** still has tables playing."
     assert any("a computer takes the seats of **human" in line and ", <#10" in line for line in lines)
     assert lines[-1].startswith("End round 1 now?")
-    italian = words.advance_question("it", record, plan, {}, str, limit=300)
+    italian = words.advance_question("it", record, plan, {}, PlainMarks(), limit=300)
     assert len(italian) <= 300 and "partita n. " not in italian.splitlines()[-1]
 
 
