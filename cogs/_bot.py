@@ -11,34 +11,24 @@ import discord
 from discord.ext import commands
 
 import lang
+from engine.host.animations import Animations
 from engine.host.ledgers import PingLedger, PostLedger
-from engine.host.notify import NotifyPrefs
 from engine.host.outbox import Backoff
+from engine.host.pings import TurnPings
 from engine.host.ports import MatchRecord, SettingsStore
 from engine.host.ratings import RatingStore
 from engine.host.service import GameHost
 from engine.host.threads import Threads
 from engine.host.tournaments import TournamentHost
-from lang.says import Namer
 from render.animation import Animation
 from render.pool import RenderPool
-
-
-class Pings(Protocol):
-    """How each person chose to be told of their turn."""
-
-    async def prefs(self, user_id: int) -> NotifyPrefs: ...
-
-    async def save_prefs(self, user_id: int, prefs: NotifyPrefs) -> None: ...
-
-    async def by_message(self, match_id: int, user_id: int) -> bool: ...
 
 
 class Notifier(Protocol):
     """The posts, images and private messages about matches."""
 
     @property
-    def pings(self) -> Pings: ...
+    def pings(self) -> TurnPings: ...
 
     async def thread_of(self, match: MatchRecord) -> discord.abc.Messageable | None: ...
 
@@ -46,18 +36,8 @@ class Notifier(Protocol):
         self, match: MatchRecord, version: int, seat: int | None, locale: str = lang.DEFAULT
     ) -> bytes | None: ...
 
-    def heading(self, match: MatchRecord, locale: str) -> str: ...
-
-    def namer(self, match: MatchRecord) -> Namer: ...
-
     @property
     def threads(self) -> Threads: ...
-
-
-class Animator(Protocol):
-    """The animations of finished matches."""
-
-    async def of(self, match: MatchRecord) -> Animation: ...
 
 
 class Bot(Protocol):
@@ -86,7 +66,7 @@ class Bot(Protocol):
     def notifier(self) -> Notifier: ...
 
     @property
-    def animator(self) -> Animator: ...
+    def animator(self) -> Animations[Animation]: ...
 
     @property
     def animations(self) -> bool:

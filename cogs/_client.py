@@ -44,7 +44,6 @@ EXTENSIONS = (
     "cogs.errors",
     "cogs.lobby",
     "cogs.play",
-    "cogs.hands",
     "cogs.mine",
     "cogs.away",
     "cogs.tournaments",

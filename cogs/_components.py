@@ -11,7 +11,6 @@ import discord
 
 from cogs.errors import respond_error
 from engine.core.errors import StaleVersion
-from engine.host import controls
 from engine.host.controls import Pressed, parse
 from engine.host.outgoing import Control
 from engine.host.ports import Scope
@@ -130,8 +129,3 @@ def view_of(controls: Sequence[Control]) -> discord.ui.View:
             )
         view.add_item(Routed(item))
     return view
-
-
-def board_view(match_id: int, version: int, locale: str, may_undo: bool = False) -> discord.ui.View:
-    """The buttons under a board post (see ``controls.board``)."""
-    return view_of(controls.board(match_id, version, locale, may_undo))

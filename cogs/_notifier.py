@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING, Any
 import discord
 
 import lang
-from cogs._animations import NoAnimation, shortened_note
+from cogs._animations import NoAnimation
 from cogs._components import view_of
 from cogs._marks import DiscordMarks
 from cogs._sender import DiscordSender, refusals
@@ -27,11 +27,9 @@ from engine.host.lobby_words import thread_title
 from engine.host.outgoing import Outgoing, Sent
 from engine.host.pings import TurnPings
 from engine.host.ports import Delivery, LivePost, MatchRecord, Notice
-from engine.host.private import heading_of
 from engine.host.reminders import Reminders
+from engine.host.replays import final_animation_text
 from engine.host.threads import Threads
-from lang import t
-from lang.says import Namer
 from render.since import Since
 
 if TYPE_CHECKING:
@@ -116,25 +114,14 @@ class DiscordNotifier:
         board = await board_before_turn(self.bot.host, match, version, seat)
         return Since(board, seat) if board is not None else None
 
-    def heading(self, match: MatchRecord, locale: str) -> str:
-        """ "**Game title** · match #N", in ``locale``."""
-        return heading_of(self.bot.host, match, locale)
-
-    def namer(self, match: MatchRecord) -> Namer:
-        """Seat names as the thread shows them: display names (markdown-safe) with colour symbols."""
-        return self.deliveries.namer(match)
-
     async def post(self, match: MatchRecord, message: Outgoing) -> Sent | None:
         return await self.threads.post(match, message)
 
     def finished(self, match: MatchRecord, where: Sent, locale: str) -> None:
         if self.bot.animations:
-            channel = self.bot.get_partial_messageable(where.channel_id)
-            self.bot.in_background(self._post_animation(match, channel, locale), f"animation-{match.id}")
+            self.bot.in_background(self._post_animation(match, where, locale), f"animation-{match.id}")
 
-    async def _post_animation(
-        self, match: MatchRecord, channel: discord.abc.Messageable, locale: str
-    ) -> None:
+    async def _post_animation(self, match: MatchRecord, where: Sent, locale: str) -> None:
         """The whole match move by move, as an animated GIF under the final post (as much of it as fits,
         said in words). It is drawn in the background at the lowest priority (see
         ``RenderPool.animate_match``), so no move elsewhere waits for it; a failure is logged and the
@@ -142,12 +129,9 @@ class DiscordNotifier:
         ``/replay`` can still send it."""
         try:
             animation = await self.bot.animator.of(match)
-            text = t(locale, "The whole match, move by move:")
-            note = shortened_note(locale, animation)
-            await channel.send(
-                f"{text}\n{note}" if note else text,
-                file=discord.File(io.BytesIO(animation.gif), filename=f"match-{match.id}.gif"),
-            )
+            text = final_animation_text(animation.shows.value, locale)
+            gif = Outgoing(text, image=animation.gif, filename=f"match-{match.id}.gif")
+            await self.deliveries.sender.to_channel(where.channel_id, gif)
         except asyncio.CancelledError:
             log.info("match %s: the bot stopped before the animation of the match was posted", match.id)
             raise

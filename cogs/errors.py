@@ -4,7 +4,6 @@ allowed; anything unexpected is logged with an incident id and the user gets a s
 from __future__ import annotations
 
 import logging
-import secrets
 from typing import Any
 
 import discord
@@ -14,32 +13,20 @@ from discord.ext import commands
 import lang
 from cogs._lang import reader_locale
 from cogs._marks import DiscordMarks
-from engine.core.errors import EngineError, StaleVersion
 from engine.host.marks import Marks
-from engine.host.text import refusal
-from lang import t
+from engine.host.text import answer_to
 
 log = logging.getLogger(__name__)
 
 
 def error_text(error: BaseException, locale: str = lang.DEFAULT, marks: Marks | None = None) -> str:
-    """What the user reads for ``error`` (its moments written with ``marks``); unexpected errors are
-    logged here with an incident id."""
+    """What the user reads for ``error`` (see ``answer_to``); Discord's own refusals of a command's
+    options as Discord words them."""
     if isinstance(error, app_commands.CommandInvokeError):
         error = error.original
-    if isinstance(error, StaleVersion):
-        return "⏳ " + refusal(locale, error, marks=marks)
-    if isinstance(error, EngineError):
-        return "⚠️ " + refusal(locale, error, marks=marks)
     if isinstance(error, app_commands.CheckFailure | app_commands.TransformerError):
         return f"⚠️ {error}"
-    incident = secrets.token_hex(4)
-    log.error("incident %s: unexpected error", incident, exc_info=error)
-    return t(
-        locale,
-        "Sorry, something went wrong on our side (incident `{incident}`). Nothing was changed.",
-        incident=incident,
-    )
+    return answer_to(error, locale, marks)
 
 
 async def respond_error(interaction: discord.Interaction[Any], error: BaseException) -> None:

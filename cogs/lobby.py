@@ -20,9 +20,10 @@ from engine.host import lobby_words as words
 from engine.host.clock import DEFAULT_PACE, Pace
 from engine.host.lobby_words import LEVEL_WORDS, PACE_WORDS
 from engine.host.outgoing import Outgoing
-from engine.host.ports import MatchStatus, Player
+from engine.host.ports import MatchRecord, MatchStatus, Player
+from engine.host.private import seat_names
 from engine.registry import GAMES
-from lang.says import render
+from lang.says import Namer, render
 
 if TYPE_CHECKING:
     from cogs._bot import Bot
@@ -151,7 +152,10 @@ class Lobby(commands.GroupCog, group_name="game", group_description="Create, joi
     @app_commands.command(name="history", description="Finished matches on this server, newest first")
     async def history(self, interaction: discord.Interaction[Any]) -> None:
         locale = await reader_locale(interaction)
-        namer = self.bot.notifier.namer
+
+        def namer(match: MatchRecord) -> Namer:
+            return seat_names(self.bot.host, match, self.marks)
+
         await reply(
             interaction,
             await words.history_list(self.bot.host, scope_of(interaction), locale, self.marks, namer),

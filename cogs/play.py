@@ -1,4 +1,4 @@
-"""Playing: /move with autocomplete of the legal notations, /board, /log and /rules."""
+"""Playing: /move with autocomplete of the legal notations, /board, /hand, /log and /rules."""
 
 from __future__ import annotations
 
@@ -12,6 +12,7 @@ from discord.ext import commands
 from cogs._components import scope_of
 from cogs._lang import reader_locale
 from cogs._move_menu import play_notation, send_move_menu
+from cogs._post_buttons import send_hand
 from cogs._reply import reply
 from cogs.lobby import GAME_CHOICES, thread_id_of
 from engine.host import controls
@@ -81,6 +82,13 @@ class Play(commands.Cog):
         active = record.status is MatchStatus.ACTIVE
         shown = controls.board(record.id, record.version, locale) if active else ()
         await reply(interaction, Outgoing(render(locale, table.board_caption, table.name), shown, png))
+
+    @app_commands.command(name="hand", description="See your hand and options, privately")
+    @app_commands.describe(match="The match number (default: this thread's match)")
+    async def hand(self, interaction: discord.Interaction[Any], match: int | None = None) -> None:
+        # The fallback when direct messages are closed.
+        record = await self.bot.host.find_match(scope_of(interaction), match, thread_id_of(interaction))
+        await send_hand(interaction, record.id)
 
     @app_commands.command(name="log", description="The recent history of a match")
     @app_commands.describe(lines="How many lines (default 20)")

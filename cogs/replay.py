@@ -5,26 +5,25 @@ they keep working after a restart."""
 
 from __future__ import annotations
 
-import io
 from typing import TYPE_CHECKING, Any
 
 import discord
 from discord import app_commands
 from discord.ext import commands
 
-from cogs._animations import shortened_note
-from cogs._components import bot_of, chosen, scope_of, view_of
+from cogs._components import bot_of, chosen, scope_of
 from cogs._exports import Exports
 from cogs._lang import reader_locale
+from cogs._marks import DiscordMarks
+from cogs._reply import reply
 from cogs.lobby import thread_id_of
 from engine.core.errors import CorruptRecord
-from engine.host import controls
 from engine.host.controls import Pressed
-from engine.host.exports import Answer, animation_caption
+from engine.host.exports import Answer
 from engine.host.history import kept_log, unreadable
 from engine.host.ports import MatchRecord, MatchStatus
-from engine.host.replay_steps import LATEST, jump_options, jump_target, step_lines, viewer_seat
-from lang.says import render
+from engine.host.replay_steps import LATEST, jump_target, viewer_seat
+from engine.host.replays import animation_text, step_message
 
 if TYPE_CHECKING:
     from cogs._bot import Bot
@@ -54,25 +53,14 @@ async def show_move(
         await interaction.response.defer(ephemeral=True, thinking=True)
     locale = await reader_locale(interaction)
     match = await bot.host.match(match_id, scope_of(interaction))
-    seat = match.seat_of(interaction.user.id)
     viewer = viewer_seat(match, interaction.user.id, own)
     kept = await kept_log(bot.host, match)
     try:
         shown = await bot.renderer.replay_step(match, kept, move, viewer, locale)
     except CorruptRecord as exc:
         raise unreadable(match, exc) from None
-    png = shown.png
-    name = bot.notifier.namer(match)
-    heading = bot.notifier.heading(match, locale)
-    lines = step_lines(locale, heading, shown.move, shown.moves, shown.says, own, name)
-    jumps = jump_options(shown.places, shown.move, name, locale) if shown.places else []
-    shown_controls = controls.replay(match.id, shown.move, shown.moves, own, seat is not None, jumps, locale)
-    view = view_of(shown_controls)
-    files = [discord.File(io.BytesIO(png), filename="board.png")] if png is not None else []
-    if edit:
-        await interaction.edit_original_response(content="\n".join(lines), attachments=files, view=view)
-    else:
-        await interaction.followup.send("\n".join(lines), files=files, view=view, ephemeral=True)
+    message = step_message(bot.host, match, interaction.user.id, shown, own, locale, DiscordMarks(bot))
+    await reply(interaction, message, edit=edit)
 
 
 async def send_animation(interaction: discord.Interaction[Any], match: MatchRecord) -> None:
@@ -84,9 +72,8 @@ async def send_animation(interaction: discord.Interaction[Any], match: MatchReco
 
     async def answer() -> Answer:
         animation = await bot.animator.of(match)
-        text = render(locale, animation_caption(bot.notifier.heading(match, locale)))
-        note = shortened_note(locale, animation)
-        return Answer(f"{text}\n{note}" if note else text, animation.gif, f"match-{match.id}.gif")
+        text = animation_text(bot.host, match, animation.shows.value, locale)
+        return Answer(text, animation.gif, f"match-{match.id}.gif")
 
     await exports_of(bot).ask_for(interaction, locale, answer)
 

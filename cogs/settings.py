@@ -39,6 +39,7 @@ async def timezone_autocomplete(
 class Settings(commands.GroupCog, group_name="settings", group_description="Your preferences"):
     def __init__(self, bot: Bot) -> None:
         self.bot = bot
+        self.pings = bot.notifier.pings
 
     @app_commands.command(name="language", description="The language I speak to you")
     @app_commands.describe(language="Italiano, English, or whatever your Discord uses")
@@ -70,10 +71,10 @@ class Settings(commands.GroupCog, group_name="settings", group_description="Your
         how: str,
         after_hours: app_commands.Range[int, MIN_AFTER_HOURS, MAX_AFTER_HOURS] | None = None,
     ) -> None:
-        pings = self.bot.notifier.pings
-        prefs = words.notify_by(await pings.prefs(interaction.user.id), how, after_hours)
-        await pings.save_prefs(interaction.user.id, prefs)
-        await reply(interaction, words.describe_prefs(await reader_locale(interaction), prefs))
+        locale = await reader_locale(interaction)
+        await reply(
+            interaction, await words.set_notify(self.pings, interaction.user.id, locale, how, after_hours)
+        )
 
     @app_commands.command(
         name="quiet", description="Hours when I neither mention you nor write to you about your turn"
@@ -91,20 +92,17 @@ class Settings(commands.GroupCog, group_name="settings", group_description="Your
         end: app_commands.Range[int, 0, 23],
         timezone: str,
     ) -> None:
-        quiet = words.quiet_hours(start, end, timezone)
-        pings = self.bot.notifier.pings
-        prefs = (await pings.prefs(interaction.user.id)).model_copy(update={"quiet": quiet})
-        await pings.save_prefs(interaction.user.id, prefs)
-        await reply(interaction, words.describe_prefs(await reader_locale(interaction), prefs))
+        locale = await reader_locale(interaction)
+        await reply(
+            interaction, await words.set_quiet(self.pings, interaction.user.id, locale, start, end, timezone)
+        )
 
     @app_commands.command(
         name="quiet-off", description="No more quiet hours: I tell you of your turn at any hour"
     )
     async def quiet_off(self, interaction: discord.Interaction[Any]) -> None:
-        pings = self.bot.notifier.pings
-        prefs = (await pings.prefs(interaction.user.id)).model_copy(update={"quiet": None})
-        await pings.save_prefs(interaction.user.id, prefs)
-        await reply(interaction, words.quiet_off_text(await reader_locale(interaction), prefs))
+        locale = await reader_locale(interaction)
+        await reply(interaction, await words.quiet_off(self.pings, interaction.user.id, locale))
 
 
 async def setup(bot: Bot) -> None:

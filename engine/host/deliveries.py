@@ -22,7 +22,7 @@ from engine.host.outgoing import Outgoing, Refused, Sender, Sent
 from engine.host.pings import TurnPings
 from engine.host.ports import Delivery, LivePost, MatchRecord, Notice, SettingsStore
 from engine.host.post_words import board_post_text
-from engine.host.private import call_list, heading_of, private_message, private_reader
+from engine.host.private import call_list, heading_of, private_message, private_reader, seat_names
 from engine.host.service import GameHost
 from lang.says import Namer
 
@@ -90,9 +90,8 @@ class Deliveries:
             await self.tell(match, delivery, notice)
 
     def namer(self, match: MatchRecord) -> Namer:
-        """Seat names as posts show them: display names (as plain text) with colour symbols."""
-        name = self.host.namer(match)
-        return lambda seat: self.marks.text(name(seat))
+        """Seat names as posts show them (see ``private.seat_names``)."""
+        return seat_names(self.host, match, self.marks)
 
     async def post(self, match: MatchRecord, delivery: Delivery, notice: Notice) -> None:
         """The board post of a notice, as the host plans it (``engine.host.posts``): the turn's post

@@ -87,16 +87,21 @@ def private_text(
     return "\n".join(parts)
 
 
+def seat_names(host: GameHost, match: MatchRecord, marks: Marks) -> Namer:
+    """Seat names as messages show them: display names (as plain text) with colour symbols."""
+    name = host.namer(match)
+    return lambda seat: marks.text(name(seat))
+
+
 def private_message(
     host: GameHost, match: MatchRecord, seat: int, notice: Notice, locale: str, marks: Marks
 ) -> str:
     """``private_text`` of ``notice`` for ``seat`` of ``match``, its server, thread and players written
     with ``marks``."""
-    name = host.namer(match)
     server = marks.server(match.guild_id) if match.guild_id else None
     heading = heading_of(host, match, locale)
     return private_text(
-        locale, heading, seat, notice, lambda s: marks.text(name(s)), server, marks.address(match)
+        locale, heading, seat, notice, seat_names(host, match, marks), server, marks.address(match)
     )
 
 

@@ -6,7 +6,7 @@ Each choice is checked here and answered here, in words every front end shows as
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from datetime import datetime
 
 from engine.core.errors import LobbyError
@@ -15,6 +15,7 @@ from engine.host.clock import SeatClock
 from engine.host.languages import LANGUAGE
 from engine.host.marks import Marks
 from engine.host.notify import Channel, NotifyPrefs, QuietHours, canonical_zone, known_zones
+from engine.host.pings import TurnPings
 from engine.host.ports import SettingsStore
 from engine.host.text import HOST
 from lang import N_, t, tn
@@ -161,3 +162,30 @@ def back_text(locale: str, moved: Sequence[SeatClock]) -> str:
         "Welcome back: your clock runs again in {count} matches.",
         len(moved),
     )
+
+
+async def _changed(
+    pings: TurnPings, user_id: int, change: Callable[[NotifyPrefs], NotifyPrefs]
+) -> NotifyPrefs:
+    prefs = change(await pings.prefs(user_id))
+    await pings.save_prefs(user_id, prefs)
+    return prefs
+
+
+async def set_notify(pings: TurnPings, user_id: int, locale: str, how: str, after_hours: int | None) -> str:
+    """/settings notify: how the person is told of their turn from now on, and what that means."""
+    prefs = await _changed(pings, user_id, lambda prefs: notify_by(prefs, how, after_hours))
+    return describe_prefs(locale, prefs)
+
+
+async def set_quiet(pings: TurnPings, user_id: int, locale: str, start: int, end: int, zone: str) -> str:
+    """/settings quiet: the person's quiet hours from now on."""
+    quiet = quiet_hours(start, end, zone)
+    prefs = await _changed(pings, user_id, lambda prefs: prefs.model_copy(update={"quiet": quiet}))
+    return describe_prefs(locale, prefs)
+
+
+async def quiet_off(pings: TurnPings, user_id: int, locale: str) -> str:
+    """/settings quiet-off: no more quiet hours."""
+    prefs = await _changed(pings, user_id, lambda prefs: prefs.model_copy(update={"quiet": None}))
+    return quiet_off_text(locale, prefs)

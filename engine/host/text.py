@@ -3,16 +3,20 @@ the CLI demo and transcript): the lines of a notice, the final standings and the
 
 from __future__ import annotations
 
+import logging
+import secrets
 from collections.abc import Sequence
 
 import lang
 from engine.core.contract import Event, Outcome
-from engine.core.errors import EngineError
+from engine.core.errors import EngineError, StaleVersion
 from engine.core.say import SILENT, Say, Speaker
 from engine.host.marks import Dated, Marks
 from engine.host.ports import MatchRecord, Notice
 from lang import N_, t, tn
 from lang.says import Namer, render
+
+log = logging.getLogger(__name__)
 
 # The host's own sentences in notices (the bot's catalogue), translated where they are shown.
 HOST = Speaker(lang.DOMAIN)
@@ -39,6 +43,23 @@ def refusal(locale: str, error: EngineError, name: Namer | None = None, marks: M
     more = lang.catalogue(locale).gettext(N_("(and {count} more)"))
     text = error.describe(message=message, allowed_word=t(locale, "Allowed"), more=more)
     return text[:1].upper() + text[1:]
+
+
+def answer_to(error: BaseException, locale: str, marks: Marks | None = None) -> str:
+    """What a person reads for ``error``: a refusal says what is wrong and what is allowed (⏳ for a
+    control that no longer fits the board); anything unexpected is logged here with an incident id, and
+    the person gets a short apology naming it."""
+    if isinstance(error, StaleVersion):
+        return "⏳ " + refusal(locale, error, marks=marks)
+    if isinstance(error, EngineError):
+        return "⚠️ " + refusal(locale, error, marks=marks)
+    incident = secrets.token_hex(4)
+    log.error("incident %s: unexpected error", incident, exc_info=error)
+    return t(
+        locale,
+        "Sorry, something went wrong on our side (incident `{incident}`). Nothing was changed.",
+        incident=incident,
+    )
 
 
 def _numbered(seat: int) -> str:

@@ -218,7 +218,7 @@ async def test_a_whole_match_from_new_to_standings(fake_discord: FakeDiscord, tm
         assert "Final standings" in (final.content or "")
         assert [b["custom_id"] for b in final.buttons] == [f"ba:rematch:{match_id}"]  # no more Play
         made = [seat for _, seat in await bot.store.action_seats(match_id)]
-        name = bot.notifier.namer(record)
+        name = bot.notifier.deliveries.namer(record)
         moves = " · ".join(f"{name(seat)} {made.count(seat)}" for seat in range(record.seat_count))
         assert f"Moves: {moves}" in (final.content or "")  # each player's moves, the statistics of the match
         with Image.open(io.BytesIO(final.attachments[0].data)) as image:

@@ -159,7 +159,7 @@ async def test_the_final_post_says_how_long_each_player_took_on_the_clock(
         used = {c.seat: c.used for c in await bot.store.seat_clocks(match_id)}
         # One seat's clock runs at a time in this game, so the times add up to the whole match.
         assert sum(used.values(), timedelta(0)) == clock.now - started
-        name = bot.notifier.namer(record)
+        name = bot.notifier.deliveries.namer(record)
         times = " · ".join(f"{name(seat)} {duration('en', used[seat])}" for seat in sorted(used))
         assert f"Time used: {times}" in (final.content or "")
         assert all(span > timedelta(hours=1) for span in used.values())
