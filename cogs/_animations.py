@@ -5,7 +5,6 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from engine.host import animations
 from engine.host.animations import Animations, NoAnimation
 from render.animation import MAX_BYTES, Animation, DoesNotFit
 from render.pool import DrawingStopped
@@ -14,16 +13,10 @@ if TYPE_CHECKING:
     from engine.host.service import GameHost
     from render.pool import RenderPool
 
-__all__ = ["NoAnimation", "animator", "shortened_note"]
+__all__ = ["NoAnimation", "animator"]
 
 
 def animator(host: GameHost, renderer: RenderPool) -> Animations[Animation]:
     """The bot's animations, drawn off the event loop (see ``RenderPool.animate_match``), each at most
     Discord's limit for an attachment."""
     return Animations(host, renderer.animate_match, MAX_BYTES, expected=(DoesNotFit, DrawingStopped))
-
-
-def shortened_note(locale: str, animation: Animation) -> str | None:
-    """What a person reads beside an animation that shows less than every move (None when it shows
-    them all): the whole match did not fit in one file Discord takes."""
-    return animations.shortened_note(locale, animation.shows.value)

@@ -3,15 +3,16 @@ client that loads them, and imports run one way (the client, then the cogs, then
 
 from __future__ import annotations
 
-from collections.abc import Callable, Coroutine
+from collections.abc import Callable
 from datetime import datetime
-from typing import Any, Protocol
+from typing import Protocol
 
 import discord
 from discord.ext import commands
 
 import lang
 from engine.host.animations import Animations
+from engine.host.background import BackgroundWork
 from engine.host.ledgers import PingLedger, PostLedger
 from engine.host.outbox import Backoff
 from engine.host.pings import TurnPings
@@ -88,11 +89,10 @@ class Bot(Protocol):
     @property
     def organisers_told(self) -> set[int]: ...
 
+    @property
+    def background(self) -> BackgroundWork: ...
+
     def kick_outbox(self) -> None: ...
-
-    def publish_soon(self, tournament_id: int) -> None: ...
-
-    def in_background(self, work: Coroutine[Any, Any, None], name: str) -> None: ...
 
     def get_channel(
         self, id: int, /
@@ -105,10 +105,6 @@ class Bot(Protocol):
     def get_partial_messageable(self, id: int, /) -> discord.PartialMessageable: ...
 
     def get_guild(self, id: int, /) -> discord.Guild | None: ...
-
-    def get_user(self, id: int, /) -> discord.User | None: ...
-
-    async def fetch_user(self, user_id: int, /) -> discord.User: ...
 
     async def create_dm(self, user: discord.abc.Snowflake) -> discord.DMChannel: ...
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import logging
 import os
-from collections.abc import Callable, Coroutine
+from collections.abc import Callable
 from datetime import datetime, timedelta
 from pathlib import Path
 from typing import Any
@@ -203,18 +203,6 @@ class BigApple(commands.AutoShardedBot):
             synced = await self.tree.sync()
         log.info("synced %d commands", len(synced))
         return len(synced)
-
-    def in_background(self, work: Coroutine[Any, Any, None], name: str) -> None:
-        """Run ``work`` as a task of its own, cancelled when the bot closes."""
-        self.background.in_background(work, name)
-
-    def publish_soon(self, tournament_id: int) -> None:
-        """Have the outbox post the tournament's due announcements (see ``BackgroundWork``)."""
-        self.background.publish_soon(tournament_id)
-
-    def play_tables_soon(self) -> None:
-        """Have the computers at the tournaments' tables play (see ``BackgroundWork``)."""
-        self.background.play_tables_soon()
 
     def kick_outbox(self) -> None:
         """Ask the outbox to send pending deliveries now."""

@@ -119,7 +119,9 @@ class DiscordNotifier:
 
     def finished(self, match: MatchRecord, where: Sent, locale: str) -> None:
         if self.bot.animations:
-            self.bot.in_background(self._post_animation(match, where, locale), f"animation-{match.id}")
+            self.bot.background.in_background(
+                self._post_animation(match, where, locale), f"animation-{match.id}"
+            )
 
     async def _post_animation(self, match: MatchRecord, where: Sent, locale: str) -> None:
         """The whole match move by move, as an animated GIF under the final post (as much of it as fits,

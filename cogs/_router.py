@@ -9,7 +9,7 @@ from cogs._final_ui import abandon, rematch, resign
 from cogs._lobby_ui import add_computer, lobby_button
 from cogs._move_menu import open_menu, open_picks, pick_move, play_one, play_picks, select_move, undo
 from cogs._post_buttons import show_hand
-from cogs._tournament_ui import advance, join
+from cogs.tournaments import advance_pressed, join_pressed
 
 ROUTES: dict[str, Route] = {
     "play": open_menu,
@@ -25,8 +25,8 @@ ROUTES: dict[str, Route] = {
     "abandon": abandon,
     "resign": resign,
     "rematch": rematch,
-    "tjoin": join,
-    "tadvance": advance,
+    "tjoin": join_pressed,
+    "tadvance": advance_pressed,
     "replay": replay.step,
     "jump": replay.jump,
 }

@@ -10,11 +10,13 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from cogs._components import display_name, is_admin
+from cogs._components import bot_of, display_name, is_admin
 from cogs._marks import DiscordMarks
+from cogs._reply import reply
 from cogs._sender import message_of
 from cogs.lobby import CLOCK_CHOICES, GAME_CHOICES, LEVEL_CHOICES
 from engine.host.clock import Pace
+from engine.host.controls import Pressed
 from engine.host.tournament_desk import Answer, Caller, Person, TournamentDesk
 from render.standings import render_standings
 
@@ -49,15 +51,20 @@ def person(member: discord.Member) -> Person:
 
 
 class Reply:
-    """The desk's ``Replier`` for one slash command: a long step shows that the bot is thinking."""
+    """The desk's ``Replier`` for one interaction: a long step of a command shows that the bot is
+    thinking, one of a button keeps the message it is on."""
 
     def __init__(self, interaction: Interaction) -> None:
         self.interaction = interaction
 
     async def working(self) -> None:
-        await self.interaction.response.defer(thinking=True)
+        pressed = self.interaction.type is discord.InteractionType.component
+        await self.interaction.response.defer(thinking=not pressed)
 
     async def answer(self, answer: Answer) -> None:
+        if answer.in_place:
+            await reply(self.interaction, answer.message, edit=True)
+            return
         sent = message_of(answer.message)
         if self.interaction.response.is_done():
             await self.interaction.followup.send(**sent)
@@ -65,12 +72,31 @@ class Reply:
             await self.interaction.response.send_message(**sent, ephemeral=answer.private)
 
 
+def desk_of(bot: Bot) -> TournamentDesk:
+    return TournamentDesk(
+        bot.tournaments,
+        bot.settings,
+        DiscordMarks(bot),
+        render_standings,
+        bot.background.publish_soon,
+        bot.kick_outbox,
+    )
+
+
+async def join_pressed(interaction: Interaction, pressed: Pressed) -> None:
+    await desk_of(bot_of(interaction)).join_pressed(*asking(interaction), pressed.number("tournament_id"))
+
+
+async def advance_pressed(interaction: Interaction, pressed: Pressed) -> None:
+    end = pressed.part("action") == "end"
+    round_number, plan = pressed.number("round_number"), pressed.part("plan")
+    desk = desk_of(bot_of(interaction))
+    await desk.advance_pressed(*asking(interaction), pressed.number("tournament_id"), round_number, plan, end)
+
+
 class Tournaments(commands.GroupCog, group_name="tournament", group_description="Tournaments"):
     def __init__(self, bot: Bot) -> None:
-        marks = DiscordMarks(bot)
-        self.desk = TournamentDesk(
-            bot.tournaments, bot.settings, marks, render_standings, bot.publish_soon, bot.kick_outbox
-        )
+        self.desk = desk_of(bot)
 
     @app_commands.command(name="create", description="Create a tournament (organisers)")
     @app_commands.choices(game=GAME_CHOICES, format=FORMAT_CHOICES, clock=CLOCK_CHOICES)

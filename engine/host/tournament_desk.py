@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import asyncio
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Protocol
 
 from engine.core.options import parse_options
@@ -53,10 +53,12 @@ class Person:
 
 @dataclass(frozen=True, slots=True)
 class Answer:
-    """A command's answer: ``message``, seen by the caller alone when ``private``."""
+    """A command's answer: ``message``, seen by the caller alone when ``private``; ``in_place`` replaces
+    the message whose control was pressed."""
 
     message: Outgoing
     private: bool = False
+    in_place: bool = False
 
 
 class Replier(Protocol):
@@ -115,6 +117,36 @@ class TournamentDesk:
     ) -> Answer:
         """``say`` in the caller's language."""
         return Answer(Outgoing(render(await self.locale(caller), say), mentions=mentions), private)
+
+    # ------------------------------------------------------------------------------ the buttons
+
+    async def join_pressed(self, caller: Caller, reply: Replier, tournament_id: int) -> None:
+        """Join the tournament: registers the member who pressed."""
+        await tposts.tournament_here(self.tournaments, caller.guild_id, tournament_id)
+        record = await self.tournaments.join(tournament_id, caller.user_id, caller.name)
+        await reply.answer(await self.said(caller, words.registered(record, counted=True), private=True))
+
+    async def advance_pressed(
+        self, caller: Caller, reply: Replier, tournament_id: int, round_number: int, plan: str, end: bool
+    ) -> None:
+        """Confirms (``end``) or calls off ending a round whose tables still have people at them; a press
+        after the round or its tables changed (``plan``, the fingerprint the organiser read) is refused
+        and changes nothing."""
+        record = await tposts.tournament_here(self.tournaments, caller.guild_id, tournament_id)
+        await self.guard(caller)
+        if not end:
+            kept = await self.said(caller, words.plays_on(record, round_number))
+            await reply.answer(replace(kept, in_place=True))
+            return
+        confirmed = (round_number, plan.removeprefix("p"))
+        # Checked before answering, so a stale press is refused at once; ``advance`` checks again.
+        (await self.tournaments.advance_plan(record.id)).check(*confirmed, record.name)
+        await reply.working()
+        report = await self.tournaments.advance(record.id, force=True, confirmed=confirmed)
+        ended = await self.said(caller, words.round_ended(record, round_number, report))
+        await reply.answer(replace(ended, in_place=True))
+        await reply.answer(await self.round_over(record, round_number, report))
+        self.publish_soon(report.tournament.id)
 
     # ------------------------------------------------------------------------------ the organisers
 
