@@ -103,9 +103,9 @@ def cmd_run(settings: Settings, sync_only: bool = False) -> int:
                 loop.add_signal_handler(signum, lambda: asyncio.ensure_future(bot.close()))
             await bot.start(token)
 
-    from cogs import _loop
+    from engine.host import event_loop
 
-    _loop.run(sync() if sync_only else serve())
+    event_loop.run(sync() if sync_only else serve())
     return 0
 
 

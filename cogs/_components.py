@@ -15,6 +15,7 @@ from engine.host.controls import Pressed, parse
 from engine.host.outgoing import Control
 from engine.host.ports import Scope
 from engine.host.table import MOVED_ON, OUT_OF_DATE
+from engine.host.tournament_posts import may_organise
 
 if TYPE_CHECKING:
     from cogs._bot import Bot
@@ -44,13 +45,10 @@ def is_admin(interaction: discord.Interaction[Any]) -> bool:
 
 async def is_organiser(interaction: discord.Interaction[Any]) -> bool:
     """Server admins, or members holding the role the server chose for tournaments."""
-    if is_admin(interaction):
-        return True
-    if interaction.guild_id is None:
-        return False
-    role_id = await bot_of(interaction).tournaments.organiser_role(interaction.guild_id)
-    roles = {role.id for role in getattr(interaction.user, "roles", ())}
-    return role_id is not None and role_id in roles
+    roles = [role.id for role in getattr(interaction.user, "roles", ())]
+    return await may_organise(
+        bot_of(interaction).tournaments, interaction.guild_id, is_admin(interaction), roles
+    )
 
 
 # Every custom_id this bot makes: this prefix, then the control's address (see ``engine.host.controls``).

@@ -100,7 +100,9 @@ async def play_notation(
         waited = (discord.utils.utcnow() - interaction.created_at).total_seconds()
         done, _ = await asyncio.wait({answering}, timeout=max(0.0, bot.answer_within - waited))
         if not done:
-            await _defer(interaction, edit)
+            # A menu keeps its message, which the answer then edits; a typed move shows that the bot
+            # is thinking.
+            await interaction.response.defer(ephemeral=not edit, thinking=not edit)
     answer = await answering
     if answer is None:
         if not interaction.response.is_done():
@@ -136,15 +138,6 @@ async def _answer(
     # The menu carries on through a multi-step turn: the same private message offers the next decision,
     # until the turn passes to someone else.
     return await what_follows(bot.host, answer.match, user, locale, answer.lines)
-
-
-async def _defer(interaction: discord.Interaction[Any], edit: bool) -> None:
-    """Acknowledge the interaction before its answer is ready: a menu keeps its message, which the
-    answer then edits; a typed move shows that the bot is thinking."""
-    if edit:
-        await interaction.response.defer()
-    else:
-        await interaction.response.defer(ephemeral=True, thinking=True)
 
 
 async def play_one(interaction: discord.Interaction[Any], pressed: Pressed) -> None:

@@ -97,17 +97,13 @@ class Lobby(commands.GroupCog, group_name="game", group_description="Create, joi
             level=level,
         )
         if isinstance(parent, discord.TextChannel):
-            thread = await parent.create_thread(
-                name=words.thread_title(host, match),
-                type=discord.ChannelType.public_thread,
-                auto_archive_duration=10080,
-            )
-            await self.bot.posts.set_thread(match.id, thread.id)
-            match = await host.match(match.id)
-            await thread.add_user(interaction.user)
+            # The match's thread, joined by its creator (see ``engine.host.threads``).
+            thread = await self.bot.notifier.threads.place_of(match)
+            assert thread is not None
             public = await recipient_locale(self.bot, None, match.guild_id)
-            await thread.send(**lobby_message(self.bot, match, public))
-            await reply(interaction, words.opened(match.id, thread.mention))
+            lobby = lobby_message(self.bot, await host.match(match.id), public)
+            await self.bot.get_partial_messageable(thread).send(**lobby)
+            await reply(interaction, words.opened(match.id, self.marks.thread(thread)))
         else:
             await interaction.followup.send(
                 **lobby_message(self.bot, match, await reader_locale(interaction))

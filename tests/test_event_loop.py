@@ -1,4 +1,4 @@
-"""The event loop a bot process runs on (``cogs._loop``)."""
+"""The event loop a bot process runs on (``engine.host.event_loop``)."""
 
 from __future__ import annotations
 
@@ -7,7 +7,7 @@ import sys
 
 import pytest
 
-from cogs import _loop
+from engine.host import event_loop
 
 
 async def loop_module() -> str:
@@ -16,9 +16,9 @@ async def loop_module() -> str:
 
 @pytest.mark.skipif(sys.platform == "win32", reason="uvloop does not build on Windows")
 def test_a_bot_runs_on_uvloop_where_it_builds() -> None:
-    assert _loop.run(loop_module()).startswith("uvloop")
+    assert event_loop.run(loop_module()).startswith("uvloop")
 
 
 def test_without_uvloop_a_bot_runs_on_asyncios_own_loop(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setitem(sys.modules, "uvloop", None)  # as where it is not installed: importing it fails
-    assert _loop.run(loop_module()).startswith("asyncio")
+    assert event_loop.run(loop_module()).startswith("asyncio")

@@ -19,9 +19,9 @@ from pathlib import Path
 import discord
 import yarl
 
-from cogs import _loop
 from cogs._client import BigApple
 from data.backend import open_stores
+from engine.host import event_loop
 from engine.host.shards import Shards
 from tests.discord.fake import API_PREFIX
 
@@ -92,7 +92,7 @@ async def serve(options: argparse.Namespace) -> None:
 def main(argv: Sequence[str]) -> int:
     options = parse(argv)
     point_at_fake(int(options.port))
-    _loop.run(serve(options))
+    event_loop.run(serve(options))
     return 0
 
 
