@@ -40,10 +40,6 @@ log = logging.getLogger(__name__)
 CONTENT_LIMIT = 2000
 
 
-def mention(user_id: int) -> str:
-    return f"<@{user_id}>"
-
-
 class DiscordNotifier:
     """The ``Notifier`` port for Discord, and the ``Front`` of its deliveries."""
 
