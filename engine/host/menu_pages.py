@@ -110,9 +110,13 @@ def room_for_one_button(controls: Sequence[Slot], rows: int, per_row: int = BUTT
     return None
 
 
+# What a choice of several items is called when its game gives it no title of its own.
+CHOOSE_SEVERAL = HOST.say("Choose several")
+
+
 def choice_title(locale: str, choice: MultiSelect, name: Namer) -> str:
-    """What a choice of several items is called, in ``locale``."""
-    return render(locale, choice.title, name) if choice.title else choice.label
+    """What a choice of several items is called, in ``locale``: in words, never its notation."""
+    return render(locale, choice.title or CHOOSE_SEVERAL, name)
 
 
 @dataclass(frozen=True, slots=True)
