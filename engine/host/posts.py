@@ -70,7 +70,12 @@ def recap(history: Sequence[TurnLines], to_act: Sequence[int], body: list[str], 
     earlier = [line for line in earlier if line not in shown]
     if not earlier:
         return body
-    return ["**" + t(locale, "Since your last turn:") + "**", *earlier[-RECAP_LINES:], *body]
+    kept = earlier[-RECAP_LINES:]
+    if len(earlier) > len(kept):
+        # Said, so that nobody takes the recap for all that happened.
+        skipped = len(earlier) - len(kept)
+        kept = [tn(locale, "… {count} earlier line", "… {count} earlier lines", skipped), *kept]
+    return ["**" + t(locale, "Since your last turn:") + "**", *kept, *body]
 
 
 def continues_turn(shown: Sequence[int], to_act: Sequence[int]) -> bool:

@@ -8,7 +8,7 @@ from collections.abc import Sequence
 from engine.core.say import Say
 from engine.host.clock import Pace
 from engine.host.ports import Delivery, LivePost, MatchRecord, MatchStatus, Notice, Player, TurnLines
-from engine.host.posts import HISTORY, plan_board_post
+from engine.host.posts import HISTORY, RECAP_LINES, plan_board_post
 
 MATCH = MatchRecord(
     id=4,
@@ -113,3 +113,15 @@ def test_the_first_post_calls_every_player() -> None:
         False,
     )
     assert plan.everyone and plan.body[-1] == "Giocatori: @p0, @p1, @p2"
+
+
+def test_a_recap_too_long_to_show_says_how_many_earlier_lines_it_leaves_out() -> None:
+    history = tuple(TurnLines(seats=(1,), lines=(f"• p1 move {n}",)) for n in range(RECAP_LINES + 3))
+    shown = live(9, (2,), ("• p2 paid",), history)
+    plan = plan_board_post(
+        MATCH, delivery(10), notice("p2 ended the turn", (0,)), shown, "it", name, mentions, None, None, False
+    )
+    # The others' moves since seat 0's last turn: eleven of p1's and the one p2 made; the latest eight show.
+    recap = plan.body[1 : RECAP_LINES + 2]
+    assert recap[0] == "… 4 righe precedenti"
+    assert recap[1:] == (*(f"• p1 move {n}" for n in range(4, RECAP_LINES + 3)), "• p2 paid")
