@@ -64,7 +64,7 @@ class FifthAvenuePresentation(PresentationDefaults):
                 tile = str(state.row[SLOTS.index(str(action.slot))])
                 return (
                     Level(key="B", label=say("B: put a shop on a lot")),
-                    Level(key=f"B {tile}", label=say("B: put a {shop} on a lot", shop=words.SHOPS[tile])),
+                    Level(key=f"B {tile}", label=say("B: put {shop} on a lot", shop=words.A_SHOP[tile])),
                 )
             case "C":
                 return (Level(key="C", label=say("C: a black card and a pawn move")),)

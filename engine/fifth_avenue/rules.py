@@ -1104,7 +1104,7 @@ def describe(st: FifthState, seat: int, a: Action) -> Say:
             return say("A: take up to 3 buildings from your supply")
         case "B":
             tile = st.row[SLOTS.index(str(a.slot))]
-            return say("B: put a {shop} on {lot}", shop=words.SHOPS[str(tile)], lot=words.lot(str(a.lot)))
+            return say("B: put {shop} on {lot}", shop=words.A_SHOP[str(tile)], lot=words.lot(str(a.lot)))
         case "C":
             return say(
                 "C: a black card, then the {pawn} pawn to {place}",
@@ -1145,9 +1145,9 @@ def told(st: FifthState, seat: int, a: Action) -> Say:
         case "B":
             tile = st.row[SLOTS.index(str(a.slot))]
             return say(
-                "{player} puts a {shop} on {lot} (action B)",
+                "{player} puts {shop} on {lot} (action B)",
                 player=player,
-                shop=words.SHOPS[str(tile)],
+                shop=words.A_SHOP[str(tile)],
                 lot=words.lot(str(a.lot)),
             )
         case "C" | "move":

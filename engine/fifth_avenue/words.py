@@ -35,6 +35,13 @@ SHOPS = {
     "A": word("art gallery", "shop"),
     "P": word("perfumery", "shop"),
 }
+# A shop named with its article, where a sentence puts one somewhere ("an art gallery").
+A_SHOP = {
+    "F": word("a fashion boutique", "a shop"),
+    "J": word("a jeweller", "a shop"),
+    "A": word("an art gallery", "a shop"),
+    "P": word("a perfumery", "a shop"),
+}
 PLACES = {
     START: word("City Hall", "place"),
     "34W": word("34th Street West", "place"),
