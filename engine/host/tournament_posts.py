@@ -336,7 +336,7 @@ def entrant_for(record: TournamentRecord, user_id: int, name: str) -> Entrant:
     the tournament."""
     entrant = record.entrant_of_user(user_id)
     if entrant is None:
-        raise LobbyError(f"{name} is not in {record.name!r}")
+        raise LobbyError(HOST.say("{name} does not play in {tournament}", name=name, tournament=record.name))
     return entrant
 
 
@@ -347,7 +347,10 @@ def named_order(record: TournamentRecord, order: str) -> list[str]:
     names = [n.strip().lower() for n in order.split(",") if n.strip()]
     unknown = [n for n in names if n not in by_name]
     if unknown:
-        raise LobbyError(f"unknown player(s): {', '.join(unknown)}", [e.name for e in record.entrants])
+        said = HOST.say(
+            "no player of {tournament} is called {names}", tournament=record.name, names=", ".join(unknown)
+        )
+        raise LobbyError(said, [e.name for e in record.entrants])
     return [by_name[n] for n in names]
 
 
@@ -371,7 +374,7 @@ async def require_organiser(
     if await may_organise(tournaments, guild_id, admin, roles):
         return
     raise LobbyError(
-        "only server admins or the tournament organiser role can do that",
+        HOST.say("only server admins or the tournament organiser role can do that"),
         ["/tournament join", "/tournament standings", "/tournament mytable"],
     )
 
@@ -379,4 +382,4 @@ async def require_organiser(
 def require_admin(admin: bool) -> None:
     """``LobbyError`` unless the person administers the server (who alone chooses the organiser role)."""
     if not admin:
-        raise LobbyError("only server admins can choose the organiser role")
+        raise LobbyError(HOST.say("only server admins can choose the organiser role"))

@@ -15,6 +15,7 @@ from data.tournaments import SqliteTournamentStore
 from engine.core.errors import LobbyError
 from engine.host.marks import PlainMarks
 from engine.host.service import GameHost
+from engine.host.text import refusal
 from engine.host.tournament_desk import Answer, Caller, Person, TournamentDesk
 from engine.host.tournaments import TournamentHost
 
@@ -170,3 +171,19 @@ async def test_the_standings_come_with_their_image_and_are_found_by_name(desk: D
     assert shown.message.image == "PNG Spring cup · standings after round 1".encode()
     assert shown.message.filename == "standings.png"
     assert await desk.desk.choices(PEOPLE[0], "spring") == [(f"#{number} Spring cup (running)", number)]
+
+
+async def test_a_refused_organiser_command_says_why_in_the_readers_language(desk: Desk) -> None:
+    await registered(desk)
+    with pytest.raises(LobbyError) as not_an_organiser:
+        await desk.desk.close(PEOPLE[0], desk.reply)
+    with pytest.raises(LobbyError) as not_playing:
+        await desk.desk.drop(ADMIN, desk.reply, Person(3000, "Zed"))
+    with pytest.raises(LobbyError) as unknown:
+        await desk.desk.decide(ADMIN, desk.reply, 1, "human0, Zed")
+    assert refusal("it", not_an_organiser.value).startswith(
+        "Solo gli amministratori del server o il ruolo degli organizzatori di tornei possono farlo"
+    )
+    assert refusal("it", not_playing.value) == "Zed non gioca in Spring cup"
+    assert refusal("it", unknown.value).startswith("Nessun giocatore di Spring cup si chiama zed")
+    assert refusal("en", unknown.value).startswith("No player of Spring cup is called zed")
