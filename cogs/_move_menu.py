@@ -76,7 +76,7 @@ async def choose(interaction: discord.Interaction[Any], match_id: int, version: 
 async def play_notation(
     interaction: discord.Interaction[Any],
     match_id: int,
-    notation: str | None,
+    notation: str | int | None,
     version: int | None,
     edit: bool = False,
     seen_version: int | None = None,
@@ -114,7 +114,7 @@ async def play_notation(
 async def _answer(
     interaction: discord.Interaction[Any],
     match_id: int,
-    notation: str | None,
+    notation: str | int | None,
     run: Sequence[str],
     version: int | None,
     seen_version: int | None,

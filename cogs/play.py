@@ -19,7 +19,7 @@ from engine.host import controls
 from engine.host.outgoing import Outgoing
 from engine.host.ports import MatchStatus
 from engine.host.replies import NOTHING_YET, log_heading, rules_reply
-from engine.host.typed import CHOICE_LIMIT, offer_moves, split_seen_version
+from engine.host.typed import CHOICE_LIMIT, offer_moves, read_offered
 from lang.says import render
 
 if TYPE_CHECKING:
@@ -41,19 +41,20 @@ class Play(commands.Cog):
             match = await host.find_match(
                 scope_of(interaction), number if isinstance(number, int) else None, thread_id_of(interaction)
             )
-            offer = await offer_moves(host, match, interaction.user.id, current)
+            locale = await reader_locale(interaction)
+            offer = await offer_moves(host, match, interaction.user.id, current, locale)
             if offer.refusal is not None:
                 # One entry that says why there is nothing to offer (choosing it gets the same answer).
-                waiting = render(
-                    await reader_locale(interaction), offer.refusal, offer.name or host.namer(match)
-                )
+                waiting = render(locale, offer.refusal, offer.name or host.namer(match))
                 return [app_commands.Choice(name=waiting[:CHOICE_LIMIT], value="wait")]
         except Exception:
             return []
         return [app_commands.Choice(name=label, value=value) for label, value in offer.choices]
 
-    @app_commands.command(name="move", description="Play a move by its notation, or open the move menu")
-    @app_commands.describe(notation="The move, e.g. 'play red=PARK blue=49' (leave empty for the menu)")
+    @app_commands.command(name="move", description="Play a move by typing its words, or open the move menu")
+    @app_commands.describe(
+        notation="Start typing and pick your move from the list (leave empty for the menu)"
+    )
     @app_commands.autocomplete(notation=move_autocomplete)
     @app_commands.describe(match="The match number (default: this thread's match)")
     async def move(
@@ -61,12 +62,15 @@ class Play(commands.Cog):
     ) -> None:
         # The board as this command arrives is the one the user saw, unless autocomplete says otherwise.
         record = await self.bot.host.find_match(scope_of(interaction), match, thread_id_of(interaction))
-        typed, seen = split_seen_version(notation)
-        if not typed.strip():
+        typed = read_offered(notation)
+        if isinstance(typed.move, int):
+            await play_notation(interaction, record.id, typed.move, typed.bound)
+            return
+        if not typed.move.strip():
             await send_move_menu(interaction, record.id, None)
             return
-        seen = record.version if seen is None else min(seen, record.version)
-        await play_notation(interaction, record.id, typed, None, seen_version=seen)
+        seen = record.version if typed.seen is None else min(typed.seen, record.version)
+        await play_notation(interaction, record.id, typed.move, None, seen_version=seen)
 
     @app_commands.command(name="board", description="Show the current board")
     @app_commands.describe(match="The match number (default: this thread's match)")

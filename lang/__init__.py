@@ -78,3 +78,11 @@ def join(locale: str, items: Iterable[str]) -> str:
     if len(words) <= 1:
         return "".join(words)
     return t(locale, "{items} and {last}", items=", ".join(words[:-1]), last=words[-1])
+
+
+def join_or(locale: str, items: Iterable[str]) -> str:
+    """``items`` as alternatives a person reads: "a, b or c" / "a, b o c"."""
+    words = list(items)
+    if len(words) <= 1:
+        return "".join(words)
+    return t(locale, "{items} or {last}", items=", ".join(words[:-1]), last=words[-1])

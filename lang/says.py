@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from engine.core.say import Arg, Items, Say, Who
-from lang import catalogue, join, t
+from lang import catalogue, join, join_or, t
 
 Namer = Callable[[int], str]
 
@@ -47,6 +47,8 @@ def argument(locale: str, value: Arg, name: Namer = _seat) -> str:
             return " + ".join(words)
         if value.joiner == "comma":
             return ", ".join(words)
+        if value.joiner == "or":
+            return join_or(locale, words)
         return join(locale, words)
     return str(value)
 

@@ -19,17 +19,25 @@ class EngineError(Exception):
 
     ``message`` says what is wrong (in English; ``say`` is the same as a sentence the edge translates);
     ``allowed`` lists what would have been accepted (legal notations, valid option ids, ...), possibly
-    empty when nothing is allowed right now.
+    empty when nothing is allowed right now, for programs and logs; ``hint`` says to a person, in
+    words, what they can do instead (people never read ``allowed``, which may be notation).
     """
 
     code = "error"
 
-    def __init__(self, message: str | Say, allowed: Iterable[str] = (), say: Say | None = None) -> None:
+    def __init__(
+        self,
+        message: str | Say,
+        allowed: Iterable[str] = (),
+        say: Say | None = None,
+        hint: Say | None = None,
+    ) -> None:
         if isinstance(message, Say):
             say, message = message, message.plain()
         self.message = message
         self.allowed: tuple[str, ...] = tuple(allowed)
         self.say = say  # ``message`` as a sentence to translate at the edge, when the raiser gives one
+        self.hint = hint
         super().__init__(message)
 
     def __str__(self) -> str:

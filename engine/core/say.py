@@ -28,7 +28,7 @@ class Items(Frozen):
 
     kind: Literal["items"] = "items"
     items: tuple[Arg, ...]
-    joiner: Literal["and", "plus", "comma"] = "and"
+    joiner: Literal["and", "or", "plus", "comma"] = "and"
 
 
 class Say(Frozen):
@@ -68,7 +68,7 @@ def _plain(value: Arg) -> str:
             return " + ".join(words)
         if value.joiner == "comma" or len(words) <= 1:
             return ", ".join(words)
-        return f"{', '.join(words[:-1])} and {words[-1]}"
+        return f"{', '.join(words[:-1])} {value.joiner} {words[-1]}"
     return str(value)
 
 
@@ -105,7 +105,7 @@ def who(seat: int) -> Who:
     return Who(seat=seat)
 
 
-def items(values: Iterable[Arg], joiner: Literal["and", "plus", "comma"] = "and") -> Items:
+def items(values: Iterable[Arg], joiner: Literal["and", "or", "plus", "comma"] = "and") -> Items:
     return Items(items=tuple(values), joiner=joiner)
 
 

@@ -70,7 +70,7 @@ async def play_move(
     host: GameHost,
     match_id: int,
     user_id: int,
-    notation: str | None,
+    notation: str | int | None,
     run: Sequence[str] = (),
     version: int | None = None,
     scope: Scope | None = None,

@@ -14,6 +14,7 @@ from pydantic import BaseModel
 
 from engine.core.contract import GameRules, Policy, dump_state
 from engine.core.errors import LobbyError, NotSeated, StaleVersion
+from engine.core.presentation import GamePresentation
 from engine.core.rng import SEAT_STREAM, Rng
 from engine.core.say import items, who
 from engine.host.clock import ClockChange, Pace
@@ -30,7 +31,7 @@ from engine.host.ports import (
     Scope,
     payload,
 )
-from engine.host.refusals import require_lobby
+from engine.host.refusals import check_setup_in_words, require_lobby
 from engine.host.results import ActResult
 from engine.host.text import HOST, sentence, told
 
@@ -82,6 +83,8 @@ class LobbyHost(Protocol):
 
     def rules(self, game: str) -> GameRules[Any, Any]: ...
 
+    def presentation(self, game: str) -> GamePresentation[Any, Any]: ...
+
     def policy(self, game: str, name: str) -> Policy[Any, Any]: ...
 
     async def clock_change(
@@ -94,6 +97,27 @@ class LobbyHost(Protocol):
     ) -> ClockChange | None: ...
 
     async def play_computers(self, match: MatchRecord, state: BaseModel, lines: list[str]) -> MatchRecord: ...
+
+
+def require_room(match: MatchRecord, player: Player) -> None:
+    """Refuse a person a second seat, and anyone a seat in a full lobby (the store guards the same, for
+    two requests at once)."""
+    if player.user_id is not None and any(p.user_id == player.user_id for p in match.players):
+        raise LobbyError(
+            HOST.say("you have already joined match #{number}", number=match.id),
+            ["leave"],
+            hint=HOST.say("To give up your seat, press Leave."),
+        )
+    if len(match.players) >= match.seat_count:
+        raise LobbyError(
+            HOST.say_n(
+                "match #{number} is full: its {count} seat is taken",
+                "match #{number} is full: all {count} seats are taken",
+                match.seat_count,
+                number=match.id,
+            ),
+            hint=HOST.say("You can open a match of your own with /game new."),
+        )
 
 
 class Lobby:
@@ -123,7 +147,7 @@ class Lobby:
 
         A match with an ``origin`` (a tournament's table) is made once: asking again returns it."""
         rules = self.host.rules(game)
-        rules.validate_setup(seat_count, options)
+        check_setup_in_words(rules, self.host.presentation(game), seat_count, options)
         draft = NewMatch(
             game=rules.name,
             options=options,
@@ -161,6 +185,7 @@ class Lobby:
                 return match
             if player.bot is not None:
                 self.host.policy(match.game, player.bot)
+            require_room(match, player)
             return await unless_moved(self.host.store.add_player(match_id, match.version, player))
 
     async def leave(self, match_id: int, user_id: int, scope: Scope | None = None) -> MatchRecord:
@@ -170,6 +195,12 @@ class Lobby:
         async with self.locks(match_id):
             match = await self.host.match(match_id, scope)
             require_lobby(match)
+            if all(p.user_id != user_id for p in match.players):
+                raise LobbyError(
+                    HOST.say("you have not joined match #{number}", number=match.id),
+                    ["join"],
+                    hint=HOST.say("To take a seat, press Join."),
+                )
             return await unless_moved(self.host.store.remove_player(match_id, match.version, user_id))
 
     async def start(self, match_id: int, by_user: int | None = None, scope: Scope | None = None) -> ActResult:
@@ -181,7 +212,10 @@ class Lobby:
             match = await self.host.match(match_id, scope)
             require_lobby(match)
             if by_user is not None and match.creator_id not in (None, by_user):
-                raise LobbyError(HOST.say("only the player who created the match can start it"))
+                raise LobbyError(
+                    HOST.say("only the player who created the match can start it"),
+                    hint=HOST.say("It starts when they press Start."),
+                )
             if len(match.players) != match.seat_count:
                 raise LobbyError(
                     HOST.say_n(
@@ -191,6 +225,10 @@ class Lobby:
                         seated=len(match.players),
                     ),
                     ["join", "add a computer player"],
+                    hint=HOST.say(
+                        "Wait for more players to press Join, or fill the empty seats with the list "
+                        "“Add a computer player…”."
+                    ),
                 )
             rules = self.host.rules(match.game)
             order = Rng.from_seed(match.seed, SEAT_STREAM).shuffled(match.players)

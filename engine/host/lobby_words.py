@@ -14,7 +14,7 @@ from datetime import datetime
 
 from pydantic import ValidationError
 
-from engine.core.errors import CorruptRecord, LobbyError, NotSeated
+from engine.core.errors import CorruptRecord, LobbyError
 from engine.core.say import Say
 from engine.host import controls
 from engine.host.clock import Pace
@@ -23,6 +23,7 @@ from engine.host.marks import Marks
 from engine.host.outgoing import Outgoing
 from engine.host.ports import MatchRecord, MatchStatus, MatchSummary, Player, Scope
 from engine.host.posts import duration
+from engine.host.refusals import require_seat
 from engine.host.service import GameHost
 from engine.host.text import HOST, standings_lines, winners_line
 from lang import DEFAULT, N_, join, t, tn
@@ -369,8 +370,7 @@ def resign_question(match: MatchRecord, user_id: int) -> Say:
         raise LobbyError(
             HOST.say("match #{number} is not being played: there is nothing to resign", number=match.id)
         )
-    if match.seat_of(user_id) is None:
-        raise NotSeated(HOST.say("you are not playing in match #{number}", number=match.id))
+    require_seat(match, user_id)  # not theirs, or already resigned: refused in words
     return HOST.say(
         "Resign match #{number}? A computer plays your seat until the end, and the rating counts you "
         "last, behind everyone who played on.",

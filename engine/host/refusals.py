@@ -2,7 +2,13 @@
 
 from __future__ import annotations
 
-from engine.core.errors import LobbyError, MatchClosed, MatchNotFound, NotSeated
+from collections.abc import Iterable, Mapping
+from typing import Any
+
+from engine.core.contract import GameRules
+from engine.core.errors import LobbyError, MatchClosed, MatchNotFound, NotSeated, SetupError
+from engine.core.presentation import GamePresentation
+from engine.core.say import Say, items
 from engine.host.ports import MatchRecord, MatchStatus
 from engine.host.text import HOST
 
@@ -50,10 +56,81 @@ def require_seat(match: MatchRecord, user_id: int) -> int:
     """``user_id``'s seat in ``match``, unless they have none or a computer has taken it over."""
     seat = match.seat_of(user_id)
     if seat is None:
-        raise NotSeated(HOST.say("you are not playing in match #{number}", number=match.id))
+        raise NotSeated(
+            HOST.say("you are not playing in match #{number}", number=match.id),
+            hint=HOST.say("You can follow the match in its thread, or open one of your own with /game new."),
+        )
     player = match.player_at(seat)
     if player is not None and player.bot is not None:
+        if player.resigned:
+            raise NotSeated(
+                HOST.say(
+                    "you resigned from match #{number}: a computer plays your seat until the end",
+                    number=match.id,
+                ),
+                hint=HOST.say("You can follow the match in its thread."),
+            )
         raise NotSeated(
-            HOST.say("a computer player has taken over your seat in match #{number}", number=match.id)
+            HOST.say("a computer player has taken over your seat in match #{number}", number=match.id),
+            hint=HOST.say("To take your seat back, use /game return."),
         )
     return seat
+
+
+def check_setup_in_words(
+    rules: GameRules[Any, Any], presentation: GamePresentation[Any, Any], seats: int, options: frozenset[str]
+) -> None:
+    """``SetupError`` in words when ``seats`` or ``options`` do not fit the game (the checks of
+    ``engine.core.options.check_setup``, which stays the rules' own guard), saying which would."""
+    game = HOST.say(rules.title)
+    counts = items([str(n) for n in rules.seat_counts], "or")
+    if seats not in rules.seat_counts:
+        raise SetupError(
+            HOST.say(
+                "{game} is played by {counts} players, not {seats}", game=game, counts=counts, seats=seats
+            ),
+            [str(n) for n in rules.seat_counts],
+            hint=HOST.say("Choose {counts} players.", counts=counts),
+        )
+    unknown = sorted(options - set(rules.options))
+    if unknown:
+        raise SetupError(
+            HOST.say_n(
+                "{game} has no option {options}",
+                "{game} has no options {options}",
+                len(unknown),
+                game=game,
+                options=items([f"`{o}`" for o in unknown]),
+            ),
+            sorted(rules.options),
+            hint=options_hint(rules, presentation, rules.options),
+        )
+    limits: Mapping[str, Iterable[int]] = getattr(rules, "seats_for_option", None) or {}
+    for option, fitting in limits.items():
+        needed = sorted(fitting)
+        if option in options and seats not in needed:
+            raise SetupError(
+                HOST.say(
+                    "the option `{option}` needs {counts} players",
+                    option=option,
+                    counts=items([str(n) for n in needed], "or"),
+                ),
+                hint=HOST.say(
+                    "Choose {counts} players, or leave the option out.",
+                    counts=items([str(n) for n in needed], "or"),
+                ),
+            )
+    rules.validate_setup(seats, options)
+
+
+def options_hint(
+    rules: GameRules[Any, Any], presentation: GamePresentation[Any, Any], known: Iterable[str]
+) -> Say:
+    """Which options a game has, each with what it does, or that it has none."""
+    described = [
+        HOST.say("`{option}` ({about})", option=o, about=presentation.option_says.get(o) or rules.options[o])
+        for o in sorted(known)
+    ]
+    if not described:
+        return HOST.say("Leave the options out: this game has none.")
+    return HOST.say("Choose among its options: {options}.", options=items(described, "comma"))

@@ -91,9 +91,7 @@ def rules_text(
             said = presentation.option_says.get(option)
             mark = " ✅ " + t(locale, "in play") if option in in_play else ""
             lines.append(f"• `{option}`: {render(locale, said) if said else about}{mark}")
-    lines.append(
-        t(locale, "Play with the Play button under the board; `/move` takes a move typed in notation.")
-    )
+    lines.append(t(locale, "Play with the Play button under the board, or type a move's words with `/move`."))
     return "\n".join(lines)[:limit]
 
 

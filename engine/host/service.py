@@ -43,6 +43,7 @@ from engine.host.computers import StandIn
 from engine.host.lobby import Lobby
 from engine.host.locks import MatchLocks
 from engine.host.menus import MenuEntry
+from engine.host.move_words import typed_action, with_menu_hint
 from engine.host.names import seat_namer
 from engine.host.outbox import Backoff
 from engine.host.ports import (
@@ -496,7 +497,7 @@ class GameHost:
         seen_version: int | None = None,
         locale: str = lang.DEFAULT,
     ) -> ActResult:
-        """Play ``move`` (a notation, the index of a legal action, or None for the seat's only legal move)
+        """Play ``move`` (its words or notation, the index of a legal action, or None for the only legal move)
         for ``user_id``'s seat; the result's ``label`` reads the move in ``locale``.
 
         ``expected_version`` binds a button to the exact board it was made for. ``seen_version`` binds
@@ -560,8 +561,12 @@ class GameHost:
                     )
                 action = legal[move]
             else:
-                action = rules.parse(move)
-            step = rules.apply(state, seat, action)
+                name = seat_namer(match, self.presentation(match.game), state)
+                action = typed_action(rules, self.presentation(match.game), state, seat, move, locale, name)
+            try:
+                step = rules.apply(state, seat, action)
+            except IllegalAction as refused:
+                raise with_menu_hint(refused) from None
             notation = rules.notation(action)
             label = self._label(match, rules, self.presentation(match.game), state, seat, action, locale)
             match, lines = await self.commit(match, rules, seat, action, state, step.state, step.events)

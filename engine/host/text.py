@@ -9,11 +9,11 @@ from collections.abc import Sequence
 
 import lang
 from engine.core.contract import Event, Outcome
-from engine.core.errors import EngineError, StaleVersion
+from engine.core.errors import DESCRIBE_BUDGET, EngineError, StaleVersion
 from engine.core.say import SILENT, Say, Speaker
 from engine.host.marks import Dated, Marks
 from engine.host.ports import MatchRecord, Notice
-from lang import N_, t, tn
+from lang import t, tn
 from lang.says import Namer, render
 
 log = logging.getLogger(__name__)
@@ -34,15 +34,21 @@ def told(events: Sequence[Event]) -> list[Event]:
 
 def refusal(locale: str, error: EngineError, name: Namer | None = None, marks: Marks | None = None) -> str:
     """A refusal in ``locale``: what is wrong (translated when the raiser gave a sentence, its moments
-    written with ``marks``), then what is allowed, starting with a capital letter."""
+    written with ``marks``), then what the person can do instead, starting with a capital letter. What
+    the error allows in notation (``error.allowed``) is for programs, never shown."""
     said = error.say
     if said is not None and marks is not None and isinstance(error, Dated):
         written = {key: marks.moment(when, "full") for key, when in error.moments.items()}
         said = said.model_copy(update={"args": {**said.args, **written}})
-    message = render(locale, said, name or _numbered) if said is not None else error.message
-    more = lang.catalogue(locale).gettext(N_("(and {count} more)"))
-    text = error.describe(message=message, allowed_word=t(locale, "Allowed"), more=more)
-    return text[:1].upper() + text[1:]
+    namer = name or _numbered
+    message = render(locale, said, namer) if said is not None else error.message
+    text = message[: DESCRIBE_BUDGET // 2].rstrip(" ")
+    text = text[:1].upper() + text[1:]
+    if error.hint is None:
+        return text
+    hint = render(locale, error.hint, namer)
+    ended = text if text.endswith((".", "?", "!", "…")) else text + "."
+    return f"{ended} {hint[:1].upper()}{hint[1:]}"
 
 
 def answer_to(error: BaseException, locale: str, marks: Marks | None = None) -> str:

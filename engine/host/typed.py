@@ -1,8 +1,10 @@
-"""Moves typed in notation: the legal notations offered while a person types (each carrying the board it
-was offered for), or one sentence saying why there is nothing to offer.
+"""Moves typed with ``/move``: the moves offered while a person types (their menu labels, each carrying the
+board it was offered for), or one sentence saying why there is nothing to offer; and reading an offered
+move back.
 
-An offered move carries the board version its list was made for, as "<notation> @<version>", so that a
-move chosen from an old list is bound to the board the person saw (see ``GameHost.act``).
+An offered move's value is "<notation> @<version>", binding a move chosen from an old list to the board
+the person saw (see ``GameHost.act``); a notation too long for a value is offered by its place among the
+legal moves, "#<index> @<version>", which holds only on that very board.
 """
 
 from __future__ import annotations
@@ -10,21 +12,26 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+import lang
 from engine.core.say import Say
+from engine.host.menus import clip
+from engine.host.move_words import Labelled, read_typed
 from engine.host.ports import MatchRecord, MatchStatus
 from engine.host.service import GameHost
 from lang.says import Namer
 
 SEEN_SUFFIX = re.compile(r" @(?P<version>[0-9]{1,18})$")
+OFFERED_INDEX = re.compile(r"#(?P<index>[0-9]{1,6})")
 # A choice's value and label: Discord's autocomplete takes 100 characters, and a web page no fewer.
 CHOICE_LIMIT = 100
 MOST_OFFERED = 25
 
 
-def with_seen_version(notation: str, version: int, limit: int = CHOICE_LIMIT) -> str:
-    """The value of an offered move: the notation and the version it was offered at."""
+def with_seen_version(notation: str, index: int, version: int, limit: int = CHOICE_LIMIT) -> str:
+    """The value of an offered move: its notation (else its ``index`` among the legal moves) and the
+    version it was offered at."""
     value = f"{notation} @{version}"
-    return value if len(value) <= limit else notation[:limit]
+    return value if len(value) <= limit else f"#{index} @{version}"
 
 
 def split_seen_version(text: str) -> tuple[str, int | None]:
@@ -33,6 +40,25 @@ def split_seen_version(text: str) -> tuple[str, int | None]:
     if found is None:
         return text, None
     return text[: found.start()], int(found["version"])
+
+
+@dataclass(frozen=True, slots=True)
+class Typed:
+    """A move as typed or offered: a text to read, or an offered move's place among the legal moves of
+    the board ``bound`` (None for a text); ``seen``, the board the person saw, when the text says."""
+
+    move: str | int
+    seen: int | None = None
+    bound: int | None = None
+
+
+def read_offered(text: str) -> Typed:
+    """What ``/move`` was given: an offered value or a text typed by hand."""
+    typed, seen = split_seen_version(text)
+    index = OFFERED_INDEX.fullmatch(typed.strip())
+    if index is not None and seen is not None:
+        return Typed(int(index["index"]), bound=seen)
+    return Typed(typed, seen)
 
 
 @dataclass(frozen=True, slots=True)
@@ -46,20 +72,34 @@ class Offer:
 
 
 async def offer_moves(
-    host: GameHost, match: MatchRecord, user_id: int, typed: str, most: int = MOST_OFFERED
+    host: GameHost,
+    match: MatchRecord,
+    user_id: int,
+    typed: str,
+    locale: str = lang.DEFAULT,
+    most: int = MOST_OFFERED,
 ) -> Offer:
-    """``user_id``'s legal notations in ``match`` containing what they ``typed`` so far (at most
-    ``most``), each carrying the version of the board it was offered for; nothing for someone who does not
-    play there or a match not under way."""
+    """``user_id``'s legal moves in ``match`` that what they ``typed`` so far fits (at most ``most``),
+    labelled in ``locale``: every typed word starts a word of the label (in ``locale`` or English), or the
+    text is part of the notation; each carries the version of the board it was offered for. Nothing for
+    someone who does not play there or a match not under way."""
     table = await host.table(match, user_id)
     if table.seat is None or match.status is not MatchStatus.ACTIVE:
         return Offer()
     if table.refusal is not None:
         return Offer(refusal=table.refusal, name=table.name)
-    wanted = split_seen_version(typed)[0].strip().lower()
+    wanted = split_seen_version(typed)[0]
     notations = host.legal_notations(match, table.seat)
-    return Offer(
-        tuple(
-            (n[:CHOICE_LIMIT], with_seen_version(n, match.version)) for n in notations if wanted in n.lower()
-        )[:most]
-    )
+    labels = [entry.label for entry in host.legal_menu(match, table.seat, locale)][: len(notations)]
+    english = labels
+    if locale != lang.DEFAULT:
+        english = [entry.label for entry in host.legal_menu(match, table.seat)][: len(notations)]
+    moves = [Labelled(i, (label, english[i])) for i, label in enumerate(labels)]
+    fitting = {move.index for move in read_typed(wanted, moves).fitting} if wanted.strip() else None
+    folded_typed = wanted.strip().lower()
+    offered = [
+        (clip(labels[i]), with_seen_version(notation, i, match.version))
+        for i, notation in enumerate(notations)
+        if fitting is None or i in fitting or (folded_typed and folded_typed in notation.lower())
+    ]
+    return Offer(tuple(offered[:most]))

@@ -256,9 +256,9 @@ async def test_refusals_are_private_and_change_nothing(fake_discord: FakeDiscord
             (await fake.click(post, button(post, "ba:play:"), user=fake.owner), "not playing"),
             (
                 await fake.slash("move", {"notation": "place at=Q"}, user=first, channel=thread),
-                "Allowed: place",
+                "“place at=Q” is not one of your moves. Your moves are in the menu",
             ),
-            (await fake.slash("move", {"notation": "dance"}, user=first, channel=thread), "Allowed"),
+            (await fake.slash("move", {"notation": "dance"}, user=first, channel=thread), "press Play"),
             (await fake.slash("hand", {}, user=fake.owner, channel=thread), "not playing"),
         ]
         for interaction, expected in cases:
@@ -578,9 +578,7 @@ async def test_several_cards_are_chosen_in_one_multi_select(
         assert any(": return n=2 backs=" in line for line in lines)  # the computer partner gave two back
 
 
-async def test_move_autocomplete_offers_the_legal_notations(
-    fake_discord: FakeDiscord, tmp_path: Path
-) -> None:
+async def test_move_autocomplete_offers_the_moves_in_words(fake_discord: FakeDiscord, tmp_path: Path) -> None:
     fake = fake_discord
     async with big_apple(fake, tmp_path / "db.sqlite") as bot:
         match_id, thread = await started_match(fake, bot)
@@ -589,10 +587,17 @@ async def test_move_autocomplete_offers_the_legal_notations(
         seat = record.seat_of(user.id)
         assert seat is not None
         legal = bot.host.legal_notations(record, seat)
+        labels = [entry.label for entry in bot.host.legal_menu(record, seat)][: len(legal)]
         choices = await (
+            await fake.autocomplete("move", "notation", "8th 34", user=user, channel=thread)
+        ).choices()
+        wanted = [label for label in labels if "8th Ave & 34th" in label]
+        assert wanted and [c["name"] for c in choices] == wanted
+        # Notation still finds the moves of those who type it.
+        typed = await (
             await fake.autocomplete("move", "notation", "8AV-3", user=user, channel=thread)
         ).choices()
-        assert [c["name"] for c in choices] == [n for n in legal if "8av-3" in n.lower()][:25]
+        assert [c["name"] for c in typed] == [labels[i] for i, n in enumerate(legal) if "8av-3" in n.lower()]
         waiting = await (
             await fake.autocomplete("move", "notation", "", user=other, channel=thread)
         ).choices()
@@ -604,23 +609,18 @@ async def test_move_autocomplete_offers_the_legal_notations(
         await new_match(fake, user, players=2)
         elsewhere = await (
             await fake.autocomplete(
-                "move", "notation", "8AV-3", {"match": record.id}, user=user, channel=fake.general
+                "move", "notation", "8th 34", {"match": record.id}, user=user, channel=fake.general
             )
         ).choices()
         assert [c["name"] for c in elsewhere] == [c["name"] for c in choices]
-        # Each value carries the board it was offered for, so a repeated command cannot play twice.
-        assert choices and all(c["value"] == f"{c['name']} @{record.version}" for c in choices)
+        # Each value carries the move and the board it was offered for, so a repeated command cannot play
+        # twice.
+        notation = legal[labels.index(choices[0]["name"])]
+        assert choices[0]["value"] == f"{notation} @{record.version}"
         played = await (
             await fake.slash("move", {"notation": choices[0]["value"]}, user=user, channel=thread)
         ).response()
-        label = render(
-            "en",
-            bot.host.presentation(record.game).describe(
-                bot.host.state_of(record), seat, bot.host.rules(record.game).parse(choices[0]["name"])
-            ),
-            bot.host.namer(record),
-        )
-        assert played.content == f"✅ You played: {label}.", played.content
+        assert played.content == f"✅ You played: {choices[0]['name']}.", played.content
         again = await (
             await fake.slash("move", {"notation": choices[0]["value"]}, user=user, channel=thread)
         ).response()

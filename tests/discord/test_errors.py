@@ -11,18 +11,26 @@ from engine.core.errors import IllegalAction, NotSeated, StaleVersion
 from engine.host.text import HOST
 
 
-def test_refusals_say_what_is_wrong_and_what_is_allowed() -> None:
-    text = error_text(IllegalAction("building X is occupied", ["place at=8AV-34", "place at=8AV-38"]))
-    assert text == "⚠️ Building X is occupied. Allowed: place at=8AV-34, place at=8AV-38"
+def test_refusals_say_what_is_wrong_and_what_to_do_never_the_notation_allowed() -> None:
+    illegal = IllegalAction("building X is occupied", ["place at=8AV-34", "place at=8AV-38"])
+    assert error_text(illegal) == "⚠️ Building X is occupied"  # the allowed notations are for programs
     stale = error_text(StaleVersion("this board has moved on (it is at move 9)"))
     assert stale == "⏳ This board has moved on (it is at move 9)"  # said once, not twice
+    assert str(illegal) == "building X is occupied. Allowed: place at=8AV-34, place at=8AV-38"  # logs, CLI
 
 
-def test_a_refusal_made_of_a_sentence_is_said_in_the_readers_language() -> None:
-    refusal = NotSeated(HOST.say("you are not playing in match #{number}", number=4), ["join"])
+def test_a_refusal_made_of_a_sentence_is_said_in_the_readers_language_with_what_to_do() -> None:
+    refusal = NotSeated(
+        HOST.say("you are not playing in match #{number}", number=4),
+        ["join"],
+        hint=HOST.say("To take a seat, press Join."),
+    )
     assert refusal.message == "you are not playing in match #4"  # English for logs and the CLI
-    assert error_text(refusal) == "⚠️ You are not playing in match #4. Allowed: join"
-    assert error_text(refusal, "it") == "⚠️ Non stai giocando nella partita n. 4. Consentito: join"
+    assert error_text(refusal) == "⚠️ You are not playing in match #4. To take a seat, press Join."
+    assert (
+        error_text(refusal, "it")
+        == "⚠️ Non stai giocando nella partita n. 4. Per prendere un posto, premi Entra."
+    )
 
 
 def test_a_surprise_is_logged_with_an_incident_id_the_user_also_sees(

@@ -17,7 +17,7 @@ from engine.host.replay_steps import OWN_VIEW, jump_options, jump_target, step_l
 from engine.host.replies import hand_lines, log_heading
 from engine.host.service import GameHost
 from engine.host.text import HOST
-from engine.host.typed import Offer, offer_moves, split_seen_version
+from engine.host.typed import Offer, Typed, offer_moves, read_offered
 from lang.says import render
 from tests.host.test_service import CY, started_pair, user_at
 
@@ -159,11 +159,17 @@ async def test_hand_and_log_lines_are_worded_by_the_host(host: GameHost) -> None
 
 async def test_moves_offered_while_typing_carry_their_board_or_say_why_not(host: GameHost) -> None:
     match = await started_pair(host)
-    offer = await offer_moves(host, match, user_at(match, 0), "2")
+    everything = await offer_moves(host, match, user_at(match, 0), "")
+    assert [label for label, _ in everything.choices] == ["Add 1 to 0", "Add 2 to 0"]
+    # Typed words pick out the moves whose label has them all (the starts of words will do).
+    offer = await offer_moves(host, match, user_at(match, 0), "ADD 2")
     assert offer.refusal is None
-    assert offer.choices == (("add 2", f"add 2 @{match.version}"),)
-    assert split_seen_version(offer.choices[0][1]) == ("add 2", match.version)
-    assert split_seen_version("add 2") == ("add 2", None)
+    assert offer.choices == (("Add 2 to 0", f"add 2 @{match.version}"),)
+    # Notation still finds its move for those who type it.
+    assert (await offer_moves(host, match, user_at(match, 0), "add 1")).choices[0][0] == "Add 1 to 0"
+    assert read_offered(offer.choices[0][1]) == Typed("add 2", match.version)
+    assert read_offered("add 2") == Typed("add 2", None)
+    assert read_offered(f"#2 @{match.version}") == Typed(2, bound=match.version)
     waiting = await offer_moves(host, match, user_at(match, 1), "")
     assert waiting.choices == () and waiting.refusal is not None and waiting.name is not None
     assert render("it", waiting.refusal, waiting.name) == f"Non è il tuo turno: si aspetta {waiting.name(0)}"
