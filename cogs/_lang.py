@@ -57,8 +57,9 @@ class CatalogueTranslator(app_commands.Translator):
 async def reader_locale(interaction: discord.Interaction[Any]) -> str:
     """The language of a reply (see ``engine.host.languages``), Discord telling the user's app language."""
     bot: Bot = interaction.client  # type: ignore[assignment]
+    server = str(interaction.guild_locale) if interaction.guild_locale is not None else None
     return await languages.reader_locale(
-        bot.settings, interaction.user.id, interaction.guild_id, str(interaction.locale)
+        bot.settings, interaction.user.id, interaction.guild_id, str(interaction.locale), server
     )
 
 

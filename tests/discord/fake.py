@@ -996,7 +996,7 @@ class FakeDiscord:
             "mfa_level": 0,
             "nsfw_level": 0,
             "premium_tier": 0,
-            "preferred_locale": "en-US",
+            "preferred_locale": guild.preferred_locale,
             "system_channel_id": None,
             "afk_channel_id": None,
             "afk_timeout": 300,
@@ -1592,7 +1592,7 @@ class FakeDiscord:
         if guild is not None:
             payload.update(
                 guild_id=str(guild.id),
-                guild_locale="en-US",
+                guild_locale=guild.preferred_locale,
                 member=self._member_payload(guild, user),
                 app_permissions=str(guild.permissions_for(self.bot_user)),
             )

@@ -215,6 +215,8 @@ class FakeGuild:
     roles: list[FakeRole] = field(default_factory=list)
     channels: list[FakeChannel] = field(default_factory=list)
     members: dict[int, FakeMember] = field(default_factory=dict)
+    # What Discord sends as ``guild_locale`` (a community server's chosen language; "en-US" otherwise).
+    preferred_locale: str = "en-US"
 
     @property
     def everyone(self) -> FakeRole:

@@ -113,3 +113,25 @@ def test_rules_teach_each_game_in_both_languages_within_one_message(slug: str) -
     english, italian = (texts[locale].splitlines() for locale in ("en", "it"))
     assert len(presentation.how_to) >= 3 and len(presentation.glossary) >= 2
     assert not set(english[1:]) & set(italian[1:])  # every line after the title is translated
+
+
+async def test_with_no_setting_the_thread_speaks_the_servers_preferred_language_and_dms_the_players_app(
+    fake_discord: FakeDiscord, tmp_path: Path
+) -> None:
+    fake = fake_discord
+    fake.guild.preferred_locale = "it"
+    fake.alice.locale = "it"
+    async with big_apple(fake, tmp_path / "db.sqlite"):
+        await (await fake.slash("game list", {}, user=fake.alice)).response()  # Alice's app speaks Italian
+        match_id, thread = await new_match(fake, fake.bob, "fifth_avenue", players=3, computers=1)
+        lobby = await fake.wait_for_message(thread)
+        assert "in attesa di giocatori" in (lobby.content or "")  # the server prefers Italian
+        joined = await (await fake.click(lobby, lobby.buttons[0]["custom_id"], user=fake.alice)).response()
+        await (await fake.click(joined, joined.buttons[2]["custom_id"], user=fake.bob)).response()
+        italian = await fake.wait_for_dm(fake.alice)
+        english = await fake.wait_for_dm(fake.bob)
+        assert f"partita n. {match_id}" in (italian.content or "")
+        assert "match #" not in (italian.content or "")
+        assert f"match #{match_id}" in (english.content or "") and "partita" not in (english.content or "")
+        post = await fake.wait_for_message(thread, lambda m: "Giocatori:" in (m.content or ""))
+        assert [b["label"] for b in post.buttons] == ["Gioca", "La mia mano"]
