@@ -347,7 +347,7 @@ def cmd_bench(args: argparse.Namespace) -> int:
         from tests.discord.turns_bench import measure_turns
 
         for slug in slugs:
-            turns = asyncio.run(measure_turns(slug, max_moves=args.turn_moves))
+            turns = asyncio.run(measure_turns(slug, max_moves=args.turn_moves, bob_by_dm=True))
             turns.pop("checks")
             games[slug]["turns"] = turns
     report: dict[str, Any] = {"games": games, "store": store, "e2e_ms": e2e, "loop": loop_figures}

@@ -138,9 +138,9 @@ class DiscordNotifier:
         except Exception:
             log.exception("match %s: the animation of the match could not be posted", match.id)
 
-    async def edit(self, live: LivePost, message: Outgoing) -> bool:
-        """Show the turn so far on its post; False if that post is gone (a new post takes over)."""
-        post = self.bot.get_partial_messageable(live.channel_id).get_partial_message(live.message_id)
+    async def edit(self, where: Sent, message: Outgoing) -> bool:
+        """Show ``message`` on a post or private message; False if it is gone (a new one takes over)."""
+        post = self.bot.get_partial_messageable(where.channel_id).get_partial_message(where.message_id)
         kwargs: dict[str, Any] = {}
         if message.image is not None:
             kwargs["attachments"] = [discord.File(io.BytesIO(message.image), filename=message.filename)]

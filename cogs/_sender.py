@@ -69,6 +69,19 @@ class DiscordSender:
             posted = await channel.send(**message_of(message))
         return Sent(posted.channel.id, posted.id)
 
+    async def edit(self, where: Sent, message: Outgoing) -> None:
+        shown = self.bot.get_partial_messageable(where.channel_id).get_partial_message(where.message_id)
+        kwargs: dict[str, Any] = {}
+        if message.image is not None:
+            kwargs["attachments"] = [discord.File(io.BytesIO(message.image), filename=message.filename)]
+        with refusals():
+            await shown.edit(
+                content=message.text[:CONTENT_LIMIT],
+                view=view_of(message.controls) if message.controls else None,
+                allowed_mentions=discord.AllowedMentions.none(),
+                **kwargs,
+            )
+
     async def to_match(self, match: MatchRecord, message: Outgoing) -> Sent:
         """In the match's thread; a thread gone or closed to the bot is replaced as for a board post (see
         ``engine.host.threads``), and the match with nowhere left to post is ``Refused`` as gone."""

@@ -16,7 +16,7 @@ from data.sql_store.core import REMEMBER_IMAGE, D, StoreCore, save_turn_pings
 from engine.core.errors import CorruptRecord
 from engine.host.clock import ClockChange, SeatClock, paused
 from engine.host.notify import TurnPing, Via
-from engine.host.ports import AbsenceCheck, Delivery, LivePost
+from engine.host.ports import AbsenceCheck, Delivery, LivePost, LivePrivate
 
 log = logging.getLogger(__name__)
 
@@ -231,6 +231,53 @@ class NoticeMethods(StoreCore[D]):
             )
 
         await self._write(body)
+
+    async def live_private(self, match_id: int, seat: int) -> LivePrivate | None:
+        """``seat``'s living private message about ``match_id``, if one was sent."""
+
+        def body() -> Program[LivePrivate | None]:
+            found = yield sql.row(
+                "SELECT channel_id, message_id, version, turn, text, image FROM private_messages "
+                "WHERE match_id = ? AND seat = ?",
+                match_id,
+                seat,
+            )
+            if found is None:
+                return None
+            channel_id, message_id, version, turn, text, image = found
+            return LivePrivate(
+                match_id=match_id,
+                seat=seat,
+                channel_id=int(channel_id),
+                message_id=int(message_id),
+                version=int(version),
+                turn=bool(turn),
+                text=str(text),
+                image=bool(image),
+            )
+
+        return await self._read(body)
+
+    async def save_live_private(self, message: LivePrivate) -> None:
+        """Remember ``message`` as its seat's living private message (replacing the previous one)."""
+        await self._write(
+            lambda: sql.changing(
+                "INSERT INTO private_messages "
+                "(match_id, seat, channel_id, message_id, version, turn, text, image) "
+                "VALUES (?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (match_id, seat) DO UPDATE SET "
+                "channel_id = excluded.channel_id, message_id = excluded.message_id, "
+                "version = excluded.version, turn = excluded.turn, text = excluded.text, "
+                "image = excluded.image",
+                message.match_id,
+                message.seat,
+                message.channel_id,
+                message.message_id,
+                message.version,
+                int(message.turn),
+                message.text,
+                int(message.image),
+            )
+        )
 
     async def sent_image(self, match_id: int, seat: int) -> str | None:
         """The digest of the last image of ``match_id`` sent to ``seat`` (-1: the live post's board)."""

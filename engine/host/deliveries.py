@@ -17,6 +17,7 @@ from engine.host.clock_words import clock_notes
 from engine.host.images import digest, new_image
 from engine.host.languages import recipient_locale
 from engine.host.ledgers import BOARD_IMAGE_SEAT, PostLedger
+from engine.host.living import LivingMessages
 from engine.host.marks import Marks
 from engine.host.outgoing import Outgoing, Refused, Sender, Sent
 from engine.host.pings import TurnPings
@@ -46,9 +47,9 @@ class Front(Protocol):
         for a match this front end does not show."""
         ...
 
-    async def edit(self, live: LivePost, message: Outgoing) -> bool:
-        """Show ``message`` on the post ``live`` (its image only when it has one); False when that post
-        is gone."""
+    async def edit(self, where: Sent, message: Outgoing) -> bool:
+        """Show ``message`` on the message sent ``where`` (a post or a private message; its image only
+        when it has one, its controls or none); False when that message is gone."""
         ...
 
     async def strip(self, live: LivePost) -> None:
@@ -82,6 +83,7 @@ class Deliveries:
     ) -> None:
         self.host, self.settings, self.posts, self.pings = host, settings, posts, pings
         self.sender, self.front, self.marks = sender, front, marks
+        self.living = LivingMessages(posts, sender, settings)
 
     async def deliver(self, match: MatchRecord, delivery: Delivery, notice: Notice) -> None:
         if delivery.seat is None:
@@ -117,7 +119,7 @@ class Deliveries:
         if live is not None and continuing:
             # Only a board that changed is uploaded again; otherwise the post keeps its image.
             fresh = await new_image(self.posts, match.id, BOARD_IMAGE_SEAT, png)
-            if await self.front.edit(live, Outgoing(text, shown, png if fresh else None)):
+            if await self.front.edit(where_is(live), Outgoing(text, shown, png if fresh else None)):
                 where = {"channel_id": live.channel_id, "message_id": live.message_id}
                 await self.posts.save_live_post(plan.shown.model_copy(update=where), board_image=board_image)
                 return
@@ -134,28 +136,32 @@ class Deliveries:
         where = {"channel_id": sent.channel_id, "message_id": sent.message_id}
         await self.posts.save_live_post(plan.shown.model_copy(update=where), turn.pings, board_image)
         self.pings.saved(turn.pings or ())
+        await self.living.close_turns(match, () if notice.finished else notice.to_act)
         if plan.outcome is not None:
             self.front.finished(match, sent, locale)
 
     async def tell(self, match: MatchRecord, delivery: Delivery, notice: Notice) -> None:
-        """A player's private message: their hand's image when it changed since the last one they
-        received, and the board's controls while they are to act."""
+        """A player's private message: one living message per match, edited in place as their hand
+        changes (its image only when it changed); a new one, which notifies, only to call them to play
+        in the way they chose, the previous one then losing its controls. It carries the board's
+        controls while the turn it tells of is still theirs."""
         assert delivery.seat is not None
-        reader = private_reader(match, delivery.seat, notice)
+        seat = delivery.seat
+        reader = private_reader(match, seat, notice)
         if reader is None:
             return
         locale = await recipient_locale(self.settings, reader, match.guild_id)
-        text = private_message(self.host, match, delivery.seat, notice, locale, self.marks)
-        png = await self.front.draw(match, delivery.version, delivery.seat, locale)
-        fresh = await new_image(self.posts, match.id, delivery.seat, png)
+        text = private_message(self.host, match, seat, notice, locale, self.marks)
+        png = await self.front.draw(match, delivery.version, seat, locale)
+        fresh = await new_image(self.posts, match.id, seat, png)
+        # A turn that has already passed (a message sent late) neither calls nor offers controls.
+        turn = seat in notice.to_act and seat in self.host.to_act(match)
         # The same controls as the thread's post: a player can take the whole turn from here.
-        shown = controls.board(match.id, delivery.version, locale) if delivery.seat in notice.to_act else ()
-        loud = await self.pings.loud(match, delivery, notice, reader)
-        message = Outgoing(
-            text, shown, png if fresh else None, "hand.png", silent=not loud, nonce=nonce_of(delivery)
-        )
+        shown = controls.board(match.id, delivery.version, locale) if turn else ()
+        loud = await self.pings.loud(match, delivery, notice, reader) if turn else False
+        message = Outgoing(text, shown, png, "hand.png", silent=not loud, nonce=nonce_of(delivery))
         try:
-            await self.sender.to_person(reader, message)
+            await self.living.show(match, seat, reader, message, delivery.version, turn, fresh is not None)
         except Refused as exc:
             log.info("match %s: private messages to user %s refused (%s)", match.id, reader, exc)
             # Closed direct messages, a person who blocked the bot or shares no server with it any more:
@@ -163,4 +169,9 @@ class Deliveries:
             await self.pings.reminders.dm_closed(match, reader)
             return
         if fresh:
-            await self.posts.remember_sent_image(match.id, delivery.seat, fresh)
+            await self.posts.remember_sent_image(match.id, seat, fresh)
+
+
+def where_is(shown: LivePost) -> Sent:
+    """Where a remembered post is."""
+    return Sent(shown.channel_id, shown.message_id)

@@ -8,7 +8,7 @@ from datetime import datetime
 from typing import Protocol
 
 from engine.host.notify import TurnPing, Via
-from engine.host.ports import LivePost
+from engine.host.ports import LivePost, LivePrivate
 
 # The seat number under which the public board's last image is remembered.
 BOARD_IMAGE_SEAT = -1
@@ -39,6 +39,14 @@ class PostLedger(Protocol):
 
     async def remember_sent_image(self, match_id: int, seat: int, digest: str) -> None:
         """Record ``digest`` as the last image of ``match_id`` that ``seat`` received."""
+        ...
+
+    async def live_private(self, match_id: int, seat: int) -> LivePrivate | None:
+        """``seat``'s living private message about ``match_id``, if one was sent."""
+        ...
+
+    async def save_live_private(self, message: LivePrivate) -> None:
+        """Remember ``message`` as its seat's living private message (replacing the previous one)."""
         ...
 
     async def dm_refused(self, match_id: int, user_id: int) -> bool:

@@ -152,12 +152,10 @@ def decide(prefs: NotifyPrefs, now: datetime, turn_started: datetime, told: bool
 
 
 def loud_dm(prefs: NotifyPrefs, now: datetime, turn_started: datetime, turn: bool) -> bool:
-    """Whether a private message (a hand) sent at ``now`` may notify its reader. One that says it is
-    their turn notifies only when a direct message is how they are told of this turn right now; any
-    other is silent during their quiet hours."""
-    if turn:
-        return decide(prefs, now, turn_started).act is Act.DM
-    return prefs.quiet is None or not prefs.quiet.covers(now)
+    """Whether a private message (a hand) sent at ``now`` may notify its reader: only one that says it
+    is their turn, when a direct message is how they are told of this turn right now. A hand that
+    merely changed never does (it is an edit of the message they already have, or a quiet one)."""
+    return turn and decide(prefs, now, turn_started).act is Act.DM
 
 
 class Via(StrEnum):

@@ -93,3 +93,8 @@ class Sender(Protocol):
     async def to_match(self, match: MatchRecord, message: Outgoing) -> Sent:
         """Post ``message`` in the match's thread (opened on first use) or channel."""
         ...
+
+    async def edit(self, where: Sent, message: Outgoing) -> None:
+        """Show ``message`` instead of the message sent ``where``: its text and controls (none when it has
+        none), its image only when it has one (else the image stays)."""
+        ...

@@ -109,6 +109,20 @@ class LivePost(Frozen):
     history: tuple[TurnLines, ...] = ()
 
 
+class LivePrivate(Frozen):
+    """A seat's living private message about a match: its hand, edited in place as it changes, with the
+    turn's controls while ``turn``; ``text`` is what it says, for the edit that takes the controls off."""
+
+    match_id: int
+    seat: int
+    channel_id: int
+    message_id: int
+    version: int
+    turn: bool
+    text: str
+    image: bool = False  # it shows the hand's image (a call to play sent on its own does not)
+
+
 class MatchSummary(Frozen):
     """Who a match belongs to, readable even when the rest of its row is not (see ``MatchStore``)."""
 

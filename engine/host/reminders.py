@@ -18,6 +18,7 @@ from engine.host.clock import Reminder
 from engine.host.clock_words import reminder_of
 from engine.host.languages import recipient_locale
 from engine.host.ledgers import PostLedger
+from engine.host.living import LivingMessages
 from engine.host.marks import Marks
 from engine.host.outbox import DestinationGone
 from engine.host.outgoing import Outgoing, Refused, Sender
@@ -50,6 +51,7 @@ class Reminders:
         self.posts = posts
         self.sender = sender
         self.marks = marks
+        self.living = LivingMessages(posts, sender, settings)
 
     async def locale(self, match: MatchRecord, user_id: int) -> str:
         return await recipient_locale(self.settings, user_id, match.guild_id)
@@ -69,7 +71,8 @@ class Reminders:
         """Tell the player of ``seat`` privately that it is their turn, with the board's controls."""
         locale = await self.locale(match, user_id)
         text = private_message(self.host, match, seat, Notice(to_act=(seat,)), locale, self.marks)
-        await self.sender.to_person(user_id, Outgoing(text, controls.board(match.id, match.version, locale)))
+        shown = controls.board(match.id, match.version, locale)
+        await self.living.send(match, seat, user_id, Outgoing(text, shown), match.version, turn=True)
 
     async def clock_by_message(
         self, match: MatchRecord, user_id: int, reminder: Reminder, left: timedelta
@@ -79,7 +82,12 @@ class Reminders:
         locale = await self.locale(match, user_id)
         said = reminder_of(self.host, match, reminder, left, locale)
         text = f"{HOURGLASS} {said[:1].upper()}{said[1:]}"
-        await self.sender.to_person(user_id, Outgoing(text, controls.board(match.id, match.version, locale)))
+        shown = controls.board(match.id, match.version, locale)
+        seat = match.seat_of(user_id)
+        if seat is None:
+            await self.sender.to_person(user_id, Outgoing(text, shown))
+            return
+        await self.living.send(match, seat, user_id, Outgoing(text, shown), match.version, turn=True)
 
     async def clock_in_thread(
         self, match: MatchRecord, user_id: int, reminder: Reminder, left: timedelta

@@ -171,7 +171,7 @@ async def test_a_hand_that_comes_with_a_mentioned_turn_is_silent(
         [dm] = await fake.wait_until(lambda: turn_dms(fake, first) or None)
         assert dm.flags & SILENT  # the mention in the thread is their one call
         hand = await fake.wait_for_dm(other)
-        assert not hand.flags & SILENT  # not a call to play: it notifies as ever
+        assert hand.flags & SILENT  # not a call to play: a hand never notifies on its own
 
 
 async def test_waited_mode_writes_only_when_the_turn_has_waited(
@@ -383,3 +383,45 @@ async def test_a_new_choice_applies_to_the_turn_already_waiting(
         await fake.wait_until(lambda: turn_dms(fake, first) or None)
         await bot.notifier.pings.sweep()
         assert len(turn_dms(fake, first)) == 1 and not any(pinged(fake, thread)[1:])
+
+
+async def test_a_hand_lives_in_one_quiet_message_and_a_passed_turn_loses_its_buttons(
+    fake_discord: FakeDiscord, tmp_path: Path
+) -> None:
+    fake = fake_discord
+    async with bot_at(fake, tmp_path / "db.sqlite", Clock(datetime(2026, 1, 14, 12, tzinfo=UTC))) as bot:
+        for user in (fake.alice, fake.bob):
+            await choose(fake, user, "dm")
+        match_id, thread = await two_player_match(fake, "fifth_avenue")
+        turns = {fake.alice.id: 0, fake.bob.id: 0}
+        for _ in range(6):
+            user, _, version = await whose_turn(fake, bot, match_id)
+            await board_post(fake, thread, version)
+            turns[user.id] += 1
+            while (await whose_turn(fake, bot, match_id))[0] is user:
+                await play_one_move(fake, bot, match_id, thread)
+        now = await bot.host.match(match_id)
+        await board_post(fake, thread, now.version)
+        await bot.notifier.pings.sweep()
+        for user in (fake.alice, fake.bob):
+            messages = fake.dm_messages(user)
+            loud = [m for m in messages if not m.flags & SILENT]
+            # One new message per call to play (and the first hand, dealt before any turn); every change of
+            # the hand in between edits the latest message.
+            assert len(messages) <= turns[user.id] + 1, [m.content for m in messages]
+            assert len(loud) <= turns[user.id], [m.content for m in loud]
+            # Only the message of a turn still to play keeps its buttons; the others say it is over (once
+            # the post of the turn that follows is out).
+            record = await bot.host.match(match_id)
+            to_act = record.seat_of(user.id) in bot.host.to_act(record)
+
+            def stale(messages: list[FakeMessage] = messages, to_act: bool = to_act) -> list[FakeMessage]:
+                return [
+                    m
+                    for m in (messages[:-1] if to_act else messages)
+                    if any(b["custom_id"].startswith("ba:play:") for b in m.buttons)
+                ]
+
+            await fake.wait_until(lambda: not stale() or None, timeout=5)
+            passed = [m for m in messages if "This turn is over" in (m.content or "")]
+            assert passed, [m.content for m in messages]

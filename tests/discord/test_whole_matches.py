@@ -24,6 +24,14 @@ async def test_a_whole_match_through_the_menus(game: str) -> None:
     assert played["turns"] <= checks["thread_posts"] <= 1.2 * played["turns"] + 1
     assert 0 <= checks["mentions"] + checks["dm_turns"] - checks["thread_posts"] <= 2
     assert checks["bob_pinged"] == 0
+    # One call a turn: a mention, or Bob's direct message; the first and last posts call everyone once
+    # more, and a hand that changes is an edit or a silent message.
+    assert played["loud_per_turn"] <= 1.05
+    for person, calls in checks["calls"].items():
+        assert calls <= checks["person_turns"][person] + 2, (person, calls, checks["person_turns"][person])
+    # A hand lives in one message, edited as it changes: a new one comes only with a call to play.
+    for person, count in checks["new_dms"].items():
+        assert count <= checks["person_turns"][person] + 1, (person, count)
     assert checks["stale_controls"] == 0
     assert checks["repeated_uploads"] == 0, "an image that had not changed was uploaded again"
     assert checks["carried_steps"] > 0, "no turn had a second step on the same menu"

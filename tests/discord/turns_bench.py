@@ -148,6 +148,8 @@ def covering(
     return best
 
 
+# Discord's flag for a message that arrives without a push notification.
+SUPPRESS_NOTIFICATIONS = 1 << 12
 MAX_PLAN = 20  # moves of one turn looked ahead at most
 
 
@@ -177,6 +179,7 @@ async def measure_turns(
     step_taps: list[int] = []
     turn_taps: list[int] = []
     moves = turns = carried_steps = dm_turns = shortcuts = 0
+    person_turns = {fake.alice.id: 0, fake.bob.id: 0, cy.id: 0}
     try:
         with tempfile.TemporaryDirectory() as tmp:
             bot = BigApple(
@@ -219,6 +222,7 @@ async def measure_turns(
                     if seat != previous:
                         turns += 1
                         turn_taps.append(0)
+                        person_turns[user.id] += 1
                     carries_on = (
                         seat == previous
                         and menu is not None
@@ -287,6 +291,7 @@ async def measure_turns(
     pinged_alone = [(r.json or {}).get("allowed_mentions", {}).get("users") for r in mentions]
     bob_pinged = sum(1 for users in pinged_alone if users == [str(fake.bob.id)] or users == [fake.bob.id])
     uploaded = sum(len(upload.data) for r in requests for upload in r.files)
+    loud, new_dms = _calls(fake, requests, thread.id, set(people))
     # Interaction responses and follow-ups answer a person's tap and are outside the bot's global rate
     # limit; the bot's own requests (posts, edits, DMs) are what its budget is about.
     answers = [r for r in requests if r.route.startswith(("/interactions/", "/webhooks/"))]
@@ -302,6 +307,10 @@ async def measure_turns(
         "taps_per_turn_p50": statistics.median(turn_taps) if turn_taps else 0,
         "taps_per_turn_p90": percentile(turn_taps, 0.9),
         "taps_per_turn_max": max(turn_taps, default=0),
+        # A person is called (a push notification) by a mention in the thread or a direct message that is
+        # not silent; edits never call.
+        "loud_per_turn": round(sum(loud.values()) / max(1, sum(person_turns.values())), 2),
+        "dm_messages_per_match": round(sum(new_dms.values()) / len(people), 1),
         "moves": moves,
         "turns": turns,
         "checks": {
@@ -315,8 +324,35 @@ async def measure_turns(
             "shortcuts": shortcuts,
             "repeated_uploads": repeated_uploads,
             "bob_pinged": bob_pinged,
+            "calls": {str(user): count for user, count in loud.items()},
+            "person_turns": {str(user): count for user, count in person_turns.items()},
+            "new_dms": {str(user): count for user, count in new_dms.items()},
         },
     }
+
+
+def _calls(
+    fake: FakeDiscord, requests: list[RecordedRequest], thread_id: int, people: set[int]
+) -> tuple[dict[int, int], dict[int, int]]:
+    """Per person: how many times the bot called them (a mention in the thread, a direct message without
+    Discord's silent flag), and how many direct messages it sent them."""
+    dm_of = {channel.id: user for user, channel in fake.dm_channels.items()}
+    calls = dict.fromkeys(people, 0)
+    dms = dict.fromkeys(people, 0)
+    for r in requests:
+        if r.method != "POST" or r.route != "/channels/{channel_id}/messages":
+            continue
+        body = r.json or {}
+        channel = r.param("channel_id")
+        if channel == thread_id:
+            for user in (body.get("allowed_mentions") or {}).get("users") or []:
+                if int(user) in calls:
+                    calls[int(user)] += 1
+        elif channel in dm_of and dm_of[channel] in dms:
+            dms[dm_of[channel]] += 1
+            if not int(body.get("flags") or 0) & SUPPRESS_NOTIFICATIONS:
+                calls[dm_of[channel]] += 1
+    return calls, dms
 
 
 def _repeated_uploads(requests: list[RecordedRequest]) -> int:

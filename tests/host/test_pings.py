@@ -98,6 +98,9 @@ class Sender:
         self.sent.append(("thread", match.id, message))
         return Sent(2, len(self.sent))
 
+    async def edit(self, where: Sent, message: Outgoing) -> None:
+        self.sent.append(("edit", where.message_id, message))
+
 
 def pings(
     settings: dict[int, str], languages: dict[int, str] | None = None

@@ -67,6 +67,9 @@ class Sender:
         self.sent.append(("match", match.id, message))
         return Sent(2, len(self.sent))
 
+    async def edit(self, where: Sent, message: Outgoing) -> None:
+        self.sent.append(("edit", where.message_id, message))
+
 
 class Told:
     """A started match on a clock, and the host's reminders of it through a recording sender."""

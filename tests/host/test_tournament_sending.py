@@ -74,6 +74,9 @@ class Sender:
     async def to_match(self, match: MatchRecord, message: Outgoing) -> Sent:
         raise AssertionError("tournament posts name their channel or thread")
 
+    async def edit(self, where: Sent, message: Outgoing) -> None:
+        raise AssertionError("tournament posts are not edited")
+
     def to(self, kind: str) -> list[tuple[int, Outgoing]]:
         return [(where, message) for sent_kind, where, message in self.sent if sent_kind == kind]
 

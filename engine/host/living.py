@@ -1,0 +1,106 @@
+"""Each player's one living private message about a match: their hand, edited in place as it changes, so a
+match leaves one message in their direct messages rather than one per change. A new message goes out only
+to call them to play (that one notifies); the previous one then loses its controls and says its turn is
+over, as does any message whose turn has passed.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Collection
+
+from engine.host.languages import recipient_locale
+from engine.host.ledgers import PostLedger
+from engine.host.outgoing import Outgoing, Refused, Sender, Sent, TryLater
+from engine.host.ports import LivePrivate, MatchRecord, SettingsStore
+from lang import t
+
+log = logging.getLogger(__name__)
+
+
+class LivingMessages:
+    """The living private messages of a host's matches, remembered in ``posts`` and sent with ``sender``."""
+
+    def __init__(self, posts: PostLedger, sender: Sender, settings: SettingsStore) -> None:
+        self.posts, self.sender, self.settings = posts, sender, settings
+
+    async def show(
+        self,
+        match: MatchRecord,
+        seat: int,
+        user_id: int,
+        message: Outgoing,
+        version: int,
+        turn: bool,
+        image_changed: bool,
+    ) -> None:
+        """Show ``message`` (about ``match`` at ``version``; with the turn's controls when ``turn``) to the
+        player of ``seat``: a loud one as a new message, a quiet one as an edit of the living message
+        (its image only when ``image_changed`` or the living message has none). Raises the ``Sender``'s
+        ``Refused`` or ``TryLater`` when a new message cannot go."""
+        living = await self.posts.live_private(match.id, seat)
+        if living is not None and message.silent and living.version <= version:
+            image = message.image if image_changed or not living.image else None
+            edited = Outgoing(message.text, message.controls, image, message.filename)
+            if await self._edit(living, edited):
+                update = {"version": version, "turn": turn, "text": message.text}
+                if image is not None:
+                    update["image"] = True
+                await self.posts.save_live_private(living.model_copy(update=update))
+                return
+        await self.send(match, seat, user_id, message, version, turn)
+
+    async def send(
+        self, match: MatchRecord, seat: int, user_id: int, message: Outgoing, version: int, turn: bool
+    ) -> Sent:
+        """Send ``message`` as the seat's new living message; the previous one loses its controls."""
+        sent = await self.sender.to_person(user_id, message)
+        living = await self.posts.live_private(match.id, seat)
+        if living is not None and living.turn:
+            await self.close(living, await recipient_locale(self.settings, user_id, match.guild_id))
+        await self.posts.save_live_private(
+            LivePrivate(
+                match_id=match.id,
+                seat=seat,
+                channel_id=sent.channel_id,
+                message_id=sent.message_id,
+                version=version,
+                turn=turn,
+                text=message.text,
+                image=message.image is not None,
+            )
+        )
+        return sent
+
+    async def close_turns(self, match: MatchRecord, to_act: Collection[int]) -> None:
+        """Take the controls off the living messages of the seats whose turn has passed."""
+        for seat in range(match.seat_count):
+            if seat in to_act:
+                continue
+            living = await self.posts.live_private(match.id, seat)
+            if living is None or not living.turn:
+                continue
+            player = match.player_at(seat)
+            reader = player.user_id if player is not None else None
+            await self.close(living, await recipient_locale(self.settings, reader, match.guild_id))
+
+    async def close(self, living: LivePrivate, locale: str) -> None:
+        """``living`` without its controls, saying that its turn is over (best effort: a message that cannot
+        be edited keeps buttons that answer that the board has moved on)."""
+        over = t(locale, "⏹️ This turn is over: the thread shows what followed.")
+        text = f"{living.text}\n{over}"
+        if await self._edit(living, Outgoing(text)):
+            await self.posts.save_live_private(living.model_copy(update={"turn": False, "text": text}))
+
+    async def _edit(self, living: LivePrivate, message: Outgoing) -> bool:
+        try:
+            await self.sender.edit(Sent(living.channel_id, living.message_id), message)
+        except (Refused, TryLater) as exc:
+            log.info(
+                "match %s: the private message of seat %s stays as it was: %s",
+                living.match_id,
+                living.seat,
+                exc,
+            )
+            return False
+        return True
