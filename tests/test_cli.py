@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import itertools
 import json
 import re
 from collections.abc import Sequence
@@ -126,6 +127,10 @@ def test_demo_plays_a_whole_match_into_a_real_database(
     assert (out / "bigapple.db").stat().st_size > 0
     boards = sorted(out.glob("board-*.png"))
     assert boards[0].name == "board-0001.png" and (out / "final.png").stat().st_size > 0
+    # Each seat's saved views follow one another only when they differ.
+    for seat in range(3):
+        hands = [path.read_bytes() for path in sorted(out.glob(f"hand-seat{seat}-*.png"))]
+        assert hands and all(before != after for before, after in itertools.pairwise(hands))
 
 
 def test_demo_speaks_the_language_it_is_asked_for(
@@ -184,6 +189,23 @@ def test_demo_prints_the_engine_notation_on_request(
     assert lines[0] == "New York 1901 (ny1901), 2 players, options none, seed 1"
     assert sum(1 for line in lines if NOTATION.search(line)) > 10
     assert "Final standings:" in lines and any(line.startswith("  1. S") for line in lines)
+
+
+def test_demo_saves_a_seats_view_only_when_it_changes(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], quick_images: QuickImages
+) -> None:
+    # Piatnik's New York sends each seat its hand after every move.
+    assert bot.main(["demo", "--game", "ny_piatnik", "--players", "2", "--out", str(tmp_path)]) == 0
+    for seat in (0, 1):
+        drawn = quick_images.hands[seat]
+        changes = [image for n, image in enumerate(drawn) if n == 0 or image != drawn[n - 1]]
+        saved = sorted(tmp_path.glob(f"hand-seat{seat}-*.png"))
+        assert len(changes) < len(drawn)
+        assert [path.name for path in saved] == [
+            f"hand-seat{seat}-{n:04d}.png" for n in range(1, len(changes) + 1)
+        ]
+        assert [path.read_bytes() for path in saved] == changes
+    assert (tmp_path / "board-0001.png").read_bytes() == b"board" == (tmp_path / "final.png").read_bytes()
 
 
 def test_plain_invocation_without_token_plays_the_demo(

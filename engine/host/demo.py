@@ -26,7 +26,7 @@ RenderFn = Callable[[str, BaseModel, Sequence[str], str], bytes | None]
 
 class DemoNotifier:
     """Prints each public post (in words in ``locale``, or in notation) and saves the board after each
-    public update and each seat's private view."""
+    public update and each seat's private view when it has changed since that seat's last saved one."""
 
     def __init__(
         self,
@@ -45,6 +45,7 @@ class DemoNotifier:
         self.notation = notation
         self.boards = 0
         self.hands: dict[int, int] = {}
+        self.last_hand: dict[int, bytes] = {}
 
     async def deliver(self, match: MatchRecord, delivery: Delivery, notice: Notice) -> None:
         if delivery.seat is None:
@@ -60,7 +61,9 @@ class DemoNotifier:
         if delivery.seat is None:
             self.boards += 1
             self.save_image(f"board-{self.boards:04d}.png", image)
-        else:
+        elif image != self.last_hand.get(delivery.seat):
+            # A private view is sent after every move, mostly unchanged: only a new one is worth a file.
+            self.last_hand[delivery.seat] = image
             count = self.hands.get(delivery.seat, 0) + 1
             self.hands[delivery.seat] = count
             self.save_image(f"hand-seat{delivery.seat}-{count:04d}.png", image)
