@@ -13,6 +13,7 @@ import gc
 import itertools
 import json
 import logging
+import os
 import signal
 import sys
 import tempfile
@@ -110,6 +111,7 @@ def cmd_run(settings: Settings, sync_only: bool = False) -> int:
 
 
 def cmd_demo(args: argparse.Namespace) -> int:
+    import lang
     from data.store import SqliteMatchStore
     from engine.host.demo import run_demo
     from render.registry import render_view
@@ -132,6 +134,8 @@ def cmd_demo(args: argparse.Namespace) -> int:
                 print,
                 save_image,
                 render_view,
+                locale=args.locale or lang.from_environment(os.environ),
+                notation=args.notation,
             )
         finally:
             await store.close()
@@ -551,6 +555,15 @@ def build_parser() -> argparse.ArgumentParser:
     demo.add_argument("--options", default="")
     demo.add_argument("--seed", type=int, default=1)
     demo.add_argument("--out", default="demo")
+    demo.add_argument(
+        "--locale",
+        choices=lang_choices(),
+        default=None,
+        help="default: the environment's language if we speak it",
+    )
+    demo.add_argument(
+        "--notation", action="store_true", help="print the engine's log notation instead of words"
+    )
 
     transcript = sub.add_parser("transcript", help="a whole match as its players read it, in one language")
     transcript.add_argument("--game", required=True)
@@ -656,7 +669,14 @@ def main(argv: Sequence[str] | None = None) -> int:
         format="%(asctime)s %(levelname)s %(name)s: %(message)s",
     )
     if fallback:
-        print("No DISCORD_TOKEN configured: playing the offline demo instead (see `python bot.py run`).\n")
+        from lang import from_environment, t
+
+        # In the language the demo itself speaks, which no --locale can set here.
+        announce = t(
+            from_environment(os.environ),
+            "No DISCORD_TOKEN configured: playing the offline demo instead (see `python bot.py run`).",
+        )
+        print(announce + "\n")
     try:
         if args.command in (None, "run", "sync"):
             return cmd_run(settings, sync_only=args.command == "sync")

@@ -13,7 +13,7 @@ from __future__ import annotations
 import functools
 import gettext
 import io
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from importlib import resources
 from typing import Any
 
@@ -33,6 +33,20 @@ def pick(*candidates: str | None) -> str:
             language = candidate.replace("_", "-").split("-")[0].lower()
             if language in SUPPORTED:
                 return language
+    return DEFAULT
+
+
+# Where a process's environment says which language its user reads, the strongest first (as gettext).
+LANGUAGE_VARIABLES = ("LANGUAGE", "LC_ALL", "LC_MESSAGES", "LANG")
+
+
+def from_environment(environment: Mapping[str, str]) -> str:
+    """The language the environment's first set variable of ``LANGUAGE_VARIABLES`` names (``LANGUAGE``
+    may list several, "it:en": the first counts), if we speak it; else English."""
+    for variable in LANGUAGE_VARIABLES:
+        value = environment.get(variable, "").strip()
+        if value:
+            return pick(value.split(":")[0])
     return DEFAULT
 
 

@@ -3,13 +3,17 @@
 from __future__ import annotations
 
 import asyncio
+import itertools
 import json
+import re
+from collections.abc import Sequence
 from pathlib import Path
 from typing import cast
 
 import pytest
 from PIL import Image
 from PIL.GifImagePlugin import GifImageFile
+from pydantic import BaseModel
 
 import bot
 from data.store import SqliteMatchStore
@@ -71,24 +75,168 @@ def test_bad_setup_is_an_error_listing_valid_choices(
     assert expected in err and "Allowed:" in err
 
 
+# The environment variables that name a person's language, cleared so a test picks the language itself.
+LANGUAGE_VARIABLES = ("LANGUAGE", "LC_ALL", "LC_MESSAGES", "LANG")
+
+# What the engine's log notation looks like: key=value pairs ("at=5AV-45", "pay=1"), "=>" and seats
+# called S1, S2, ... ("prelim S1 place"). Players never read these.
+NOTATION = re.compile(r"\w=\S|=>|\bS\d\b")
+
+
+@pytest.fixture
+def english_environment(monkeypatch: pytest.MonkeyPatch) -> None:
+    for variable in LANGUAGE_VARIABLES:
+        monkeypatch.delenv(variable, raising=False)
+    monkeypatch.setenv("LANG", "C.UTF-8")
+
+
+class QuickImages:
+    """Stands in for the renderer in demos whose images are not under test (drawing them takes most of
+    a demo's time): the board is a fixed byte string, a seat's view one that changes every second time
+    that seat's view is drawn. Keeps, per seat, the images it drew in order."""
+
+    def __init__(self) -> None:
+        self.hands: dict[int, list[bytes]] = {}
+
+    def __call__(self, game: str, view: BaseModel, names: Sequence[str], locale: str) -> bytes:
+        seat = getattr(view, "seat", None)
+        if seat is None:
+            return b"board"
+        drawn = self.hands.setdefault(seat, [])
+        drawn.append(f"seat {seat}, view {len(drawn) // 2}".encode())
+        return drawn[-1]
+
+
+@pytest.fixture
+def quick_images(monkeypatch: pytest.MonkeyPatch) -> QuickImages:
+    images = QuickImages()
+    monkeypatch.setattr("render.registry.render_view", images)
+    return images
+
+
 def test_demo_plays_a_whole_match_into_a_real_database(
-    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], english_environment: None
 ) -> None:
     out = tmp_path / "demo"
     assert bot.main(["demo", "--players", "3", "--seed", "2", "--out", str(out)]) == 0
-    printed = capsys.readouterr().out
-    assert "Final standings:" in printed
-    assert "1. S" in printed
+    lines = capsys.readouterr().out.splitlines()
+    assert lines[0] == "New York (Piatnik, 1995), 3 players, seed 2 — no options"
+    assert "Final standings:" in lines and any(line.startswith("🏆 ") for line in lines)
+    assert any(line.startswith("• Preliminary round: ") for line in lines)
+    assert [line for line in lines if NOTATION.search(line)] == []
     assert (out / "bigapple.db").stat().st_size > 0
+    boards = sorted(out.glob("board-*.png"))
+    assert boards[0].name == "board-0001.png" and (out / "final.png").stat().st_size > 0
+    # Each seat's saved views follow one another only when they differ.
+    for seat in range(3):
+        hands = [path.read_bytes() for path in sorted(out.glob(f"hand-seat{seat}-*.png"))]
+        assert hands and all(before != after for before, after in itertools.pairwise(hands))
+
+
+def test_demo_speaks_the_language_it_is_asked_for(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], english_environment: None, quick_images: QuickImages
+) -> None:
+    args = ["demo", "--game", "ny1901", "--players", "2", "--options", "intro", "--out", str(tmp_path)]
+    assert bot.main([*args, "--locale", "it"]) == 0
+    italian = capsys.readouterr().out.splitlines()
+    assert (
+        italian[0]
+        == "New York 1901, 2 giocatori, seme casuale 1 — opzione: Partita introduttiva: nessuna carta sfida"
+    )
+    assert "Classifica finale:" in italian and "Final standings:" not in italian
+    assert any(line.startswith("• Ordine di gioco: ") for line in italian)
+    assert not any("Order of play" in line for line in italian)
+    assert [line for line in italian if NOTATION.search(line)] == []
+
+    assert bot.main(args) == 0
+    english = capsys.readouterr().out.splitlines()
+    assert english[0] == "New York 1901, 2 players, seed 1 — option: Introductory game: no challenge card"
+    assert "Final standings:" in english and "Classifica finale:" not in english
+    # The same match, told line for line in each language.
+    assert len(english) == len(italian)
+
+
+@pytest.mark.parametrize(
+    ("environment", "expected"),
+    [
+        ({"LANG": "it_IT.UTF-8"}, "Classifica finale:"),
+        ({"LANGUAGE": "it:en", "LANG": "en_GB.UTF-8"}, "Classifica finale:"),
+        ({"LC_ALL": "en_US.UTF-8", "LANG": "it_IT.UTF-8"}, "Final standings:"),
+    ],
+)
+def test_demo_without_a_locale_speaks_the_environments_language(
+    environment: dict[str, str],
+    expected: str,
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+    quick_images: QuickImages,
+) -> None:
+    for variable in LANGUAGE_VARIABLES:
+        monkeypatch.delenv(variable, raising=False)
+    for variable, value in environment.items():
+        monkeypatch.setenv(variable, value)
+    assert bot.main(["demo", "--game", "ny1901", "--players", "2", "--out", str(tmp_path)]) == 0
+    assert expected in capsys.readouterr().out.splitlines()
+
+
+def test_demo_prints_the_engine_notation_on_request(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], quick_images: QuickImages
+) -> None:
+    args = ["demo", "--game", "ny1901", "--players", "2", "--out", str(tmp_path), "--notation"]
+    assert bot.main(args) == 0
+    lines = capsys.readouterr().out.splitlines()
+    assert lines[0] == "New York 1901 (ny1901), 2 players, options none, seed 1"
+    assert sum(1 for line in lines if NOTATION.search(line)) > 10
+    assert "Final standings:" in lines and any(line.startswith("  1. S") for line in lines)
+
+
+def test_demo_saves_a_seats_view_only_when_it_changes(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], quick_images: QuickImages
+) -> None:
+    # Piatnik's New York sends each seat its hand after every move.
+    assert bot.main(["demo", "--game", "ny_piatnik", "--players", "2", "--out", str(tmp_path)]) == 0
+    for seat in (0, 1):
+        drawn = quick_images.hands[seat]
+        changes = [image for n, image in enumerate(drawn) if n == 0 or image != drawn[n - 1]]
+        saved = sorted(tmp_path.glob(f"hand-seat{seat}-*.png"))
+        assert len(changes) < len(drawn)
+        assert [path.name for path in saved] == [
+            f"hand-seat{seat}-{n:04d}.png" for n in range(1, len(changes) + 1)
+        ]
+        assert [path.read_bytes() for path in saved] == changes
+    assert (tmp_path / "board-0001.png").read_bytes() == b"board" == (tmp_path / "final.png").read_bytes()
 
 
 def test_plain_invocation_without_token_plays_the_demo(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+    english_environment: None,
+    quick_images: QuickImages,
 ) -> None:
     monkeypatch.chdir(tmp_path)
     assert bot.main([]) == 0
-    printed = capsys.readouterr().out
-    assert "No DISCORD_TOKEN configured" in printed and "Final standings:" in printed
+    lines = capsys.readouterr().out.splitlines()
+    assert lines[0].startswith("No DISCORD_TOKEN configured")
+    assert lines[2] == "New York (Piatnik, 1995), 4 players, seed 1 — no options"
+    assert "Final standings:" in lines and [line for line in lines if NOTATION.search(line)] == []
+    assert (tmp_path / "demo" / "bigapple.db").stat().st_size > 0
+
+
+def test_plain_invocation_in_an_italian_environment_says_so_in_italian(
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+    english_environment: None,
+    quick_images: QuickImages,
+) -> None:
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setenv("LANG", "it_IT.UTF-8")
+    assert bot.main([]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    assert lines[0].startswith("Nessun DISCORD_TOKEN configurato")
+    assert lines[2] == "New York (Piatnik, 1995), 4 giocatori, seme casuale 1 — nessuna opzione"
 
 
 def test_bench_json_has_the_contract_keys(capsys: pytest.CaptureFixture[str]) -> None:

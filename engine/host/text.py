@@ -85,6 +85,29 @@ def notice_heading(locale: str, notice: Notice, name: Namer) -> str | None:
     return notice.headline
 
 
+def said_lines(locale: str, notice: Notice, name: Namer) -> list[str]:
+    """A notice as plain text in ``locale``: its heading, then one bulleted line per sentence."""
+    heading = notice_heading(locale, notice, name)
+    lines = [heading] if heading else []
+    lines.extend(f"• {line}" for line in notice_lines(locale, notice, name))
+    return lines
+
+
+def post_lines(
+    locale: str, match: MatchRecord, notice: Notice, name: Namer, outcome: Outcome | None
+) -> list[str]:
+    """A thread post as plain text in ``locale`` (the CLI's demo and transcript): the winner once the
+    match is over (``outcome``), what the notice says, then the final standings or whom it calls to act."""
+    lines = [winners_line(locale, outcome, name)] if outcome is not None else []
+    lines.extend(said_lines(locale, notice, name))
+    if outcome is not None:
+        lines.extend(standings_lines(locale, match, outcome, name))
+    elif notice.to_act:
+        players = lang.join(locale, [name(seat) for seat in notice.to_act])
+        lines.append("▶ " + t(locale, "{players} to act", players=players))
+    return lines
+
+
 def winners_line(locale: str, outcome: Outcome, name: Namer) -> str:
     """The first line of a finished match: who won, with how many points."""
     first = [seat for seat, place in enumerate(outcome.places) if place == 1]

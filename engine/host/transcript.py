@@ -15,9 +15,9 @@ from engine.host.demo import RenderFn
 from engine.host.menus import build_menu
 from engine.host.ports import Delivery, MatchRecord, MatchStatus, MatchStore, Notice, Player
 from engine.host.service import GameHost
-from engine.host.text import notice_heading, notice_lines, standings_lines, winners_line
+from engine.host.text import post_lines, said_lines
 from engine.registry import get_policy
-from lang import join, t
+from lang import t
 from lang.says import render
 
 PEOPLE = ("Ann", "Bob", "Carla", "Dario", "Eve", "Franco")
@@ -48,22 +48,12 @@ class TranscriptNotifier:
         if delivery.seat is None:
             self.write("[" + t(locale, "post in the thread") + "]")
             outcome = self.host.outcome(await self.host.match(match.id)) if notice.finished else None
-            if outcome is not None:
-                self.write(winners_line(locale, outcome, name))
+            lines = post_lines(locale, match, notice, name, outcome)
         else:
             self.write("[" + t(locale, "message to {player}", player=name(delivery.seat)) + "]")
-            outcome = None
-        heading = notice_heading(locale, notice, name)
-        if heading:
-            self.write(heading)
-        for line in notice_lines(locale, notice, name):
-            self.write(f"• {line}")
-        if outcome is not None:
-            for line in standings_lines(locale, match, outcome, name):
-                self.write(line)
-        elif notice.to_act and delivery.seat is None:
-            players = join(locale, [name(s) for s in notice.to_act])
-            self.write("▶ " + t(locale, "{players} to act", players=players))
+            lines = said_lines(locale, notice, name)
+        for line in lines:
+            self.write(line)
         await self._image(match, delivery)
 
     async def _image(self, match: MatchRecord, delivery: Delivery) -> None:
