@@ -22,7 +22,7 @@ from engine.core.contract import (
 )
 from engine.core.errors import IllegalAction, NotYourTurn
 from engine.core.rng import Rng
-from engine.core.say import Arg, Say, items, who
+from engine.core.say import SILENT, Arg, Say, items, who
 from engine.ny_henn import views, words
 from engine.ny_henn.actions import PASS, Action, buy, notation, parse, place, redesign, take
 from engine.ny_henn.cards import (
@@ -66,6 +66,9 @@ def _hand_text(hand: Sequence[str]) -> str:
 
 
 def _dirk_gets(tiles: Sequence[str]) -> Say:
+    """Dirk's tiles in words; nothing to read when the bag had none left for Dirk."""
+    if not tiles:
+        return SILENT
     return say_n(
         "Dirk takes {count} tile: {tiles}",
         "Dirk takes {count} tiles: {tiles}",
