@@ -20,7 +20,7 @@ def bought(seed: int) -> list[tuple[str, str, str, str]]:
     """Every purchase of a seeded 2-player match: its menu label and its log line, in English and Italian."""
     greedy = POLICIES["ny_henn"]["greedy"]
     state = RULES.setup(2, seed, frozenset())
-    out = []
+    out: list[tuple[str, str, str, str]] = []
     for ply in range(5000):
         if RULES.outcome(state) is not None:
             return out
