@@ -109,3 +109,21 @@ def test_every_sentence_of_every_game_is_in_italian(slug: str) -> None:
     for key in said:
         message = known[key]
         assert_translated(message)
+
+
+# Italian pronouns and participles that would give a player a gender; a player is named, or the sentence
+# is neutral ("▶ = di turno", "{player} riprende a giocare").
+# ("Il tempo di {player} è scaduto" is the time's, not the player's.)
+GENDERED = re.compile(
+    r"\b(lui|lei|egli|ella)\b|(?<!di )\{player\} (è|si è) \w+[oa]\b|\b(sono|per) prim[oaie]\b"
+)
+
+
+def test_no_italian_sentence_gives_a_player_a_gender() -> None:
+    found = []
+    for path in sorted((Path(lang.__file__).parent / "locales" / "it" / "LC_MESSAGES").glob("*.po")):
+        with path.open("rb") as source:
+            for message in read_po(source):
+                strings = message.string if isinstance(message.string, tuple) else (message.string,)
+                found += [text for text in strings if isinstance(text, str) and GENDERED.search(text)]
+    assert not found, found

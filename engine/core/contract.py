@@ -75,6 +75,10 @@ class Outcome(Frozen):
     # What a person reads: why the match ended, and the breakdown, one sentence per line.
     reason_say: Say | None = None
     breakdown: tuple[Say, ...] = ()
+    # What a score counts, as the game calls it: Skyline's are prestige points.
+    unit: Literal["points", "prestige"] = "points"
+    # Seats that play as one side (Piatnik's team game): they read as a team, with its combined score.
+    teams: tuple[tuple[int, ...], ...] = ()
 
 
 S = TypeVar("S", bound=BaseModel)

@@ -41,7 +41,7 @@ from engine.fifth_avenue.cards import (
     sort_cards,
 )
 from engine.fifth_avenue.scoring import cp_value, district_scores, ranking, types_at
-from engine.fifth_avenue.state import ASSO, Auction, FifthState, Lot, acting_seat
+from engine.fifth_avenue.state import ASSO, Auction, FifthState, Lot, acting_seat, bid_colours
 from engine.fifth_avenue.words import say, say_n
 
 OPTIONS: Mapping[str, str] = {
@@ -121,18 +121,6 @@ def pile_total(cards: Sequence[str]) -> int:
 def building_limit(cards: Sequence[str]) -> int:
     """§4.9 winner step 1: buildings allowed by the played card showing the fewest buildings."""
     return min(BUILDINGS_FOR_VALUE[card_value(c)] for c in cards)
-
-
-def bid_colours(st: FifthState, seat: int) -> tuple[str, ...]:
-    """Colours ``seat`` may use for coloured cards in a bid now (own colour once fixed)."""
-    au = st.auction
-    assert au is not None
-    own = au.colour[seat]
-    if own is not None:
-        return (own,)
-    if au.sites[au.site] == CP:
-        return (au.cp_colour,) if au.cp_colour is not None else COLOURS
-    return au.eligible[seat]
 
 
 def can_play_any(st: FifthState, seat: int) -> bool:
@@ -1107,9 +1095,9 @@ def describe(st: FifthState, seat: int, a: Action) -> Say:
             return say("B: put {shop} on {lot}", shop=words.A_SHOP[str(tile)], lot=words.lot(str(a.lot)))
         case "C":
             return say(
-                "C: a black card, then the {pawn} pawn to {place}",
+                "C: a black card, then the {pawn} pawn {to_place}",
                 pawn=words.PAWNS[str(a.pawn)],
-                place=words.PLACES[str(a.dest)],
+                to_place=words.TO_PLACE[str(a.dest)],
             )
         case "D":
             return say("D: score {place}", place=words.PLACES[str(a.district)])
@@ -1118,12 +1106,18 @@ def describe(st: FifthState, seat: int, a: Action) -> Say:
             return say("Take {cards}", cards=words.cards(tops)) if tops else say("Take no cards")
         case "move":
             return say(
-                "Move the {pawn} pawn to {place}",
+                "Move the {pawn} pawn {to_place}",
                 pawn=words.PAWNS[str(a.pawn)],
-                place=words.PLACES[str(a.dest)],
+                to_place=words.TO_PLACE[str(a.dest)],
             )
         case "bid":
-            return say("Bid {cards} (total {total})", cards=words.cards(a.cards), total=pile_total(a.cards))
+            # The total is the bidder's whole pile once these cards join it, as the log then says.
+            already = st.auction.piles[seat] if st.auction is not None else ()
+            return say(
+                "Bid {cards} (total {total})",
+                cards=words.cards(a.cards),
+                total=pile_total([*already, *a.cards]),
+            )
         case "pass":
             return say("Pass")
         case "build":
@@ -1152,10 +1146,10 @@ def told(st: FifthState, seat: int, a: Action) -> Say:
             )
         case "C" | "move":
             moved = say(
-                "{player} moves the {pawn} pawn to {place}",
+                "{player} moves the {pawn} pawn {to_place}",
                 player=player,
                 pawn=words.PAWNS[str(a.pawn)],
-                place=words.PLACES[str(a.dest)],
+                to_place=words.TO_PLACE[str(a.dest)],
             )
             return say("{move} (action C)", move=moved) if a.kind == "C" else moved
         case "D":

@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Literal
 
 from engine.core.contract import Frozen
+from engine.fifth_avenue.cards import COLOURS, CP
 
 Phase = Literal["setup", "action", "draw", "move", "auction", "build", "over"]
 ASSO = -1  # owner id of the automated player's buildings (§7.1)
@@ -103,3 +104,15 @@ def acting_seat(st: FifthState) -> int | None:
         assert st.auction is not None
         return st.auction.winner
     return st.active
+
+
+def bid_colours(st: FifthState, seat: int) -> tuple[str, ...]:
+    """Colours ``seat`` may use for coloured cards in a bid now (own colour once fixed)."""
+    au = st.auction
+    assert au is not None
+    own = au.colour[seat]
+    if own is not None:
+        return (own,)
+    if au.sites[au.site] == CP:
+        return (au.cp_colour,) if au.cp_colour is not None else COLOURS
+    return au.eligible[seat]

@@ -6,7 +6,7 @@ from collections.abc import Sequence
 
 from engine.core.contract import Frozen
 from engine.fifth_avenue.cards import BLACK, COLOURS, GROUPS, SLOTS, card_colour
-from engine.fifth_avenue.state import ASSO, FifthState, acting_seat
+from engine.fifth_avenue.state import ASSO, FifthState, acting_seat, bid_colours
 
 
 class LotView(Frozen):
@@ -152,9 +152,8 @@ def build_view(st: FifthState, seat: int | None, options: Sequence[str]) -> Publ
     pile: tuple[str, ...] = ()
     min_raise = None
     if au is not None and st.phase == "auction":
-        eligible = (
-            au.eligible[seat] if au.sites[au.site] != "CP" else ((au.cp_colour,) if au.cp_colour else COLOURS)
-        )
+        # After a first bid only its colour may follow, so the hand names just that one.
+        eligible = bid_colours(st, seat)
         pile = au.piles[seat]
         min_raise = au.high + 1 - sum(int(c[2]) for c in pile)
     return PrivateView(

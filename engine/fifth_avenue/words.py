@@ -53,6 +53,19 @@ PLACES = {
     "52E": word("52nd Street East", "place"),
     CP: word("Central Park", "place"),
 }
+# A place where a pawn goes, with the words that take it there ("to City Hall"): some languages put an
+# article in ("sulla Partenza") that the bare name does not carry.
+TO_PLACE = {
+    START: word("to City Hall", "to place"),
+    "34W": word("to 34th Street West", "to place"),
+    "34E": word("to 34th Street East", "to place"),
+    "42W": word("to 42nd Street West", "to place"),
+    "TS": word("to Times Square", "to place"),
+    "42E": word("to 42nd Street East", "to place"),
+    "52W": word("to 52nd Street West", "to place"),
+    "52E": word("to 52nd Street East", "to place"),
+    CP: word("to Central Park", "to place"),
+}
 PAWNS = {"white": word("white", "pawn"), "beige": word("beige", "pawn")}
 PLAYER_COLOURS = {
     "red": word("red", "player"),

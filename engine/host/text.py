@@ -13,7 +13,7 @@ from engine.core.errors import DESCRIBE_BUDGET, EngineError, StaleVersion
 from engine.core.say import SILENT, Say, Speaker
 from engine.host.marks import Dated, Marks
 from engine.host.ports import MatchRecord, Notice
-from lang import t, tn
+from lang import join, t, tn
 from lang.says import Namer, render
 
 log = logging.getLogger(__name__)
@@ -108,35 +108,52 @@ def post_lines(
     return lines
 
 
+def _score(locale: str, outcome: Outcome, count: int) -> str:
+    """A score in the game's own unit: "5 points", or Skyline's "5 prestige points"."""
+    if outcome.unit == "prestige":
+        return tn(locale, "{count} prestige point", "{count} prestige points", count)
+    return tn(locale, "{count} point", "{count} points", count)
+
+
+def _sides(outcome: Outcome) -> list[tuple[int, ...]]:
+    """The sides that finished: the teams of a team game, else each seat alone."""
+    return list(outcome.teams) if outcome.teams else [(seat,) for seat in range(len(outcome.places))]
+
+
+def _side_place(outcome: Outcome, side: tuple[int, ...]) -> int:
+    """A side's place: a seat's own, a team's among the teams (partners share it, so teams rank 1, 2)."""
+    mine = outcome.places[side[0]]
+    if not outcome.teams:
+        return mine
+    return 1 + sum(1 for other in _sides(outcome) if outcome.places[other[0]] < mine)
+
+
 def winners_line(locale: str, outcome: Outcome, name: Namer) -> str:
-    """The first line of a finished match: who won, with how many points."""
-    first = [seat for seat, place in enumerate(outcome.places) if place == 1]
-    points = outcome.scores[first[0]] if first else 0
-    names = [name(seat) for seat in first]
+    """The first line of a finished match: who won, with how many points (a team with its combined
+    score)."""
+    first = [side for side in _sides(outcome) if outcome.places[side[0]] == 1]
+    points = sum(outcome.scores[seat] for seat in first[0]) if first else 0
+    score = _score(locale, outcome, points)
+    if outcome.teams and len(first) == 1:
+        partners = join(locale, [name(seat) for seat in first[0]])
+        return "🏆 " + t(locale, "{winners} win with {score}", winners=partners, score=score)
+    names = [join(locale, [name(seat) for seat in side]) for side in first]
     if len(names) == 1:
-        return "🏆 " + tn(
-            locale,
-            "{winner} wins with {count} point",
-            "{winner} wins with {count} points",
-            points,
-            winner=names[0],
-        )
-    return "🏆 " + tn(
-        locale,
-        "{winners} share first place with {count} point",
-        "{winners} share first place with {count} points",
-        points,
-        winners=" · ".join(names),
+        return "🏆 " + t(locale, "{winner} wins with {score}", winner=names[0], score=score)
+    return "🏆 " + t(
+        locale, "{winners} share first place with {score}", winners=" · ".join(names), score=score
     )
 
 
 def standings_lines(locale: str, match: MatchRecord, outcome: Outcome, name: Namer) -> list[str]:
-    """Place, name and score per player, best first, then the game's own breakdown, in ``locale``."""
-    rows = sorted(range(len(outcome.places)), key=lambda s: (outcome.places[s], s))
+    """Place, name and score per player (per team in a team game, with its combined score), best first,
+    then the game's own breakdown, in ``locale``."""
+    sides = sorted(_sides(outcome), key=lambda side: (outcome.places[side[0]], side))
     lines = [t(locale, "Final standings:")]
-    for seat in rows:
-        score = tn(locale, "{count} point", "{count} points", outcome.scores[seat])
-        lines.append(f"{outcome.places[seat]}. {name(seat)} · {score}")
+    for side in sides:
+        who = join(locale, [name(seat) for seat in side])
+        score = _score(locale, outcome, sum(outcome.scores[seat] for seat in side))
+        lines.append(f"{_side_place(outcome, side)}. {who} · {score}")
     if outcome.breakdown:
         lines.extend(render(locale, line, name) for line in outcome.breakdown)
     else:

@@ -69,8 +69,8 @@ class NyHennPresentation(PresentationDefaults):
                     min_items=need,
                     max_items=len(cards),
                     title=say(
-                        "Pay for the {tile} with any {bank} cards",
-                        tile=words.tile(tile),
+                        "Pay for {tile} with any {bank} cards",
+                        tile=words.the_tile(tile),
                         bank=words.SLOT_WORDS[bank],
                     ),
                     item_labels=tuple(map(words.card, cards)),
@@ -87,8 +87,8 @@ class NyHennPresentation(PresentationDefaults):
             slot = str(action.slot)
             tile = state.market[BANKS.index(slot)]
             return say(
-                "Buy the {tile} ({bank} slot), paying {cards}",
-                tile=words.tile(str(tile)),
+                "Buy {tile} ({bank} slot), paying {cards}",
+                tile=words.the_tile(str(tile)),
                 bank=words.SLOT_WORDS[slot],
                 cards=words.cards(action.cards),
             )
@@ -98,28 +98,28 @@ class NyHennPresentation(PresentationDefaults):
             at = action.cell
             tile = city_map(state, seat)[at]
             return say(
-                "Move the {tile} at {where} to your reserve", tile=words.tile(tile), where=words.position(*at)
+                "Move {tile} at {where} to your reserve", tile=words.the_tile(tile), where=words.position(*at)
             )
         if kind == "add":
             return say(
-                "Build the {tile} from your reserve at {where}",
-                tile=words.tile(str(action.tile)),
+                "Build {tile} from your reserve at {where}",
+                tile=words.the_tile(str(action.tile)),
                 where=words.position(*action.cell),
             )
         if kind == "swap":
             at = action.cell
             return say(
-                "Swap the {old} at {where} for the {tile} from your reserve",
-                old=words.tile(city_map(state, seat)[at]),
-                tile=words.tile(str(action.tile)),
+                "Swap {old} at {where} for {tile} from your reserve",
+                old=words.the_tile(city_map(state, seat)[at]),
+                tile=words.the_tile(str(action.tile)),
                 where=words.position(*at),
             )
-        built = words.tile(str(action.tile))
+        built = words.the_tile(str(action.tile))
         if action.to == "city":
-            return say("Build the {tile} at {where}", tile=built, where=words.position(*action.cell))
+            return say("Build {tile} at {where}", tile=built, where=words.position(*action.cell))
         if action.to == "reserve":
-            return say("Put the {tile} in your reserve", tile=built)
-        return say("Give the {tile} to Dirk", tile=built)
+            return say("Put {tile} in your reserve", tile=built)
+        return say("Give {tile} to Dirk", tile=built)
 
     def menu_path(self, state: HennState, seat: int, action: Action) -> Sequence[Level]:
         """Money, buildings by slot, redesigns by kind and tile, placements by tile; pass stands alone."""
@@ -128,12 +128,12 @@ class NyHennPresentation(PresentationDefaults):
             return (Level(key="take", label=say("Take money")),)
         if kind == "buy":
             slot = str(action.slot)
-            tile = words.tile(str(state.market[BANKS.index(slot)]))
+            tile = words.the_tile(str(state.market[BANKS.index(slot)]))
             return (
                 Level(key="buy", label=say("Buy a building")),
                 Level(
                     key=f"buy {slot}",
-                    label=say("Buy the {tile} ({bank} slot)", tile=tile, bank=words.SLOT_WORDS[slot]),
+                    label=say("Buy {tile} ({bank} slot)", tile=tile, bank=words.SLOT_WORDS[slot]),
                 ),
             )
         redesign_level = Level(key="redesign", label=say("Redesign your city"))
@@ -143,18 +143,18 @@ class NyHennPresentation(PresentationDefaults):
                 Level(key="redesign remove", label=say("Move a building to your reserve")),
             )
         if kind in ("add", "swap"):
-            tile = words.tile(str(action.tile))
+            tile = words.the_tile(str(action.tile))
             label = (
-                say("Build the {tile} from your reserve", tile=tile)
+                say("Build {tile} from your reserve", tile=tile)
                 if kind == "add"
-                else say("Swap in the {tile} from your reserve", tile=tile)
+                else say("Swap in {tile} from your reserve", tile=tile)
             )
             return (redesign_level, Level(key=f"redesign {kind} {action.tile}", label=label))
         if kind == "place":
             return (
                 Level(
                     key=f"place {action.tile}",
-                    label=say("Place the {tile}", tile=words.tile(str(action.tile))),
+                    label=say("Place {tile}", tile=words.the_tile(str(action.tile))),
                 ),
             )
         return ()

@@ -22,7 +22,7 @@ from engine.core.contract import (
 )
 from engine.core.errors import IllegalAction, NotYourTurn
 from engine.core.rng import Rng
-from engine.core.say import Arg, Say, items, who
+from engine.core.say import SILENT, Arg, Say, items, who
 from engine.ny_henn import views, words
 from engine.ny_henn.actions import PASS, Action, buy, notation, parse, place, redesign, take
 from engine.ny_henn.cards import (
@@ -66,6 +66,9 @@ def _hand_text(hand: Sequence[str]) -> str:
 
 
 def _dirk_gets(tiles: Sequence[str]) -> Say:
+    """Dirk's tiles in words; nothing to read when the bag had none left for Dirk."""
+    if not tiles:
+        return SILENT
     return say_n(
         "Dirk takes {count} tile: {tiles}",
         "Dirk takes {count} tiles: {tiles}",
@@ -93,13 +96,13 @@ def _breakdown(state: HennState) -> tuple[Say, ...]:
 
 def _placed(seat: int, a: Action) -> Say:
     """A pending tile put into the city, the reserve or Dirk's collection."""
-    built = words.tile(str(a.tile))
+    built = words.the_tile(str(a.tile))
     if a.to == "city":
         where = words.position(*a.cell)
-        return say("{player} builds the {tile} at {where}", player=who(seat), tile=built, where=where)
+        return say("{player} builds {tile} at {where}", player=who(seat), tile=built, where=where)
     if a.to == "reserve":
-        return say("{player} puts the {tile} in their reserve", player=who(seat), tile=built)
-    return say("{player} gives the {tile} to Dirk", player=who(seat), tile=built)
+        return say("{player} puts {tile} in their reserve", player=who(seat), tile=built)
+    return say("{player} gives {tile} to Dirk", player=who(seat), tile=built)
 
 
 def bank_total(hand: Sequence[str], bank: str) -> int:
@@ -355,10 +358,10 @@ class _Work:
                 self.log(
                     f"award slot={bank} {seat_label(winner)} {tile}",
                     say(
-                        "{player} holds the most {bank} money and gets the {tile}",
+                        "{player} holds the most {bank} money and gets {tile}",
                         player=who(winner),
                         bank=words.BANK_WORDS[bank],
-                        tile=words.tile(tile),
+                        tile=words.the_tile(tile),
                     ),
                 )
             else:
@@ -366,9 +369,9 @@ class _Work:
                 self.log(
                     f"award slot={bank} none",
                     say(
-                        "Nobody holds the most {bank} money: the {tile} leaves the game",
+                        "Nobody holds the most {bank} money: {tile} leaves the game",
                         bank=words.BANK_WORDS[bank],
-                        tile=words.tile(tile),
+                        tile=words.the_tile(tile),
                     ),
                 )
         self.chain_open = False
@@ -595,13 +598,13 @@ def _check_reserve_tile(st: HennState, seat: int, tile: str | None) -> str:
                 st,
                 seat,
                 f"tile {tile} is pending, not in reserve",
-                say("the {tile} is waiting to be placed, not in your reserve", tile=words.tile(tile)),
+                say("{tile} is waiting to be placed, not in your reserve", tile=words.the_tile(tile)),
             )
         raise _illegal(
             st,
             seat,
             f"tile {tile} is not in your reserve",
-            say("the {tile} is not in your reserve", tile=words.tile(tile)),
+            say("{tile} is not in your reserve", tile=words.the_tile(tile)),
         )
     return tile
 
@@ -699,9 +702,9 @@ def _do_action_phase(st: HennState, seat: int, a: Action, quiet: bool = False) -
         exact = total == price
         if not quiet:
             bought = say(
-                "{player} buys the {tile} from the {bank} slot, paying {cards}",
+                "{player} buys {tile} from the {bank} slot, paying {cards}",
                 player=who(seat),
-                tile=words.tile(tile),
+                tile=words.the_tile(tile),
                 bank=words.SLOT_WORDS[slot],
                 cards=words.cards(a.cards),
             )
@@ -740,9 +743,9 @@ def _do_action_phase(st: HennState, seat: int, a: Action, quiet: bool = False) -
         w.log(
             f"{label}: redesign add tile={tile} at={at[0]},{at[1]}",
             say(
-                "{player} builds the {tile} from their reserve at {where}",
+                "{player} builds {tile} from their reserve at {where}",
                 player=who(seat),
-                tile=words.tile(tile),
+                tile=words.the_tile(tile),
                 where=words.position(*at),
             ),
         )
@@ -754,9 +757,9 @@ def _do_action_phase(st: HennState, seat: int, a: Action, quiet: bool = False) -
         w.log(
             f"{label}: redesign remove at={at[0]},{at[1]} ({w.reserves[seat][-1]})",
             say(
-                "{player} moves the {tile} at {where} to their reserve",
+                "{player} moves {tile} at {where} to their reserve",
                 player=who(seat),
-                tile=words.tile(w.reserves[seat][-1]),
+                tile=words.the_tile(w.reserves[seat][-1]),
                 where=words.position(*at),
             ),
         )
@@ -771,10 +774,10 @@ def _do_action_phase(st: HennState, seat: int, a: Action, quiet: bool = False) -
         w.log(
             f"{label}: redesign swap tile={tile} at={at[0]},{at[1]} ({w.reserves[seat][-1]} to reserve)",
             say(
-                "{player} swaps the {old} at {where} for the {tile} from their reserve",
+                "{player} swaps {old} at {where} for {tile} from their reserve",
                 player=who(seat),
-                old=words.tile(w.reserves[seat][-1]),
-                tile=words.tile(tile),
+                old=words.the_tile(w.reserves[seat][-1]),
+                tile=words.the_tile(tile),
                 where=words.position(*at),
             ),
         )
@@ -813,7 +816,7 @@ def _do_place(st: HennState, seat: int, a: Action, quiet: bool = False) -> _Work
             st,
             seat,
             f"tile {tile} is not pending",
-            say("the {tile} is not waiting to be placed", tile=words.tile(tile)),
+            say("{tile} is not waiting to be placed", tile=words.the_tile(tile)),
         )
     w = _Work(st, quiet)
     label = seat_label(seat)

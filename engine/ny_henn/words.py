@@ -35,6 +35,15 @@ TYPE_WORDS = {
     "PK": word("Park", "building"),
     "SK": word("Skyscraper", "building"),
 }
+# A building type with its article, where a sentence names one tile ("the Station", "la Stazione").
+THE_TYPE_WORDS = {
+    "MU": word("the Museum", "the building"),
+    "TH": word("the Theatre", "the building"),
+    "ST": word("the Station", "the building"),
+    "CH": word("the Church", "the building"),
+    "PK": word("the Park", "the building"),
+    "SK": word("the Skyscraper", "the building"),
+}
 # Street edges of a tile, drawn as arrows: language-free and the same on the board image.
 ARROWS = ("↑", "→", "↓", "←")
 DIRK = word("Dirk", "player")
@@ -65,6 +74,19 @@ def tile(tile_id: str) -> Say:
         return START_TILE
     streets = arrows(tile_id)
     kind = TYPE_WORDS[found.type]
+    if streets:
+        return say("{building} ${price} {streets}", building=kind, price=found.price, streets=streets)
+    return say("{building} ${price}", building=kind, price=found.price)
+
+
+def the_tile(tile_id: str) -> Say:
+    """A building tile named with its article, as a sentence about that one tile takes it: "the Station
+    $6 ↓←" (in Italian "la Stazione", "il Museo")."""
+    found = ALL_TILES[tile_id]
+    if found.type is None:
+        return START_TILE
+    streets = arrows(tile_id)
+    kind = THE_TYPE_WORDS[found.type]
     if streets:
         return say("{building} ${price} {streets}", building=kind, price=found.price, streets=streets)
     return say("{building} ${price}", building=kind, price=found.price)

@@ -13,7 +13,7 @@ from pydantic import BaseModel
 from engine.core.contract import Event, HiddenPile, Outcome, RulesDefaults, Step, private, public
 from engine.core.errors import IllegalAction, NotYourTurn
 from engine.core.rng import Rng
-from engine.core.say import Say, items, who
+from engine.core.say import SILENT, Say, items, who
 from engine.ny_piatnik import views, words
 from engine.ny_piatnik.actions import Action, act, notation, parse
 from engine.ny_piatnik.cards import (
@@ -110,14 +110,10 @@ def _satisfied(hand: Sequence[str]) -> bool:
 
 
 def _drew(seat: int, drawn: Sequence[str]) -> Say:
-    """What everyone may know of a draw: how many cards and their backs."""
-    return say_n(
-        "{player} draws {count} card ({backs})",
-        "{player} draws {count} cards ({backs})",
-        len(drawn),
-        player=who(seat),
-        backs=words.backs(drawn),
-    )
+    """What everyone may know of a draw: how many cards and their backs; nothing to read for none."""
+    if not drawn:
+        return SILENT
+    return say("{player} draws {cards}", player=who(seat), cards=words.backed(drawn))
 
 
 def _backs(cards: Sequence[str]) -> str:
@@ -271,7 +267,9 @@ class _Work:
         line = f"draw n={len(drawn)} backs={_backs(drawn)}"
         drew = _drew(seat, drawn)
         if head:  # a reset reveals first, so its reshuffle notes follow the reset line
-            said = say("{reset}, then draws: {drawn}", reset=head_say, drawn=drew) if head_say else drew
+            said = drew
+            if head_say is not None:
+                said = say("{reset}, then draws: {drawn}", reset=head_say, drawn=drew) if drawn else head_say
             self.events.append(public(f"{head} => {line}", said))
             self.events.extend(later)
         else:
@@ -857,7 +855,9 @@ def _allocate_and_deal(w: _Work) -> None:
             private(
                 f"draw {label} cards={','.join(drawn[s])}",
                 *w.observers(s),
-                say=say("{player} draws {cards}", player=who(s), cards=words.cards(drawn[s])),
+                say=say("{player} draws {cards}", player=who(s), cards=words.cards(drawn[s]))
+                if drawn[s]
+                else SILENT,
             )
         )
     # Ruling 7: the red player takes the first main turn.
@@ -1152,13 +1152,7 @@ def _do_exchange(st: NyState, seat: int, a: Action) -> _Work:
     w.events.append(
         public(
             f"S{seat + 1}: exchange n={len(a.cards)} backs={_backs(a.cards)}",
-            say_n(
-                "{player} passes {count} card to their partner ({backs})",
-                "{player} passes {count} cards to their partner ({backs})",
-                len(a.cards),
-                player=who(seat),
-                backs=words.backs(a.cards),
-            ),
+            say("{player} passes {cards} to their partner", player=who(seat), cards=words.backed(a.cards)),
         )
     )
     w.events.append(
@@ -1192,13 +1186,7 @@ def _do_return(st: NyState, seat: int, a: Action) -> _Work:
     w.events.append(
         public(
             f"S{seat + 1}: return n={len(a.cards)} backs={_backs(a.cards)}",
-            say_n(
-                "{player} gives {count} card back ({backs})",
-                "{player} gives {count} cards back ({backs})",
-                len(a.cards),
-                player=who(seat),
-                backs=words.backs(a.cards),
-            ),
+            say("{player} gives back {cards}", player=who(seat), cards=words.backed(a.cards)),
         )
     )
     w.events.append(

@@ -168,6 +168,7 @@ def final_outcome(state: NyState) -> Outcome:
         if ender is not None
         else say("game over"),
         breakdown=tuple(_breakdown_says(state, ranked)),
+        teams=((0, 2), (1, 3)) if state.team else (),
     )
 
 

@@ -80,10 +80,22 @@ def cards(codes: Sequence[str]) -> Arg:
     return items(map(card, codes), "comma")
 
 
-def backs(codes: Sequence[str]) -> Say:
-    """What everyone sees of some cards: how many red and blue backs."""
+def backed(codes: Sequence[str]) -> Say:
+    """What everyone sees of some cards: how many, and of which backs ("3 cards (2 red-backed and 1
+    blue-backed)"); cards all of one back say so without naming the other ("1 blue-backed card")."""
     red = sum(1 for c in codes if c.endswith("-R") or c in AVENUES or c == RJ)
-    return say("{red} red-backed and {blue} blue-backed", red=red, blue=len(codes) - red)
+    blue = len(codes) - red
+    if not blue:
+        return say_n("{count} red-backed card", "{count} red-backed cards", red)
+    if not red:
+        return say_n("{count} blue-backed card", "{count} blue-backed cards", blue)
+    return say_n(
+        "{count} card ({red} red-backed and {blue} blue-backed)",
+        "{count} cards ({red} red-backed and {blue} blue-backed)",
+        len(codes),
+        red=red,
+        blue=blue,
+    )
 
 
 def colours(codes: Sequence[str]) -> Arg:

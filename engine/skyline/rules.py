@@ -62,7 +62,7 @@ from engine.skyline.cards import (
     piece_order,
     site_name,
 )
-from engine.skyline.scoring import places, score, tiebreak_notes
+from engine.skyline.scoring import TieBreak, places, score, tiebreak, tiebreak_notes
 from engine.skyline.state import SkylineState, Stack, code, colour, income_groups, owner, topped_mask
 from engine.skyline.words import say, say_n
 
@@ -451,6 +451,8 @@ class _Work:
         pl = places(final)
         winners = [colour(final, s) for s in range(self.st.seats) if pl[s] == 1]
         notes = tiebreak_notes(final)
+        for note, said in zip(notes, tiebreak_says(final), strict=True):
+            self.log(note, said)
         first = [s for s in range(self.st.seats) if pl[s] == 1]
         self.log(
             f"winner {','.join(winners)}",
@@ -795,6 +797,43 @@ def score_say(state: SkylineState, seat: int) -> Say:
     )
 
 
+def _tiebreak_step(found: TieBreak) -> Say:
+    """A §5.3 step in words: what separated the players tied on prestige."""
+    match found.step:
+        case "penthouses":
+            return say("Tie-break: the most penthouses")
+        case "mission":
+            return say("Tie-break: the completed mission")
+        case "shared":
+            return say("Still tied: a shared victory")
+        case "third penthouse":
+            return say("Tie-break: the first to build a third penthouse")
+        case "nth penthouse":
+            return say_n(
+                "Tie-break: the first to build {count} penthouse",
+                "Tie-break: the first to build {count} penthouses",
+                found.penthouses,
+            )
+        case "cash":
+            return say("Tie-break: the most cash")
+    return say("Tie-break: the latest in turn order from the start player")
+
+
+def tiebreak_says(state: SkylineState) -> list[Say]:
+    """The tie for first place on prestige, if any, then each §5.3 step that separated the tied players;
+    the last one named is the step that decided."""
+    first, steps = tiebreak(state)
+    if not steps:
+        return []
+    tie = say_n(
+        "Tie for first place on {count} prestige point: {players}",
+        "Tie for first place on {count} prestige points: {players}",
+        score(state, first[0]).total,
+        players=items(map(who, first)),
+    )
+    return [tie, *map(_tiebreak_step, steps)]
+
+
 def _invest_line(w: _Work, seat: int, text: str, amount: str, said: Say) -> None:
     """§6: buys and sells of a player are public, except in the hidden variant ("Blue invested")."""
     name = colour(w.st, seat)
@@ -964,7 +1003,8 @@ class SkylineRules(RulesDefaults):
             reason_say=say("{player} built a third penthouse", player=who(trigger))
             if trigger is not None
             else say("no floor was built for two full rounds"),
-            breakdown=tuple(score_say(state, s) for s in range(state.seats)),
+            breakdown=(*(score_say(state, s) for s in range(state.seats)), *tiebreak_says(state)),
+            unit="prestige",
         )
 
     def view(self, state: SkylineState, seat: int | None) -> BaseModel:

@@ -55,30 +55,68 @@ def places(state: SkylineState) -> tuple[int, ...]:
     return tuple(1 + sum(other > mine for other in keys) for mine in keys)
 
 
-def tiebreak_notes(state: SkylineState) -> list[str]:
-    """Which §5.3 steps separated the seats that shared first place on PP."""
+class TieBreak(NamedTuple):
+    """One §5.3 step that separated the seats still tied for first place (``penthouses`` for the
+    tournament's n-th penthouse step)."""
+
+    step: str  # "penthouses", "mission", "shared", "third penthouse", "nth penthouse", "cash", "turn order"
+    penthouses: int = 0
+
+
+def tiebreak(state: SkylineState) -> tuple[list[int], list[TieBreak]]:
+    """The seats that shared the best PP, and the §5.3 steps that separated them, in order. A step that
+    leaves several seats tied is followed by the next one, so the last step named is the one that
+    decided (5/7/7 cash: the most cash drops the 5, then turn order decides between the two 7s)."""
     scores = [score(state, s) for s in range(state.seats)]
     best = max(sc.total for sc in scores)
-    tied = [s for s in range(state.seats) if scores[s].total == best]
+    first = [s for s in range(state.seats) if scores[s].total == best]
+    tied = list(first)
     if len(tied) == 1:
-        return []
-    notes = [f"tie on {best} PP: " + ",".join(colour(state, s) for s in tied)]
+        return first, []
+    steps: list[TieBreak] = []
     top_ph = max(scores[s].penthouses for s in tied)
     if any(scores[s].penthouses != top_ph for s in tied):
-        notes.append("tie-break: most penthouses")
+        steps.append(TieBreak("penthouses"))
         tied = [s for s in tied if scores[s].penthouses == top_ph]
     if len(tied) > 1 and len({scores[s].mission for s in tied}) > 1:
-        notes.append("tie-break: completed mission")
+        steps.append(TieBreak("mission"))
         tied = [s for s in tied if scores[s].mission]
     if len(tied) > 1:
         if not state.tournament:
-            notes.append("shared victory")
+            steps.append(TieBreak("shared"))
         elif top_ph >= 1:
-            step = "third penthouse first" if top_ph == 3 else f"earliest penthouse no. {top_ph}"
-            notes.append(f"tie-break (tournament): {step}")
+            steps.append(TieBreak("third penthouse" if top_ph == 3 else "nth penthouse", top_ph))
         else:
-            cash = {state.cash[s] for s in tied}
-            notes.append(
-                "tie-break (tournament): " + ("most cash" if len(cash) > 1 else "latest in turn order")
-            )
+            most = max(state.cash[s] for s in tied)
+            if any(state.cash[s] != most for s in tied):
+                steps.append(TieBreak("cash"))
+                tied = [s for s in tied if state.cash[s] == most]
+            if len(tied) > 1:
+                steps.append(TieBreak("turn order"))
+    return first, steps
+
+
+def tiebreak_notes(state: SkylineState) -> list[str]:
+    """Which §5.3 steps separated the seats that shared first place on PP."""
+    first, steps = tiebreak(state)
+    if not steps:
+        return []
+    best = score(state, first[0]).total
+    notes = [f"tie on {best} PP: " + ",".join(colour(state, s) for s in first)]
+    for found in steps:
+        match found.step:
+            case "penthouses":
+                notes.append("tie-break: most penthouses")
+            case "mission":
+                notes.append("tie-break: completed mission")
+            case "shared":
+                notes.append("shared victory")
+            case "third penthouse":
+                notes.append("tie-break (tournament): third penthouse first")
+            case "nth penthouse":
+                notes.append(f"tie-break (tournament): earliest penthouse no. {found.penthouses}")
+            case "cash":
+                notes.append("tie-break (tournament): most cash")
+            case "turn order":
+                notes.append("tie-break (tournament): latest in turn order")
     return notes

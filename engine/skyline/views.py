@@ -254,7 +254,8 @@ def private_view(st: SkylineState, seat: int, legal: Sequence[str]) -> PrivateVi
             shape=BONUS_CARDS[c].shape,
             picture=shape_picture(BONUS_CARDS[c].shape),
             reward=BONUS_CARDS[c].reward,
-            claimable=not st.claimed_this_turn
+            claimable=st.phase != "over"
+            and not st.claimed_this_turn
             and seat == st.active
             and any(mask & need == need for need, _ in PLACEMENT_MASKS[c]),
         )
