@@ -24,6 +24,7 @@ from engine.host.replies import (
     REMATCH_LABEL,
     RESIGN_LABEL,
     UNDO_LABEL,
+    undo_whose,
 )
 from engine.host.table import Table
 from lang import N_, t
@@ -113,18 +114,27 @@ def hand(match_id: int, locale: str) -> Control:
     return Control(f"hand:{match_id}", render(locale, HAND_LABEL), "🂠")
 
 
-def undo(match_id: int, version: int, locale: str, menu: bool = False, row: int | None = None) -> Control:
+def undo(
+    match_id: int,
+    version: int,
+    locale: str,
+    menu: bool = False,
+    row: int | None = None,
+    whose: str | None = None,
+) -> Control:
     """Takes back the presser's latest move on board ``version``; with ``menu``, the button of a private
-    menu, whose message the answer replaces."""
+    menu, whose message the answer replaces; ``whose``: the name of the player whose move it takes back
+    (on a post that everyone sees)."""
     address = f"undo:{match_id}:{version}" + (":m" if menu else "")
-    return Control(address, render(locale, UNDO_LABEL), "↩️", row=row)
+    label = render(locale, UNDO_LABEL if whose is None else undo_whose(whose))
+    return Control(address, label[:BUTTON_LABEL_LIMIT], "↩️", row=row)
 
 
-def board(match_id: int, version: int, locale: str, may_undo: bool = False) -> tuple[Control, ...]:
-    """Play and My hand under a board post, and Undo for a player who may take their latest move back
-    (anyone else who presses it is told why not)."""
+def board(match_id: int, version: int, locale: str, undoer: str | None = None) -> tuple[Control, ...]:
+    """Play and My hand under a board post, and Undo, named for the player who may take their latest
+    move back (``undoer``; anyone else who presses it is told why not)."""
     shown = (play(match_id, version, locale), hand(match_id, locale))
-    return (*shown, undo(match_id, version, locale)) if may_undo else shown
+    return (*shown, undo(match_id, version, locale, whose=undoer)) if undoer is not None else shown
 
 
 def playing(match_id: int, version: int, locale: str, my_turn: bool) -> tuple[Control, ...]:

@@ -111,7 +111,8 @@ class Deliveries:
         heading = heading_of(self.host, match, locale)
         text = board_post_text(locale, plan, heading, name, calls, notes)
         png = await self.front.draw(match, delivery.version, None, locale, plan.since_seat)
-        shown = controls.board(match.id, delivery.version, locale, plan.undo)
+        undoer = None if plan.undo is None else self.host.namer(match)(plan.undo)
+        shown = controls.board(match.id, delivery.version, locale, undoer)
         if notice.finished:
             shown = controls.final(match.id, locale) if plan.outcome is not None else ()
         board_image = digest(png) if png is not None else None
@@ -125,7 +126,8 @@ class Deliveries:
                 return
         pinged = range(match.seat_count) if plan.everyone else notice.to_act
         # Each player's own choice says whether this post mentions them (see engine.host.pings).
-        turn = await self.pings.begin(match, delivery, notice, pinged, continuing)
+        previous = live.to_act if live is not None else ()
+        turn = await self.pings.begin(match, delivery, notice, pinged, continuing, previous)
         message = Outgoing(text, shown, png, mentions=tuple(turn.mention), nonce=nonce_of(delivery))
         sent = await self.front.post(match, message)
         if sent is None:

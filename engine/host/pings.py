@@ -10,7 +10,7 @@ and whenever the front end restarts. The rules of when and how are ``engine.host
 from __future__ import annotations
 
 import logging
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Collection, Iterable
 from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
 
@@ -94,21 +94,40 @@ class TurnPings:
         self._next_due = None
 
     async def begin(
-        self, match: MatchRecord, delivery: Delivery, notice: Notice, pinged: Iterable[int], continuing: bool
+        self,
+        match: MatchRecord,
+        delivery: Delivery,
+        notice: Notice,
+        pinged: Iterable[int],
+        continuing: bool,
+        previous_to_act: Collection[int] = (),
     ) -> TurnStart:
         """Whom a new thread post mentions among the seats ``pinged``, and how the seats it calls to act
         are told of their turn. A post that carries on a turn (its earlier post was lost) mentions nobody:
-        the turn's players were told, or will be, when it began."""
+        the turn's players were told, or will be, when it began. After a move taken back, nobody is
+        called again who was told of the turn it ended (``previous_to_act``: who the previous post
+        called); the player who took it back is at the table and is not called either."""
         if continuing:
             return TurnStart()
         now = self.clock()
         mention: list[int] = []
         pings: list[TurnPing] = []
         earlier = {p.seat: p for p in await self.ledger.turn_pings(match.id, delivery.version)}
+        if not earlier and previous_to_act:
+            # Who was told of a turn since taken back is carried on the undo's turn, not among its
+            # players: their turn coming back is the one they were told of.
+            carried = [p for p in await self.ledger.turn_pings(match.id) if p.seat not in previous_to_act]
+            earlier = {p.seat: p.model_copy(update={"turn": delivery.version}) for p in carried if p.sent}
         to_act = set(notice.to_act) if not notice.finished else set()
+        for seat in notice.recalled:
+            player = match.player_at(seat)
+            if seat not in to_act and player is not None and player.user_id is not None:
+                pings.append(self._told(match, delivery, seat, player.user_id, now))
         for seat in pinged:
             player = match.player_at(seat)
             if player is None or player.user_id is None or player.bot is not None:
+                continue
+            if seat == notice.undone_by:
                 continue
             prefs = await self.prefs(player.user_id)
             if seat not in to_act:
@@ -137,6 +156,19 @@ class TurnPings:
             # A message to send now stays held and due: the sweep after this outbox pass sends it.
             pings.append(ping)
         return TurnStart(mention=mention, pings=pings)
+
+    @staticmethod
+    def _told(match: MatchRecord, delivery: Delivery, seat: int, user_id: int, now: datetime) -> TurnPing:
+        """A seat already told of the turn a move taken back ended, carried on the undo's turn."""
+        return TurnPing(
+            match_id=match.id,
+            turn=delivery.version,
+            seat=seat,
+            user_id=user_id,
+            started_at=now,
+            due_at=now,
+            via=Via.MENTION,
+        )
 
     def saved(self, pings: Iterable[TurnPing]) -> None:
         """Pings of a new turn are in the store: a sweep looks for them when the first comes due. Called

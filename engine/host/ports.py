@@ -412,6 +412,10 @@ class Notice(Frozen):
     finished: bool = False
     everyone: bool = False  # mention every player (the first post of a match)
     personal: bool = False  # for the person even while a computer keeps their seat (their timeouts)
+    # A move taken back: by whom (they are at the table, so nobody calls them), and who had been called
+    # to the turn it ends (they are not called again when it comes back to them).
+    undone_by: int | None = None
+    recalled: tuple[int, ...] = ()
 
 
 def payload(notice: Notice) -> str:

@@ -36,8 +36,9 @@ class BoardPost:
     """The plan of a board post. ``body``: the lines between its title and its call to act, in the
     thread's language; ``call``: the seats it calls to act (none once the match is over); ``outcome``:
     the result, on the final post; ``continuing``: the turn's post is edited rather than a new one made;
-    ``since_seat``: the board marks what changed since that seat's previous turn; ``undo``: the post
-    offers Undo; ``shown``: the record of the post once sent (its channel and message ids to fill in)."""
+    ``since_seat``: the board marks what changed since that seat's previous turn; ``undo``: the seat
+    whose move the post's Undo takes back (None: no Undo); ``shown``: the record of the post once sent
+    (its channel and message ids to fill in)."""
 
     body: tuple[str, ...]
     call: tuple[int, ...]
@@ -45,7 +46,7 @@ class BoardPost:
     everyone: bool
     continuing: bool
     since_seat: int | None
-    undo: bool
+    undo: int | None
     shown: LivePost
 
 
@@ -111,13 +112,13 @@ def plan_board_post(
     mentions: Mentions,
     outcome: Outcome | None,
     totals: MatchTotals | None,
-    may_undo: bool,
+    undoer: int | None,
 ) -> BoardPost:
     """The post of ``notice`` (delivered as ``delivery``) in ``match``'s thread, whose current turn
     ``live`` shows (None: no post yet). While the same players keep acting, the turn's post carries on
     with the lines of the turn so far; a new turn gets a new post that recaps what happened since its
     player's last turn. ``outcome`` and ``totals``: the result, when the notice finishes the match;
-    ``may_undo``: someone may take back the latest move."""
+    ``undoer``: the seat who may take back the latest move, if any."""
     everyone = notice.everyone or outcome is not None
     body: list[str] = []
     heading = notice_heading(locale, notice, name)
@@ -162,6 +163,6 @@ def plan_board_post(
         # One player to act: the post is theirs; several deciding at once each left it at another point.
         since_seat=call[0] if len(call) == 1 else None,
         # Only the latest post offers Undo, while the player who moved last may take it back.
-        undo=delivery.version == match.version and may_undo,
+        undo=undoer if delivery.version == match.version else None,
         shown=shown,
     )

@@ -46,6 +46,11 @@ HAND_LABEL = HOST.say("My hand")
 UNDO_LABEL = HOST.say("Undo")
 
 
+def undo_whose(player: str) -> Say:
+    """The label of a post's Undo: whose move it takes back."""
+    return HOST.say("Undo {player}'s move", player=player)
+
+
 def hand_lines(table: Table) -> list[Say]:
     """The lines above a person's private view: whose view it is and, on their turn, what to press."""
     lines = [HOST.say("Your view of match #{number}.", number=table.match.id)]

@@ -356,10 +356,8 @@ class GameHost:
             clocks = await self.seat_clocks(match)
             used = {seat: clock.used for seat, clock in clocks.items()}
             totals = MatchTotals(moves=await self.moves_by_seat(match), time_used=used)
-        may_undo = delivery.version == match.version and await undoing.who_may_undo(self, match) is not None
-        return plan_board_post(
-            match, delivery, notice, live, locale, name, mentions, outcome, totals, may_undo
-        )
+        undoer = await undoing.who_may_undo(self, match) if delivery.version == match.version else None
+        return plan_board_post(match, delivery, notice, live, locale, name, mentions, outcome, totals, undoer)
 
     async def timeouts_of(self, user_id: int, guild_id: int | None = None) -> int:
         """How many turns a computer played for ``user_id`` whose time ran out (in ``guild_id`` only)."""

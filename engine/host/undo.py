@@ -266,7 +266,9 @@ async def take_back(host: UndoingHost, match: MatchRecord, seat: int) -> MatchRe
     to_act = tuple(sorted(rules.to_act(state)))
     line = _line(seat, len(move.taken))
     said = (_said(seat),)
-    notices = [DeliveryDraft(payload=payload(Notice(lines=(line,), says=said, to_act=to_act)))]
+    called = tuple(sorted(set(rules.to_act(host.state_of(match))) - {seat}))
+    undone = Notice(lines=(line,), says=said, to_act=to_act, undone_by=seat, recalled=called)
+    notices = [DeliveryDraft(payload=payload(undone))]
     # Whoever else was told something privately by the moves taken back gets their own view again
     # (the player who took the move back reads their menu in the reply).
     told: set[int] = set().union(*(step.told for step in move.taken))

@@ -11,6 +11,7 @@ from engine.host.ports import MatchRecord
 from tests.discord.fake import FakeDiscord
 from tests.discord.models import FakeChannel, FakeMessage, FakeUser
 from tests.discord.test_bigapple import big_apple, board_post, started_match
+from tests.discord.test_notify import two_player_match
 
 
 def moves_revealing(bot: BigApple, match: MatchRecord, seat: int, kind: Reveal | None) -> list[str]:
@@ -116,3 +117,57 @@ async def test_a_move_that_drew_a_card_cannot_be_taken_back(
         # The post for the move offers no Undo.
         post = await board_post(fake, thread, moved.version)
         assert not [b for b in post.buttons if b["custom_id"].startswith("ba:undo:")]
+
+
+def calls_of(fake: FakeDiscord, thread: FakeChannel, user: FakeUser) -> int:
+    """How many messages sent to ``thread`` were allowed to ping ``user`` (edits never ping)."""
+    sent = [
+        r
+        for r in fake.requests_to("POST", "/channels/{channel_id}/messages")
+        if r.param("channel_id") == thread.id
+    ]
+    users = [((r.json or {}).get("allowed_mentions") or {}).get("users") or [] for r in sent]
+    return sum(str(user.id) in map(str, group) for group in users)
+
+
+async def test_a_move_taken_back_calls_nobody_twice_and_not_the_player_who_took_it_back(
+    fake_discord: FakeDiscord, tmp_path: Path
+) -> None:
+    fake = fake_discord
+    async with big_apple(fake, tmp_path / "db.sqlite") as bot:
+        match_id, thread = await two_player_match(fake, "ny_piatnik")
+        match, seat = await to_act(bot, match_id)
+        await board_post(fake, thread, match.version)
+        mover = user_of(fake, match, seat)
+        other = fake.bob if mover is fake.alice else fake.alice
+        # A move that ends the mover's turn and calls the other person (no computer in between).
+        ending = [
+            n
+            for n in moves_revealing(bot, match, seat, None)
+            if other.id
+            in {
+                p.user_id
+                for p in match.players
+                if p.seat
+                in bot.host.rules(match.game).to_act(
+                    bot.host.rules(match.game)
+                    .apply(bot.host.state_of(match), seat, bot.host.rules(match.game).parse(n))
+                    .state
+                )
+            }
+        ]
+        assert ending, "no move of the first player hands the turn to the other person"
+        await (await fake.slash("move", {"notation": ending[0]}, user=mover, channel=thread)).response()
+        moved = await bot.host.match(match_id)
+        await board_post(fake, thread, moved.version)
+        told, mover_told = calls_of(fake, thread, other), calls_of(fake, thread, mover)
+        post = await undo_post(fake, thread, match_id, moved.version)
+        await (await fake.click(post, f"ba:undo:{match_id}:{moved.version}", user=mover)).response()
+        back = await bot.host.match(match_id)
+        await board_post(fake, thread, back.version)
+        await (await fake.slash("move", {"notation": ending[0]}, user=mover, channel=thread)).response()
+        again = await bot.host.match(match_id)
+        post = await board_post(fake, thread, again.version)
+        assert f"<@{other.id}>" in (post.content or "")  # still named as the one to act...
+        assert calls_of(fake, thread, other) == told  # ...but not called twice for the same turn
+        assert calls_of(fake, thread, mover) == mover_told  # the one who took it back was never called

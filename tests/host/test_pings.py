@@ -10,12 +10,12 @@ from typing import Any, cast
 
 from engine.host import controls
 from engine.host.clock import Pace
-from engine.host.languages import LANGUAGE
+from engine.host.languages import LANGUAGE, SPOKEN
 from engine.host.marks import PlainMarks
 from engine.host.notify import Channel, NotifyPrefs, QuietHours, TurnPing, Via
 from engine.host.outgoing import Outgoing, Sent
 from engine.host.pings import NOTIFY, RETRY_AFTER, Refused, TryLater, TurnPings
-from engine.host.ports import Delivery, MatchRecord, MatchStatus, Notice, Player
+from engine.host.ports import Delivery, LivePrivate, MatchRecord, MatchStatus, Notice, Player
 from engine.host.reminders import Reminders
 
 NOON = datetime(2026, 11, 29, 12, tzinfo=UTC)
@@ -41,6 +41,7 @@ class Ledger:
         self.pings: list[TurnPing] = []
         self.refused: set[int] = set()
         self.released: list[datetime] = []
+        self.living: dict[int, LivePrivate] = {}
 
     async def turn_pings(self, match_id: int, turn: int | None = None) -> list[TurnPing]:
         rows = [p for p in self.pings if turn is None or p.turn == turn]
@@ -76,6 +77,12 @@ class Ledger:
     async def live_post(self, match_id: int) -> None:
         return None
 
+    async def live_private(self, match_id: int, seat: int) -> LivePrivate | None:
+        return self.living.get(seat)
+
+    async def save_live_private(self, message: LivePrivate) -> None:
+        self.living[message.seat] = message
+
 
 class Sender:
     """The sender port, recording what it sends (to a person, or to the match's thread), and refusing or
@@ -108,6 +115,8 @@ def pings(
     async def get(scope: str, owner: int, key: str) -> str | None:
         if key == LANGUAGE:
             return (languages or {}).get(owner) if scope == "user" else None
+        if key == SPOKEN:
+            return None
         assert key == NOTIFY
         return settings.get(owner)
 

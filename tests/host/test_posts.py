@@ -58,23 +58,23 @@ def live(
 def test_the_same_player_acting_again_carries_on_the_turns_post() -> None:
     shown = live(9, (1,), ("• p1 took a card",))
     plan = plan_board_post(
-        MATCH, delivery(10), notice("p1 took another", (1,)), shown, "en", name, mentions, None, None, True
+        MATCH, delivery(10), notice("p1 took another", (1,)), shown, "en", name, mentions, None, None, 1
     )
     assert plan.continuing and plan.call == (1,) and plan.since_seat == 1
     assert plan.body == ("• p1 took a card", "• p1 took another")
-    assert plan.undo  # the latest post, and someone may take the move back
+    assert plan.undo == 1  # the latest post, and p1 may take the move back
     # A retry after a crash finds its lines already shown and adds nothing.
     again = plan_board_post(
-        MATCH, delivery(9), notice("p1 took a card", (1,)), shown, "en", name, mentions, None, None, True
+        MATCH, delivery(9), notice("p1 took a card", (1,)), shown, "en", name, mentions, None, None, 1
     )
-    assert again.body == ("• p1 took a card",) and not again.undo  # an older version offers no Undo
+    assert again.body == ("• p1 took a card",) and again.undo is None  # an older version offers no Undo
 
 
 def test_a_new_turn_recaps_what_the_others_did_since_the_players_last_turn() -> None:
     history = (TurnLines(seats=(0,), lines=("• p0 built",)), TurnLines(seats=(1,), lines=("• p1 sold",)))
     shown = live(9, (2,), ("• p2 paid",), history)
     plan = plan_board_post(
-        MATCH, delivery(10), notice("p2 ended the turn", (0,)), shown, "en", name, mentions, None, None, False
+        MATCH, delivery(10), notice("p2 ended the turn", (0,)), shown, "en", name, mentions, None, None, None
     )
     assert not plan.continuing and plan.call == (0,) and not plan.undo
     assert plan.body == ("**Since your last turn:**", "• p1 sold", "• p2 paid", "• p2 ended the turn")
@@ -119,7 +119,7 @@ def test_a_recap_too_long_to_show_says_how_many_earlier_lines_it_leaves_out() ->
     history = tuple(TurnLines(seats=(1,), lines=(f"• p1 move {n}",)) for n in range(RECAP_LINES + 3))
     shown = live(9, (2,), ("• p2 paid",), history)
     plan = plan_board_post(
-        MATCH, delivery(10), notice("p2 ended the turn", (0,)), shown, "it", name, mentions, None, None, False
+        MATCH, delivery(10), notice("p2 ended the turn", (0,)), shown, "it", name, mentions, None, None, None
     )
     # The others' moves since seat 0's last turn: eleven of p1's and the one p2 made; the latest eight show.
     recap = plan.body[1 : RECAP_LINES + 2]
