@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from render.canvas import recording, text_width
 from render.result import fitted_result_line, result_line
+from render.standings import render_standings
 
 
 def test_one_winner_is_named_in_the_readers_language() -> None:
@@ -33,3 +34,14 @@ def test_long_names_are_shortened_to_keep_the_line_on_one_line() -> None:
     assert text_width(line, 22, True) <= 900
     assert line.startswith("Game over: tie for first place between W") and "… and C" in line
     assert line.endswith("(computer)") and len(log.shortened) == 1
+
+
+def test_a_long_name_in_the_standings_keeps_its_note_and_its_kind() -> None:
+    rows = [(1, "W" * 32 + " (computer)", 3.0, 250, 1.5, "withdrew"), (2, "Ann", 2.0, 200, 1.0, "")]
+    with recording() as log:
+        render_standings("Spring cup", "Round 3 of 3", rows)
+    assert not log.cut and not log.overflowing and len(log.shortened) == 1
+    assert [kept for _, kept in log.shortened] == [
+        line for line in log.drawn if line.startswith("W") and line.endswith("… (computer) (withdrew)")
+    ]
+    assert "Ann" in log.drawn
