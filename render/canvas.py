@@ -7,9 +7,13 @@ from __future__ import annotations
 
 import io
 import math
+import re
 import threading
 from collections import OrderedDict
-from collections.abc import Callable, Hashable, Sequence
+from collections.abc import Callable, Hashable, Iterator, Sequence
+from contextlib import contextmanager
+from contextvars import ContextVar
+from dataclasses import dataclass, field
 from functools import lru_cache
 from importlib import resources
 from typing import Any, ClassVar, Generic, TypeVar
@@ -169,6 +173,51 @@ def font(size: float, bold: bool = False) -> ImageFont.FreeTypeFont:
     return CachedFont(data, size, name)
 
 
+@dataclass
+class TextLog:
+    """What the texts drawn while it records looked like: each text, the smallest font in pixels, every
+    text ``fit_text`` cut short, every line whose names ``names_in`` shortened (which keeps its meaning),
+    and every text that runs past the edge of its canvas. Tests hold boards and hands to these."""
+
+    drawn: list[str] = field(default_factory=list)
+    smallest: float = math.inf
+    cut: list[tuple[str, str]] = field(default_factory=list)  # (the whole text, what was drawn)
+    shortened: list[tuple[str, str]] = field(default_factory=list)
+    overflowing: list[str] = field(default_factory=list)
+
+
+_LOG: ContextVar[TextLog | None] = ContextVar("text_log", default=None)
+
+
+@contextmanager
+def recording() -> Iterator[TextLog]:
+    """Records the texts drawn in this thread (and task) until the block ends."""
+    log = TextLog()
+    token = _LOG.set(log)
+    try:
+        yield log
+    finally:
+        _LOG.reset(token)
+
+
+def _record_drawn(
+    draw: ImageDraw.ImageDraw, xy: tuple[float, float], content: str, face: Any, anchor: str
+) -> None:
+    log = _LOG.get()
+    if log is None:
+        return
+    log.drawn.append(content)
+    log.smallest = min(log.smallest, face.size)
+    if "\n" in content:
+        box = draw.multiline_textbbox(xy, content, font=face, anchor=anchor)
+    else:
+        box = face.getbbox(content, anchor=anchor)
+        box = (box[0] + xy[0], box[1] + xy[1], box[2] + xy[0], box[3] + xy[1])
+    width, height = draw.im.size  # the core image's, in pixels
+    if box[0] < 0 or box[1] < 0 or box[2] > width or box[3] > height:
+        log.overflowing.append(content)
+
+
 def text(
     draw: ImageDraw.ImageDraw,
     xy: tuple[float, float],
@@ -180,12 +229,14 @@ def text(
 ) -> None:
     if isinstance(draw, Draw):
         face = font(size * draw.scale, bold)
-        if "\n" not in content:
-            draw.line_of_text(draw.where(xy), content, face, fill, anchor)
-            return
         xy = draw.where(xy)
+        _record_drawn(draw, xy, content, face, anchor)
+        if "\n" not in content:
+            draw.line_of_text(xy, content, face, fill, anchor)
+            return
     else:
         face = font(size, bold)
+        _record_drawn(draw, xy, content, face, anchor)
     draw.text(xy, content, font=face, fill=fill, anchor=anchor)
 
 
@@ -195,14 +246,135 @@ def text_width(content: str, size: int, bold: bool = False) -> float:
     return font(size * SCALE, bold).getlength(content) / SCALE
 
 
-@lru_cache(maxsize=4096)
 def fit_text(content: str, size: int, max_width: float, bold: bool = False) -> str:
-    """``content`` shortened with an ellipsis so that it fits in ``max_width`` units."""
+    """``content`` shortened with an ellipsis so that it fits in ``max_width`` units. A last resort
+    that loses words: a text that matters wraps (``wrapped``) or is shortened by a rule that keeps its
+    meaning (``short_name``); a text cut here is recorded, and tests find none on any board."""
+    fitted = _fitted(content, size, max_width, bold)
+    if fitted != content:
+        log = _LOG.get()
+        if log is not None:
+            log.cut.append((content, fitted))
+    return fitted
+
+
+@lru_cache(maxsize=4096)
+def _fitted(content: str, size: int, max_width: float, bold: bool) -> str:
     if text_width(content, size, bold) <= max_width:
         return content
     while content and text_width(content + "…", size, bold) > max_width:
         content = content[:-1]
     return content + "…"
+
+
+# Where a line breaks best, best first: between the items of a " · " list ("12 points · 5 cards"), then
+# of a ", " list ("bronze square, silver bar of 3"), then between words.
+BREAKS = (" · ", ", ", " ")
+
+
+@lru_cache(maxsize=1024)
+def wrapped(content: str, size: int, max_width: float, bold: bool = False) -> tuple[str, ...]:
+    """``content`` in lines that each fit in ``max_width`` units, every word kept: broken where it
+    breaks best (see BREAKS), a word wider than a line on its own between letters."""
+    return tuple(_broken(content, size, max_width, bold, BREAKS))
+
+
+def _broken(content: str, size: int, max_width: float, bold: bool, breaks: Sequence[str]) -> list[str]:
+    if not breaks:  # one word too wide for a line: between letters
+        pieces: list[str] = []
+        while text_width(content, size, bold) > max_width and len(content) > 1:
+            cut = len(content) - 1
+            while cut > 1 and text_width(content[:cut], size, bold) > max_width:
+                cut -= 1
+            pieces.append(content[:cut])
+            content = content[cut:]
+        return [*pieces, content]
+    separator, finer = breaks[0], breaks[1:]
+    # A line broken inside a ", " list ends with its comma, as in print.
+    ending = separator.rstrip() if separator.strip() == "," else ""
+    lines: list[str] = []
+    for part in content.split(separator):
+        joined = f"{lines[-1]}{separator}{part}" if lines else part
+        if lines and text_width(joined + ending, size, bold) <= max_width:
+            lines[-1] = joined
+            continue
+        if lines and ending:
+            lines[-1] += ending
+        if text_width(part + ending, size, bold) <= max_width:
+            lines.append(part)
+        else:
+            lines.extend(_broken(part, size, max_width, bold, finer))
+    return lines
+
+
+def wrapped_text(
+    draw: ImageDraw.ImageDraw,
+    xy: tuple[float, float],
+    content: str,
+    size: int,
+    max_width: float,
+    leading: float,
+    fill: Colour = INK,
+    bold: bool = False,
+) -> float:
+    """``content`` drawn from ``xy`` on as many lines ``leading`` units apart as it takes to fit in
+    ``max_width`` (see ``wrapped``); returns the y of the line that would come next."""
+    x, y = xy
+    for line in wrapped(content, size, max_width, bold):
+        text(draw, (x, y), line, size, fill, bold)
+        y += leading
+    return y
+
+
+# A name's last part in brackets says what kind of player it is ("Astor (computer)"): it is kept whole.
+_KIND = re.compile(r"^(?P<name>.+?)(?P<kind>\s*\([^()]*\))$")
+
+
+def abbreviated(name: str, letters: int) -> str:
+    """``name`` kept to its first ``letters`` letters and an ellipsis, its last part in brackets whole
+    ("Vanderbilt (computer)" to 4 letters: "Vand… (computer)"); a name that short already is as it is."""
+    found = _KIND.match(name)
+    stem, kind = (found["name"], found["kind"]) if found else (name, "")
+    if len(stem) <= letters:
+        return name
+    return stem[:letters].rstrip(" .") + "…" + kind  # no space or dot just before the ellipsis
+
+
+def names_in(
+    compose: Callable[[Sequence[str]], str],
+    names: Sequence[str],
+    size: int,
+    max_width: float,
+    bold: bool = False,
+) -> str:
+    """``compose(names)`` (a line naming players) fitting in ``max_width`` units. When it is too wide
+    only the names are shortened, all to the same number of letters, with an ellipsis (see
+    ``abbreviated``): all the line says besides them (a turn marker, a colour, a sum) stays whole.
+    Recorded as shortened, the one way a board may shorten a text."""
+    whole = compose(names)
+    if text_width(whole, size, bold) <= max_width:
+        return whole
+    kept = whole
+    for letters in range(max((len(name) for name in names), default=0) - 1, 0, -1):
+        kept = compose([abbreviated(name, letters) for name in names])
+        if text_width(kept, size, bold) <= max_width:
+            break
+    log = _LOG.get()
+    if log is not None:
+        log.shortened.append((whole, kept))
+    return kept
+
+
+def name_in(compose: Callable[[str], str], name: str, size: int, max_width: float, bold: bool = False) -> str:
+    """``compose(name)`` fitting in ``max_width`` units, only the name shortened (see ``names_in``)."""
+    return names_in(lambda shown: compose(shown[0]), [name], size, max_width, bold)
+
+
+def short_name(
+    name: str, size: int, max_width: float, bold: bool = False, before: str = "", after: str = ""
+) -> str:
+    """``before + name + after`` fitting in ``max_width`` units, only the name shortened (see ``name_in``)."""
+    return name_in(lambda shown: before + shown + after, name, size, max_width, bold)
 
 
 def translucent(colour: Any) -> bool:

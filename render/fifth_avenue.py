@@ -8,7 +8,7 @@ colour is never the only cue; every text is at least 1/50 of the width.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from functools import partial
 
 from PIL import Image, ImageDraw
@@ -28,11 +28,15 @@ from render.canvas import (
     encode_png,
     fit_text,
     game_title,
+    name_in,
     new_canvas,
+    short_name,
     text,
     text_width,
     trimmed,
+    wrapped,
 )
+from render.result import result_line
 from render.since import Since
 
 WIDTH = 1000
@@ -180,7 +184,10 @@ def draw_districts(
 
 
 def draw_supply(draw: ImageDraw.ImageDraw, top: float, view: PublicView, locale: str) -> float:
-    heading = t(locale, "Shops placed: {count} of 12 · the framed group is on offer", count=view.placed)
+    if view.game_over or view.active_group is None:
+        heading = t(locale, "Shops placed: {count} of 12", count=view.placed)
+    else:
+        heading = t(locale, "Shops placed: {count} of 12 · the framed group is on offer", count=view.placed)
     text(draw, (MARGIN, top), fit_text(heading, SMALL, WIDTH - 2 * MARGIN, True), SMALL, INK, bold=True)
     top += 30
     x = MARGIN
@@ -200,10 +207,16 @@ def draw_supply(draw: ImageDraw.ImageDraw, top: float, view: PublicView, locale:
     return top + 60
 
 
+LEGEND_ROW = 28
+STATUS_ROW = 28
+AUCTION_ROW = 32
+
+
 def draw_legend(
     draw: ImageDraw.ImageDraw,
     top: float,
     locale: str,
+    actions: Sequence[str],
     since: Since | None = None,
     names: Sequence[str] = (),
     changed: bool = False,
@@ -217,16 +230,26 @@ def draw_legend(
         text(draw, (x + 30, top + 1), name, SMALL, INK)
         x += 40 + int(text_width(name, SMALL))
     text(draw, (MARGIN, top + 32), t(locale, "⌂2 = two buildings of the player in that colour"), SMALL, MUTED)
+    bottom = top + 60
+    for line in actions:
+        text(draw, (MARGIN, bottom), line, SMALL, MUTED)
+        bottom += LEGEND_ROW
+    if since is not None:
+        since_marks.legend_line(
+            draw, (MARGIN, bottom), since, names, locale, changed, SMALL, WIDTH - 2 * MARGIN
+        )
+        return bottom + 4 + SINCE_ROW
+    return bottom + 4
+
+
+def action_lines(view: PublicView, locale: str) -> tuple[str, ...]:
+    """The legend's lines naming the actions, wrapped; none once the game is over."""
+    if view.game_over:
+        return ()
     actions = t(
         locale, "Actions: A take buildings · B place a shop · C black card and pawn · D score a district"
     )
-    text(draw, (MARGIN, top + 60), fit_text(actions, SMALL, WIDTH - 2 * MARGIN), SMALL, MUTED)
-    if since is not None:
-        since_marks.legend_line(
-            draw, (MARGIN, top + 88), since, names, locale, changed, SMALL, WIDTH - 2 * MARGIN
-        )
-        return top + 92 + SINCE_ROW
-    return top + 92
+    return wrapped(actions, SMALL, WIDTH - 2 * MARGIN)
 
 
 def board_image(
@@ -249,22 +272,37 @@ def board_image(
         index = seat_of.get(colour)
         return names[index] if index is not None and index < len(names) else colour
 
-    auction_lines = 3 if view.auction else 0
+    auction = auction_lines(view, name_of, locale)
+    actions = action_lines(view, locale)
+    if view.game_over:
+        status = wrapped(result_line(view.places, names, locale), SMALL, WIDTH - 2 * MARGIN, True)
+    else:
+        phase = t(locale, PHASES.get(view.phase, view.phase))
+        said_status = t(locale, "{players} to act", players=name_of(view.to_act)) + f" · {phase}"
+        status = wrapped(said_status[:1].upper() + said_status[1:], SMALL, WIDTH - 2 * MARGIN)
     # The last line ends 20 px above the bottom, as on every board.
-    height = 120 + ROW * len(DISTRICTS) + 100 + 92 + 68 + 70 * len(view.seats) + 32 * auction_lines - 17
+    height = (
+        120
+        + ROW * len(DISTRICTS)
+        + 100
+        + 64
+        + LEGEND_ROW * len(actions)
+        + 68
+        + 70 * len(view.seats)
+        + AUCTION_ROW * len(auction)
+        + STATUS_ROW * (len(status) - 1)
+        - 17
+    )
     if since is not None:
         height += SINCE_ROW
     image, draw = new_canvas(WIDTH, height)
     text(draw, (MARGIN, 14), game_title("fifth_avenue", locale), TITLE, INK, bold=True)
-    if view.game_over:
-        status = t(locale, "Game over: final scores below")
-    else:
-        phase = t(locale, PHASES.get(view.phase, view.phase))
-        status = t(locale, "{players} to act", players=name_of(view.to_act)) + f" · {phase}"
-    text(draw, (MARGIN, 54), fit_text(status[:1].upper() + status[1:], SMALL, WIDTH - 2 * MARGIN), SMALL, INK)
-    y: float = draw_districts(image, draw, 90, view, locale, changed)
+    for row, line in enumerate(status):
+        text(draw, (MARGIN, 54 + row * STATUS_ROW), line, SMALL, INK, bold=view.game_over)
+    top = 90 + STATUS_ROW * (len(status) - 1)
+    y: float = draw_districts(image, draw, top, view, locale, changed)
     y = draw_supply(draw, y + 10, view, locale)
-    y = draw_legend(draw, y, locale, since, names, bool(changed))
+    y = draw_legend(draw, y, locale, actions, since, names, bool(changed))
     tops = [
         f"{said(locale, words.CARD_COLOURS[colour])} {top[2:] if top else '—'} ({count})"
         for colour, top, count in view.deck_tops
@@ -281,9 +319,6 @@ def board_image(
         if acting:
             draw.rectangle((6, y - 4, WIDTH - 6, y + 62), fill=(255, 111, 0, 40))
         draw.rectangle((MARGIN, y + 2, MARGIN + 24, y + 26), fill=PLAYER_COLOURS[seat.colour], outline=INK)
-        marker = "▶ " if acting else ""
-        colour = said(locale, words.PLAYER_COLOURS[seat.colour])
-        text(draw, (MARGIN + 34, y), fit_text(f"{marker}{name} ({colour})", BODY, 420, True), BODY, INK, True)
         stats = t(
             locale,
             "{points} · reserve {reserve} · supply {supply} · Central Park {park}",
@@ -292,7 +327,14 @@ def board_image(
             supply=seat.supply,
             park=seat.cp_buildings,
         )
-        text(draw, (WIDTH - MARGIN, y + 2), fit_text(stats, SMALL, 520), SMALL, INK, anchor="ra")
+        stats = fit_text(stats, SMALL, 520)
+        text(draw, (WIDTH - MARGIN, y + 2), stats, SMALL, INK, anchor="ra")
+        marker = "▶ " if acting else ""
+        colour = said(locale, words.PLAYER_COLOURS[seat.colour])
+        # Left of the figures at the right edge, with a gap of 20 units.
+        room = WIDTH - 2 * MARGIN - 34 - text_width(stats, SMALL) - 20
+        header = short_name(name, BODY, room, True, marker, f" ({colour})")
+        text(draw, (MARGIN + 34, y), header, BODY, INK, True)
         hand = ", ".join(f"{said(locale, words.CARD_COLOURS[c])} {n}" for c, n in seat.hand_colours if n)
         line = tn(
             locale,
@@ -303,10 +345,19 @@ def board_image(
         )
         text(draw, (MARGIN, y + 34), fit_text(line, SMALL, WIDTH - 40), SMALL, MUTED)
         y += 70
+    for line in auction:
+        text(draw, (MARGIN, y), line, SMALL, INK)
+        y += AUCTION_ROW
+    return image
+
+
+def auction_lines(view: PublicView, name_of: Callable[[str | None], str], locale: str) -> list[str]:
+    """The running auction's lines, wrapped (none without an auction)."""
+    lines: list[str] = []
     if view.auction is not None:
         a = view.auction
         place = said(locale, words.PLACES[a.site])
-        lines = [
+        said_lines = [
             t(
                 locale,
                 "Auction for {place}: high bid {high} by {player}; next to bid: {next}",
@@ -322,10 +373,9 @@ def board_image(
             ),
             t(locale, "Passed: {players}", players=", ".join(name_of(c) for c in a.passed) or "—"),
         ]
-        for line in lines:
-            text(draw, (MARGIN, y), fit_text(line, SMALL, WIDTH - 40), SMALL, INK)
-            y += 32
-    return image
+        for line in said_lines:
+            lines.extend(wrapped(line, SMALL, WIDTH - 2 * MARGIN))
+    return lines
 
 
 def render_hand(view: PrivateView, names: Sequence[str] = (), locale: str = lang.DEFAULT) -> bytes:
@@ -337,16 +387,23 @@ def render_hand(view: PrivateView, names: Sequence[str] = (), locale: str = lang
     seat = view.seats[view.seat]
     name = names[view.seat] if view.seat < len(names) else seat.colour
     colour_word = said(locale, words.PLAYER_COLOURS[seat.colour])
-    title = t(locale, "{player} ({colour}) · your cards", player=name, colour=colour_word)
-    text(draw, (MARGIN, 14), fit_text(title, TITLE, WIDTH - 40, True), TITLE, INK, True)
-    eligible = ", ".join(said(locale, words.CARD_COLOURS[c]) for c in view.eligible) or t(locale, "none now")
-    text(
-        draw,
-        (MARGIN, 58),
-        fit_text(t(locale, "May bid with: {colours}", colours=eligible), SMALL, WIDTH - 40),
-        SMALL,
-        MUTED,
+    title = name_in(
+        lambda shown: t(locale, "{player} ({colour}) · your cards", player=shown, colour=colour_word),
+        name,
+        TITLE,
+        WIDTH - 40,
+        True,
     )
+    text(draw, (MARGIN, 14), title, TITLE, INK, True)
+    eligible = ", ".join(said(locale, words.CARD_COLOURS[c]) for c in view.eligible) or t(locale, "none now")
+    if not view.game_over:  # what may be bid now means nothing on a finished game
+        text(
+            draw,
+            (MARGIN, 58),
+            fit_text(t(locale, "May bid with: {colours}", colours=eligible), SMALL, WIDTH - 40),
+            SMALL,
+            MUTED,
+        )
     hands = {
         colour: sorted((c for c in view.hand if c.startswith(colour)), key=lambda c: int(c[2:]))
         for colour in rows

@@ -8,7 +8,7 @@ Only the deck order is secret in this game, so the "hand" image is the player's 
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 from PIL import Image, ImageDraw
 
@@ -27,10 +27,13 @@ from render.canvas import (
     encode_png,
     fit_text,
     game_title,
+    name_in,
     new_canvas,
     text,
     trimmed,
+    wrapped,
 )
+from render.result import fitted_result_line
 from render.since import Since
 
 WIDTH = 1000
@@ -188,6 +191,11 @@ def short_card(card: str, locale: str) -> str:
     return f"{said(locale, words.DISTRICT_WORDS[card[0]])} {card[1:]}"
 
 
+def head_of(player: PlayerView, marker: str, score: int, locale: str) -> Callable[[str], str]:
+    """A player's heading (see ``player_lines``) for any form of their name."""
+    return lambda shown: player_lines(player, marker + shown, score, locale)[0]
+
+
 def player_lines(player: PlayerView, name: str, score: int, locale: str) -> tuple[str, str]:
     colour = said(locale, words.PLAYER_COLOURS[player.colour])
     level = t(locale, LEVELS[player.level])
@@ -213,18 +221,66 @@ def board_image(
         if not isinstance(since.view, NyView):
             raise TypeError(f"since.view is a {type(since.view).__name__}, not a NyView")
         changed = changed_since(since.view, view)
+    lines = [row for line in board_lines(view, names, locale) for row in wrapped(line, SMALL, WIDTH - 40)]
     # The last line ends 20 px above the bottom, as on every board.
-    height = TOP + ROWS * CELL + 16 + 5 * 30 + 70 * len(view.players) + 55 + (28 if since else 0)
+    height = (
+        TOP + ROWS * CELL + 16 + (len(lines) + 1) * 30 + 70 * len(view.players) + 55 + (28 if since else 0)
+    )
     image, draw = new_canvas(WIDTH, height)
     text(draw, (20, 14), game_title("ny1901", locale), TITLE, INK, bold=True)
-    if view.over:
-        status = t(locale, "Game over: final scores below")
-    elif view.end_triggered_by is not None:
-        status = t(locale, "Final round · turn {turn}", turn=view.turn_no)
-    else:
-        status = t(locale, "Turn {turn}", turn=view.turn_no)
-    text(draw, (20, 54), fit_text(status, BODY, WIDTH - 40), BODY, INK)
+    text(draw, (20, 54), status_line(view, names, locale), BODY, INK, bold=view.over)
     y = draw_grid(image, draw, view, changed)
+    for line in lines:
+        text(draw, (20, y), line, SMALL, INK)
+        y += 30
+    y += 10
+    for player in view.players:
+        name = names[player.seat] if player.seat < len(names) else f"#{player.seat + 1}"
+        score = view.final_scores[player.seat] if view.final_scores else player.score
+        if player.to_act:
+            draw.rectangle((6, y - 4, WIDTH - 6, y + 62), fill=(255, 111, 0, 40))
+        draw.rectangle((20, y + 2, 44, y + 26), fill=player.hex, outline=INK)
+        marker = "▶ " if player.to_act else ""
+        head = name_in(head_of(player, marker, score, locale), name, BODY, WIDTH - 74, True)
+        detail = player_lines(player, name, score, locale)[1]
+        text(draw, (54, y), head, BODY, INK, True)
+        text(draw, (20, y + 34), fit_text(detail, SMALL, WIDTH - 40), SMALL, MUTED)
+        y += 70
+    legend = t(
+        locale,
+        "Number on a building = its points · frame = bronze, silver or gold · disc = worker · "
+        "small number = lot",
+    )
+    parts = legend.split(" · ")
+    half = (len(parts) + 1) // 2
+    for row, line in enumerate((" · ".join(parts[:half]), " · ".join(parts[half:]))):
+        text(draw, (20, y + 4 + row * 28), fit_text(line, SMALL, WIDTH - 40), SMALL, MUTED)
+    if since is not None:
+        since_marks.legend_line(
+            draw, (20, y + 4 + 2 * 28), since, names, locale, bool(changed), SMALL, WIDTH - 40
+        )
+    return image
+
+
+def status_line(view: NyView, names: Sequence[str], locale: str) -> str:
+    """The header's line: the turn and whose it is, or once over who won; on one line, the names
+    shortened if need be."""
+    if view.over:
+        return fitted_result_line(view.places, names, locale, BODY, WIDTH - 40)
+    if view.end_triggered_by is not None:
+        turn = t(locale, "Final round · turn {turn}", turn=view.turn_no)
+    else:
+        turn = t(locale, "Turn {turn}", turn=view.turn_no)
+    if view.active is None:
+        return turn
+    name = names[view.active] if view.active < len(names) else f"#{view.active + 1}"
+    return name_in(
+        lambda shown: turn + " · " + t(locale, "{players} to act", players=shown), name, BODY, WIDTH - 40
+    )
+
+
+def board_lines(view: NyView, names: Sequence[str], locale: str) -> list[str]:
+    """The lines under the grid: market, thresholds, street leaders, challenge (not yet wrapped)."""
     market = " · ".join(short_card(card, locale) if card else "—" for card in view.market)
     streets = " · ".join(
         f"{s.name}: {names[s.leader] if s.leader is not None and s.leader < len(names) else '—'}"
@@ -243,34 +299,7 @@ def board_image(
         t(locale, "Streets (leader): {streets}", streets=streets),
         t(locale, "Challenge: {card} · legendary left: {tiles}", card=challenge, tiles=pool),
     ]
-    for line in lines:
-        text(draw, (20, y), fit_text(line, SMALL, WIDTH - 40), SMALL, INK)
-        y += 30
-    y += 10
-    for player in view.players:
-        name = names[player.seat] if player.seat < len(names) else f"#{player.seat + 1}"
-        score = view.final_scores[player.seat] if view.final_scores else player.score
-        if player.to_act:
-            draw.rectangle((6, y - 4, WIDTH - 6, y + 62), fill=(255, 111, 0, 40))
-        draw.rectangle((20, y + 2, 44, y + 26), fill=player.hex, outline=INK)
-        head, detail = player_lines(player, ("▶ " if player.to_act else "") + name, score, locale)
-        text(draw, (54, y), fit_text(head, BODY, WIDTH - 74, True), BODY, INK, True)
-        text(draw, (20, y + 34), fit_text(detail, SMALL, WIDTH - 40), SMALL, MUTED)
-        y += 70
-    legend = t(
-        locale,
-        "Number on a building = its points · frame = bronze, silver or gold · disc = worker · "
-        "small number = lot",
-    )
-    parts = legend.split(" · ")
-    half = (len(parts) + 1) // 2
-    for row, line in enumerate((" · ".join(parts[:half]), " · ".join(parts[half:]))):
-        text(draw, (20, y + 4 + row * 28), fit_text(line, SMALL, WIDTH - 40), SMALL, MUTED)
-    if since is not None:
-        since_marks.legend_line(
-            draw, (20, y + 4 + 2 * 28), since, names, locale, bool(changed), SMALL, WIDTH - 40
-        )
-    return image
+    return lines
 
 
 def build_spots(legal: Sequence[str]) -> tuple[set[str], set[tuple[int, int]]]:
@@ -321,13 +350,18 @@ def render_hand(view: NyView, names: Sequence[str] = (), locale: str = lang.DEFA
             cards=", ".join(said(locale, ACTION_BY_NAME[card]) for card in player.action_cards) or "—",
         ),
     ]
+    rows = [row for line in rows for row in wrapped(line, SMALL, WIDTH - 40)]
     buildable = sorted(tiles)
-    shape_rows = -(-len(buildable) // SHAPES_PER_ROW)
-    height = TOP + ROWS * CELL + 16 + 34 * len(rows) + SHAPE_ROW * shape_rows + 20
+    shape_rows = shape_row_heights(buildable, locale)
+    height = TOP + ROWS * CELL + 16 + 34 * len(rows) + sum(shape_rows) + 20
     image, draw = new_canvas(WIDTH, height)
     colour = said(locale, words.PLAYER_COLOURS[player.colour])
-    title = fit_text(
-        t(locale, "{player} ({colour}) · your options", player=name, colour=colour), TITLE, WIDTH - 40, True
+    title = name_in(
+        lambda shown: t(locale, "{player} ({colour}) · your options", player=shown, colour=colour),
+        name,
+        TITLE,
+        WIDTH - 40,
+        True,
     )
     text(draw, (20, 14), title, TITLE, INK, True)
     y = draw_grid(image, draw, view)
@@ -339,30 +373,55 @@ def render_hand(view: NyView, names: Sequence[str] = (), locale: str = lang.DEFA
         left, top, right, bottom = cell_box(x, cy, 15)
         draw.rectangle((left, top, right, bottom), fill="#FF6F00", outline="#FFFFFF", width=2)
     for row in rows:
-        text(draw, (20, y), fit_text(row, SMALL, WIDTH - 40), SMALL, INK)
+        text(draw, (20, y), row, SMALL, INK)
         y += 34
-    draw_shapes(draw, y, buildable, player.hex, locale)
+    draw_shapes(draw, y, buildable, player.hex, locale, shape_rows)
     return encode_png(trimmed(image))
 
 
 SHAPES_PER_ROW = 3
-SHAPE_ROW = 140
+SHAPE_ROW = 140  # the least height of a row of shapes
 SHAPE_CELL = 24
+SHAPE_WIDTH = (WIDTH - 40) // SHAPES_PER_ROW
+NAME_ROW = 24  # a line of a shape's name
 
 
-def draw_shapes(draw: ImageDraw.ImageDraw, top: float, tiles: Sequence[str], fill: str, locale: str) -> None:
-    """Each tile that can be built now, drawn unturned (as 0° in the menus) with its name and points."""
-    width = (WIDTH - 40) // SHAPES_PER_ROW
+def shape_label(tile: str, locale: str) -> tuple[tuple[tuple[int, int], ...], tuple[str, ...]]:
+    """A tile's cells unturned and its name with its points, wrapped to the shape's column."""
+    cells = tuple(oriented(TILE_BY_ID[tile].shape, 0))
+    return cells, wrapped(said(locale, words.tile(tile)), SMALL, SHAPE_WIDTH - 10)
+
+
+def shape_row_heights(tiles: Sequence[str], locale: str) -> list[int]:
+    """How tall each row of shapes is: the tallest shape with its name, and at least SHAPE_ROW."""
+    heights = []
+    for start in range(0, len(tiles), SHAPES_PER_ROW):
+        tallest = SHAPE_ROW
+        for tile in tiles[start : start + SHAPES_PER_ROW]:
+            cells, name = shape_label(tile, locale)
+            shape = (max(dy for _, dy in cells) + 1) * SHAPE_CELL
+            tallest = max(tallest, shape + 6 + NAME_ROW * len(name) + 14)
+        heights.append(tallest)
+    return heights
+
+
+def draw_shapes(
+    draw: ImageDraw.ImageDraw, top: float, tiles: Sequence[str], fill: str, locale: str, rows: Sequence[int]
+) -> None:
+    """Each tile that can be built now, drawn unturned (as 0° in the menus) with its name and points,
+    in rows of the heights ``shape_row_heights`` gives."""
     for index, tile in enumerate(tiles):
-        left = 20 + (index % SHAPES_PER_ROW) * width
-        row_top = top + (index // SHAPES_PER_ROW) * SHAPE_ROW
-        cells = oriented(TILE_BY_ID[tile].shape, 0)
+        left = 20 + (index % SHAPES_PER_ROW) * SHAPE_WIDTH
+        row = index // SHAPES_PER_ROW
+        row_top = top + sum(rows[:row])
+        cells, name = shape_label(tile, locale)
         for dx, dy in cells:
             x, y = left + dx * SHAPE_CELL, row_top + dy * SHAPE_CELL
             draw.rectangle((x, y, x + SHAPE_CELL - 2, y + SHAPE_CELL - 2), fill=fill, outline=INK)
         below = row_top + (max(dy for _, dy in cells) + 1) * SHAPE_CELL + 6
-        name = said(locale, words.tile(tile))
-        text(draw, (left, below), fit_text(name, SMALL, width - 10), SMALL, INK)
+        for line in name:
+            text(draw, (left, below), line, SMALL, INK)
+            below += NAME_ROW
 
 
 __all__ = ["NyView", "board_image", "changed_since", "render_hand"]

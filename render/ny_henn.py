@@ -20,7 +20,21 @@ from engine.ny_henn.views import DirkPanel, PlacedTile, PlayerPanel, PrivateView
 from lang import N_, t, tn
 from lang.says import render as said
 from render import since as since_marks
-from render.canvas import INK, MUTED, encode_png, fit_text, game_title, new_canvas, text, trimmed
+from render.canvas import (
+    INK,
+    MUTED,
+    encode_png,
+    fit_text,
+    game_title,
+    name_in,
+    new_canvas,
+    short_name,
+    text,
+    trimmed,
+    wrapped,
+    wrapped_text,
+)
+from render.result import result_line
 from render.since import Since
 
 WIDTH = 1000
@@ -47,6 +61,9 @@ STREET_INK = "#333333"
 CARD_BACK = "#1B2A41"
 HIGHLIGHT = "#FF6F00"
 SINCE_ROW = 30
+STATUS_ROW = 30  # a line of the header's status
+NOTE_ROW = 26  # a line of the legend's note
+LABEL_ROOM = 150  # left of a row of small tiles, for its label ("da piazzare" is the widest)
 ARROWS = dict(zip("NESW", words.ARROWS, strict=True))
 
 
@@ -187,7 +204,7 @@ def draw_city(
 
 
 def tile_row_height(tiles: Sequence[TileInfo], room: float) -> int:
-    per_row = max(1, int((room - 130) // (MIN_CELL + 6)))
+    per_row = max(1, int((room - LABEL_ROOM) // (MIN_CELL + 6)))
     return (max(1, -(-len(tiles) // per_row))) * (MIN_CELL + 6) + 4
 
 
@@ -201,14 +218,14 @@ def draw_tile_row(
 ) -> float:
     """A labelled row of small tiles (a reserve, tiles to place, Dirk's collection)."""
     left, top = origin
-    text(draw, (left, top + 12), fit_text(label, SMALL, 120, bold=True), SMALL, MUTED, bold=True)
-    x = left + 130
+    text(draw, (left, top + 12), fit_text(label, SMALL, LABEL_ROOM - 10, bold=True), SMALL, MUTED, bold=True)
+    x = left + LABEL_ROOM
     if not tiles:
         text(draw, (x, top + 12), "—", SMALL, MUTED)
     for tile in tiles:
         if x + MIN_CELL > left + room:
             top += MIN_CELL + 6
-            x = left + 130
+            x = left + LABEL_ROOM
         draw_tile(draw, x, top, MIN_CELL, tile, locale)
         x += MIN_CELL + 6
     return top + MIN_CELL + 10
@@ -238,8 +255,8 @@ def draw_panel(
     if panel.to_act:
         draw.rectangle((left - 6, top, left + column + 6, top + 34), fill=(255, 111, 0, 40))
     draw.rectangle((left, top + 6, left + 22, top + 28), fill=panel.colour, outline=INK)
-    header = ("▶ " if panel.to_act else "") + name
-    text(draw, (left + 30, top + 5), fit_text(header, BODY, column - 40, bold=True), BODY, INK, bold=True)
+    header = short_name(name, BODY, column - 40, True, before="▶ " if panel.to_act else "")
+    text(draw, (left + 30, top + 5), header, BODY, INK, bold=True)
     stats = " · ".join(
         (
             tn(locale, "{count} point", "{count} points", panel.score),
@@ -273,6 +290,18 @@ def draw_dirk(
     draw_tile_row(draw, (left, top + 66), column, t(locale, "tiles"), dirk.tiles, locale)
 
 
+NOTE_WIDTH = WIDTH - 2 * MARGIN - 54
+
+
+def legend_note(locale: str) -> str:
+    return t(locale, "dark edge = street (↑ → ↓ ← in the menus) · ▶ = to act · orange frame = last move")
+
+
+def legend_extra(locale: str) -> int:
+    """How much taller than one line the legend's note is, wrapped."""
+    return (len(wrapped(legend_note(locale), SMALL, NOTE_WIDTH)) - 1) * NOTE_ROW
+
+
 def draw_legend(
     draw: ImageDraw.ImageDraw,
     top: float,
@@ -293,8 +322,8 @@ def draw_legend(
         text(draw, (x + 54, y + 5), fit_text(type_name(code, locale), SMALL, 250), SMALL, INK)
     y = top + 84
     draw.rectangle((MARGIN, y, MARGIN + 44, y + 10), fill=STREET_INK)
-    note = t(locale, "dark edge = street (↑ → ↓ ← in the menus) · ▶ = to act · orange frame = last move")
-    text(draw, (MARGIN + 54, y - 6), fit_text(note, SMALL, WIDTH - 2 * MARGIN - 54), SMALL, INK)
+    note = legend_note(locale)
+    y += wrapped_text(draw, (MARGIN + 54, y - 6), note, SMALL, NOTE_WIDTH, NOTE_ROW) - (y - 6 + NOTE_ROW)
     if since is not None:
         since_marks.legend_line(
             draw, (MARGIN, y + 24), since, names, locale, changed, SMALL, WIDTH - 2 * MARGIN
@@ -303,17 +332,24 @@ def draw_legend(
     return y + 30
 
 
-def draw_header(draw: ImageDraw.ImageDraw, view: PublicView, names: Sequence[str], locale: str) -> float:
-    text(draw, (MARGIN, 14), game_title("ny_henn", locale), TITLE, INK, bold=True)
+def status_lines(view: PublicView, names: Sequence[str], locale: str) -> tuple[str, ...]:
+    """The header's status, wrapped: whose turn it is, or once over who won."""
     if view.phase == "over":
-        status = t(locale, "Game over: final scores below")
+        status = result_line(view.places, names, locale)
     else:
         who = ", ".join(names[s] if s < len(names) else f"#{s + 1}" for s in view.to_act)
         status = t(locale, "Turn {turn} · {players} to act", turn=view.turn, players=who)
     if view.scoring_done:
         status += " · " + t(locale, "scored: {rounds}", rounds=", ".join(view.scoring_done))
-    text(draw, (MARGIN, 54), fit_text(status, BODY, WIDTH - 2 * MARGIN), BODY, INK)
-    y = 92
+    return wrapped(status, BODY, WIDTH - 2 * MARGIN, view.phase == "over")
+
+
+def draw_header(draw: ImageDraw.ImageDraw, view: PublicView, names: Sequence[str], locale: str) -> float:
+    text(draw, (MARGIN, 14), game_title("ny_henn", locale), TITLE, INK, bold=True)
+    status = status_lines(view, names, locale)
+    for row, line in enumerate(status):
+        text(draw, (MARGIN, 54 + row * STATUS_ROW), line, BODY, INK, bold=view.phase == "over")
+    y = 92 + (len(status) - 1) * STATUS_ROW
     text(draw, (MARGIN, y), t(locale, "Money on display"), SMALL, MUTED, bold=True)
     y += 30
     for i, card in enumerate(view.display):
@@ -394,6 +430,7 @@ def board_image(
         heights.append(dirk_height(view.dirk, width))
     extra = SINCE_ROW if since is not None else 0
     # The last city ends 20 px or a little more above the bottom, as on every board.
+    extra += (len(status_lines(view, labels, locale)) - 1) * STATUS_ROW + legend_extra(locale)
     image, draw = new_canvas(WIDTH, 470 + 124 + grid_height(heights, columns) - 41 + extra)
     y = draw_header(draw, view, labels, locale)
     y = draw_legend(draw, y, locale, since, labels, bool(changed))
@@ -422,11 +459,15 @@ def render_hand(view: PrivateView, names: Sequence[str] = (), locale: str = lang
     targets = [cell for target in view.targets for cell in target.cells]
     room = WIDTH - 2 * MARGIN
     city = city_height(panel.city, room, targets, HAND_CELL)
-    pending = tile_row_height(panel.pending, room) + 40 if panel.pending else 0
+    tiles = ", ".join(tile_words(tile, locale) for tile in panel.pending)
+    note = wrapped(t(locale, "Outlined: where {tiles} may go", tiles=tiles), SMALL, room)
+    pending = tile_row_height(panel.pending, room) + 6 + NOTE_ROW * len(note) + 8 if panel.pending else 0
     image, draw = new_canvas(WIDTH, 250 + pending + city + 20)
     name = names[view.seat] if view.seat < len(names) else f"#{view.seat + 1}"
-    title = t(locale, "{player} · your money", player=name)
-    text(draw, (MARGIN, 14), fit_text(title, TITLE, WIDTH - 40, bold=True), TITLE, INK, bold=True)
+    title = name_in(
+        lambda shown: t(locale, "{player} · your money", player=shown), name, TITLE, WIDTH - 40, True
+    )
+    text(draw, (MARGIN, 14), title, TITLE, INK, bold=True)
     y: float = 64
     for row, bank in enumerate(BANK_HEX):
         cards = sorted(int(c[1:]) for c in view.hand if c[0] == bank)
@@ -445,10 +486,10 @@ def render_hand(view: PrivateView, names: Sequence[str] = (), locale: str = lang
     y += 176
     if panel.pending:
         y = draw_tile_row(draw, (MARGIN, y), room, t(locale, "to place"), panel.pending, locale)
-        tiles = ", ".join(tile_words(tile, locale) for tile in panel.pending)
-        note = t(locale, "Outlined: where {tiles} may go", tiles=tiles)
-        text(draw, (MARGIN, y), fit_text(note, SMALL, room), SMALL, INK)
-        y += 34
+        for line in note:
+            text(draw, (MARGIN, y), line, SMALL, INK)
+            y += NOTE_ROW
+        y += 8
     draw_city(draw, (MARGIN, y), room, panel.city, panel.colour, locale, targets, big=HAND_CELL)
     return encode_png(trimmed(image))
 

@@ -35,10 +35,14 @@ from render.canvas import (
     encode_png,
     fit_text,
     game_title,
+    names_in,
     new_canvas,
+    short_name,
     text,
     trimmed,
+    wrapped,
 )
+from render.result import fitted_result_line
 from render.since import Since
 
 WIDTH = 900
@@ -172,18 +176,30 @@ def colour_name(colour: str, locale: str) -> str:
 
 
 def status_line(view: PublicView, names: Sequence[str], locale: str) -> str:
-    """Where the match stands, from the view's fields, in ``locale``."""
+    """Where the match stands, from the view's fields, in ``locale``: whose turn it is, or once over who
+    won; on one line, the names shortened if need be."""
+    room = WIDTH - 32
     if view.phase == "over":
-        return t(locale, "Game over: final scores below")
-    players = ", ".join(player_label(view, s, names) for s in view.to_act)
-    acting = t(locale, "{players} to act", players=players)
+        places = [1] * len(view.players)  # every seat listed in the scores; a seat missing is not first
+        for score in view.scores:
+            places[score.seat] = score.place
+        return fitted_result_line(
+            places, [player_label(view, s, names) for s in range(len(places))], locale, SMALL, room
+        )
     if view.phase == "colour_choice":
-        return t(locale, "Choosing colours") + " · " + acting
-    if view.phase == "preliminary":
-        return t(locale, "Preliminary round") + " · " + acting
-    if view.final_phase:
-        return t(locale, "Final phase: Stop cards in play") + " · " + acting
-    return acting
+        stage = t(locale, "Choosing colours") + " · "
+    elif view.phase == "preliminary":
+        stage = t(locale, "Preliminary round") + " · "
+    elif view.final_phase:
+        stage = t(locale, "Final phase: Stop cards in play") + " · "
+    else:
+        stage = ""
+
+    def compose(shown: Sequence[str]) -> str:
+        line = stage + t(locale, "{players} to act", players=", ".join(shown))
+        return line[:1].upper() + line[1:]
+
+    return names_in(compose, [player_label(view, s, names) for s in view.to_act], SMALL, room)
 
 
 def draw_panel(
@@ -200,7 +216,7 @@ def draw_panel(
         if info.to_act:
             draw.rectangle((8, y, WIDTH - 8, y + PANEL_ROW - 6), fill=(255, 111, 0, 40))
         marker = "▶ " if info.to_act else ""
-        who = fit_text(f"{marker}{player_label(view, info.seat, names)}", BODY, 330, bold=True)
+        who = short_name(player_label(view, info.seat, names), BODY, 330, True, before=marker)
         text(draw, (16, y + 6), who, BODY, INK, bold=True)
         x = 360
         for colour in info.houses:
@@ -257,7 +273,7 @@ def draw_scores(
     text(draw, (16, y), t(locale, "Final standings:"), BODY, INK, bold=True)
     y += 32
     for score in sorted(view.scores, key=lambda s: (s.place, s.seat)):
-        who = fit_text(f"{score.place}. {player_label(view, score.seat, names)}", BODY, 260, bold=True)
+        who = short_name(player_label(view, score.seat, names), BODY, 260, True, before=f"{score.place}. ")
         text(draw, (16, y), who, BODY, INK, bold=True)
         x = 290
         for colour in score.houses:
@@ -311,7 +327,7 @@ def board_image(
     image, draw = new_canvas(WIDTH, height)
     text(draw, (16, 14), game_title("ny_piatnik", locale), TITLE, INK, bold=True)
     status = status_line(view, names, locale)
-    text(draw, (16, 50), fit_text(status[:1].upper() + status[1:], SMALL, WIDTH - 32), SMALL, INK)
+    text(draw, (16, 50), status, SMALL, INK, bold=view.phase == "over")
     y = draw_board(image, draw, view, changed)
     if view.scores:
         draw_scores(draw, view, names, y, locale, since, bool(changed))
@@ -332,19 +348,36 @@ def card_words(code: str, locale: str) -> str:
     return argument(locale, words.card(code))
 
 
+CARD_WIDTH = 200
+CARD_NAME_ROW = 28
+
+
+def card_label(code: str, locale: str) -> tuple[tuple[str, ...], str]:
+    """A hand card's name, wrapped to the card, and the line under it: its back, or what a joker is."""
+    red_back = code in AVENUES or code == "RJ" or code.endswith("-R")
+    back = t(locale, "red back") if red_back else t(locale, "blue back")
+    if code in ("RJ", "BJ"):
+        back = t(locale, "any avenue") if code == "RJ" else t(locale, "any street")
+    return wrapped(card_words(code, locale), BODY, CARD_WIDTH - 20, True), back
+
+
 def render_hand(view: PrivateView, names: Sequence[str] = (), locale: str = lang.DEFAULT) -> bytes:
     """One seat's private image: its houses, money and hand cards (and a V4 partner's hand)."""
     rows = [(t(locale, "Your hand"), view.hand)]
     if view.partner_hand is not None and view.partner is not None:
         partner = player_label(view, view.partner, names)
         rows.append((t(locale, "Your partner {player}", player=partner), view.partner_hand))
-    card_w, card_h, gap, per_row = 160, 84, 12, 5
+    card_w, gap, per_row = CARD_WIDTH, 12, 4
+    # Every card as tall as the one whose name takes the most lines.
+    labels = {code: card_label(code, locale) for _, cards in rows for code in cards}
+    name_lines = max((len(label) for label, _ in labels.values()), default=1)
+    card_h = 10 + CARD_NAME_ROW * name_lines + 6 + SMALL + 16
     height = 80
     for _, cards in rows:
         height += 40 + ((max(1, len(cards)) + per_row - 1) // per_row) * (card_h + gap)
     image, draw = new_canvas(WIDTH, height + 16)
-    seat_name = player_label(view, view.seat, names)
-    text(draw, (16, 14), fit_text(seat_name, TITLE, 520), TITLE, INK, bold=True)
+    seat_name = short_name(player_label(view, view.seat, names), TITLE, 520, True)
+    text(draw, (16, 14), seat_name, TITLE, INK, bold=True)
     x = 560
     for colour in view.my_houses:
         draw_marker(draw, x, 30, colour, radius=18)
@@ -360,13 +393,11 @@ def render_hand(view: PrivateView, names: Sequence[str] = (), locale: str = lang
             col, row = i % per_row, i // per_row
             left, top = 16 + col * (card_w + gap), y + row * (card_h + gap)
             draw.rounded_rectangle((left, top, left + card_w, top + card_h), 10, fill=card_colour(code))
-            red_back = code in AVENUES or code == "RJ" or code.endswith("-R")
-            back = t(locale, "red back") if red_back else t(locale, "blue back")
-            if code in ("RJ", "BJ"):
-                back = t(locale, "any avenue") if code == "RJ" else t(locale, "any street")
-            label = card_words(code, locale)
-            text(draw, (left + 10, top + 10), fit_text(label, BODY, card_w - 20), BODY, "#FFFFFF", True)
-            text(draw, (left + 10, top + 50), fit_text(back, SMALL, card_w - 20), SMALL, "#FFFFFF")
+            label, back = labels[code]
+            for line_number, line in enumerate(label):
+                text(draw, (left + 10, top + 10 + line_number * CARD_NAME_ROW), line, BODY, "#FFFFFF", True)
+            below = top + 10 + CARD_NAME_ROW * name_lines + 6
+            text(draw, (left + 10, below), fit_text(back, SMALL, card_w - 20), SMALL, "#FFFFFF")
         y += ((max(1, len(cards)) + per_row - 1) // per_row) * (card_h + gap)
     return encode_png(trimmed(image))
 

@@ -8,13 +8,14 @@ only cue, and mission sites never appear on the public image.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import NamedTuple
 
 from PIL import Image, ImageDraw
 
 import lang
 from engine.skyline import words
 from engine.skyline.cards import ICONS
-from engine.skyline.views import PieceView, PlayerPanel, PrivateView, PublicView, SiteView
+from engine.skyline.views import CardView, PieceView, PlayerPanel, PrivateView, PublicView, SiteView
 from lang import t
 from lang.says import render as said
 from render import since as since_marks
@@ -26,10 +27,16 @@ from render.canvas import (
     encode_png,
     fit_text,
     game_title,
+    name_in,
+    names_in,
     new_canvas,
+    short_name,
     text,
+    text_width,
     trimmed,
+    wrapped,
 )
+from render.result import fitted_result_line
 from render.since import Since
 
 WIDTH = 1000
@@ -39,7 +46,7 @@ TITLE = 28
 CELL = 154
 GAP = 4
 ORIGIN_X = 40
-ORIGIN_Y = 70
+ORIGIN_Y = 100  # under the title and the status line
 BAR = 24
 PLAIN = "#ECE8DF"
 ORANGE = "#F7931E"
@@ -93,17 +100,10 @@ def draw_plot(draw: ImageDraw.ImageDraw, site: SiteView, hexes: dict[str, str], 
         since_marks.mark(draw, (left, top, left + CELL, top + CELL), 26, "bl")
     text(draw, (left + 6, top + 4), site.id, SMALL, INK, bold=True)
     if site.badge:
-        cx, cy, r = left + CELL - 22, top + 18, 17
+        # Two letters at the smallest size of the board fit the disc.
+        cx, cy, r = left + CELL - 23, top + 20, 19
         draw.ellipse((cx - r, cy - r, cx + r, cy + r), fill=site.badge_colour or "#555555")
-        text(
-            draw,
-            (cx, cy),
-            site.badge[:2],
-            SMALL - 4 if len(site.badge) > 1 else SMALL,
-            "#FFFFFF",
-            bold=True,
-            anchor="mm",
-        )
+        text(draw, (cx, cy), site.badge[:2], SMALL, "#FFFFFF", bold=True, anchor="mm")
     bar_left, bar_right = left + 20, left + CELL - 20
     for level in range(5):
         bottom = top + CELL - 6 - level * BAR
@@ -171,9 +171,6 @@ def draw_player(
     if acting:
         draw.rectangle((6, top, WIDTH - 6, top + PANEL_ROW - 6), fill=(255, 111, 0, 40))
     draw.rectangle((20, top + 6, 44, top + 30), fill=panel.hex, outline=INK)
-    marker = "▶ " if acting else ""
-    colour = said(locale, words.COLOURS[panel.colour])
-    text(draw, (54, top + 6), fit_text(f"{marker}{name} ({colour})", BODY, 430, bold=True), BODY, INK, True)
     summary = t(
         locale,
         "cash {cash} · prestige {prestige} · income {income} M",
@@ -181,7 +178,13 @@ def draw_player(
         prestige=panel.prestige_preview,
         income=panel.income_preview,
     )
-    text(draw, (WIDTH - 20, top + 8), fit_text(summary, SMALL, 500), SMALL, INK, anchor="ra")
+    summary = fit_text(summary, SMALL, 500)
+    text(draw, (WIDTH - 20, top + 8), summary, SMALL, INK, anchor="ra")
+    marker = "▶ " if acting else ""
+    colour = said(locale, words.COLOURS[panel.colour])
+    # Left of the figures at the right edge, with a gap of 20 units.
+    room = WIDTH - 20 - 54 - text_width(summary, SMALL) - 20
+    text(draw, (54, top + 6), short_name(name, BODY, room, True, marker, f" ({colour})"), BODY, INK, True)
     details = t(
         locale,
         "{stock} · {cards} in hand · penthouses {penthouses}/3 · Skyline floors {floors} · claimed {claimed}",
@@ -205,6 +208,26 @@ def legend_lines(locale: str) -> list[str]:
     return [pieces, " · ".join(icons[:3]), " · ".join(icons[3:])]
 
 
+def status_line(view: PublicView, names: Sequence[str], locale: str, room: float) -> str:
+    """The turn, whose it is and what they do; once over who won; in ``room`` units, the names shortened
+    if need be."""
+    if view.phase == "over":
+        return fitted_result_line(view.places, names, locale, SMALL, room)
+    phase = t(locale, "building") if view.phase == "build" else t(locale, "investing")
+    last = " · " + t(locale, "last turns") if view.final_round else ""
+    acting = [panel.seat for panel in view.players if panel.active]
+    shown = [names[seat] if seat < len(names) else f"#{seat + 1}" for seat in acting]
+
+    def compose(players: Sequence[str]) -> str:
+        turn = t(locale, "Turn {turn}", turn=view.turn)
+        if not players:
+            return f"{turn} · {phase}{last}"
+        acts = t(locale, "{players} to act", players=", ".join(players))
+        return f"{turn} · {acts} · {phase}{last}"
+
+    return names_in(compose, shown, SMALL, room)
+
+
 def board_image(
     view: PublicView, names: Sequence[str] = (), locale: str = lang.DEFAULT, since: Since | None = None
 ) -> Image.Image:
@@ -215,33 +238,29 @@ def board_image(
         if not isinstance(since.view, PublicView):
             raise TypeError(f"since.view is a {type(since.view).__name__}, not a PublicView")
         changed = changed_since(since.view, view)
-    # The last line ends 20 px above the bottom, as on every board.
-    height = int(ORIGIN_Y + 6 * (CELL + GAP) + 20 + PANEL_ROW * len(view.players) + 30 * 5 - 23)
-    if since is not None:
-        height += 30
-    image, draw = new_canvas(WIDTH, height)
-    text(draw, (20, 16), game_title("skyline", locale), TITLE, INK, bold=True)
-    if view.phase == "over":
-        status = t(locale, "Game over: final prestige below")
-    else:
-        phase = t(locale, "building") if view.phase == "build" else t(locale, "investing")
-        status = t(locale, "Turn {turn}", turn=view.turn) + f" · {phase}"
-        if view.final_round:
-            status += " · " + t(locale, "last turns")
-    text(draw, (WIDTH - 20, 22), fit_text(status, SMALL, 560), SMALL, INK, anchor="ra")
-    y = draw_board(image, draw, view, changed)
-    for panel in view.players:
-        name = names[panel.seat] if panel.seat < len(names) else f"#{panel.seat + 1}"
-        acting = panel.active and view.phase != "over"
-        y = draw_player(draw, y, panel, name, acting, locale)
     supplies = t(
         locale,
         "neutral floors left {neutral} · bonus cards in the deck {deck}",
         neutral=view.neutral_supply,
         deck=view.deck_size,
     )
-    for line in (supplies, *legend_lines(locale)):
-        text(draw, (20, y + 4), fit_text(line, SMALL, WIDTH - 40), SMALL, INK)
+    notes = [row for line in (supplies, *legend_lines(locale)) for row in wrapped(line, SMALL, WIDTH - 40)]
+    # The last line ends 20 px above the bottom, as on every board.
+    height = int(
+        ORIGIN_Y + 6 * (CELL + GAP) + 20 + PANEL_ROW * len(view.players) + 30 * (len(notes) + 1) - 23
+    )
+    if since is not None:
+        height += 30
+    image, draw = new_canvas(WIDTH, height)
+    text(draw, (20, 16), game_title("skyline", locale), TITLE, INK, bold=True)
+    text(draw, (20, 54), status_line(view, names, locale, WIDTH - 40), SMALL, INK, view.phase == "over")
+    y = draw_board(image, draw, view, changed)
+    for panel in view.players:
+        name = names[panel.seat] if panel.seat < len(names) else f"#{panel.seat + 1}"
+        acting = panel.active and view.phase != "over"
+        y = draw_player(draw, y, panel, name, acting, locale)
+    for line in notes:
+        text(draw, (20, y + 4), line, SMALL, INK)
         y += 30
     if since is not None:
         since_marks.legend_line(draw, (20, y + 4), since, names, locale, bool(changed), SMALL, WIDTH - 40)
@@ -263,14 +282,27 @@ def draw_shape(draw: ImageDraw.ImageDraw, left: float, top: float, picture: Sequ
 def render_hand(view: PrivateView, names: Sequence[str] = (), locale: str = lang.DEFAULT) -> bytes:
     """One player's image: their secret mission on a labelled mini-map and their bonus cards."""
     mini = 60
-    rows = (len(view.hand) + 2) // 3
-    height = 120 + 6 * mini + 60 + rows * 150 + 40
+    over = view.phase == "over"
+    cards = [card_face(card, locale, over) for card in view.hand]
+    rows = [
+        max(face.height for face in cards[start : start + CARDS_PER_ROW]) + 14
+        for start in range(0, len(cards), CARDS_PER_ROW)
+    ]
+    height = 120 + 6 * mini + 60 + sum(rows) + 40
     image, draw = new_canvas(WIDTH, height)
     panel = view.players[view.seat]
     name = names[view.seat] if view.seat < len(names) else f"#{view.seat + 1}"
     colour = said(locale, words.COLOURS[panel.colour])
-    title = t(locale, "{player} ({colour}) · cash {cash} M", player=name, colour=colour, cash=view.own_cash)
-    text(draw, (20, 16), fit_text(title, TITLE, WIDTH - 40, True), TITLE, INK, True)
+    title = name_in(
+        lambda shown: t(
+            locale, "{player} ({colour}) · cash {cash} M", player=shown, colour=colour, cash=view.own_cash
+        ),
+        name,
+        TITLE,
+        WIDTH - 40,
+        True,
+    )
+    text(draw, (20, 16), title, TITLE, INK, True)
     mission = view.mission
     if mission is None:
         caption = t(locale, "No mission")
@@ -310,22 +342,58 @@ def render_hand(view: PrivateView, names: Sequence[str] = (), locale: str = lang
     y = top + 6 * mini + 20
     text(draw, (20, y), t(locale, "Bonus cards ({count})", count=len(view.hand)), BODY, INK, bold=True)
     y += 36
-    for index, card in enumerate(view.hand):
-        left = 20 + (index % 3) * 320
-        card_top = y + (index // 3) * 150
-        draw.rounded_rectangle((left, card_top, left + 300, card_top + 136), 10, outline="#888888", width=2)
-        card_name = said(locale, words.CARDS[card.id])
-        text(draw, (left + 10, card_top + 8), fit_text(card_name, SMALL, 280, True), SMALL, INK, True)
-        icon = fit_text(said(locale, words.ICONS[card.icon]), SMALL, 180)
-        text(draw, (left + 10, card_top + 36), icon, SMALL, MUTED)
-        text(draw, (left + 10, card_top + 64), f"{card.reward} M", SMALL, MUTED)
-        if card.claimable:
-            text(draw, (left + 10, card_top + 100), t(locale, "claimable now"), SMALL, "#15803D", True)
-        # The shape sits at the card's right edge, in the 100 px right of the icon's words.
-        columns = max(len(line) for line in card.picture)
-        cell = min(28, 100 // columns)
-        draw_shape(draw, left + 290 - columns * cell, card_top + 40, card.picture, cell)
+    for index, (card, face) in enumerate(zip(view.hand, cards, strict=True)):
+        left = 20 + (index % CARDS_PER_ROW) * 320
+        card_top = y + sum(rows[: index // CARDS_PER_ROW])
+        row_height = rows[index // CARDS_PER_ROW] - 14
+        draw.rounded_rectangle(
+            (left, card_top, left + 300, card_top + row_height), 10, outline="#888888", width=2
+        )
+        line_top = card_top + 8
+        for line in face.name:
+            text(draw, (left + 10, line_top), line, SMALL, INK, True)
+            line_top += CARD_ROW
+        body_top = line_top + 4
+        for line, fill, bold in face.lines:
+            text(draw, (left + 10, line_top + 4), line, SMALL, fill, bold)
+            line_top += CARD_ROW + 4
+        # The shape sits at the card's right edge, right of the icon's words.
+        draw_shape(draw, left + 290 - face.columns * face.cell, body_top, card.picture, face.cell)
     return encode_png(trimmed(image))
+
+
+CARDS_PER_ROW = 3
+CARD_ROW = 24  # a line of a card's name
+SHAPE_ROOM = 100  # the right of a card, for its shape
+
+
+class CardFace(NamedTuple):
+    """A bonus card as its hand image shows it: the name's lines, the lines beside the shape (text,
+    colour, bold), the shape's columns and cell size, and the card's height."""
+
+    name: tuple[str, ...]
+    lines: tuple[tuple[str, str, bool], ...]
+    columns: int
+    cell: int
+    height: int
+
+
+def card_face(card: CardView, locale: str, over: bool) -> CardFace:
+    """How ``card`` is laid out: its name across the card, then its icon, reward and (while the game
+    runs) whether it can be claimed now left of its shape; every text wrapped, none cut."""
+    name = wrapped(said(locale, words.CARDS[card.id]), SMALL, 280, True)
+    columns = max(len(line) for line in card.picture)
+    cell = min(28, SHAPE_ROOM // columns)
+    beside = 280 - columns * cell - 10
+    lines = [(line, MUTED, False) for line in wrapped(said(locale, words.ICONS[card.icon]), SMALL, beside)]
+    lines.append((f"{card.reward} M", MUTED, False))
+    if card.claimable and not over:
+        lines.extend(
+            (line, "#15803D", True) for line in wrapped(t(locale, "claimable now"), SMALL, beside, True)
+        )
+    shape = len(card.picture) * cell
+    body = max(len(lines) * (CARD_ROW + 4) + 4, shape)
+    return CardFace(name, tuple(lines), columns, cell, max(136, 8 + CARD_ROW * len(name) + 4 + body + 10))
 
 
 __all__ = ["PrivateView", "PublicView", "board_image", "changed_since", "render_hand"]

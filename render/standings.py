@@ -3,8 +3,9 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
+from functools import partial
 
-from render.canvas import INK, MUTED, encode_png, fit_text, new_canvas, text
+from render.canvas import INK, MUTED, encode_png, fit_text, name_in, new_canvas, text
 
 WIDTH = 900
 SMALL = 18  # = WIDTH / 50
@@ -14,6 +15,11 @@ ROW = 38
 StandingRow = tuple[int, str, float, int, float, str]
 # The column headings, in the reader's language at the edge: rank, player, points, score, opponents.
 HEADINGS = ("#", "player", "points", "score", "opp.")
+
+
+def with_note(name: str, note: str) -> str:
+    """A row's name with its note ("Ann (withdrew)"), or the name alone."""
+    return f"{name} ({note})" if note else name
 
 
 def render_standings(
@@ -32,9 +38,10 @@ def render_standings(
     for index, (rank, name, points, score, strength, note) in enumerate(rows):
         if index % 2 == 0:
             draw.rectangle((10, y - 4, WIDTH - 10, y + ROW - 8), fill=(0, 0, 0, 14))
-        label = f"{name} ({note})" if note else name
+        # A long name is shortened by the rule that keeps its "(computer)" and the note whole.
+        label = name_in(partial(with_note, note=note), name, 22, 420)
         text(draw, (20, y), str(rank), 22, INK, bold=True)
-        text(draw, (80, y), fit_text(label, 22, 420), 22, INK)
+        text(draw, (80, y), label, 22, INK)
         text(draw, (520, y), f"{points:.2f}", 22, INK, bold=True)
         text(draw, (650, y), str(score), 22, INK)
         text(draw, (770, y), f"{strength:.2f}", 22, INK)

@@ -6,6 +6,7 @@ from collections.abc import Sequence
 
 from engine.core.contract import Frozen
 from engine.fifth_avenue.cards import BLACK, COLOURS, GROUPS, SLOTS, card_colour
+from engine.fifth_avenue.scoring import ranking
 from engine.fifth_avenue.state import ASSO, FifthState, acting_seat, bid_colours
 
 
@@ -66,6 +67,7 @@ class PublicView(Frozen):
     auction: AuctionView | None
     last: str
     game_over: bool
+    places: tuple[int, ...] = ()  # once over: each seat's place, 1 = first, tied seats share it
 
 
 class PrivateView(PublicView):
@@ -77,6 +79,11 @@ class PrivateView(PublicView):
     eligible: tuple[str, ...]
     own_pile: tuple[str, ...]
     min_raise: int | None
+
+
+def final_places(st: FifthState) -> tuple[int, ...]:
+    """Each seat's place once over, as the outcome ranks them (§5.6)."""
+    return ranking(st.scores, [len(h) for h in st.hands], st.end_reason, ()).places
 
 
 def _name(st: FifthState, seat: int | None) -> str | None:
@@ -145,6 +152,7 @@ def build_view(st: FifthState, seat: int | None, options: Sequence[str]) -> Publ
         "auction": auction,
         "last": st.last,
         "game_over": st.phase == "over",
+        "places": final_places(st) if st.phase == "over" else (),
     }
     if seat is None:
         return PublicView(**fields)  # type: ignore[arg-type]

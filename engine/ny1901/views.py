@@ -20,7 +20,7 @@ from engine.ny1901.cards import (
     WIDTH,
     card_type,
 )
-from engine.ny1901.scoring import final_totals, street_counts, strict_leader
+from engine.ny1901.scoring import final_outcome, final_totals, street_counts, strict_leader
 from engine.ny1901.state import NyState, free_workers, thresholds, unlocked
 
 
@@ -106,6 +106,7 @@ class NyView(Frozen):
     last_move: str
     legal: tuple[str, ...] = ()
     final_scores: tuple[int, ...] = ()  # once over: the totals with the end bonuses, as the standings show
+    places: tuple[int, ...] = ()  # once over: each seat's place, 1 = first, tied seats share it
 
 
 @lru_cache(maxsize=4096)
@@ -207,4 +208,5 @@ def make_view(state: NyState, seat: int | None, legal: tuple[str, ...]) -> NyVie
         last_move=state.last_move,
         legal=legal,
         final_scores=tuple(final_totals(state)[0]) if state.over else (),
+        places=final_outcome(state).places if state.over else (),
     )

@@ -17,7 +17,7 @@ from engine.ny_henn.cards import (
     card_value,
 )
 from engine.ny_henn.city import frontier, place_error, street_value
-from engine.ny_henn.scoring import type_counts
+from engine.ny_henn.scoring import places_of, type_counts
 from engine.ny_henn.state import HennState, acting_seats, city_map, seat_label
 
 
@@ -94,6 +94,9 @@ class PublicView(Frozen):
     dirk: DirkPanel | None
     result: tuple[str, ...]
     last_move: str = ""
+    places: tuple[
+        int, ...
+    ] = ()  # once over: each seat's place, 1 = first, tied seats share it (Dirk has none)
 
 
 class Target(Frozen):
@@ -171,6 +174,7 @@ def _fields(state: HennState) -> dict[str, object]:
         "dirk": dirk,
         "result": state.result,
         "last_move": state.last_move,
+        "places": places_of(state.scores) if state.phase == "over" else (),
     }
 
 

@@ -17,7 +17,7 @@ from engine.skyline.cards import (
     SITES,
     shape_picture,
 )
-from engine.skyline.scoring import score
+from engine.skyline.scoring import places, score
 from engine.skyline.state import (
     SkylineState,
     Stack,
@@ -109,6 +109,7 @@ class PublicView(Frozen):
     last_build: str | None
     last_move: str
     result: tuple[str, ...]
+    places: tuple[int, ...] = ()  # once over: each seat's place, 1 = first, tied seats share it
 
 
 class MissionView(Frozen):
@@ -234,6 +235,7 @@ def _fields(st: SkylineState, viewer: int | None) -> dict[str, object]:
         "last_build": None if st.last_build is None else SITES[st.last_build].id,
         "last_move": st.last_move,
         "result": st.result,
+        "places": places(st) if st.phase == "over" else (),
     }
 
 

@@ -11,14 +11,20 @@ from render.canvas import (
     INK,
     SCALE,
     SEAT_STYLES,
+    abbreviated,
     encode_png,
+    fit_text,
     font,
     legend,
+    names_in,
     new_canvas,
+    recording,
     seat_style,
+    short_name,
     text,
     text_width,
     trimmed,
+    wrapped,
 )
 
 
@@ -129,3 +135,51 @@ def test_text_at_a_scale_is_the_text_of_the_scaled_size_at_the_scaled_place() ->
     assert half.tobytes() == whole.tobytes()
     # Widths are in units, as the layout measures them, at the scale boards are drawn.
     assert text_width("Park Ave", 20) == font(20 * SCALE).getlength("Park Ave") / SCALE
+
+
+def test_a_wrapped_text_keeps_every_word_and_each_line_fits() -> None:
+    legend = "dark edge = street (↑ → ↓ ← in the menus) · ▶ = to act · orange frame = last move"
+    lines = wrapped(legend, 20, 500)
+    # Broken between the items of the list, every item whole.
+    assert lines == ("dark edge = street (↑ → ↓ ← in the menus)", "▶ = to act · orange frame = last move")
+    tiles = "Tiles left: bronze square, silver bar of 3, silver T of 4, gold block of 6"
+    lines = wrapped(tiles, 20, 400)
+    assert len(lines) > 1 and all(text_width(line, 20) <= 400 for line in lines)
+    # A line broken inside a list ends with its comma; no word is lost or cut.
+    assert all(line.endswith(",") for line in lines[:-1])
+    assert " ".join(lines).replace(",,", ",") == tiles
+    # A word wider than a line is broken between its letters, every letter kept.
+    long = wrapped("W" * 40, 20, 200)
+    assert "".join(long) == "W" * 40 and all(text_width(line, 20) <= 200 for line in long)
+
+
+def test_a_name_is_shortened_by_the_rule_only_when_the_line_is_too_wide() -> None:
+    with recording() as log:
+        assert short_name("Ann", 22, 300, True, "▶ ", " (red)") == "▶ Ann (red)"
+        assert not log.shortened
+        kept = short_name("Vanderbilt the Third (computer)", 22, 320, True, "▶ ", " (red)")
+    assert kept.startswith("▶ Van") and kept.endswith("… (computer) (red)")
+    assert text_width(kept, 22, True) <= 320
+    assert log.shortened == [("▶ Vanderbilt the Third (computer) (red)", kept)]
+    assert abbreviated("Vanderbilt (computer)", 4) == "Vand… (computer)"
+    assert abbreviated("Ann", 4) == "Ann"
+    # Several names on a line are shortened alike, the rest of the line kept whole.
+    line = names_in(lambda shown: f"Turn 12 · {' and '.join(shown)} to act", ["W" * 30, "Bob"], 20, 400)
+    assert line.startswith("Turn 12 · W") and line.endswith("… and Bob to act")
+
+
+def test_the_record_holds_the_smallest_text_every_cut_and_what_runs_off_the_edge() -> None:
+    _, draw = new_canvas(200, 100, scale=0.5)
+    with recording() as log:
+        text(draw, (10, 10), fit_text("a text far too long for its room", 20, 100), 20)
+        text(draw, (10, 50), "small", 16)
+        text(draw, (150, 50), "past the edge", 20)
+    assert log.smallest == 8  # 16 units at half a pixel a unit
+    assert log.cut == [
+        ("a text far too long for its room", fit_text("a text far too long for its room", 20, 100))
+    ]
+    assert log.overflowing == ["past the edge"]
+    assert log.drawn == [log.cut[0][1], "small", "past the edge"]
+    # Nothing is recorded outside a recording.
+    fit_text("another text far too long for its room", 20, 100)
+    assert len(log.cut) == 1
