@@ -15,7 +15,7 @@ from cogs._lang import reader_locale
 from cogs._reply import reply
 from engine.core.errors import EngineError, StaleVersion
 from engine.host import controls
-from engine.host.answers import lines_text, play_move, took_back, what_follows
+from engine.host.answers import lines_text, menu_choice, play_move, took_back, what_follows
 from engine.host.controls import Pressed
 from engine.host.menu_pages import plan_picks
 from engine.host.menus import MAX_OPTIONS, parse_value
@@ -63,6 +63,8 @@ async def pick_move(interaction: discord.Interaction[Any], pressed: Pressed) -> 
 
 async def choose(interaction: discord.Interaction[Any], match_id: int, version: int, value: str) -> None:
     """Act on a menu value: play its notation, or narrow the menu to its group."""
+    host = bot_of(interaction).host
+    value = await menu_choice(host, match_id, interaction.user.id, version, value, scope_of(interaction))
     try:
         kind, chosen, page = parse_value(value)
     except ValueError:
