@@ -15,13 +15,16 @@ from cogs._lang import reader_locale
 from cogs._reply import reply
 from engine.core.errors import EngineError, StaleVersion
 from engine.host import controls
-from engine.host.answers import lines_text, play_move, took_back, what_follows
+from engine.host.answers import Line, lines_text, menu_choice, play_move, took_back, what_follows
 from engine.host.controls import Pressed
 from engine.host.menu_pages import plan_picks
 from engine.host.menus import MAX_OPTIONS, parse_value
 from engine.host.outgoing import Outgoing
+from engine.host.ports import MatchRecord
+from engine.host.service import GameHost
 from engine.host.shortcuts import steps
 from engine.host.table import STALE_CHOICE
+from engine.host.text import answer_after_change
 from lang.says import render
 
 if TYPE_CHECKING:
@@ -63,6 +66,8 @@ async def pick_move(interaction: discord.Interaction[Any], pressed: Pressed) -> 
 
 async def choose(interaction: discord.Interaction[Any], match_id: int, version: int, value: str) -> None:
     """Act on a menu value: play its notation, or narrow the menu to its group."""
+    host = bot_of(interaction).host
+    value = await menu_choice(host, match_id, interaction.user.id, version, value, scope_of(interaction))
     try:
         kind, chosen, page = parse_value(value)
     except ValueError:
@@ -103,12 +108,24 @@ async def play_notation(
             # A menu keeps its message, which the answer then edits; a typed move shows that the bot
             # is thinking.
             await interaction.response.defer(ephemeral=not edit, thinking=not edit)
-    answer = await answering
-    if answer is None:
+    answered = await answering
+    if answered is None:
         if not interaction.response.is_done():
             await interaction.response.defer()  # acknowledged, and nothing to say
         return
-    await reply(interaction, answer, edit=edit)
+    answer, played = answered
+    await reply_after_change(interaction, answer, played, locale, edit)
+
+
+async def reply_after_change(
+    interaction: discord.Interaction[Any], answer: Outgoing, done: str, locale: str, edit: bool
+) -> None:
+    """Send ``answer`` to a person whose move (or undo) is stored; should that fail, they still read
+    what was ``done`` and that it stands, never that nothing changed."""
+    try:
+        await reply(interaction, answer, edit=edit)
+    except Exception as exc:
+        await reply(interaction, Outgoing(f"{done}\n{answer_after_change(exc, locale)}"), edit=edit)
 
 
 async def _answer(
@@ -120,9 +137,10 @@ async def _answer(
     seen_version: int | None,
     locale: str,
     edit: bool,
-) -> Outgoing | None:
+) -> tuple[Outgoing, str] | None:
     """Plays the move (see ``play_move``) and what the reply shows: what was played and, on a menu's own
-    message, what follows (see ``what_follows``); None for a second click of the choice just played."""
+    message, what follows (see ``what_follows``), with what was played in words alone; None for a
+    second click of the choice just played."""
     bot = bot_of(interaction)
     scope = scope_of(interaction)
     user = interaction.user.id
@@ -133,11 +151,24 @@ async def _answer(
         return None
     log.info("user %s moved in match %s (now at version %s)", user, match_id, answer.match.version)
     bot.kick_outbox()
+    played = lines_text(locale, answer.lines, bot.host.namer(answer.match))
     if not edit:
-        return Outgoing(lines_text(locale, answer.lines, bot.host.namer(answer.match)))
+        return Outgoing(played), played
     # The menu carries on through a multi-step turn: the same private message offers the next decision,
     # until the turn passes to someone else.
-    return await what_follows(bot.host, answer.match, user, locale, answer.lines)
+    return await next_message(bot.host, answer.match, user, locale, answer.lines), played
+
+
+async def next_message(
+    host: GameHost, match: MatchRecord, user: int, locale: str, done: Sequence[Line]
+) -> Outgoing:
+    """What follows what was ``done`` (see ``what_follows``); when it cannot be made, what was done
+    and that it stands, since it is stored already."""
+    try:
+        return await what_follows(host, match, user, locale, done)
+    except Exception as exc:
+        said = lines_text(locale, done, host.namer(match))
+        return Outgoing(f"{said}\n{answer_after_change(exc, locale)}")
 
 
 async def play_one(interaction: discord.Interaction[Any], pressed: Pressed) -> None:
@@ -204,5 +235,8 @@ async def take_back(
         match.version,
     )
     bot.kick_outbox()
-    answer = await what_follows(bot.host, match, interaction.user.id, locale, [took_back(match)])
-    await reply(interaction, answer, edit=edit)
+    done = [took_back(match)]
+    answer = await next_message(bot.host, match, interaction.user.id, locale, done)
+    await reply_after_change(
+        interaction, answer, lines_text(locale, done, bot.host.namer(match)), locale, edit
+    )

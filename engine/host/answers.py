@@ -10,15 +10,16 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 import lang
-from engine.core.errors import AlreadyPlayed, EngineError
+from engine.core.errors import AlreadyPlayed, EngineError, StaleVersion
 from engine.core.say import Say
 from engine.host import controls
+from engine.host.menus import KEY, unkey
 from engine.host.outgoing import Outgoing
 from engine.host.ports import MatchRecord, Scope
 from engine.host.results import ActResult
 from engine.host.service import GameHost
 from engine.host.shortcuts import act_run
-from engine.host.table import Table
+from engine.host.table import STALE_CHOICE, Table
 from engine.host.text import HOST
 from lang.says import Namer, render
 
@@ -64,6 +65,22 @@ def played_lines(played: Sequence[ActResult], refused: EngineError | None = None
         reason = refused.say if refused.say is not None else refused.message
         lines.append(Line("⚠️", HOST.say("The rest of your choice was not played: {reason}.", reason=reason)))
     return tuple(lines)
+
+
+async def menu_choice(
+    host: GameHost, match_id: int, user_id: int, version: int, value: str, scope: Scope | None = None
+) -> str:
+    """The menu value that the option ``value`` of a select on board ``version`` stands for: itself, or
+    the move or group whose short key it is (see ``engine.host.menus.option_value``), looked up in the
+    person's menu as it is now. A key that names nothing there any more is refused as no longer on
+    offer, never played as something else."""
+    if not value.startswith(KEY):
+        return value
+    table = await host.menu(match_id, user_id, version=version, scope=scope)
+    found = unkey(value, table.menu)
+    if found is None:
+        raise StaleVersion(STALE_CHOICE)
+    return found
 
 
 async def play_move(

@@ -9,11 +9,19 @@ the store."""
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
 from engine.host.menu_pages import CHOOSE_ITEMS, CHOOSE_MOVE, Grid, Picks, plan_menu
-from engine.host.menus import BUTTON_LABEL_LIMIT, BUTTONS_PER_ROW, MAX_ROWS, PLAY, MenuOption, clip
+from engine.host.menus import (
+    BUTTON_LABEL_LIMIT,
+    BUTTONS_PER_ROW,
+    MAX_ROWS,
+    PLAY,
+    MenuOption,
+    clip,
+    option_value,
+)
 from engine.host.outgoing import Control, Option, Outgoing, Style
 from engine.host.ports import MatchRecord, MatchStatus
 from engine.host.replay_steps import JUMP_PROMPT, JumpOption, step_targets, switch_label
@@ -252,7 +260,9 @@ def menu(table: Table, locale: str, prefix: str = "", page: int = 0) -> Outgoing
                 f"move:{key}" + (f":{slot}" if slot else ""),
                 row=control.row,
                 placeholder=(control.placeholder or render(locale, CHOOSE_MOVE))[:PLACEHOLDER_LIMIT],
-                options=tuple(Option(option.label, option.value[:100]) for option in control.options),
+                options=distinct(
+                    Option(option.label, option_value(option.value)) for option in control.options
+                ),
             )
         )
     for choice in planned.choices:
@@ -262,6 +272,15 @@ def menu(table: Table, locale: str, prefix: str = "", page: int = 0) -> Outgoing
     if planned.undo_row is not None:
         controls.append(undo(match.id, match.version, locale, menu=True, row=planned.undo_row))
     return Outgoing(render(locale, planned.text, table.name), tuple(controls))
+
+
+def distinct(options: Iterable[Option]) -> tuple[Option, ...]:
+    """``options`` but any whose value an earlier one already has: it would do the same, and a select that
+    offers a value twice is refused."""
+    kept: dict[str, Option] = {}
+    for option in options:
+        kept.setdefault(option.value, option)
+    return tuple(kept.values())
 
 
 def picks(match_id: int, version: int, index: int, chosen: Picks, locale: str) -> tuple[Control, ...]:

@@ -8,7 +8,8 @@ reader sees, its value the notation or the level's key.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+import hashlib
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from typing import Literal
 
@@ -16,6 +17,7 @@ from lang import DEFAULT, t, tn
 
 MAX_OPTIONS = 25
 LABEL_LIMIT = 100  # a select option's label
+VALUE_LIMIT = 100  # a select option's value
 MAX_ROWS = 5  # rows of controls in a message
 BUTTONS_PER_ROW = 5
 # Buttons share a row while their labels together stay short enough to read side by side on a phone.
@@ -24,6 +26,7 @@ MAX_BUTTON_CHOICES = 10
 PLAY = "="
 OPEN = "?"
 STEP = ";"  # joins the moves of a shortcut (a run of moves offered as one choice) in a value
+KEY = "#"  # starts the short key that stands for a value too long for a select option
 
 
 @dataclass(frozen=True, slots=True)
@@ -70,6 +73,34 @@ def parse_value(value: str) -> tuple[str, str, int]:
         prefix, _, page = value[len(OPEN) :].rpartition("|")
         return "open", prefix, int(page)
     raise ValueError(f"not a menu value: {value!r}")
+
+
+def option_value(value: str) -> str:
+    """``value`` as a select option carries it: whole when it fits in an option's 100 characters, else a
+    short key of it (see ``unkey``), so that two long values that begin alike never read the same."""
+    if len(value) <= VALUE_LIMIT:
+        return value
+    return KEY + hashlib.blake2b(value.encode(), digest_size=12).hexdigest()
+
+
+def unkey(value: str, entries: Sequence[MenuEntry]) -> str | None:
+    """The menu value that the select option ``value`` stands for in the menu of ``entries``: the value
+    itself unless it is a key (see ``option_value``), else the value of the move or group it is the key of;
+    None when no move or group of ``entries`` has that key (the menu it came from has moved on)."""
+    if not value.startswith(KEY):
+        return value
+    return next((offered for offered in offered_values(entries) if option_value(offered) == value), None)
+
+
+def offered_values(entries: Sequence[MenuEntry]) -> Iterator[str]:
+    """Every value a menu of ``entries`` can offer: each move, and each group and page of groups."""
+    for entry in entries:
+        yield PLAY + entry.notation
+    prefixes = dict.fromkeys(["", *(key for entry in entries for key, _ in entry.path)])
+    pages = len(entries) // (MAX_OPTIONS - 2) + 1
+    for prefix in prefixes:
+        for page in range(pages):
+            yield open_value(prefix, page)
 
 
 def clip(label: str) -> str:

@@ -5,12 +5,16 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
+
+from cogs import _move_menu
 from cogs._client import BigApple
 from engine.core.contract import Reveal
+from engine.host.outgoing import Outgoing
 from engine.host.ports import MatchRecord
 from tests.discord.fake import FakeDiscord
 from tests.discord.models import FakeChannel, FakeMessage, FakeUser
-from tests.discord.test_bigapple import big_apple, board_post, started_match
+from tests.discord.test_bigapple import big_apple, board_post, play_first_legal, started_match
 from tests.discord.test_notify import two_player_match
 
 
@@ -171,3 +175,24 @@ async def test_a_move_taken_back_calls_nobody_twice_and_not_the_player_who_took_
         assert f"<@{other.id}>" in (post.content or "")  # still named as the one to act...
         assert calls_of(fake, thread, other) == told  # ...but not called twice for the same turn
         assert calls_of(fake, thread, mover) == mover_told  # the one who took it back was never called
+
+
+async def test_an_error_after_a_move_was_stored_says_the_move_stands(
+    fake_discord: FakeDiscord, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    fake = fake_discord
+    async with big_apple(fake, tmp_path / "db.sqlite") as bot:
+        match_id, thread = await started_match(fake, bot, "ny_henn")
+        match, seat = await to_act(bot, match_id)
+        mover = user_of(fake, match, seat)
+        post = await board_post(fake, thread, match.version)
+
+        async def broken(*args: object, **kwargs: object) -> Outgoing:
+            raise RuntimeError("the next menu cannot be made")
+
+        # The fault: whatever follows a stored move (the next menu, who plays next) cannot be made.
+        monkeypatch.setattr(_move_menu, "what_follows", broken)
+        played = await play_first_legal(fake, post, mover)
+        assert "You played" in played and "Nothing was changed" not in played
+        assert "but that was done and stands. Press Play under the latest post to go on." in played
+        assert (await bot.host.match(match_id)).version > match.version  # the move is stored

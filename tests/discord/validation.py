@@ -59,14 +59,18 @@ def components_problem(components: Sequence[JSON], flags: int) -> str | None:
             return "button label longer than 80 characters"
         if component.get("type") in SELECT_TYPES:
             low, high = component.get("min_values", 1), component.get("max_values", 1)
-            if not 0 <= low <= high <= 25:
+            if not (0 <= low <= high <= 25 and high >= 1):
                 return f"select {custom_id!r} has min_values={low}, max_values={high}"
+            if len(component.get("placeholder") or "") > 150:
+                return f"select {custom_id!r} has a placeholder longer than 150 characters"
             if component.get("type") == 3:
                 options = component.get("options") or []
                 if not 1 <= len(options) <= 25:
                     return f"select {custom_id!r} has {len(options)} options (1-25 allowed)"
                 if high > len(options):
                     return f"select {custom_id!r} has max_values={high} but {len(options)} options"
+                if (problem := _options_problem_of_select(custom_id, options)) is not None:
+                    return problem
     if flags & IS_COMPONENTS_V2:
         return None
     if len(components) > 5:
@@ -80,6 +84,24 @@ def components_problem(components: Sequence[JSON], flags: int) -> str | None:
         kinds = {child.get("type") for child in children}
         if not children or (kinds & SELECT_TYPES and len(children) != 1) or len(children) > 5:
             return "an action row holds 1-5 buttons or exactly one select"
+    return None
+
+
+def _options_problem_of_select(custom_id: str | None, options: Sequence[JSON]) -> str | None:
+    """The first rule the options of a string select break: a label and a value of 1-100 characters, a
+    description of at most 100, and no value twice in one select."""
+    values: set[str] = set()
+    for option in options:
+        label, value = option.get("label") or "", option.get("value") or ""
+        if not 1 <= len(label) <= 100:
+            return f"select {custom_id!r} has an option label of {len(label)} characters (1-100 allowed)"
+        if not 1 <= len(value) <= 100:
+            return f"select {custom_id!r} has an option value of {len(value)} characters (1-100 allowed)"
+        if len(option.get("description") or "") > 100:
+            return f"select {custom_id!r} has an option description longer than 100 characters"
+        if value in values:
+            return f"select {custom_id!r} offers the value {value!r} twice"
+        values.add(value)
     return None
 
 

@@ -7,15 +7,20 @@ import asyncio
 from dataclasses import replace
 from datetime import datetime, timedelta
 
+import pytest
+
+from engine.core.errors import StaleVersion
 from engine.core.presentation import MultiSelect
 from engine.core.say import who
-from engine.host.answers import lines_text, next_step, play_move, took_back
+from engine.host.answers import lines_text, menu_choice, next_step, play_move, took_back
 from engine.host.exports import ALREADY_ASKED, LINE_FULL, Answer, Export, ExportLine
 from engine.host.history import Jump
 from engine.host.menu_pages import Grid, plan_menu, plan_picks
+from engine.host.menus import KEY
 from engine.host.replay_steps import OWN_VIEW, jump_options, jump_target, step_lines, step_targets, step_title
 from engine.host.replies import hand_lines, log_heading
 from engine.host.service import GameHost
+from engine.host.table import STALE_CHOICE
 from engine.host.text import HOST
 from engine.host.typed import Offer, Typed, offer_moves, read_offered
 from lang.says import render
@@ -174,3 +179,16 @@ async def test_moves_offered_while_typing_carry_their_board_or_say_why_not(host:
     assert waiting.choices == () and waiting.refusal is not None and waiting.name is not None
     assert render("it", waiting.refusal, waiting.name) == f"Non è il tuo turno: si aspetta {waiting.name(0)}"
     assert await offer_moves(host, match, CY.user_id or 0, "") == Offer()
+
+
+async def test_a_select_value_that_is_a_key_no_move_has_now_is_refused_as_no_longer_on_offer(
+    host: GameHost,
+) -> None:
+    match = await started_pair(host)
+    mover = user_at(match, 0)
+    # A value that fits is its own; a key is looked up in the menu of the board as it is now.
+    assert await menu_choice(host, match.id, mover, match.version, "=add 1") == "=add 1"
+    with pytest.raises(StaleVersion) as refused:
+        await menu_choice(host, match.id, mover, match.version, KEY + "0" * 24)
+    assert refused.value.say == STALE_CHOICE
+    assert (await host.match(match.id)).version == match.version  # nothing was played
