@@ -232,13 +232,12 @@ async def test_a_whole_match_from_new_to_standings(fake_discord: FakeDiscord, tm
         assert len(gif) <= 8 * 1024 * 1024
         with cast(GifImageFile, Image.open(io.BytesIO(gif))) as image:
             assert image.format == "GIF" and image.n_frames == len(await bot.store.kept_actions(match_id)) + 1
-        first_dms = [fake.dm_messages(u)[0].content or "" for u in users.values()]
-        assert (
-            sum("It is your turn" in text for text in first_dms) == 1
-        )  # only the first player's opening hand
         for user in users.values():
             dms = fake.dm_messages(user)
-            assert dms, f"{user.username} got no hand"
+            # Told of their turns in the thread, each player has one private message: their hand, edited
+            # as it changed, and without controls once the match is over.
+            assert len(dms) == 1, f"{user.username} got {len(dms)} private messages"
+            assert not dms[0].buttons
             for dm in dms:
                 assert f"match #{match_id}" in (dm.content or "") and fake.guild.name in (dm.content or "")
                 assert f"/channels/{fake.guild.id}/{thread.id}" in (dm.content or "")

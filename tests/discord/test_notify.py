@@ -138,7 +138,12 @@ async def test_dm_mode_sends_one_message_with_a_working_play_button_and_no_ping(
         await board_post(fake, thread, version)
         await fake.wait_until(lambda: turn_dms(fake, second) or None)
         await bot.notifier.pings.sweep()
-        assert len(turn_dms(fake, second)) == 1 and len(turn_dms(fake, first)) == 1
+        assert len(turn_dms(fake, second)) == 1
+        # The first player's message lost its buttons when their turn passed, and says so.
+        [passed] = await fake.wait_until(
+            lambda: [m for m in fake.dm_messages(first) if "This turn is over" in (m.content or "")] or None
+        )
+        assert not passed.buttons and len(fake.dm_messages(first)) == 1
         assert not any(pinged(fake, thread)[1:])
 
 
