@@ -15,16 +15,20 @@ from cogs._lang import reader_locale
 from cogs._reply import reply
 from engine.core.errors import EngineError, StaleVersion
 from engine.host import controls
-from engine.host.answers import Line, lines_text, menu_choice, play_move, took_back, what_follows
+from engine.host.answers import (
+    after_change,
+    lines_text,
+    menu_choice,
+    play_move,
+    took_back,
+    what_follows_stored,
+)
 from engine.host.controls import Pressed
 from engine.host.menu_pages import plan_picks
 from engine.host.menus import MAX_OPTIONS, parse_value
 from engine.host.outgoing import Outgoing
-from engine.host.ports import MatchRecord
-from engine.host.service import GameHost
 from engine.host.shortcuts import steps
 from engine.host.table import STALE_CHOICE
-from engine.host.text import answer_after_change
 from lang.says import render
 
 if TYPE_CHECKING:
@@ -125,7 +129,7 @@ async def reply_after_change(
     try:
         await reply(interaction, answer, edit=edit)
     except Exception as exc:
-        await reply(interaction, Outgoing(f"{done}\n{answer_after_change(exc, locale)}"), edit=edit)
+        await reply(interaction, after_change(done, exc, locale), edit=edit)
 
 
 async def _answer(
@@ -156,19 +160,7 @@ async def _answer(
         return Outgoing(played), played
     # The menu carries on through a multi-step turn: the same private message offers the next decision,
     # until the turn passes to someone else.
-    return await next_message(bot.host, answer.match, user, locale, answer.lines), played
-
-
-async def next_message(
-    host: GameHost, match: MatchRecord, user: int, locale: str, done: Sequence[Line]
-) -> Outgoing:
-    """What follows what was ``done`` (see ``what_follows``); when it cannot be made, what was done
-    and that it stands, since it is stored already."""
-    try:
-        return await what_follows(host, match, user, locale, done)
-    except Exception as exc:
-        said = lines_text(locale, done, host.namer(match))
-        return Outgoing(f"{said}\n{answer_after_change(exc, locale)}")
+    return await what_follows_stored(bot.host, answer.match, user, locale, answer.lines), played
 
 
 async def play_one(interaction: discord.Interaction[Any], pressed: Pressed) -> None:
@@ -236,7 +228,7 @@ async def take_back(
     )
     bot.kick_outbox()
     done = [took_back(match)]
-    answer = await next_message(bot.host, match, interaction.user.id, locale, done)
+    answer = await what_follows_stored(bot.host, match, interaction.user.id, locale, done)
     await reply_after_change(
         interaction, answer, lines_text(locale, done, bot.host.namer(match)), locale, edit
     )

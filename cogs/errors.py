@@ -14,18 +14,23 @@ import lang
 from cogs._lang import reader_locale
 from cogs._marks import DiscordMarks
 from engine.host.marks import Marks
+from engine.host.refusals import NOT_HERE, SERVER_ONLY, unreadable_option
 from engine.host.text import answer_to
 
 log = logging.getLogger(__name__)
 
 
 def error_text(error: BaseException, locale: str = lang.DEFAULT, marks: Marks | None = None) -> str:
-    """What the user reads for ``error`` (see ``answer_to``); Discord's own refusals of a command's
-    options as Discord words them."""
+    """What the user reads for ``error`` (see ``answer_to``), Discord's own refusals of a command
+    included, in the reader's language."""
     if isinstance(error, app_commands.CommandInvokeError):
         error = error.original
-    if isinstance(error, app_commands.CheckFailure | app_commands.TransformerError):
-        return f"⚠️ {error}"
+    if isinstance(error, app_commands.NoPrivateMessage):
+        error = SERVER_ONLY
+    elif isinstance(error, app_commands.CheckFailure):
+        error = NOT_HERE
+    elif isinstance(error, app_commands.TransformerError):
+        error = unreadable_option(error.value)
     return answer_to(error, locale, marks)
 
 

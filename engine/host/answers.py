@@ -20,7 +20,7 @@ from engine.host.results import ActResult
 from engine.host.service import GameHost
 from engine.host.shortcuts import act_run
 from engine.host.table import STALE_CHOICE, Table
-from engine.host.text import HOST
+from engine.host.text import HOST, answer_after_change
 from lang.says import Namer, render
 
 log = logging.getLogger(__name__)
@@ -162,3 +162,19 @@ async def what_follows(
         return Outgoing(f"{said}\n{menu.text}", menu.controls)
     undo = (controls.undo(match.id, match.version, locale, menu=True),) if table.may_undo else ()
     return Outgoing(f"{said}\n{render(locale, after.waiting, table.name)}", undo)
+
+
+async def what_follows_stored(
+    host: GameHost, match: MatchRecord, user_id: int, locale: str, done: Sequence[Line]
+) -> Outgoing:
+    """``what_follows`` a move or an undo that is stored already; when it cannot be made, what was
+    ``done`` and that it stands (see ``after_change``)."""
+    try:
+        return await what_follows(host, match, user_id, locale, done)
+    except Exception as exc:
+        return after_change(lines_text(locale, done, host.namer(match)), exc, locale)
+
+
+def after_change(done: str, error: BaseException, locale: str) -> Outgoing:
+    """What a person reads when ``error`` came after what they did (``done``, in words) was stored."""
+    return Outgoing(f"{done}\n{answer_after_change(error, locale)}")

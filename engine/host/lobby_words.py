@@ -23,7 +23,7 @@ from engine.host.marks import Marks
 from engine.host.outgoing import Outgoing
 from engine.host.ports import MatchRecord, MatchStatus, MatchSummary, Player, Scope
 from engine.host.posts import duration
-from engine.host.refusals import require_seat
+from engine.host.refusals import CHOOSE_A_LEVEL, NO_SUCH_LEVEL, require_seat
 from engine.host.service import GameHost
 from engine.host.text import HOST, standings_lines, winners_line
 from lang import DEFAULT, N_, join, t, tn
@@ -164,10 +164,7 @@ async def add_computer_of_level(host: GameHost, match_id: int, level: str, scope
     match = await require_creator(host, match_id, scope)
     levels = levels_of(host, match.game)
     if level not in levels:
-        raise LobbyError(
-            HOST.say("there is no computer player of that level here"),
-            [level_name(DEFAULT, n) for n in levels],
-        )
+        raise LobbyError(NO_SUCH_LEVEL, [level_name(DEFAULT, n) for n in levels], hint=CHOOSE_A_LEVEL)
     return await host.add_computer(match_id, level, scope=scope)
 
 

@@ -6,7 +6,7 @@ from collections.abc import Iterable, Mapping
 from typing import Any
 
 from engine.core.contract import GameRules
-from engine.core.errors import LobbyError, MatchClosed, MatchNotFound, NotSeated, SetupError
+from engine.core.errors import EngineError, LobbyError, MatchClosed, MatchNotFound, NotSeated, SetupError
 from engine.core.presentation import GamePresentation
 from engine.core.say import Say, items
 from engine.host.ports import MatchRecord, MatchStatus
@@ -134,3 +134,22 @@ def options_hint(
     if not described:
         return HOST.say("Leave the options out: this game has none.")
     return HOST.say("Choose among its options: {options}.", options=items(described, "comma"))
+
+
+NO_SUCH_LEVEL = HOST.say("there is no computer player of that level here")
+CHOOSE_A_LEVEL = HOST.say("Choose a level from the list “Add a computer player…”.")
+
+# Refusals a front end makes of a command before it reaches the host.
+SERVER_ONLY = EngineError(
+    HOST.say("this command works in a server's channels, not in direct messages"),
+    hint=HOST.say("Use it in the channel or thread of your match."),
+)
+NOT_HERE = EngineError(HOST.say("you cannot use this command here"))
+
+
+def unreadable_option(value: object) -> EngineError:
+    """A command's option whose ``value`` could not be read as the option asks."""
+    return EngineError(
+        HOST.say("“{value}” cannot be read for this option", value=str(value)[:50]),
+        hint=HOST.say("Choose one of the values the command offers."),
+    )

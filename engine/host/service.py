@@ -65,6 +65,8 @@ from engine.host.posts import BoardPost, MatchTotals, Mentions, plan_board_post
 from engine.host.reading import MatchReader
 from engine.host.refusals import (
     ADMIN_CAN_ABANDON,
+    CHOOSE_A_LEVEL,
+    NO_SUCH_LEVEL,
     STATUS_SAID,
     require_active,
     require_seat,
@@ -155,7 +157,7 @@ class GameHost:
     def policy(self, game: str, name: str) -> Policy[Any, Any]:
         available = self.policies.get(game, {})
         if name not in available:
-            raise LobbyError(f"unknown computer player {name!r} for {game}", sorted(available))
+            raise LobbyError(NO_SUCH_LEVEL, sorted(available), hint=CHOOSE_A_LEVEL)
         return available[name]
 
     async def match(self, match_id: int, scope: Scope | None = None) -> MatchRecord:

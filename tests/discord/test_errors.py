@@ -4,7 +4,9 @@ from __future__ import annotations
 
 import logging
 
+import discord
 import pytest
+from discord import app_commands
 
 from cogs.errors import error_text
 from engine.core.errors import IllegalAction, NotSeated, StaleVersion
@@ -43,3 +45,25 @@ def test_a_surprise_is_logged_with_an_incident_id_the_user_also_sees(
     assert any(incident in r.getMessage() and r.exc_info for r in caplog.records)
     italian = error_text(RuntimeError("disk on fire"), "it")
     assert italian.startswith("Ci dispiace") and "Non è cambiato nulla" in italian
+
+
+class _Number(app_commands.Transformer):
+    async def transform(self, interaction: object, value: str) -> int:
+        return int(value)
+
+
+def test_discords_own_refusals_of_a_command_are_said_in_the_readers_language() -> None:
+    private = app_commands.NoPrivateMessage()
+    assert error_text(private) == (
+        "⚠️ This command works in a server's channels, not in direct messages. Use it in the channel or "
+        "thread of your match."
+    )
+    assert error_text(private, "it").startswith("⚠️ Questo comando funziona nei canali di un server")
+    assert error_text(app_commands.CheckFailure("You are missing permissions"), "it") == (
+        "⚠️ Qui non puoi usare questo comando"
+    )
+    unreadable = app_commands.TransformerError("tre", discord.AppCommandOptionType.integer, _Number())
+    assert error_text(unreadable) == (
+        "⚠️ “tre” cannot be read for this option. Choose one of the values the command offers."
+    )
+    assert "Failed" not in error_text(unreadable, "it") and "«tre»" in error_text(unreadable, "it")
