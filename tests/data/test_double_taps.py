@@ -126,7 +126,7 @@ async def test_two_people_joining_for_the_last_seat_seat_one(store: AnyStore, ba
     results = await backdoor.interleaved(
         match.id, [store, other], [first.join(match.id, BOB), second.join(match.id, CAT)]
     )
-    joined = one_refused(results, LobbyError, "is full (2 of 2 seats taken)")
+    joined = one_refused(results, LobbyError, "is full: all 2 seats are taken")
     assert (
         await seated(store, match.id) == sorted(p.name for p in joined.players) and len(joined.players) == 2
     )
@@ -138,7 +138,7 @@ async def test_leave_tapped_twice_takes_the_person_out_once(store: AnyStore, bac
     results = await backdoor.interleaved(
         match.id, [store, other], [first.leave(match.id, 202), second.leave(match.id, 202)]
     )
-    one_refused(results, LobbyError, "you are not in match")
+    one_refused(results, LobbyError, "you have not joined match")
     assert await seated(store, match.id) == ["ann", "cat"]
 
 
@@ -150,7 +150,7 @@ async def test_add_computer_tapped_twice_for_the_last_seat_adds_one(
     results = await backdoor.interleaved(
         match.id, [store, other], [first.add_computer(match.id, "two"), second.add_computer(match.id, "two")]
     )
-    one_refused(results, LobbyError, "is full (3 of 3 seats taken)")
+    one_refused(results, LobbyError, "is full: all 3 seats are taken")
     assert len((await store.get_match(match.id)).players) == 3
 
 
