@@ -315,6 +315,13 @@ class MyGames:
     next_label: Say = NEXT_WAITING
 
 
+def resigned_in(match: MatchRecord, user_id: int) -> bool:
+    """Whether ``user_id`` gave up their seat in ``match`` to a computer."""
+    seat = match.seat_of(user_id)
+    player = match.player_at(seat) if seat is not None else None
+    return player is not None and player.resigned
+
+
 def last_move(match: MatchRecord, marks: Marks) -> str:
     """How long ago the match's last move was ("3 hours ago", in the reader's language)."""
     try:
@@ -343,9 +350,12 @@ async def my_game_line(
 async def my_games(host: GameHost, user_id: int, locale: str, marks: Marks) -> MyGames:
     """The person's running matches on every server: those waiting for them, then those where they wait
     for others, each the longest wait first."""
-    mine, others = await host.waiting_for(user_id)
-    if not mine and not others:
+    mine, waiting = await host.waiting_for(user_id)
+    if not mine and not waiting:
         return MyGames(t(locale, "You are in no running match. Start one with `/game new`."), None)
+    # A seat the person gave up plays on without them: listed apart, never as waiting for the others.
+    resigned = [m for m in waiting if resigned_in(m, user_id)]
+    others = [m for m in waiting if not resigned_in(m, user_id)]
     parts = []
     if mine:
         parts.append("**" + t(locale, "Your turn:") + "**")
@@ -353,6 +363,9 @@ async def my_games(host: GameHost, user_id: int, locale: str, marks: Marks) -> M
     if others:
         parts.append("**" + t(locale, "Waiting for the others:") + "**")
         parts += [await my_game_line(host, m, locale, marks) for m in others[:MINE_SHOWN]]
+    if resigned:
+        parts.append("**" + t(locale, "You resigned (a computer plays your seat):") + "**")
+        parts += [await my_game_line(host, m, locale, marks) for m in resigned[:MINE_SHOWN]]
     first = next((address for m in mine if (address := marks.address(m))), None)
     return MyGames("\n".join(parts), first)
 

@@ -198,6 +198,10 @@ async def test_my_games_lists_my_turns_first_and_leads_to_the_first(host: GameHo
     assert render("it", mine.next_label) == "Prossima partita che ti aspetta"
     theirs = await words.my_games(host, other or 0, "it", MARKS)
     assert theirs.text.splitlines()[0] == "**Aspetti gli altri:**" and theirs.next_address is None
+    # Once they resign, the match is listed as theirs no more: a computer plays their seat.
+    await host.resign(match.id, other or 0, resigned=True)
+    given_up = (await words.my_games(host, other or 0, "en", MARKS)).text.splitlines()
+    assert given_up[0] == "**You resigned (a computer plays your seat):**" and len(given_up) == 2
 
 
 async def test_resigning_and_abandoning_are_asked_first(host: GameHost) -> None:
