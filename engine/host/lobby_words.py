@@ -23,6 +23,7 @@ from engine.host.marks import Marks
 from engine.host.outgoing import Outgoing
 from engine.host.ports import MatchRecord, MatchStatus, MatchSummary, Player, Scope
 from engine.host.posts import duration
+from engine.host.ratings import places_as_rated
 from engine.host.refusals import CHOOSE_A_LEVEL, NO_SUCH_LEVEL, require_seat
 from engine.host.service import GameHost
 from engine.host.text import HOST, standings_lines, winners_line
@@ -268,6 +269,7 @@ async def history_list(
     for m in listing.matches:
         try:
             outcome = host.outcome(m) if m.game in host.games else None
+            outcome = places_as_rated(m, outcome) if outcome is not None else None
         except ValidationError:
             outcome = None
         if outcome is None:
@@ -295,6 +297,7 @@ async def status_text(host: GameHost, match: MatchRecord, locale: str, marks: Ma
         lines.append(t(locale, "Waiting for {players}.", players=join(locale, names)))
     outcome = host.outcome(match)
     if outcome is not None:
+        outcome = places_as_rated(match, outcome)
         name = host.namer(match)
         lines.append(winners_line(locale, outcome, name))
         lines.extend(standings_lines(locale, match, outcome, name))

@@ -112,6 +112,14 @@ def places_with_resignations(places: Sequence[int], resigned: Collection[int]) -
     return tuple(last if seat in resigned else place for seat, place in enumerate(places))
 
 
+def places_as_rated(match: MatchRecord, outcome: Outcome) -> Outcome:
+    """``outcome`` with the places people read: as the rating counts them (whoever resigned last),
+    ranked again from 1, so the winner named is the best of those who played on."""
+    counted = places_with_resignations(outcome.places, resigned_seats(match))
+    ranked = tuple(1 + sum(other < mine for other in counted) for mine in counted)
+    return outcome.model_copy(update={"places": ranked})
+
+
 def rate_match(
     current: Mapping[int, Rating], seats: Sequence[int | None], outcome: Outcome
 ) -> dict[int, Rating]:

@@ -62,6 +62,7 @@ from engine.host.ports import (
     payload,
 )
 from engine.host.posts import BoardPost, MatchTotals, Mentions, plan_board_post
+from engine.host.ratings import places_as_rated
 from engine.host.reading import MatchReader
 from engine.host.refusals import (
     ADMIN_CAN_ABANDON,
@@ -352,7 +353,8 @@ class GameHost:
     ) -> BoardPost:
         """The plan of ``notice``'s post in ``match``'s thread, whose current turn ``live`` shows, in
         ``locale`` with seats named by ``name`` and called by ``mentions`` (see ``engine.host.posts``)."""
-        outcome = self.outcome(await self.match(match.id)) if notice.finished else None
+        ended = await self.match(match.id) if notice.finished else None
+        outcome = places_as_rated(ended, found) if ended and (found := self.outcome(ended)) else None
         totals = None
         if outcome is not None:
             clocks = await self.seat_clocks(match)

@@ -12,6 +12,7 @@ from engine.host.ratings import (
     Profile,
     Rating,
     display_rating,
+    places_as_rated,
     rate_match,
     rated_seats,
     win_chances,
@@ -132,3 +133,28 @@ def test_win_chances_favour_the_stronger_player() -> None:
 def test_an_empty_profile_has_default_standings() -> None:
     standing = Profile(user_id=ANN).standing("toy")
     assert standing.rating == Rating() and standing.rank is None and standing.display == 1000
+
+
+def test_people_read_the_places_the_rating_counts_with_the_best_who_played_on_first() -> None:
+    match = MatchRecord(
+        id=1,
+        game="toy",
+        options=frozenset(),
+        seat_count=3,
+        seed=1,
+        status=MatchStatus.FINISHED,
+        version=9,
+        players=(
+            Player(user_id=BOB, name="bob (computer)", bot="greedy", seat=0, resigned=True),
+            Player(user_id=ANN, name="ann", seat=1),
+            Player(name="Astor (computer)", bot="greedy", seat=2),
+        ),
+        created_at="t",
+        updated_at="t",
+    )
+    # Bob's seat, played out by a computer after he resigned, came first: he is counted last.
+    assert places_as_rated(match, outcome(1, 2, 3)).places == (3, 1, 2)
+    assert places_as_rated(match, outcome(2, 1, 2)).places == (3, 1, 2)
+    assert places_as_rated(match, outcome(1, 1, 3)).places == (3, 1, 2)
+    unresigned = match.model_copy(update={"players": (match.players[1], match.players[2])})
+    assert places_as_rated(unresigned, outcome(2, 1, 3)).places == (2, 1, 3)
