@@ -60,14 +60,26 @@ def duration(locale: str, span: timedelta) -> str:
     return tn(locale, "{count} min", "{count} min", minutes)
 
 
+# How a post marks a line of its own, and one it recaps from earlier posts.
+SAID = "• "
+RECAPPED = "◦ "
+
+
 def recap(history: Sequence[TurnLines], to_act: Sequence[int], body: list[str], locale: str) -> list[str]:
     """The lines a player to act reads on their new post: what the others did since that player's own
-    last turn (the turns after it in ``history``), then ``body``."""
+    last turn (the turns after it in ``history``), each once, then ``body``. A recapped line is marked
+    "◦" rather than "•": a later recap, which reads this post's lines, passes over it, so no line is
+    recapped twice."""
     since = len(history)
     while since > 0 and not set(history[since - 1].seats) & set(to_act):
         since -= 1
-    earlier = [line for turn in history[since:] for line in turn.lines if line.startswith("• ")]
-    shown = set(body)
+    earlier = [
+        RECAPPED + line.removeprefix(SAID)
+        for turn in history[since:]
+        for line in turn.lines
+        if line.startswith(SAID)
+    ]
+    shown = {RECAPPED + line.removeprefix(SAID) for line in body}
     earlier = [line for line in earlier if line not in shown]
     if not earlier:
         return body

@@ -8,7 +8,7 @@ from collections.abc import Sequence
 from engine.core.say import Say
 from engine.host.clock import Pace
 from engine.host.ports import Delivery, LivePost, MatchRecord, MatchStatus, Notice, Player, TurnLines
-from engine.host.posts import HISTORY, RECAP_LINES, plan_board_post
+from engine.host.posts import HISTORY, RECAP_LINES, plan_board_post, recap
 
 MATCH = MatchRecord(
     id=4,
@@ -77,7 +77,7 @@ def test_a_new_turn_recaps_what_the_others_did_since_the_players_last_turn() -> 
         MATCH, delivery(10), notice("p2 ended the turn", (0,)), shown, "en", name, mentions, None, None, None
     )
     assert not plan.continuing and plan.call == (0,) and not plan.undo
-    assert plan.body == ("**Since your last turn:**", "• p1 sold", "• p2 paid", "• p2 ended the turn")
+    assert plan.body == ("**Since your last turn:**", "◦ p1 sold", "◦ p2 paid", "• p2 ended the turn")
     assert plan.shown.history[-1] == TurnLines(seats=(2,), lines=("• p2 paid",))
     assert plan.shown.to_act == (0,) and plan.shown.version == 10
 
@@ -124,4 +124,18 @@ def test_a_recap_too_long_to_show_says_how_many_earlier_lines_it_leaves_out() ->
     # The others' moves since seat 0's last turn: eleven of p1's and the one p2 made; the latest eight show.
     recap = plan.body[1 : RECAP_LINES + 2]
     assert recap[0] == "… 4 righe precedenti"
-    assert recap[1:] == (*(f"• p1 move {n}" for n in range(4, RECAP_LINES + 3)), "• p2 paid")
+    assert recap[1:] == (*(f"◦ p1 move {n}" for n in range(4, RECAP_LINES + 3)), "◦ p2 paid")
+
+
+def test_a_recap_says_each_line_once_even_when_an_earlier_post_recapped_it() -> None:
+    begins = TurnLines(seats=(0,), lines=("• Order of play: p0, p1, p2", "• p0 placed"))
+    carla = recap((begins,), (1,), ["• p1 placed"], "en")
+    assert carla == ["**Since your last turn:**", "◦ Order of play: p0, p1, p2", "◦ p0 placed", "• p1 placed"]
+    ann = recap((begins, TurnLines(seats=(1,), lines=tuple(carla))), (2,), ["• p2 placed"], "en")
+    assert ann == [
+        "**Since your last turn:**",
+        "◦ Order of play: p0, p1, p2",
+        "◦ p0 placed",
+        "◦ p1 placed",
+        "• p2 placed",
+    ]
