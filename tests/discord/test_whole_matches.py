@@ -25,8 +25,10 @@ async def test_a_whole_match_through_the_menus(game: str) -> None:
     assert 0 <= checks["mentions"] + checks["dm_turns"] - checks["thread_posts"] <= 2
     assert checks["bob_pinged"] == 0
     # One call a turn: a mention, or Bob's direct message; the first and last posts call everyone once
-    # more, and a hand that changes is an edit or a silent message.
-    assert played["loud_per_turn"] <= 1.05
+    # more (over a whole match those two add a few hundredths to ``loud_per_turn``), and a hand that
+    # changes is an edit or a silent message.
+    calls, turns = sum(checks["calls"].values()), sum(checks["person_turns"].values())
+    assert calls <= 1.05 * turns + 2 * len(checks["calls"]), (calls, turns)
     for person, calls in checks["calls"].items():
         assert calls <= checks["person_turns"][person] + 2, (person, calls, checks["person_turns"][person])
     # A hand lives in one message, edited as it changes: a new one comes only with a call to play.
