@@ -31,6 +31,8 @@ async def resign(interaction: discord.Interaction[Any], pressed: Pressed) -> Non
     """Confirms that a player gives up their seat to a computer."""
     bot = bot_of(interaction)
     match_id = pressed.number("match_id")
+    # The computer that takes the seat may play at once, thinking for longer than Discord waits.
+    await interaction.response.defer()
     await bot.host.resign(match_id, interaction.user.id, scope=scope_of(interaction), resigned=True)
     bot.kick_outbox()
     await reply(interaction, resigned(match_id), edit=True)

@@ -7,9 +7,9 @@ from pathlib import Path
 
 import pytest
 
-from cogs import _move_menu
 from cogs._client import BigApple
 from engine.core.contract import Reveal
+from engine.host import answers
 from engine.host.outgoing import Outgoing
 from engine.host.ports import MatchRecord
 from tests.discord.fake import FakeDiscord
@@ -191,7 +191,7 @@ async def test_an_error_after_a_move_was_stored_says_the_move_stands(
             raise RuntimeError("the next menu cannot be made")
 
         # The fault: whatever follows a stored move (the next menu, who plays next) cannot be made.
-        monkeypatch.setattr(_move_menu, "what_follows", broken)
+        monkeypatch.setattr(answers, "what_follows", broken)
         played = await play_first_legal(fake, post, mover)
         assert "You played" in played and "Nothing was changed" not in played
         assert "but that was done and stands. Press Play under the latest post to go on." in played
