@@ -77,6 +77,27 @@ def _has_every_word(words: Sequence[str], label: str) -> bool:
     return all(any(own.startswith(word) for own in label_words) for word in words)
 
 
+def labelled(
+    presentation: GamePresentation[Any, Any],
+    state: BaseModel,
+    seat: int,
+    legal: Sequence[Any],
+    locale: str,
+    name: Namer,
+) -> list[Labelled]:
+    """The seat's ``legal`` actions with their labels in ``locale`` and, after it, in English."""
+    languages = dict.fromkeys((locale, lang.DEFAULT))
+    return [
+        Labelled(
+            i,
+            tuple(
+                render(language, presentation.describe(state, seat, action), name) for language in languages
+            ),
+        )
+        for i, action in enumerate(legal)
+    ]
+
+
 YOUR_MOVES_IN_THE_MENU = HOST.say(
     "Your moves are in the menu: press Play under the board, or send /move with nothing typed."
 )
@@ -96,16 +117,7 @@ def typed_action(
     words, with the moves it could mean) when it names none; an action read from notation may still be
     illegal (``apply`` says why)."""
     legal = list(rules.legal_actions(state, seat))
-    languages = dict.fromkeys((locale, lang.DEFAULT))
-    moves = [
-        Labelled(
-            i,
-            tuple(
-                render(language, presentation.describe(state, seat, action), name) for language in languages
-            ),
-        )
-        for i, action in enumerate(legal)
-    ]
+    moves = labelled(presentation, state, seat, legal, locale, name)
     reading = read_typed(typed, moves)
     if reading.exact is not None:
         return legal[reading.exact]

@@ -15,7 +15,7 @@ from dataclasses import dataclass
 import lang
 from engine.core.say import Say
 from engine.host.menus import clip
-from engine.host.move_words import Labelled, read_typed
+from engine.host.move_words import labelled, read_typed
 from engine.host.ports import MatchRecord, MatchStatus
 from engine.host.service import GameHost
 from lang.says import Namer
@@ -89,16 +89,17 @@ async def offer_moves(
     if table.refusal is not None:
         return Offer(refusal=table.refusal, name=table.name)
     wanted = split_seen_version(typed)[0]
-    notations = host.legal_notations(match, table.seat)
-    labels = [entry.label for entry in host.legal_menu(match, table.seat, locale)][: len(notations)]
-    english = labels
-    if locale != lang.DEFAULT:
-        english = [entry.label for entry in host.legal_menu(match, table.seat)][: len(notations)]
-    moves = [Labelled(i, (label, english[i])) for i, label in enumerate(labels)]
+    rules, state = host.rules(match.game), host.state_of(match)
+    legal = rules.legal_actions(state, table.seat)
+    notations = [rules.notation(action) for action in legal]
+    # The moves alone, labelled once per language: the menu's shortcuts are not offered here.
+    moves = labelled(
+        host.presentation(match.game), state, table.seat, legal, locale, host.namer(match, state)
+    )
     fitting = {move.index for move in read_typed(wanted, moves).fitting} if wanted.strip() else None
     folded_typed = wanted.strip().lower()
     offered = [
-        (clip(labels[i]), with_seen_version(notation, i, match.version))
+        (clip(moves[i].labels[0]), with_seen_version(notation, i, match.version))
         for i, notation in enumerate(notations)
         if fitting is None or i in fitting or (folded_typed and folded_typed in notation.lower())
     ]
