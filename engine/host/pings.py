@@ -131,8 +131,9 @@ class TurnPings:
                 continue
             prefs = await self.prefs(player.user_id)
             if seat not in to_act:
-                # Everyone is named on a match's first post; a turn's rules are only for who is to act.
-                if decide(prefs, now, now).act is Act.MENTION:
+                # The final post calls everyone (the result is theirs); the first post names every
+                # player but calls only who is to act, the others being called on their own turns.
+                if notice.finished and decide(prefs, now, now).act is Act.MENTION:
                     mention.append(player.user_id)
                 continue
             ping = earlier.get(seat) or TurnPing(

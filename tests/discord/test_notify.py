@@ -99,8 +99,10 @@ async def test_by_default_the_player_to_act_is_mentioned_in_the_thread(
     async with bot_at(fake, tmp_path / "db.sqlite", Clock(datetime(2026, 1, 14, 12, tzinfo=UTC))) as bot:
         match_id, thread = await two_player_match(fake)
         first, second, version = await whose_turn(fake, bot, match_id)
-        await board_post(fake, thread, version)
-        assert sorted(pinged(fake, thread)[-1]) == sorted([fake.alice.id, fake.bob.id])  # the first post
+        opening = await board_post(fake, thread, version)
+        # The first post names both players but calls only the one to act.
+        assert pinged(fake, thread)[-1] == [first.id]
+        assert f"<@{second.id}>" in (opening.content or "")
         while (await whose_turn(fake, bot, match_id))[0] is first:
             await play_one_move(fake, bot, match_id, thread)
         post = await board_post(fake, thread, (await whose_turn(fake, bot, match_id))[2])
@@ -108,7 +110,7 @@ async def test_by_default_the_player_to_act_is_mentioned_in_the_thread(
         assert f"<@{second.id}>" in (post.content or "")
         assert not turn_dms(fake, second)
         await bot.notifier.pings.sweep()
-        assert pings_of(fake, thread, second) == 2  # the first post and their turn's, nothing more
+        assert pings_of(fake, thread, second) == 1  # their turn's, nothing more
 
 
 async def test_dm_mode_sends_one_message_with_a_working_play_button_and_no_ping(
