@@ -19,7 +19,7 @@ from engine.core.rng import SEAT_STREAM, Rng
 from engine.core.say import items, who
 from engine.host.clock import ClockChange, Pace
 from engine.host.locks import MatchLocks
-from engine.host.names import computer_name
+from engine.host.names import COMPUTER_SUFFIX, computer_name
 from engine.host.ports import (
     DeliveryDraft,
     MatchRecord,
@@ -289,7 +289,7 @@ class Lobby:
         def again(player: Player) -> Player:
             # A person who resigned or was replaced comes back as themselves.
             if player.user_id is not None:
-                return Player(user_id=player.user_id, name=player.name.removesuffix(" (computer)"))
+                return Player(user_id=player.user_id, name=player.name.removesuffix(COMPUTER_SUFFIX))
             return Player(name=player.name, bot=player.bot)
 
         rematch = await self.create_match(

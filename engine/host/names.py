@@ -25,6 +25,9 @@ SYMBOLS = {
     "grey": "🔘",
 }
 
+# What a seat's name gains while a computer plays it for its person (taken off when they return).
+COMPUTER_SUFFIX = " (computer)"
+
 # Names for computer players: builders and patrons of New York's skyline.
 COMPUTER_NAMES = (
     "Astor",
@@ -41,7 +44,7 @@ COMPUTER_NAMES = (
 def computer_name(taken: set[str]) -> str:
     """The first computer name not ``taken`` in a match ("Astor (computer)"), numbered past the list."""
     for base in COMPUTER_NAMES:
-        candidate = f"{base} (computer)"
+        candidate = f"{base}{COMPUTER_SUFFIX}"
         if candidate not in taken:
             return candidate
     number = len(COMPUTER_NAMES) + 1

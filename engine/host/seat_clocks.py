@@ -30,6 +30,7 @@ from engine.host.clock import (
 from engine.host.computers import StandIn
 from engine.host.lobby import judged_afresh, unless_moved
 from engine.host.locks import MatchLocks
+from engine.host.names import COMPUTER_SUFFIX
 from engine.host.ports import DeliveryDraft, MatchRecord, MatchStatus, Notice, Player, Scope, payload
 from engine.host.refusals import require_active
 from engine.host.text import HOST
@@ -134,7 +135,7 @@ class SeatClocks:
                 )
                 ended = end_turn(current, ALLOWANCES[match.pace], now, timed_out=True)
                 away = player.model_copy(
-                    update={"bot": policy, "name": f"{player.name} (computer)", "absent": True}
+                    update={"bot": policy, "name": f"{player.name}{COMPUTER_SUFFIX}", "absent": True}
                 )
                 to_act = tuple(sorted(rules.to_act(state)))
                 notices = [
@@ -176,7 +177,7 @@ class SeatClocks:
                     )
                 raise LobbyError(HOST.say("your seat in match #{number} is already yours", number=match_id))
             returned = player.model_copy(
-                update={"bot": None, "name": player.name.removesuffix(" (computer)"), "absent": False}
+                update={"bot": None, "name": player.name.removesuffix(COMPUTER_SUFFIX), "absent": False}
             )
             said = HOST.say("{player} is back and plays their seat again", player=returned.name)
             rules = self.host.rules(match.game)

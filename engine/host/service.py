@@ -44,7 +44,7 @@ from engine.host.lobby import Lobby
 from engine.host.locks import MatchLocks
 from engine.host.menus import MenuEntry
 from engine.host.move_words import typed_action, with_menu_hint
-from engine.host.names import seat_namer
+from engine.host.names import COMPUTER_SUFFIX, seat_namer
 from engine.host.outbox import Backoff
 from engine.host.ports import (
     Delivery,
@@ -598,7 +598,7 @@ class GameHost:
             player = match.player_at(seat)
             assert player is not None
             replaced = player.model_copy(
-                update={"bot": policy, "name": f"{player.name} (computer)", "resigned": resigned}
+                update={"bot": policy, "name": f"{player.name}{COMPUTER_SUFFIX}", "resigned": resigned}
             )
             rules = self.rules(match.game)
             said = (

@@ -12,6 +12,7 @@ from engine.core.contract import Event, Outcome
 from engine.core.errors import DESCRIBE_BUDGET, EngineError, StaleVersion
 from engine.core.say import SILENT, Say, Speaker
 from engine.host.marks import Dated, Marks
+from engine.host.names import COMPUTER_SUFFIX
 from engine.host.ports import MatchRecord, Notice
 from lang import join, t, tn
 from lang.says import Namer, render
@@ -164,7 +165,7 @@ def standings_lines(locale: str, match: MatchRecord, outcome: Outcome, name: Nam
     sides = sorted(_sides(outcome), key=lambda side: (outcome.places[side[0]], side))
     lines = [t(locale, "Final standings:")]
     for side in sides:
-        who = join(locale, [name(seat) for seat in side])
+        who = join(locale, [standing_name(locale, match, seat, name) for seat in side])
         score = _score(locale, outcome, sum(outcome.scores[seat] for seat in side))
         lines.append(f"{_side_place(outcome, side)}. {who} · {score}")
     if outcome.breakdown:
@@ -172,6 +173,21 @@ def standings_lines(locale: str, match: MatchRecord, outcome: Outcome, name: Nam
     else:
         lines.extend(outcome.details)
     return lines
+
+
+def standing_name(locale: str, match: MatchRecord, seat: int, name: Namer) -> str:
+    """A seat's name in the standings: a seat given up to a computer says whose it was and why ("Carol's
+    seat (computer, after Carol resigned)"), since its place is theirs."""
+    player = match.player_at(seat)
+    named = name(seat)
+    if player is None or player.bot is None or not (player.resigned or player.absent):
+        return named
+    person = player.name.removesuffix(COMPUTER_SUFFIX)
+    if player.resigned:
+        seat_name = t(locale, "{person}'s seat (computer, after {person} resigned)", person=person)
+    else:
+        seat_name = t(locale, "{person}'s seat (computer, while {person} is away)", person=person)
+    return named.replace(player.name, seat_name)
 
 
 def standings_notation(match: MatchRecord, outcome: Outcome) -> list[str]:

@@ -19,6 +19,7 @@ from engine.core.errors import EngineError, LobbyError, MatchClosed, SetupError
 from engine.core.rng import Rng
 from engine.host.clock import Pace
 from engine.host.locks import MatchLocks
+from engine.host.names import COMPUTER_SUFFIX
 from engine.host.ports import MatchRecord, MatchStatus, Player
 from engine.host.service import GameHost
 from engine.host.text import HOST
@@ -744,7 +745,7 @@ class TournamentHost:
         for key in players:
             entrant = record.entrant(key)
             bot = entrant.bot or (self.host.strongest_policy(record.game) if entrant.dropped else None)
-            name = entrant.name if entrant.bot or not entrant.dropped else f"{entrant.name} (computer)"
+            name = entrant.name if entrant.bot or not entrant.dropped else f"{entrant.name}{COMPUTER_SUFFIX}"
             seated = any(
                 (p.user_id is not None and p.user_id == entrant.user_id)
                 or (p.user_id is None and entrant.user_id is None and p.name == name)

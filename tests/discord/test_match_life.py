@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import re
 from collections.abc import Callable
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
@@ -67,6 +68,13 @@ async def test_a_player_resigns_a_computer_plays_on_and_the_rating_counts_them_l
         rated = await bot.ratings.changes(match_id)
         places = {c.user_id: c.place for c in rated}
         assert places[fake.bob.id] == 4 and places[fake.alice.id] < 4
+        # The final post places the seat as the rating does and says whose it was.
+        final = await fake.wait_for_message(
+            thread, lambda m: "Final standings" in (m.content or ""), timeout=60
+        )
+        bob = player.name.removesuffix(" (computer)")
+        last = rf"^3\. .*{bob}'s seat \(computer, after {bob} resigned\) · "
+        assert re.search(last, final.content or "", re.MULTILINE), final.content
 
 
 async def test_the_final_post_offers_a_rematch_made_once_in_a_new_thread(

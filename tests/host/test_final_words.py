@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from engine.core.contract import Outcome
 from engine.core.rng import bot_rng
-from engine.host.ports import MatchRecord, MatchStatus
+from engine.host.ports import MatchRecord, MatchStatus, Player
 from engine.host.text import standings_lines, winners_line
 from engine.registry import GAMES, POLICIES
 
@@ -80,3 +80,26 @@ def test_a_game_without_teams_still_reads_seat_by_seat() -> None:
     lines = standings_lines("en", record("ny_piatnik", 3), outcome, name)
     assert lines[1:4] == ["1. Cy · 34 points", "2. Ann · 28 points", "3. Bob · 27 points"]
     assert winners_line("it", outcome, name) == "🏆 Cy vince con 34 punti"
+
+
+def test_a_seat_a_computer_took_over_says_whose_it_was_and_why() -> None:
+    outcome = finished("skyline", 3, 1)
+    players = (
+        Player(user_id=1, name="Ann (computer)", bot="strong", seat=0, resigned=True),
+        Player(user_id=2, name="Bob (computer)", bot="strong", seat=1, absent=True),
+        Player(name="Astor (computer)", bot="greedy", seat=2),
+    )
+    match = record("skyline", 3).model_copy(update={"players": players})
+
+    def symbol(seat: int) -> str:
+        return f"🔴 {players[seat].name}"
+
+    assert standings_lines("en", match, outcome, symbol)[1:4] == [
+        "1. 🔴 Ann's seat (computer, after Ann resigned) · 5 prestige points",
+        "2. 🔴 Bob's seat (computer, while Bob is away) · 4 prestige points",
+        "3. 🔴 Astor (computer) · 4 prestige points",
+    ]
+    assert standings_lines("it", match, outcome, symbol)[1:3] == [
+        "1. 🔴 posto di Ann (computer, dopo il ritiro di Ann) · 5 punti prestigio",
+        "2. 🔴 posto di Bob (computer, mentre Bob è assente) · 4 punti prestigio",
+    ]
