@@ -481,7 +481,8 @@ class Work:
         self.phase = "over"
         self.auction = None
         self.end_reason = reason
-        self.log(f"game over: {reason}", say("The game is over: {reason}", reason=_reason(reason)))
+        # The final post's heading gives the reason: the log only records it.
+        self.log(f"game over: {reason}", SILENT)
 
     # -- turn flow
 

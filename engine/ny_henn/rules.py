@@ -388,23 +388,8 @@ class _Work:
         self.result.append("final " + " ".join(f"{seat_label(s)}={p}" for s, p in enumerate(self.scores)))
         if self.st.two_player:
             self.result[-1] += f" dirk={self.dirk_score}"
-        best_seats = [s for s in range(self.seats) if self.scores[s] == best]
-        self.log(
-            f"winner {','.join(winners)}",
-            say_n(
-                "{players} wins with {count} point",
-                "{players} wins with {count} points",
-                best,
-                players=items(map(who, best_seats)),
-            )
-            if len(best_seats) == 1
-            else say_n(
-                "{players} share the win with {count} point",
-                "{players} share the win with {count} points",
-                best,
-                players=items(map(who, best_seats)),
-            ),
-        )
+        # Who won is the first line of the final post, with the standings: the log only records it.
+        self.log(f"winner {','.join(winners)}", SILENT)
         self.phase = "over"
 
     def end_chain(self) -> None:

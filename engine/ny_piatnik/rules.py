@@ -57,7 +57,7 @@ from engine.ny_piatnik.cards import (
     canonical_deck,
     sort_hand,
 )
-from engine.ny_piatnik.scoring import final_outcome, score_log_line, score_say
+from engine.ny_piatnik.scoring import final_outcome, score_log_line
 from engine.ny_piatnik.state import NyState, Pending, acting_seat, houses_of, partner_of, seat_label
 from engine.ny_piatnik.words import say, say_n
 
@@ -1238,7 +1238,8 @@ def _resolve(st: NyState, seat: int, a: Action) -> tuple[NyState, list[Event]]:
         w = _do_exchange(st, seat, a)
     new = w.freeze()
     if new.phase == "over" and st.phase != "over":
-        w.events.append(public(score_log_line(new), score_say(new)))
+        # The scores and the winner are the final post's standings: the log only records them.
+        w.events.append(public(score_log_line(new), SILENT))
     return new, w.events
 
 

@@ -221,14 +221,6 @@ def _breakdown_says(state: NyState, ranked: list[SeatScore]) -> list[Say]:
     return lines
 
 
-def score_say(state: NyState) -> Say:
-    """The final scores in one line, best first, and who won."""
-    ranked = sorted(ranked_scores(state), key=lambda s: (s.place, s.seat))
-    scores = items((say("{player} {total}", player=who(s.seat), total=s.total) for s in ranked), "comma")
-    winners = items(who(s.seat) for s in ranked if s.place == 1)
-    return say("Final score: {scores}. Winning: {winners}", scores=scores, winners=winners)
-
-
 def score_log_line(state: NyState) -> str:
     """``system: score yellow=34 blue=32 red=30 winner=yellow`` (§8)."""
     ranked = ranked_scores(state)

@@ -19,7 +19,7 @@ from engine.core.contract import (
 )
 from engine.core.errors import IllegalAction, NotYourTurn
 from engine.core.rng import Rng
-from engine.core.say import Say, items, who
+from engine.core.say import SILENT, Say, items, who
 from engine.skyline import views, words
 from engine.skyline.actions import (
     ENDBUILD,
@@ -438,26 +438,24 @@ class _Work:
             sc = score(final, s)
             self.log(
                 f"mission {colour(final, s)} {m} {'complete' if sc.mission else 'failed'}",
-                say("{player}'s mission {mission}: complete", player=who(s), mission=words.MISSIONS[m])
+                say("{player}: mission {mission} complete", player=who(s), mission=words.MISSIONS[m])
                 if sc.mission
-                else say("{player}'s mission {mission}: failed", player=who(s), mission=words.MISSIONS[m]),
+                else say("{player}: mission {mission} failed", player=who(s), mission=words.MISSIONS[m]),
             )
             lines.append(
                 f"score {colour(final, s)} ph={sc.penthouses} orange={sc.orange} "
                 f"mission={2 if sc.mission else 0} total={sc.total}"
             )
-        for s, line in enumerate(lines):
-            self.log(line, score_say(final, s))
+        # Each seat's score, the tie-breaks and the winner are the final post's standings (the
+        # outcome's breakdown): the log only records them.
+        for line in lines:
+            self.log(line, SILENT)
         pl = places(final)
         winners = [colour(final, s) for s in range(self.st.seats) if pl[s] == 1]
         notes = tiebreak_notes(final)
-        for note, said in zip(notes, tiebreak_says(final), strict=True):
-            self.log(note, said)
-        first = [s for s in range(self.st.seats) if pl[s] == 1]
-        self.log(
-            f"winner {','.join(winners)}",
-            say_n("Winner: {players}", "Winners: {players}", len(first), players=items(map(who, first))),
-        )
+        for note in notes:
+            self.log(note, SILENT)
+        self.log(f"winner {','.join(winners)}", SILENT)
         self.upd["result"] = (*lines, *notes, f"winner {','.join(winners)}")
 
 

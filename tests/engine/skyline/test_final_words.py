@@ -3,6 +3,7 @@ prestige names the §5.3 step that decided it, in English and Italian."""
 
 from __future__ import annotations
 
+from engine.core.say import SILENT
 from engine.skyline import RULES
 from engine.skyline.state import SkylineState
 from engine.skyline.views import PrivateView
@@ -26,7 +27,11 @@ def stalled(st: SkylineState) -> tuple[SkylineState, list[tuple[str, str]]]:
         seat = st.active
         for move in ("endbuild", "endturn"):
             step = play(st, seat, move)
-            said += [(render("en", e.say, name), render("it", e.say, name)) for e in step.events if e.say]
+            said += [
+                (render("en", e.say, name), render("it", e.say, name))
+                for e in step.events
+                if e.say and e.say != SILENT
+            ]
             st = step.state
     return st, said
 
@@ -90,11 +95,17 @@ def test_penthouses_decide_a_standard_tie_and_the_step_is_named() -> None:
     outcome = RULES.outcome(over)
     assert outcome is not None
     # Ann: 2 penthouses; Bob: 1 penthouse and the top of an orange site. Both have 2 prestige points.
-    assert said[-3:] == [
+    # The standings of the final post say it (the outcome's breakdown); the log's lines do not repeat it.
+    breakdown = [(render("en", line, name), render("it", line, name)) for line in outcome.breakdown[2:]]
+    assert breakdown == [
         (
             "Tie for first place on 2 prestige points: Ann and Bob",
             "Parità al primo posto con 2 punti prestigio: Ann e Bob",
         ),
         ("Tie-break: the most penthouses", "Spareggio: più attici"),
-        ("Winner: Ann", "Vince: Ann"),
+    ]
+    assert outcome.places == (1, 2)
+    assert said[-2:] == [
+        ("Ann: mission Rotterdam Waterfront failed", "Ann: missione Lungomare di Rotterdam fallita"),
+        ("Bob: mission Sydney Harbour failed", "Bob: missione Porto di Sydney fallita"),
     ]
