@@ -135,7 +135,9 @@ def undo(
     (on a post that everyone sees)."""
     address = f"undo:{match_id}:{version}" + (":m" if menu else "")
     label = render(locale, UNDO_LABEL if whose is None else undo_whose(whose))
-    return Control(address, label[:BUTTON_LABEL_LIMIT], "↩️", row=row)
+    # Red in a menu, and after every move on its row, so it is never taken for one of the moves.
+    style: Style = "danger" if menu else "secondary"
+    return Control(address, label[:BUTTON_LABEL_LIMIT], "↩️", style, row=row)
 
 
 def board(match_id: int, version: int, locale: str, undoer: str | None = None) -> tuple[Control, ...]:

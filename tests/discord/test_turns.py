@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import copy
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -264,6 +265,13 @@ async def _skyline_turn_after_one_build(
     return record.id, thread, user, menu
 
 
+DANGER = 4  # Discord's red button style
+
+
+def _has_undo(components: list[dict[str, Any]]) -> bool:
+    return any(str(c.get("custom_id", "")).startswith("ba:undo:") for c in components)
+
+
 async def test_a_shortcut_finishes_the_turn_in_one_tap(fake_discord: FakeDiscord, tmp_path: Path) -> None:
     fake = fake_discord
     async with big_apple(fake, tmp_path / "db.sqlite") as bot:
@@ -273,6 +281,9 @@ async def test_a_shortcut_finishes_the_turn_in_one_tap(fake_discord: FakeDiscord
         assert {"=endbuild", "=endbuild;endturn", "=endbuild;buy 1;buy 1;endturn"} <= set(offered)
         # Undo (the build revealed nothing) finds room without pushing these lists behind a tap.
         assert any(b["custom_id"].startswith("ba:undo:") for b in menu.buttons)
+        # It stands apart from the moves: red, and last on its row.
+        [row] = [r["components"] for r in menu.components if _has_undo(r["components"])]
+        assert row[-1]["custom_id"].startswith("ba:undo:") and row[-1]["style"] == DANGER
         select, finish = offered["=endbuild;buy 1;endturn"]
         labels = {o["label"] for s in menu.selects for o in s["options"]} | {b["label"] for b in menu.buttons}
         assert {"Stop building", "End your turn", "Buy a 1 M floor, end turn"} <= labels
