@@ -153,7 +153,7 @@ def test_a_board_post_has_its_heading_lines_and_call_with_the_time_left() -> Non
     text = board_post_text("en", plan(), "**Game** · match #12", name, calls, {0: "5 h left"})
     assert text.splitlines() == ["**Game** · match #12", "• Ada built.", "▶ @100, **Robo** to act · 5 h left"]
     italian = board_post_text("it", plan(), "H", name, calls, {})
-    assert italian.splitlines()[-1] == "▶ tocca a @100, **Robo**"
+    assert italian.splitlines()[-1] == "▶ di turno: @100, **Robo**"
     won = Outcome(scores=(7, 3, 2), places=(1, 2, 3), reason="end")
     final = board_post_text("en", plan(outcome=won, call=()), "H", name, calls, {})
     assert final.splitlines() == ["🏆 Ada wins with 7 points", "H", "• Ada built."]

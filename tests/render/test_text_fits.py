@@ -115,7 +115,7 @@ def test_a_live_board_says_whose_turn_it_is(slug: str) -> None:
     rules, picked, _ = stages(slug, 3)
     names = ("Ann", "Bob", "Carol (computer)", "Dan")
     for _, state in picked[1:-1]:
-        for locale, said in (("en", "to act"), ("it", "tocca a")):
+        for locale, said in (("en", "to act"), ("it", "di turno")):
             log, _ = drawn(slug, rules.view(state, None), names, locale)
             header = [line for line in log.drawn[:4] if said in line.lower()]
             assert header and any(name in header[0] for name in names), (slug, locale, log.drawn[:4])
