@@ -156,7 +156,7 @@ async def _answer(
     log.info("user %s moved in match %s (now at version %s)", user, match_id, answer.match.version)
     bot.kick_outbox()
     played = lines_text(locale, answer.lines, bot.host.namer(answer.match))
-    if not edit:
+    if not edit or answer.troubled:
         return Outgoing(played), played
     # The menu carries on through a multi-step turn: the same private message offers the next decision,
     # until the turn passes to someone else.

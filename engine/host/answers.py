@@ -20,7 +20,7 @@ from engine.host.results import ActResult
 from engine.host.service import GameHost
 from engine.host.shortcuts import act_run
 from engine.host.table import STALE_CHOICE, Table
-from engine.host.text import HOST, answer_after_change
+from engine.host.text import HOST, answer_after_change, stands_after
 from lang.says import Namer, render
 
 log = logging.getLogger(__name__)
@@ -53,12 +53,21 @@ class MoveAnswer:
         """The match as the last move left it."""
         return self.played[-1].match
 
+    @property
+    def troubled(self) -> bool:
+        """Whether something failed after the last move was stored (its lines say so): nothing follows
+        it in a menu until the board has settled."""
+        return self.played[-1].trouble is not None
+
 
 def played_lines(played: Sequence[ActResult], refused: EngineError | None = None) -> tuple[Line, ...]:
     """ "You played: …" for each move of ``played``, then why the rest was not played (``refused``)."""
     lines = [
         Line("✅", HOST.say("You played: {move}.", move=one.label or one.notation or "")) for one in played
     ]
+    trouble = played[-1].trouble if played else None
+    if trouble is not None:
+        lines.append(Line("⚠️", stands_after(trouble)))
     if refused is not None:
         # A shortcut stopped midway: what was played stays played, and the player learns why the rest
         # was not.

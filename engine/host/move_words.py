@@ -7,6 +7,7 @@ functions only compare texts, so any front end can offer the same reading.
 
 from __future__ import annotations
 
+import logging
 import unicodedata
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -20,8 +21,12 @@ from engine.core.errors import IllegalAction, NotationError
 from engine.core.notation import quote
 from engine.core.presentation import GamePresentation
 from engine.core.say import items
+from engine.host.names import seat_namer
+from engine.host.ports import MatchRecord
 from engine.host.text import HOST
 from lang.says import Namer, render
+
+log = logging.getLogger(__name__)
 
 # How many of the moves a typed text could mean a refusal lists; more than that is a question for the
 # menu, not for a sentence.
@@ -148,3 +153,22 @@ def typed_action(
 def with_menu_hint(refused: IllegalAction) -> IllegalAction:
     """``refused`` (a move the rules do not allow) telling the person where their moves are."""
     return IllegalAction(refused.say or refused.message, refused.allowed, hint=YOUR_MOVES_IN_THE_MENU)
+
+
+def move_label(
+    match: MatchRecord,
+    rules: GameRules[Any, Any],
+    presentation: GamePresentation[Any, Any],
+    state: BaseModel,
+    seat: int,
+    action: Any,
+    locale: str,
+) -> str:
+    """The move as the player reads it; its notation if the words fail (the move itself stands)."""
+    try:
+        return render(
+            locale, presentation.describe(state, seat, action), seat_namer(match, presentation, state)
+        )
+    except Exception:
+        log.exception("match %s: no words for %s", match.id, rules.notation(action))
+        return rules.notation(action)

@@ -15,3 +15,6 @@ class ActResult:
     lines: tuple[str, ...]
     notation: str | None = None
     label: str | None = None  # the move as the player read it in the menu, in the language asked for
+    # What went wrong after the move was stored (the computer players' moves that follow it): the move
+    # stands, and the match waits for the computers to be run again.
+    trouble: BaseException | None = None

@@ -43,7 +43,7 @@ from engine.host.computers import StandIn
 from engine.host.lobby import Lobby
 from engine.host.locks import MatchLocks
 from engine.host.menus import MenuEntry
-from engine.host.move_words import typed_action, with_menu_hint
+from engine.host.move_words import move_label, typed_action, with_menu_hint
 from engine.host.names import COMPUTER_SUFFIX, seat_namer
 from engine.host.outbox import Backoff
 from engine.host.ports import (
@@ -570,9 +570,12 @@ class GameHost:
             except IllegalAction as refused:
                 raise with_menu_hint(refused) from None
             notation = rules.notation(action)
-            label = self._label(match, rules, self.presentation(match.game), state, seat, action, locale)
+            label = move_label(match, rules, self.presentation(match.game), state, seat, action, locale)
             match, lines = await self.commit(match, rules, seat, action, state, step.state, step.events)
-            match = await self.play_computers(match, step.state, lines)
+            try:
+                match = await self.play_computers(match, step.state, lines)
+            except Exception as trouble:  # the move stands: the person is told so, not refused
+                return ActResult(match, tuple(lines), notation, label, trouble)
             return ActResult(match=match, lines=tuple(lines), notation=notation, label=label)
 
     async def resign(
@@ -779,22 +782,3 @@ class GameHost:
     ) -> ClockChange | None:
         """See ``SeatClocks.clock_change``."""
         return await self.clocks.clock_change(match, before, after, timed_out, undone)
-
-    @staticmethod
-    def _label(
-        match: MatchRecord,
-        rules: GameRules[Any, Any],
-        presentation: GamePresentation[Any, Any],
-        state: BaseModel,
-        seat: int,
-        action: Any,
-        locale: str,
-    ) -> str:
-        """The move as the player reads it; its notation if the words fail (the move itself stands)."""
-        try:
-            return render(
-                locale, presentation.describe(state, seat, action), seat_namer(match, presentation, state)
-            )
-        except Exception:
-            log.exception("match %s: no words for %s", match.id, rules.notation(action))
-            return rules.notation(action)

@@ -156,5 +156,7 @@ async def act_run(
                 raise
             return RunResult(tuple(played), exc, tuple(moves[number:]))
         played.append(result)
+        if result.trouble is not None:
+            break  # the computers' moves after it failed: the rest waits for the board to settle
         version = result.match.version
     return RunResult(tuple(played))

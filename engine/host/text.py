@@ -70,12 +70,17 @@ def answer_to(error: BaseException, locale: str, marks: Marks | None = None) -> 
 
 
 def answer_after_change(error: BaseException, locale: str) -> str:
-    """What a person reads for ``error`` when it came after their move (or undo) was stored: logged here
+    """What a person reads for ``error`` when it came after their move (or undo) was stored (see
+    ``stands_after``)."""
+    return render(locale, stands_after(error))
+
+
+def stands_after(error: BaseException) -> Say:
+    """The sentence for ``error`` when it came after a person's move (or undo) was stored: logged here
     with an incident id, like any surprise, but the person learns that what they did stands."""
     incident = secrets.token_hex(4)
     log.error("incident %s: unexpected error after a stored change", incident, exc_info=error)
-    return t(
-        locale,
+    return HOST.say(
         "Sorry, something went wrong on our side afterwards (incident `{incident}`), but that was done "
         "and stands. Press Play under the latest post to go on.",
         incident=incident,

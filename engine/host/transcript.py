@@ -116,6 +116,8 @@ async def run_transcript(
         legal = rules.legal_actions(state, seat)
         action = choosers[seat].choose(rules, state, seat, legal, bot_rng(seed, move))
         result = await host.act(match.id, player.user_id, rules.notation(action), locale=locale)
+        if result.trouble is not None:
+            raise result.trouble  # a transcript stops where the computer players failed
         write(f"{name(seat)}: ✅ {result.label}")
         while await host.flush(notifier):
             pass

@@ -9,7 +9,7 @@ import pytest
 
 from cogs._client import BigApple
 from engine.core.contract import Reveal
-from engine.host import answers
+from engine.host import answers, computers
 from engine.host.outgoing import Outgoing
 from engine.host.ports import MatchRecord
 from tests.discord.fake import FakeDiscord
@@ -196,3 +196,33 @@ async def test_an_error_after_a_move_was_stored_says_the_move_stands(
         assert "You played" in played and "Nothing was changed" not in played
         assert "but that was done and stands. Press Play under the latest post to go on." in played
         assert (await bot.host.match(match_id)).version > match.version  # the move is stored
+
+
+async def test_computers_failing_after_a_move_leave_the_move_standing_and_say_so(
+    fake_discord: FakeDiscord, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    fake = fake_discord
+    async with big_apple(fake, tmp_path / "db.sqlite") as bot:
+        match_id, thread = await started_match(fake, bot, "ny_henn")
+
+        async def broken(*args: object, **kwargs: object) -> object:
+            raise RuntimeError("the computer player cannot think")
+
+        # The fault: the computer player, whose turn follows some person's move, cannot choose.
+        monkeypatch.setattr(computers, "decide", broken)
+        for _ in range(12):
+            match, seat = await to_act(bot, match_id)
+            player = match.player_at(seat)
+            assert player is not None and player.bot is None, "the computer was to act and did not"
+            post = await board_post(fake, thread, match.version)
+            played = await play_first_legal(fake, post, user_of(fake, match, seat))
+            assert "Nothing was changed" not in played
+            if "went wrong" in played:
+                break
+        else:
+            raise AssertionError("no move handed the turn to the computer")
+        assert "but that was done and stands" in played and "✅ You played" in played
+        after, next_seat = await to_act(bot, match_id)
+        assert after.version > match.version  # the move is stored
+        computer = after.player_at(next_seat)
+        assert computer is not None and computer.bot is not None  # and the computer is still to act
