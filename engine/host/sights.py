@@ -1,0 +1,77 @@
+"""What a person sees of a match in words, for a front end that shows a whole page rather than posts (the
+web table): the heading, whose turn it is, the final standings once it is over and the whole public log,
+for a spectator; and for one seat, the menu of its moves in words or why it has none now.
+
+Everything here is public but the seat's menu, which only that seat's page may carry.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from engine.host.ports import MatchRecord, MatchStatus
+from engine.host.service import GameHost
+from engine.host.table import Table
+from engine.host.text import standings_lines, winners_line
+from lang import t
+from lang.says import render
+
+
+@dataclass(frozen=True, slots=True)
+class PublicSight:
+    """A match as a spectator reads it in one language: the game's ``title``, the match ``number``, the
+    ``version`` its board is drawn at, who must act (or that it is over or not begun), the final
+    ``standings`` once it is over (the winner's line first), every public ``log`` line from the start,
+    and whether there is a ``board`` to draw yet."""
+
+    title: str
+    number: int
+    version: int
+    waiting: str
+    standings: tuple[str, ...]
+    log: tuple[str, ...]
+    board: bool
+
+
+@dataclass(frozen=True, slots=True)
+class SeatSight:
+    """What one seat reads of its own: its ``name``, its legal ``moves`` in words when it must act, else
+    ``why_not`` (whose turn it is, or that the match is over)."""
+
+    name: str
+    moves: tuple[str, ...]
+    why_not: str | None
+
+
+async def public_sight(host: GameHost, match: MatchRecord, locale: str) -> PublicSight:
+    """``match`` as a spectator reads it in ``locale`` (the whole log, never cut). Raises
+    ``CorruptRecord`` when its log cannot be replayed."""
+    started = match.status is not MatchStatus.LOBBY and match.state_json is not None
+    name = host.namer(match)
+    table = Table(match, None, host.to_act(match), False, name)
+    outcome = host.outcome(match)
+    standings: tuple[str, ...] = ()
+    if outcome is not None:
+        standings = (winners_line(locale, outcome, name), *standings_lines(locale, match, outcome, name))
+    log = await host.public_log(match, limit=0, locale=locale) if started else []
+    return PublicSight(
+        title=t(locale, host.rules(match.game).title),
+        number=match.id,
+        version=match.version,
+        waiting=render(locale, table.waiting, name),
+        standings=standings,
+        log=tuple(log),
+        board=started,
+    )
+
+
+def seat_sight(host: GameHost, match: MatchRecord, seat: int, locale: str) -> SeatSight:
+    """What ``seat`` of ``match`` reads of its own in ``locale``: its moves in words on its turn (the
+    labels of its menu), else why it has none now."""
+    name = host.namer(match)
+    to_act = host.to_act(match)
+    table = Table(match, seat, to_act, False, name)
+    if not table.my_turn:
+        return SeatSight(name(seat), (), render(locale, table.waiting, name))
+    moves = tuple(entry.label for entry in host.legal_menu(match, seat, locale))
+    return SeatSight(name(seat), moves, None)
