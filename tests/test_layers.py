@@ -13,13 +13,15 @@ ROOT = Path(__file__).resolve().parents[1]
 
 # Top-level modules each folder must never import.
 FORBIDDEN = {
-    "engine": {"discord", "aiosqlite", "PIL", "data", "render", "cogs", "bot", "sqlite3", "bench"},
-    "render": {"discord", "aiosqlite", "data", "cogs", "bot", "sqlite3", "bench"},
-    "data": {"discord", "PIL", "render", "cogs", "bot", "bench"},
+    "engine": {"discord", "aiosqlite", "PIL", "data", "render", "cogs", "bot", "sqlite3", "bench", "web"},
+    "render": {"discord", "aiosqlite", "data", "cogs", "bot", "sqlite3", "bench", "web"},
+    "data": {"discord", "PIL", "render", "cogs", "bot", "bench", "web"},
     # Benchmarks and simulations drive the layers from outside; the Discord side is driven from ``tests``.
     "bench": {"discord", "cogs", "bot"},
     # The Discord side is handed the stores' opener by whoever starts it (bot.py, the tests).
-    "cogs": {"data", "bench", "bot", "aiosqlite", "sqlite3"},
+    "cogs": {"data", "bench", "bot", "aiosqlite", "sqlite3", "web"},
+    # The web table, like the Discord side, is handed the stores' opener and asks the host for the rest.
+    "web": {"data", "discord", "cogs", "bench", "bot", "aiosqlite", "asyncpg", "sqlite3"},
 }
 # Rules code is pure: no clock, no global random, no async, no host.
 PURE_FORBIDDEN = {"asyncio", "time", "datetime", "random", "secrets", "os", "engine.host", "lang"}
@@ -96,7 +98,7 @@ KNOWN_CYCLES: list[set[str]] = []
 
 def project_modules() -> dict[str, Path]:
     found = {}
-    for folder in ("engine", "data", "render", "cogs", "lang", "bench"):
+    for folder in ("engine", "data", "render", "cogs", "lang", "bench", "web"):
         for path in (ROOT / folder).rglob("*.py"):
             parts = path.relative_to(ROOT).with_suffix("").parts
             found[".".join(parts[:-1] if parts[-1] == "__init__" else parts)] = path
@@ -205,6 +207,19 @@ def test_the_discord_side_reaches_no_store() -> None:
     }
     assert found == {}
     assert all(store_reaches(ROOT / opener) for opener in STORE_OPENERS)  # one that no longer does: drop it
+
+
+# The web table likewise: only what opens the stores for ``bot.py web`` holds them.
+WEB_STORE_OPENERS = {"web/serving.py"}
+
+
+def test_the_web_table_reaches_no_store() -> None:
+    found = {
+        str(path.relative_to(ROOT)): reaches
+        for path in sorted((ROOT / "web").rglob("*.py"))
+        if str(path.relative_to(ROOT)) not in WEB_STORE_OPENERS and (reaches := store_reaches(path))
+    }
+    assert found == {}
 
 
 def test_the_store_finder_sees_one(tmp_path: Path) -> None:

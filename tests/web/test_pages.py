@@ -1,0 +1,112 @@
+"""The public match page and its board, in both languages, with the headers every answer carries."""
+
+from __future__ import annotations
+
+import html
+
+from aiohttp.test_utils import TestClient
+
+from engine.host.service import GameHost
+from render.registry import render_view
+from tests.web.conftest import computers_match, people_match
+
+SECURITY_HEADERS = ("Content-Security-Policy", "X-Frame-Options", "X-Content-Type-Options", "Referrer-Policy")
+
+
+def assert_secure(headers: object) -> None:
+    for name in SECURITY_HEADERS:
+        assert name in headers, name  # type: ignore[operator]
+    policy = headers["Content-Security-Policy"]  # type: ignore[index]
+    assert "default-src 'self'" in policy and "frame-ancestors 'none'" in policy
+    assert "unsafe-inline" not in policy
+    assert headers["X-Frame-Options"] == "DENY"  # type: ignore[index]
+    assert headers["X-Content-Type-Options"] == "nosniff"  # type: ignore[index]
+    assert headers["Referrer-Policy"] == "no-referrer"  # type: ignore[index]
+
+
+async def test_the_public_page_shows_the_board_and_the_whole_log_in_english(
+    host: GameHost, client: TestClient
+) -> None:
+    match = await computers_match(host, "ny_piatnik", 3)
+    answer = await client.get(f"/m/{match.id}")
+    assert answer.status == 200
+    page = await answer.text()
+    assert_secure(answer.headers)
+    assert f'<img src="/m/{match.id}/board.png?v={match.version}' in page
+    assert 'name="viewport"' in page and "<script" not in page
+    assert "New York" in page and f"match #{match.id}" in page
+    log = await host.public_log(match, limit=0, locale="en")
+    assert len(log) > 30  # a whole match, none of it cut
+    for line in log:
+        assert f"<li>{html.escape(line)}</li>" in page
+    assert "Final standings:" in page and "wins with" in page
+    # Words, never the engine's notation.
+    for logged in await host.store.action_log(match.id):
+        if any(ch.isdigit() for ch in logged.notation) and len(logged.notation) > 5:
+            assert logged.notation not in page
+
+
+async def test_the_public_page_speaks_italian_when_asked(host: GameHost, client: TestClient) -> None:
+    match = await computers_match(host, "ny_piatnik", 3)
+    page = await (await client.get(f"/m/{match.id}?lang=it")).text()
+    assert '<html lang="it">' in page
+    assert f"partita n. {match.id}" in page and "Tutte le mosse finora" in page
+    assert "Classifica finale:" in page and "vince con" in page
+    for english in ("match #", "Every move so far", "Final standings", "wins with", "The board"):
+        assert english not in page
+    for line in await host.public_log(match, limit=0, locale="it"):
+        assert f"<li>{html.escape(line)}</li>" in page
+
+
+async def test_the_browser_language_chooses_when_the_address_does_not(
+    host: GameHost, client: TestClient
+) -> None:
+    match = await computers_match(host, "skyline", 2)
+    italian = await client.get(f"/m/{match.id}", headers={"Accept-Language": "fr-FR,it;q=0.8,en;q=0.5"})
+    assert '<html lang="it">' in await italian.text()
+    english = await client.get(f"/m/{match.id}", headers={"Accept-Language": "de, en-GB;q=0.9, it;q=0.1"})
+    assert '<html lang="en">' in await english.text()
+    neither = await client.get(f"/m/{match.id}", headers={"Accept-Language": "fr, de;q=0.5"})
+    assert '<html lang="en">' in await neither.text()
+    asked = await client.get(f"/m/{match.id}?lang=en", headers={"Accept-Language": "it"})
+    assert '<html lang="en">' in await asked.text()
+
+
+async def test_the_board_is_the_posts_board_as_a_png(host: GameHost, client: TestClient) -> None:
+    match = await computers_match(host, "fifth_avenue", 3)
+    answer = await client.get(f"/m/{match.id}/board.png")
+    assert answer.status == 200
+    assert answer.content_type == "image/png"
+    assert_secure(answer.headers)
+    png = await answer.read()
+    assert png == render_view(match.game, host.view(match, None), match.seat_names(), "en")
+
+
+async def test_a_match_waiting_for_a_person_says_whose_turn_it_is(host: GameHost, client: TestClient) -> None:
+    match = await people_match(host, "ny_henn", 3)
+    (seat,) = host.to_act(match)
+    player = match.player_at(seat)
+    assert player is not None
+    page = await (await client.get(f"/m/{match.id}")).text()
+    assert f"Waiting for {player.name}" in page
+    page_it = await (await client.get(f"/m/{match.id}?lang=it")).text()
+    assert f"Si aspetta {player.name}" in page_it
+
+
+async def test_unknown_pages_are_refused_with_the_same_headers(client: TestClient) -> None:
+    for address in ("/m/999", "/m/999/board.png", "/nothing"):
+        answer = await client.get(address)
+        assert answer.status == 404
+        assert_secure(answer.headers)
+    style = await client.get("/static/web.css")
+    assert style.status == 200
+    assert_secure(style.headers)
+
+
+async def test_a_lobby_has_a_page_without_a_board(host: GameHost, client: TestClient) -> None:
+    match = await host.create_match("skyline", 3, seed=2)
+    answer = await client.get(f"/m/{match.id}")
+    assert answer.status == 200
+    page = await answer.text()
+    assert "<img" not in page and "has not started yet" in page
+    assert (await client.get(f"/m/{match.id}/board.png")).status == 404

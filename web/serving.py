@@ -1,0 +1,113 @@
+"""The web table as a process of its own on a store (``python bot.py web``), and the links it serves
+(``python bot.py web-link``). Whoever starts it hands over the stores' opener, so this package never
+imports the stores themselves."""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from collections.abc import Callable
+from datetime import UTC, datetime
+
+from aiohttp import web
+from aiohttp.abc import AbstractAccessLogger
+from aiohttp.web_request import BaseRequest
+from aiohttp.web_response import StreamResponse
+
+from engine.core.errors import MatchNotFound
+from engine.host.link_secret import link_secret
+from engine.host.service import GameHost
+from engine.host.storage import OpenStores
+from web.app import create_app
+from web.links import pass_for
+
+log = logging.getLogger(__name__)
+
+
+class AccessLog(AbstractAccessLogger):
+    """The access log without the private links' tokens: a private page is logged by its kind only."""
+
+    def log(self, request: BaseRequest, response: StreamResponse, time: float) -> None:
+        path = request.path
+        shown = "/p/…" if path.startswith("/p/") else path
+        self.logger.info("%s %s %s %.1f ms", request.method, shown, response.status, time * 1000)
+
+
+def local_url(host: str, port: int) -> str:
+    """The address of a server listening on ``host`` and ``port``."""
+    return f"http://[{host}]:{port}" if ":" in host else f"http://{host}:{port}"
+
+
+def base_url(public_url: str | None, host: str, port: int) -> str:
+    """Where links point: the table's public address when the operator gives one (``BIGAPPLE_WEB_URL``),
+    else the local one."""
+    if public_url and public_url.strip():
+        return public_url.strip().rstrip("/")
+    return local_url(host, port)
+
+
+def _stamp(clock: Callable[[], datetime]) -> Callable[[], str]:
+    return lambda: clock().astimezone(UTC).isoformat(timespec="milliseconds")
+
+
+async def serve(
+    database: str,
+    open_stores: OpenStores,
+    *,
+    host: str,
+    port: int,
+    secret: str | None,
+    announce: Callable[[str], None],
+    stop: asyncio.Event,
+    clock: Callable[[], datetime] = lambda: datetime.now(UTC),
+) -> None:
+    """Serve the web table on ``database`` at ``host``:``port`` (0: any free port), tell ``announce`` its
+    base address once it listens, and serve until ``stop`` is set."""
+    stores = await open_stores(database, clock=_stamp(clock))
+    try:
+        game_host = GameHost(stores.matches, clock=clock)
+        app = create_app(game_host, stores.settings, secret=secret, clock=clock)
+        runner = web.AppRunner(app, access_log_class=AccessLog)
+        await runner.setup()
+        try:
+            site = web.TCPSite(runner, host, port)
+            await site.start()
+            bound = port
+            for address in runner.addresses:
+                if isinstance(address, tuple) and len(address) >= 2:
+                    bound = int(address[1])
+                    break
+            announce(local_url(host, bound))
+            await stop.wait()
+        finally:
+            await runner.cleanup()
+    finally:
+        await stores.close()
+
+
+async def link(
+    database: str,
+    open_stores: OpenStores,
+    *,
+    match_id: int,
+    seat: int | None,
+    base: str,
+    secret: str | None,
+    clock: Callable[[], datetime] = lambda: datetime.now(UTC),
+) -> str:
+    """The address of match ``match_id``'s public page, or with ``seat`` the signed link of that seat's
+    private page. Raises ``MatchNotFound`` for an unknown match, ``ValueError`` for a seat it lacks."""
+    stores = await open_stores(database, clock=_stamp(clock))
+    try:
+        match = await GameHost(stores.matches, clock=clock).match(match_id)
+        if seat is None:
+            return f"{base}/m/{match.id}"
+        if not 0 <= seat < match.seat_count:
+            raise ValueError(f"match {match.id} has seats 0 to {match.seat_count - 1}, not {seat}")
+        key = await link_secret(stores.settings, secret)
+        return f"{base}/p/{pass_for(key, match.id, seat, clock())}"
+    finally:
+        await stores.close()
+
+
+__all__ = ["MatchNotFound", "base_url", "link", "serve"]
