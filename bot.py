@@ -1,7 +1,7 @@
 """Big Apple: a Discord host for five New York board games.
 
-``python bot.py [run|sync|demo|transcript|selfplay|bench|tournament-sim]``: the exact contract is in the
-project's CLI notes.
+``python bot.py [run|sync|demo|transcript|selfplay|bench|tournament-sim|web|web-link|...]``: the exact
+contract is in the project's CLI notes.
 Settings come from the environment or a ``.env`` file next to this script.
 """
 
@@ -54,6 +54,8 @@ class Settings(BaseSettings):
     bigapple_render_workers: int | None = None  # processes that draw images; default one per core, 0 a thread
     bigapple_think_workers: int | None = None  # processes where strong computers think; likewise
     bigapple_retention_days: float = 30.0  # sent notices older than this are deleted
+    bigapple_web_url: str | None = None  # the web table's public address, which its links point to
+    bigapple_web_secret: SecretStr | None = None  # signs private links; unset: one kept in the database
     log_level: str | None = None  # default: INFO for the bot, WARNING for the offline commands
 
     @property
@@ -481,6 +483,73 @@ def cmd_clock_sim(args: argparse.Namespace) -> int:
     return 0 if summary["finished"] else 1
 
 
+def web_secret(settings: Settings) -> str | None:
+    return settings.bigapple_web_secret.get_secret_value() if settings.bigapple_web_secret else None
+
+
+def cmd_web(args: argparse.Namespace, settings: Settings) -> int:
+    """Serve the web table on the store until stopped, after printing its address as one JSON line."""
+    from data.backend import open_stores
+    from engine.host import event_loop
+    from web.serving import serve
+
+    def announce(url: str) -> None:
+        print(json.dumps({"web": url}), flush=True)
+
+    async def run() -> None:
+        stop = asyncio.Event()
+        loop = asyncio.get_running_loop()
+        for signum in (signal.SIGINT, signal.SIGTERM):
+            loop.add_signal_handler(signum, stop.set)
+        await serve(
+            args.db or settings.bigapple_db,
+            open_stores,
+            host=args.host,
+            port=args.port,
+            secret=web_secret(settings),
+            announce=announce,
+            stop=stop,
+        )
+
+    try:
+        event_loop.run(run())
+    except RuntimeError as exc:  # the store refused this process (see data.backend.open_stores)
+        print(f"error: {exc}", file=sys.stderr)
+        return 1
+    return 0
+
+
+def cmd_web_link(args: argparse.Namespace, settings: Settings) -> int:
+    """Print the address of a match's public page, or the signed link of one seat's private page."""
+    from data.backend import open_stores
+    from engine.core.errors import MatchNotFound
+    from web.serving import base_url, link
+
+    if not Path(args.db).is_file():
+        print(f"error: there is no database at {args.db}", file=sys.stderr)
+        return 1
+    base = base_url(settings.bigapple_web_url, args.host, args.port)
+    try:
+        url = asyncio.run(
+            link(
+                args.db,
+                open_stores,
+                match_id=args.match,
+                seat=args.seat,
+                base=base,
+                secret=web_secret(settings),
+            )
+        )
+    except MatchNotFound as exc:
+        print(f"error: {exc.describe()}", file=sys.stderr)
+        return 1
+    except (ValueError, RuntimeError) as exc:  # a seat the match lacks; a store in use by another process
+        print(f"error: {exc}", file=sys.stderr)
+        return 1
+    print(json.dumps({"public" if args.seat is None else "private": url}))
+    return 0
+
+
 # ------------------------------------------------------------------------------ parsing
 
 
@@ -604,6 +673,20 @@ def build_parser() -> argparse.ArgumentParser:
     replay.add_argument("--seat", type=int, default=None, help="draw this seat's own view (from 0)")
     replay.add_argument("--animation", action="store_true", help="also the animation of the final post")
 
+    web = sub.add_parser("web", help="serve the web table on the store, without Discord")
+    web.add_argument("--host", default="127.0.0.1")
+    web.add_argument("--port", type=int, default=8080)
+    web.add_argument("--db", default=None, help="default: BIGAPPLE_DB")
+
+    web_link = sub.add_parser("web-link", help="the address of a match's page, or a seat's private link")
+    web_link.add_argument("--db", required=True, help="the database file")
+    web_link.add_argument("--match", type=int, required=True)
+    web_link.add_argument("--seat", type=int, default=None, help="the seat (from 0) whose private link")
+    web_link.add_argument(
+        "--host", default="127.0.0.1", help="the web table's host, without BIGAPPLE_WEB_URL"
+    )
+    web_link.add_argument("--port", type=int, default=8080, help="the web table's port, likewise")
+
     bench = sub.add_parser("bench", help="speed figures (at most 90 s)")
     bench.add_argument("--game")
     bench.add_argument("--json", action="store_true")
@@ -680,6 +763,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     try:
         if args.command in (None, "run", "sync"):
             return cmd_run(settings, sync_only=args.command == "sync")
+        if args.command == "web":
+            return cmd_web(args, settings)
+        if args.command == "web-link":
+            return cmd_web_link(args, settings)
         handlers = {
             "demo": cmd_demo,
             "selfplay": cmd_selfplay,

@@ -1,0 +1,107 @@
+"""``python bot.py web`` and ``web-link`` as a person or a checker runs them: separate processes on one
+SQLite file, their JSON lines read as they come (with a time limit, never a pause)."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import os
+import sys
+from pathlib import Path
+
+import aiohttp
+
+from data.store import SqliteMatchStore
+from engine.host.service import GameHost
+from tests.web.conftest import computers_match
+
+ROOT = Path(__file__).resolve().parents[2]
+READY_WITHIN_S = 60
+
+
+def environment(**extra: str) -> dict[str, str]:
+    env = {k: v for k, v in os.environ.items() if not k.startswith(("BIGAPPLE_", "DISCORD_"))}
+    env.update(extra)
+    return env
+
+
+async def bot(*args: str, **env: str) -> tuple[int, str, str]:
+    process = await asyncio.create_subprocess_exec(
+        sys.executable,
+        str(ROOT / "bot.py"),
+        *args,
+        stdout=asyncio.subprocess.PIPE,
+        stderr=asyncio.subprocess.PIPE,
+        env=environment(**env),
+    )
+    out, err = await asyncio.wait_for(process.communicate(), READY_WITHIN_S)
+    assert process.returncode is not None
+    return process.returncode, out.decode(), err.decode()
+
+
+async def stored_match(database: Path) -> int:
+    async with await SqliteMatchStore.open(database) as store:
+        return (await computers_match(GameHost(store, seed_source=lambda: 3), "ny_henn", 3)).id
+
+
+async def test_web_link_prints_the_public_and_private_links(tmp_path: Path) -> None:
+    database = tmp_path / "links.db"
+    match_id = await stored_match(database)
+    code, out, _ = await bot("web-link", "--db", str(database), "--match", str(match_id))
+    assert code == 0
+    assert json.loads(out) == {"public": f"http://127.0.0.1:8080/m/{match_id}"}
+    code, out, _ = await bot(
+        "web-link",
+        "--db",
+        str(database),
+        "--match",
+        str(match_id),
+        "--seat",
+        "2",
+        BIGAPPLE_WEB_URL="https://table.example.org/",
+    )
+    assert code == 0
+    (private,) = json.loads(out).values()
+    assert list(json.loads(out)) == ["private"]
+    assert private.startswith(f"https://table.example.org/p/{match_id}.2.")
+    for wrong in (["--match", "999"], ["--match", str(match_id), "--seat", "3"]):
+        code, out, err = await bot("web-link", "--db", str(database), *wrong)
+        assert code == 1 and out == "" and "error" in err
+
+
+async def test_web_serves_the_store_and_says_where(tmp_path: Path) -> None:
+    database = tmp_path / "served.db"
+    match_id = await stored_match(database)
+    code, out, _ = await bot("web-link", "--db", str(database), "--match", str(match_id), "--seat", "0")
+    assert code == 0
+    token = json.loads(out)["private"].rsplit("/p/", 1)[1]
+    process = await asyncio.create_subprocess_exec(
+        sys.executable,
+        str(ROOT / "bot.py"),
+        "web",
+        "--db",
+        str(database),
+        "--port",
+        "0",
+        stdout=asyncio.subprocess.PIPE,
+        env=environment(),
+    )
+    try:
+        assert process.stdout is not None
+        line = await asyncio.wait_for(process.stdout.readline(), READY_WITHIN_S)
+        base = json.loads(line)["web"]
+        assert base.startswith("http://127.0.0.1:")
+        async with aiohttp.ClientSession() as session:
+            async with session.get(f"{base}/m/{match_id}") as answer:
+                assert answer.status == 200
+                assert "<img" in await answer.text()
+            # The link made before the server started still opens its seat: the secret is kept.
+            async with session.get(f"{base}/p/{token}") as answer:
+                assert answer.status == 200
+            forged = token[:-1] + ("A" if token[-1] != "A" else "B")
+            async with session.get(f"{base}/p/{forged}") as answer:
+                assert answer.status == 403
+    finally:
+        process.terminate()
+        await asyncio.wait_for(process.wait(), READY_WITHIN_S)
+    assert process.returncode == 0
