@@ -132,6 +132,7 @@ def _words(locale: str, number: int) -> dict[str, str]:
         "match": t(locale, "match #{number}", number=number),
         "board": t(locale, "The board as it stands"),
         "log": t(locale, "Every move so far"),
+        "scores": t(locale, "Points so far"),
         "hand": t(locale, "Your hand"),
         "moves": t(locale, "Your moves now"),
         "keep": t(locale, "This page shows your hand: keep its link to yourself."),

@@ -9,25 +9,29 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from pydantic import BaseModel
+
 from engine.host.ports import MatchRecord, MatchStatus
 from engine.host.service import GameHost
 from engine.host.table import Table
 from engine.host.text import standings_lines, winners_line
-from lang import t
+from lang import t, tn
 from lang.says import render
 
 
 @dataclass(frozen=True, slots=True)
 class PublicSight:
     """A match as a spectator reads it in one language: the game's ``title``, the match ``number``, the
-    ``version`` its board is drawn at, who must act (or that it is over or not begun), the final
-    ``standings`` once it is over (the winner's line first), every public ``log`` line from the start,
-    and whether there is a ``board`` to draw yet."""
+    ``version`` its board is drawn at, who must act (or that it is over or not begun), each seat's
+    ``scores`` so far while it runs (when the game keeps them in the open), the final ``standings`` once
+    it is over (the winner's line first), every public ``log`` line from the start, and whether there is
+    a ``board`` to draw yet."""
 
     title: str
     number: int
     version: int
     waiting: str
+    scores: tuple[str, ...]
     standings: tuple[str, ...]
     log: tuple[str, ...]
     board: bool
@@ -54,15 +58,32 @@ async def public_sight(host: GameHost, match: MatchRecord, locale: str) -> Publi
     if outcome is not None:
         standings = (winners_line(locale, outcome, name), *standings_lines(locale, match, outcome, name))
     log = await host.public_log(match, limit=0, locale=locale) if started else []
+    points = open_scores(host.view(match, None)) if started and outcome is None else None
+    scores = tuple(
+        f"{name(seat)} · {tn(locale, '{count} point', '{count} points', count)}"
+        for seat, count in enumerate(points or ())
+    )
     return PublicSight(
         title=t(locale, host.rules(match.game).title),
         number=match.id,
         version=match.version,
         waiting=render(locale, table.waiting, name),
+        scores=scores,
         standings=standings,
         log=tuple(log),
         board=started,
     )
+
+
+def open_scores(view: BaseModel) -> tuple[int, ...] | None:
+    """Each seat's score so far, when the public ``view`` shows one per seat (its ``players`` or
+    ``seats``, each with a ``score``); None for a game that keeps none in the open while it runs (a
+    Skyline score waits for the secret missions, a Piatnik one for the end)."""
+    for field in ("players", "seats"):
+        rows = getattr(view, field, None)
+        if isinstance(rows, tuple) and rows and all(isinstance(getattr(r, "score", None), int) for r in rows):
+            return tuple(int(row.score) for row in rows)
+    return None
 
 
 def seat_sight(host: GameHost, match: MatchRecord, seat: int, locale: str) -> SeatSight:

@@ -6,9 +6,10 @@ import html
 
 from aiohttp.test_utils import TestClient
 
+from engine.core.rng import Rng
 from engine.host.service import GameHost
 from render.registry import render_view
-from tests.web.conftest import computers_match, people_match
+from tests.web.conftest import computers_match, people_match, play_moves
 
 SECURITY_HEADERS = ("Content-Security-Policy", "X-Frame-Options", "X-Content-Type-Options", "Referrer-Policy")
 
@@ -110,3 +111,20 @@ async def test_a_lobby_has_a_page_without_a_board(host: GameHost, client: TestCl
     page = await answer.text()
     assert "<img" not in page and "has not started yet" in page
     assert (await client.get(f"/m/{match.id}/board.png")).status == 404
+
+
+async def test_running_scores_show_where_the_game_keeps_them_open(host: GameHost, client: TestClient) -> None:
+    rng = Rng.from_seed(2)
+    for game in ("ny_henn", "ny1901", "fifth_avenue"):
+        match = await play_moves(host, await people_match(host, game, 3), 30, rng)
+        view = host.view(match, None)
+        rows = getattr(view, "players", None) or view.seats  # type: ignore[attr-defined]
+        page = await (await client.get(f"/m/{match.id}")).text()
+        assert "Points so far" in page, game
+        name = host.namer(match)
+        for seat, row in enumerate(rows):
+            unit = "point" if row.score == 1 else "points"
+            assert f"<li>{html.escape(name(seat))} · {row.score} {unit}</li>" in page, game
+    # Skyline's score waits for the secret missions: none is shown while it runs.
+    skyline = await play_moves(host, await people_match(host, "skyline", 3), 10, rng)
+    assert "Points so far" not in await (await client.get(f"/m/{skyline.id}")).text()

@@ -4,17 +4,23 @@ the match for a link that is wrong, another seat's, expired or for no match."""
 from __future__ import annotations
 
 import html
+import logging
 import re
 from datetime import timedelta
 
-from aiohttp.test_utils import TestClient
+import pytest
+from aiohttp.test_utils import TestClient, TestServer
 
+from data.backend import Stores
+from engine.host.link_secret import link_secret
 from engine.host.ports import MatchRecord
 from engine.host.service import GameHost
 from render.registry import render_view
 from tests.web.conftest import NOW, people_match
 from tests.web.test_pages import assert_secure
+from web.app import create_app
 from web.links import SeatPass, pass_for, sign
+from web.serving import AccessLog
 
 
 def tampered(token: str, seat: int) -> str:
@@ -96,3 +102,23 @@ async def test_wrong_links_are_refused_naming_nothing(
             assert_secure(answer.headers)
             assert_names_nothing(await answer.text(), match, title)
     assert (await client.get(f"/p/{good}")).status == 200
+
+
+async def test_the_access_log_never_holds_a_link(
+    host: GameHost, stores: Stores, caplog: pytest.LogCaptureFixture
+) -> None:
+    match = await people_match(host, "ny_henn", 3)
+    app = create_app(host, stores.settings, clock=lambda: NOW)
+    with caplog.at_level(logging.INFO, logger="aiohttp.access"):
+        server = TestServer(app)
+        await server.start_server(access_log_class=AccessLog)  # as ``bot.py web`` serves it
+        async with TestClient(server) as client:
+            secret = await link_secret(stores.settings)
+            token = pass_for(secret, match.id, 0, NOW)
+            assert (await client.get(f"/p/{token}")).status == 200
+            assert (await client.get(f"/p/{token}/hand.png")).status == 200
+            assert (await client.get(f"/m/{match.id}")).status == 200
+    logged = [record.getMessage() for record in caplog.records if record.name == "aiohttp.access"]
+    assert len(logged) == 3, logged
+    assert all(token not in line and token.split(".")[-1] not in line for line in logged)
+    assert any(f"/m/{match.id}" in line for line in logged)
