@@ -127,7 +127,7 @@ async def _match(request: web.Request, match_id: int) -> MatchRecord | None:
         return None
 
 
-def _words(locale: str, number: int) -> dict[str, str]:
+def _words(locale: str, number: int, player: str = "") -> dict[str, str]:
     return {
         "match": t(locale, "match #{number}", number=number),
         "board": t(locale, "The board as it stands"),
@@ -135,7 +135,9 @@ def _words(locale: str, number: int) -> dict[str, str]:
         "scores": t(locale, "Points so far"),
         "hand": t(locale, "Your hand"),
         "moves": t(locale, "Your moves now"),
-        "keep": t(locale, "This page shows your hand: keep its link to yourself."),
+        "keep": t(
+            locale, "The hand and moves of {player}: keep this page's link to yourself.", player=player
+        ),
         "later": t(locale, "Play them in Discord for now: playing on this page comes later."),
     }
 
@@ -196,14 +198,15 @@ async def seat_page(request: web.Request) -> web.Response:
     table = request.app[TABLE]
     locale = _locale(request)
     sight = await public_sight(table.host, match, locale)
+    seat = seat_sight(table.host, match, seat_pass.seat, locale)
     token = request.match_info["token"]
     return _page(
         request,
         "seat.html",
         locale=locale,
         sight=sight,
-        seat=seat_sight(table.host, match, seat_pass.seat, locale),
-        words=_words(locale, match.id),
+        seat=seat,
+        words=_words(locale, match.id, seat.name),
         board_src=f"/m/{match.id}/board.png?v={sight.version}&lang={locale}",
         hand_src=f"/p/{token}/hand.png?v={sight.version}&lang={locale}" if sight.board else None,
     )
