@@ -19,7 +19,7 @@ import sys
 import tempfile
 import time
 from collections.abc import Sequence
-from datetime import timedelta
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
 
@@ -522,6 +522,7 @@ def cmd_web(args: argparse.Namespace, settings: Settings) -> int:
 def cmd_web_link(args: argparse.Namespace, settings: Settings) -> int:
     """Print the address of a match's public page, or the signed link of one seat's private page."""
     from data.backend import open_stores
+    from data.db import FileInUse
     from engine.core.errors import MatchNotFound
     from web.serving import base_url, link
 
@@ -529,25 +530,40 @@ def cmd_web_link(args: argparse.Namespace, settings: Settings) -> int:
         print(f"error: there is no database at {args.db}", file=sys.stderr)
         return 1
     base = base_url(settings.bigapple_web_url, args.host, args.port)
+    asked = {"match_id": args.match, "seat": args.seat, "base": base, "secret": web_secret(settings)}
     try:
-        url = asyncio.run(
-            link(
-                args.db,
-                open_stores,
-                match_id=args.match,
-                seat=args.seat,
-                base=base,
-                secret=web_secret(settings),
-            )
-        )
+        try:
+            url = asyncio.run(link(args.db, open_stores, **asked))
+        except FileInUse:
+            url = link_beside(args.db, **asked)
     except MatchNotFound as exc:
         print(f"error: {exc.describe()}", file=sys.stderr)
         return 1
-    except (ValueError, RuntimeError) as exc:  # a seat the match lacks; a store in use by another process
+    except (ValueError, RuntimeError) as exc:  # a seat the match lacks; a database that cannot be opened
         print(f"error: {exc}", file=sys.stderr)
         return 1
     print(json.dumps({"public" if args.seat is None else "private": url}))
     return 0
+
+
+def link_beside(database: str, match_id: int, seat: int | None, base: str, secret: str | None) -> str:
+    """``web.serving.link`` while the bot or the web table holds the SQLite file: what the link needs
+    is read without taking the file, and the signing key is the one the web table keeps there."""
+    from data import peek
+    from engine.core.errors import MatchNotFound
+    from engine.host import link_secret
+    from web.serving import signed_link
+
+    seats = peek.seat_count(database, match_id)
+    if seats is None:
+        raise MatchNotFound(f"there is no match {match_id}")
+    kept = secret or peek.setting(database, *link_secret.INSTALLATION, link_secret.KEY)
+    if seat is not None and not kept:
+        raise RuntimeError(
+            "the web table has not made its signing key yet: start `web` once, or set BIGAPPLE_WEB_SECRET"
+        )
+    key = (kept or "").strip().encode()
+    return signed_link(base, match_id, seats, seat, key, datetime.now(UTC))
 
 
 # ------------------------------------------------------------------------------ parsing

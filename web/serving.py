@@ -100,14 +100,20 @@ async def link(
     stores = await open_stores(database, clock=_stamp(clock))
     try:
         match = await GameHost(stores.matches, clock=clock).match(match_id)
-        if seat is None:
-            return f"{base}/m/{match.id}"
-        if not 0 <= seat < match.seat_count:
-            raise ValueError(f"match {match.id} has seats 0 to {match.seat_count - 1}, not {seat}")
-        key = await link_secret(stores.settings, secret)
-        return f"{base}/p/{pass_for(key, match.id, seat, clock())}"
+        key = await link_secret(stores.settings, secret) if seat is not None else b""
+        return signed_link(base, match.id, match.seat_count, seat, key, clock())
     finally:
         await stores.close()
 
 
-__all__ = ["MatchNotFound", "base_url", "link", "serve"]
+def signed_link(base: str, match_id: int, seats: int, seat: int | None, key: bytes, now: datetime) -> str:
+    """The address of match ``match_id``'s public page, or with ``seat`` the link of that seat's private
+    page signed with ``key``. Raises ``ValueError`` for a seat the match (of ``seats`` seats) lacks."""
+    if seat is None:
+        return f"{base}/m/{match_id}"
+    if not 0 <= seat < seats:
+        raise ValueError(f"match {match_id} has seats 0 to {seats - 1}, not {seat}")
+    return f"{base}/p/{pass_for(key, match_id, seat, now)}"
+
+
+__all__ = ["MatchNotFound", "base_url", "link", "serve", "signed_link"]

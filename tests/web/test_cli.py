@@ -98,6 +98,13 @@ async def test_web_serves_the_store_and_says_where(tmp_path: Path) -> None:
             # The link made before the server started still opens its seat: the secret is kept.
             async with session.get(f"{base}/p/{token}") as answer:
                 assert answer.status == 200
+            # A link asked for while the server runs on the same file is made and opens its seat.
+            port = base.rsplit(":", 1)[1]
+            asked = ("--match", str(match_id), "--seat", "1", "--port", port)
+            code, out, err = await bot("web-link", "--db", str(database), *asked)
+            assert code == 0, err
+            async with session.get(json.loads(out)["private"]) as answer:
+                assert answer.status == 200
             forged = token[:-1] + ("A" if token[-1] != "A" else "B")
             async with session.get(f"{base}/p/{forged}") as answer:
                 assert answer.status == 403
