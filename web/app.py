@@ -20,6 +20,7 @@ from aiohttp import web
 from pydantic import BaseModel
 
 from engine.core.errors import MatchNotFound
+from engine.host.languages import chosen_language
 from engine.host.link_secret import link_secret
 from engine.host.ports import MatchRecord, SettingsStore
 from engine.host.service import GameHost
@@ -93,8 +94,16 @@ async def _load_secret(app: web.Application) -> None:
     table.secret = await link_secret(table.settings, table.configured_secret)
 
 
-def _locale(request: web.Request) -> str:
-    return page_locale(request.query.get("lang"), request.headers.get("Accept-Language"))
+def _locale(request: web.Request, chosen: str | None = None) -> str:
+    return page_locale(request.query.get("lang"), request.headers.get("Accept-Language"), chosen)
+
+
+async def _seat_locale(request: web.Request, match: MatchRecord, seat: int) -> str:
+    """The language of ``seat``'s private page: the one its player chose in their settings, unless the
+    address asks for another."""
+    player = match.player_at(seat)
+    table = request.app[TABLE]
+    return _locale(request, await chosen_language(table.settings, player.user_id if player else None))
 
 
 def _page(request: web.Request, template: str, status: int = 200, **context: Any) -> web.Response:
@@ -196,7 +205,7 @@ async def seat_page(request: web.Request) -> web.Response:
         return _refused(request, 403)
     match, seat_pass = opened
     table = request.app[TABLE]
-    locale = _locale(request)
+    locale = await _seat_locale(request, match, seat_pass.seat)
     sight = await public_sight(table.host, match, locale)
     seat = seat_sight(table.host, match, seat_pass.seat, locale)
     token = request.match_info["token"]
@@ -222,5 +231,6 @@ async def hand_png(request: web.Request) -> web.Response:
         return _refused(request, 404)
     table = request.app[TABLE]
     view = table.host.view(match, seat_pass.seat)
-    png = await table.draw(match.game, view, match.seat_names(), _locale(request))
+    locale = await _seat_locale(request, match, seat_pass.seat)
+    png = await table.draw(match.game, view, match.seat_names(), locale)
     return _refused(request, 404) if png is None else _png(png)

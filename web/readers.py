@@ -1,5 +1,6 @@
-"""Which language a page is written in: the one the address asks for (``?lang=it``), else the first the
-browser accepts that we speak (``Accept-Language``, by preference), else English."""
+"""Which language a page is written in: the one the address asks for (``?lang=it``), else on a player's
+private page the one they chose in their settings, else the first the browser accepts that we speak
+(``Accept-Language``, by preference), else English."""
 
 from __future__ import annotations
 
@@ -25,10 +26,11 @@ def accepted(header: str | None) -> list[str]:
     return [tag for _, _, tag in sorted(ranked)]
 
 
-def page_locale(asked: str | None, header: str | None) -> str:
-    """The language of a page: ``asked`` (from the address) when we speak it, else the browser's first
-    accepted language we speak, else English."""
-    for candidate in (asked, *accepted(header)):
+def page_locale(asked: str | None, header: str | None, chosen: str | None = None) -> str:
+    """The language of a page: ``asked`` (from the address) when we speak it, else the one its reader
+    ``chosen`` in their settings (a private page's player), else the browser's first accepted language we
+    speak, else English."""
+    for candidate in (asked, chosen, *accepted(header)):
         language = understood(candidate)
         if language is not None:
             return language

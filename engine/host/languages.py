@@ -49,6 +49,11 @@ async def recipient_locale(settings: SettingsStore, user_id: int | None, guild_i
     return lang.pick(chosen, heard, await server_locale(settings, guild_id))
 
 
+async def chosen_language(settings: SettingsStore, user_id: int | None) -> str | None:
+    """The language ``user_id`` chose with ``/settings language``, if any (None: nobody, or no choice)."""
+    return await settings.get("user", user_id, LANGUAGE) if user_id else None
+
+
 async def server_locale(settings: SettingsStore, guild_id: int | None) -> str | None:
     """The language of ``guild_id``: its admins' choice, else the one Discord says it prefers."""
     if not guild_id:

@@ -12,6 +12,7 @@ import pytest
 from aiohttp.test_utils import TestClient, TestServer
 
 from data.backend import Stores
+from engine.host.languages import LANGUAGE
 from engine.host.link_secret import link_secret
 from engine.host.ports import MatchRecord
 from engine.host.service import GameHost
@@ -123,3 +124,25 @@ async def test_the_access_log_never_holds_a_link(
     assert len(logged) == 3, logged
     assert all(token not in line and token.split(".")[-1] not in line for line in logged)
     assert any(f"/m/{match.id}" in line for line in logged)
+
+
+async def test_a_private_page_speaks_the_language_its_player_chose(
+    host: GameHost, stores: Stores, client: TestClient, secret: bytes
+) -> None:
+    match = await people_match(host, "ny_piatnik", 3)
+    italian, english = 0, 1
+    player = match.player_at(italian)
+    assert player is not None and player.user_id is not None
+    await stores.settings.set("user", player.user_id, LANGUAGE, "it")
+    english_browser = {"Accept-Language": "en-GB,en;q=0.9"}
+    # Her choice wins over an English browser; the address may still ask for another language.
+    mine_link = f"/p/{pass_for(secret, match.id, italian, NOW)}"
+    mine = await (await client.get(mine_link, headers=english_browser)).text()
+    assert '<html lang="it">' in mine
+    assert f'/hand.png?v={match.version}&amp;lang=it"' in mine  # the hand is drawn in it too
+    asked = f"{mine_link}?lang=en"
+    assert '<html lang="en">' in await (await client.get(asked, headers=english_browser)).text()
+    # A player with no choice reads the browser's language.
+    their_link = f"/p/{pass_for(secret, match.id, english, NOW)}"
+    theirs = await (await client.get(their_link, headers=english_browser)).text()
+    assert '<html lang="en">' in theirs
