@@ -36,6 +36,9 @@ async def lobby_button(interaction: discord.Interaction[Any], pressed: Pressed) 
         await require_creator(bot.host, match_id, scope)
         match = await bot.host.add_computer(match_id, scope=scope)
     else:
+        # Starting deals the game and lets computers seated first move: on a busy machine that can take
+        # longer than Discord waits for an answer, so the press is acknowledged first.
+        await interaction.response.defer()
         await bot.host.start(match_id, by_user=user.id, scope=scope)
         bot.kick_outbox()
         match = await bot.host.match(match_id, scope)
@@ -53,7 +56,10 @@ async def add_computer(interaction: discord.Interaction[Any], pressed: Pressed) 
 async def redraw_lobby(interaction: discord.Interaction[Any], match: MatchRecord) -> None:
     bot = bot_of(interaction)
     locale = await recipient_locale(bot, None, match.guild_id)  # the lobby message is public
-    await interaction.response.edit_message(**lobby_message(bot, match, locale))
+    if interaction.response.is_done():
+        await interaction.edit_original_response(**lobby_message(bot, match, locale))
+    else:
+        await interaction.response.edit_message(**lobby_message(bot, match, locale))
 
 
 def lobby_message(bot: Bot, match: MatchRecord, locale: str) -> dict[str, Any]:
