@@ -86,7 +86,7 @@ def menu_choices(menu: FakeMessage) -> dict[str, tuple[str | None, str]]:
 
 
 async def _reach(
-    fake: FakeDiscord, menu: FakeMessage, user: FakeUser, notation: str, keys: list[str]
+    fake: FakeDiscord, menu: FakeMessage, user: FakeUser, notation: str, keys: list[str], patience: float
 ) -> tuple[FakeMessage, int]:
     """Play ``notation`` from ``menu`` through its groups (``keys``, coarsest first) and pages; returns
     the message after the move and the taps it took."""
@@ -94,7 +94,8 @@ async def _reach(
     for _ in range(20):
         one = _button(menu, "ba:one:")
         if one is not None:
-            return await (await fake.click(menu, one, user=user)).response(), taps + BUTTON_TAPS
+            played = await (await fake.click(menu, one, user=user)).response(timeout=patience)
+            return played, taps + BUTTON_TAPS
         offered = menu_choices(menu)
         wanted = "=" + notation
         if wanted not in offered:
@@ -103,10 +104,10 @@ async def _reach(
             wanted = opens[0] if opens else pages[-1]
         select, custom_id = offered[wanted]
         if select is None:
-            menu = await (await fake.click(menu, custom_id, user=user)).response()
+            menu = await (await fake.click(menu, custom_id, user=user)).response(timeout=patience)
             taps += BUTTON_TAPS
         else:
-            menu = await (await fake.select(menu, select, [wanted], user=user)).response()
+            menu = await (await fake.select(menu, select, [wanted], user=user)).response(timeout=patience)
             taps += SELECT_TAPS
         if wanted.startswith("="):
             return menu, taps
@@ -163,7 +164,7 @@ def _turn_dm(fake: FakeDiscord, user: FakeUser, version: int) -> tuple[FakeMessa
 
 
 async def measure_turns(
-    game: str, max_moves: int = 150, seed: int = 1, bob_by_dm: bool = False
+    game: str, max_moves: int = 150, seed: int = 1, bob_by_dm: bool = False, patience: float = 3.0
 ) -> dict[str, Any]:
     """The per-turn figures of ``bench --full`` for ``game``. With ``bob_by_dm``, Bob chooses to be told
     of his turns by direct message (``/settings notify``) and starts each of them from that message.
@@ -171,7 +172,9 @@ async def measure_turns(
     posts that still have buttons), ``recaps`` (posts that recap the moves since a player's last turn,
     with the names they mention), ``carried_steps`` (moves played on a menu that carried on) and
     ``dm_turns`` and ``shortcuts`` (steps that played a run of moves)."""
-    fake = FakeDiscord()
+    # Discord forgets a press not answered within three seconds; ``patience`` lets a test that counts
+    # (not one that times) wait longer for a busy machine's answers to the menu's presses.
+    fake = FakeDiscord(ack_deadline=patience)
     await fake.start()
     cy = fake.add_user("cy")
     people = {u.id: u for u in (fake.alice, fake.bob, cy)}
@@ -241,7 +244,7 @@ async def measure_turns(
                             post, play = dm
                             dm_turns += 1
                         assert play is not None
-                        menu = await (await fake.click(post, play, user=user)).response()
+                        menu = await (await fake.click(post, play, user=user)).response(timeout=patience)
                         turn_taps[-1] += BUTTON_TAPS  # opening the menu is the turn's, not a step's
                     else:
                         carried_steps += 1
@@ -256,7 +259,7 @@ async def measure_turns(
                             shortcut, played = found
                             notation, keys = joined(shortcut.moves), [level.key for level in shortcut.path]
                             shortcuts += 1
-                    menu, taps = await _reach(fake, menu, user, notation, keys)
+                    menu, taps = await _reach(fake, menu, user, notation, keys, patience)
                     step_taps.append(taps)
                     turn_taps[-1] += taps
                     previous = seat
