@@ -749,6 +749,9 @@ async def test_dirk_henns_new_york_is_played_through_menus_and_multi_selects(
         assert not any(line.startswith("hand ") for line in log)  # hands stay private
 
 
+WHOLE_MATCH_PATIENCE_S = 30.0
+
+
 @pytest.mark.parametrize(
     ("game", "options"), [("ny_henn", ""), ("skyline", "hidden"), ("fifth_avenue", ""), ("ny1901", "")]
 )
@@ -756,6 +759,9 @@ async def test_a_whole_match_keeps_every_hand_with_its_owner(
     game: str, options: str, fake_discord: FakeDiscord, tmp_path: Path
 ) -> None:
     fake = fake_discord
+    # Whose hand goes where is what this counts over thousands of presses; how soon each is answered has
+    # tests of its own, so one slow moment of a busy machine may pass Discord's three seconds here.
+    fake.ack_deadline = WHOLE_MATCH_PATIENCE_S
     cy = fake.add_user("cy")
     people = {u.id: u for u in (fake.alice, fake.bob, cy)}
     greedy = POLICIES[game]["greedy"]
@@ -780,7 +786,7 @@ async def test_a_whole_match_keeps_every_hand_with_its_owner(
             move = {"notation": rules.notation(action)}
             reply = await (
                 await fake.slash("move", move, user=people[player.user_id], channel=thread)
-            ).response()
+            ).response(timeout=WHOLE_MATCH_PATIENCE_S)
             assert "You played" in (reply.content or ""), reply.content
         record = await bot.host.match(match_id)
         assert record.status is MatchStatus.FINISHED
