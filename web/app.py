@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import asyncio
 from collections.abc import Awaitable, Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import datetime
 from pathlib import Path
 from typing import Any
@@ -22,13 +22,16 @@ from pydantic import BaseModel
 from engine.core.errors import MatchNotFound
 from engine.host.languages import chosen_language
 from engine.host.link_secret import link_secret
+from engine.host.page_turns import PageAnswer, page_turn
 from engine.host.ports import MatchRecord, SettingsStore
 from engine.host.service import GameHost
 from engine.host.sights import public_sight, seat_sight
 from lang import t
-from web.links import SeatPass, verified
+from web.limits import Limiter
+from web.links import LINK_LIFETIME, SeatPass, verified
 from web.readers import page_locale
-from web.security import secure_headers
+from web.security import same_origin, secure_headers
+from web.sessions import cookie_name, form_token, new_session, session_of
 
 HERE = Path(__file__).resolve().parent
 
@@ -54,7 +57,17 @@ class WebTable:
     configured_secret: str | None
     clock: Callable[[], datetime]
     draw: Draw
+    # Told after a move from a page is stored (the bot sends the thread's post then).
+    on_move: Callable[[], None] | None = None
     secret: bytes = b""
+    # Moves sent from one seat's page: a burst of a turn's several decisions, then two a second.
+    moves: Limiter = field(init=False)
+    # Links that open nothing, per address: a few typing mistakes, then one try every six seconds.
+    guesses: Limiter = field(init=False)
+
+    def __post_init__(self) -> None:
+        self.moves = Limiter(60, 2.0, self.clock)
+        self.guesses = Limiter(20, 1 / 6, self.clock)
 
 
 TABLE = web.AppKey("table", WebTable)
@@ -68,23 +81,30 @@ def create_app(
     secret: str | None = None,
     clock: Callable[[], datetime] | None = None,
     draw: Draw | None = None,
+    on_move: Callable[[], None] | None = None,
 ) -> web.Application:
     """The web table's application on ``host``: ``settings`` keeps the links' secret unless ``secret``
     (the operator's) is given; ``clock`` tells the time links expire by (default: the host's); ``draw``
-    draws the images (default: the renderers, in a thread)."""
-    app = web.Application(middlewares=[secure_headers])
-    app[TABLE] = WebTable(host, settings, secret, clock or host.clock, draw or draw_in_thread)
+    draws the images (default: the renderers, in a thread); ``on_move`` is told after a move from a
+    page is stored."""
+    app = web.Application(middlewares=[secure_headers, same_origin])
+    app[TABLE] = WebTable(host, settings, secret, clock or host.clock, draw or draw_in_thread, on_move)
     app[TEMPLATES] = jinja2.Environment(
         loader=jinja2.FileSystemLoader(HERE / "templates"),
         autoescape=True,
         trim_blocks=True,
         lstrip_blocks=True,
     )
+    # The moves' handlers use this module's pages, so they are found when the application is made.
+    from web import play
+
     app.on_startup.append(_load_secret)
     app.router.add_get(r"/m/{match_id:\d+}", match_page)
     app.router.add_get(r"/m/{match_id:\d+}/board.png", board_png)
     app.router.add_get("/p/{token}", seat_page)
     app.router.add_get("/p/{token}/hand.png", hand_png)
+    app.router.add_post("/p/{token}/play", play.play)
+    app.router.add_post("/p/{token}/pick", play.pick)
     app.router.add_static("/static", HERE / "static", append_version=False)
     return app
 
@@ -98,7 +118,7 @@ def _locale(request: web.Request, chosen: str | None = None) -> str:
     return page_locale(request.query.get("lang"), request.headers.get("Accept-Language"), chosen)
 
 
-async def _seat_locale(request: web.Request, match: MatchRecord, seat: int) -> str:
+async def seat_locale(request: web.Request, match: MatchRecord, seat: int) -> str:
     """The language of ``seat``'s private page: the one its player chose in their settings, unless the
     address asks for another."""
     player = match.player_at(seat)
@@ -113,10 +133,16 @@ def _page(request: web.Request, template: str, status: int = 200, **context: Any
     return response
 
 
-def _refused(request: web.Request, status: int) -> web.Response:
-    """A page that says the address opens nothing, naming no match (403 for a link, 404 for the rest)."""
+def refused_page(request: web.Request, status: int) -> web.Response:
+    """A page that says the address opens nothing, naming no match (403 for a link, 404 for the rest, 400
+    for a form no page of ours sends)."""
     locale = _locale(request)
-    if status == 403:
+    if status == 400:
+        words = {
+            "title": t(locale, "This form cannot be read"),
+            "text": t(locale, "Open the page again from your link and choose again."),
+        }
+    elif status == 403:
         words = {
             "title": t(locale, "This link does not open a page"),
             "text": t(locale, "It may have expired or been copied wrong. Ask for a new link."),
@@ -147,7 +173,8 @@ def _words(locale: str, number: int, player: str = "") -> dict[str, str]:
         "keep": t(
             locale, "The hand and moves of {player}: keep this page's link to yourself.", player=player
         ),
-        "later": t(locale, "Play them in Discord for now: playing on this page comes later."),
+        "play": t(locale, "Play"),
+        "several": t(locale, "Play these"),
     }
 
 
@@ -155,7 +182,7 @@ async def match_page(request: web.Request) -> web.Response:
     """The public page of a match: heading, whose turn, the board, the standings once over, the log."""
     match = await _match(request, int(request.match_info["match_id"]))
     if match is None:
-        return _refused(request, 404)
+        return refused_page(request, 404)
     locale = _locale(request)
     sight = await public_sight(request.app[TABLE].host, match, locale)
     board_src = f"/m/{match.id}/board.png?v={sight.version}&lang={locale}"
@@ -180,57 +207,92 @@ async def board_png(request: web.Request) -> web.Response:
     table = request.app[TABLE]
     match = await _match(request, int(request.match_info["match_id"]))
     if match is None or match.state_json is None:
-        return _refused(request, 404)
+        return refused_page(request, 404)
     view = table.host.view(match, None)
     png = await table.draw(match.game, view, match.seat_names(), _locale(request))
-    return _refused(request, 404) if png is None else _png(png)
+    return refused_page(request, 404) if png is None else _png(png)
 
 
-async def _seat_of(request: web.Request) -> tuple[MatchRecord, SeatPass] | None:
-    """The match and seat a private link opens; None for a bad, expired or unknown one."""
+async def seat_of(request: web.Request) -> tuple[MatchRecord, SeatPass] | None:
+    """The match and seat a private link opens; None for a bad, expired or unknown one, and for any link
+    from an address that has sent too many of those lately."""
     table = request.app[TABLE]
-    seat_pass = verified(table.secret, request.match_info["token"], table.clock())
-    if seat_pass is None:
+    caller = request.remote or ""
+    if table.guesses.blocked(caller):
         return None
-    match = await _match(request, seat_pass.match_id)
-    if match is None or not 0 <= seat_pass.seat < match.seat_count:
+    seat_pass = verified(table.secret, request.match_info["token"], table.clock())
+    match = None if seat_pass is None else await _match(request, seat_pass.match_id)
+    if seat_pass is None or match is None or not 0 <= seat_pass.seat < match.seat_count:
+        table.guesses.allows(caller)
         return None
     return match, seat_pass
 
 
 async def seat_page(request: web.Request) -> web.Response:
-    """A seat's private page: the public page, plus its hand and its moves in words."""
-    opened = await _seat_of(request)
+    """A seat's private page: the public page, plus its hand and its moves to play."""
+    opened = await seat_of(request)
     if opened is None:
-        return _refused(request, 403)
-    match, seat_pass = opened
+        return refused_page(request, 403)
+    return await show_seat(request, *opened)
+
+
+async def show_seat(
+    request: web.Request,
+    match: MatchRecord,
+    seat_pass: SeatPass,
+    answer: PageAnswer | None = None,
+    status: int = 200,
+) -> web.Response:
+    """The page of the seat ``seat_pass`` opens, with the ``answer`` to a move sent from it above; the
+    first visit in a browser starts the seat's session there (see ``web.sessions``)."""
     table = request.app[TABLE]
-    locale = await _seat_locale(request, match, seat_pass.seat)
+    locale = await seat_locale(request, match, seat_pass.seat)
     sight = await public_sight(table.host, match, locale)
     seat = seat_sight(table.host, match, seat_pass.seat, locale)
     token = request.match_info["token"]
-    return _page(
+    name = cookie_name(seat_pass)
+    cookie = request.cookies.get(name)
+    fresh = session_of(table.secret, cookie, seat_pass, table.clock()) is None
+    if fresh or cookie is None:
+        cookie = new_session(table.secret, seat_pass, table.clock())
+    response = _page(
         request,
         "seat.html",
+        status,
         locale=locale,
         sight=sight,
         seat=seat,
+        turn=page_turn(table.host, match, seat_pass.seat, locale),
+        answer=answer,
+        form=form_token(table.secret, cookie),
+        token=token,
         words=_words(locale, match.id, seat.name),
         board_src=f"/m/{match.id}/board.png?v={sight.version}&lang={locale}",
         hand_src=f"/p/{token}/hand.png?v={sight.version}&lang={locale}" if sight.board else None,
     )
+    if fresh:
+        response.set_cookie(
+            name,
+            cookie,
+            max_age=int(LINK_LIFETIME.total_seconds()),
+            path="/p/",
+            httponly=True,
+            samesite="Strict",
+            secure=request.secure or request.headers.get("X-Forwarded-Proto") == "https",
+        )
+    return response
 
 
 async def hand_png(request: web.Request) -> web.Response:
     """A seat's own view drawn as the direct messages draw it, behind the same link as its page."""
-    opened = await _seat_of(request)
+    opened = await seat_of(request)
     if opened is None:
-        return _refused(request, 403)
+        return refused_page(request, 403)
     match, seat_pass = opened
     if match.state_json is None:
-        return _refused(request, 404)
+        return refused_page(request, 404)
     table = request.app[TABLE]
     view = table.host.view(match, seat_pass.seat)
-    locale = await _seat_locale(request, match, seat_pass.seat)
+    locale = await seat_locale(request, match, seat_pass.seat)
     png = await table.draw(match.game, view, match.seat_names(), locale)
-    return _refused(request, 404) if png is None else _png(png)
+    return refused_page(request, 404) if png is None else _png(png)

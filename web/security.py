@@ -1,7 +1,10 @@
 """The headers every answer of the web table carries: no scripts or frames from anywhere, no guessing of
-content types, no address (which may hold a private link) sent on to another site."""
+content types, no address (which may hold a private link) sent on to another site; and no form sent from
+another site."""
 
 from __future__ import annotations
+
+from urllib.parse import urlsplit
 
 from aiohttp import web
 from aiohttp.typedefs import Handler
@@ -27,3 +30,14 @@ async def secure_headers(request: web.Request, handler: Handler) -> web.StreamRe
         raise
     response.headers.update(HEADERS)
     return response
+
+
+@web.middleware
+async def same_origin(request: web.Request, handler: Handler) -> web.StreamResponse:
+    """Refuses a form sent from a page of another site (its ``Origin`` names another host), before the
+    session and the form token are even looked at."""
+    if request.method == "POST":
+        origin = request.headers.get("Origin")
+        if origin is not None and (origin == "null" or urlsplit(origin).netloc != request.host):
+            raise web.HTTPForbidden(text="cross-site form refused")
+    return await handler(request)
