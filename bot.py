@@ -18,7 +18,7 @@ import signal
 import sys
 import tempfile
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
@@ -487,13 +487,16 @@ def web_secret(settings: Settings) -> str | None:
     return settings.bigapple_web_secret.get_secret_value() if settings.bigapple_web_secret else None
 
 
-def cmd_web(args: argparse.Namespace, settings: Settings) -> int:
-    """Serve the web table on the store until stopped, after printing its address as one JSON line."""
+def cmd_web(
+    args: argparse.Namespace, settings: Settings, announce: Callable[[str], None] | None = None
+) -> int:
+    """Serve the web table on the store until stopped, after printing its address as one JSON line (or
+    telling ``announce``, the newcomer's invitation, with ``--play``)."""
     from data.backend import open_stores
     from engine.host import event_loop
     from web.serving import serve
 
-    def announce(url: str) -> None:
+    def as_json(url: str) -> None:
         print(json.dumps({"web": url}), flush=True)
 
     async def run() -> None:
@@ -507,8 +510,10 @@ def cmd_web(args: argparse.Namespace, settings: Settings) -> int:
             host=args.host,
             port=args.port,
             secret=web_secret(settings),
-            announce=announce,
+            announce=announce or as_json,
             stop=stop,
+            guest=args.play,
+            any_port=announce is not None,
         )
 
     try:
@@ -693,6 +698,12 @@ def build_parser() -> argparse.ArgumentParser:
     web.add_argument("--host", default="127.0.0.1")
     web.add_argument("--port", type=int, default=8080)
     web.add_argument("--db", default=None, help="default: BIGAPPLE_DB")
+    web.add_argument(
+        "--play",
+        action="store_true",
+        help="also the pages where a newcomer plays against computer players (for a table only this "
+        "computer reaches)",
+    )
 
     web_link = sub.add_parser("web-link", help="the address of a match's page, or a seat's private link")
     web_link.add_argument("--db", required=True, help="the database file")
@@ -756,29 +767,37 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
+def invite_newcomer(url: str) -> None:
+    """What plain ``python bot.py`` says with no token: where to play in the browser, in the language of
+    the environment (no option can set it here)."""
+    from lang import from_environment, t
+
+    said = t(
+        from_environment(os.environ),
+        "No DISCORD_TOKEN configured, so no Discord: open {address} in your browser to play a match "
+        "against computer players. Ctrl+C stops the table; `python bot.py demo` plays a whole match here "
+        "in the terminal, and `python bot.py run` explains how to connect to Discord.",
+        address=f"{url}/",
+    )
+    print(said, flush=True)
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
     settings = Settings()
     fallback = args.command is None and not settings.has_token
     if fallback:
-        args = build_parser().parse_args(["demo"])
+        args = build_parser().parse_args(["web", "--play"])
     default_level = "INFO" if args.command in (None, "run", "sync") else "WARNING"
     logging.basicConfig(
         level=(settings.log_level or default_level).upper(),
         format="%(asctime)s %(levelname)s %(name)s: %(message)s",
     )
-    if fallback:
-        from lang import from_environment, t
-
-        # In the language the demo itself speaks, which no --locale can set here.
-        announce = t(
-            from_environment(os.environ),
-            "No DISCORD_TOKEN configured: playing the offline demo instead (see `python bot.py run`).",
-        )
-        print(announce + "\n")
     try:
         if args.command in (None, "run", "sync"):
             return cmd_run(settings, sync_only=args.command == "sync")
+        if fallback:
+            return cmd_web(args, settings, invite_newcomer)
         if args.command == "web":
             return cmd_web(args, settings)
         if args.command == "web-link":

@@ -208,7 +208,7 @@ def test_demo_saves_a_seats_view_only_when_it_changes(
     assert (tmp_path / "board-0001.png").read_bytes() == b"board" == (tmp_path / "final.png").read_bytes()
 
 
-def test_plain_invocation_without_token_plays_the_demo(
+def test_demo_with_its_defaults_plays_a_whole_match_in_words(
     tmp_path: Path,
     monkeypatch: pytest.MonkeyPatch,
     capsys: pytest.CaptureFixture[str],
@@ -216,15 +216,14 @@ def test_plain_invocation_without_token_plays_the_demo(
     quick_images: QuickImages,
 ) -> None:
     monkeypatch.chdir(tmp_path)
-    assert bot.main([]) == 0
+    assert bot.main(["demo"]) == 0
     lines = capsys.readouterr().out.splitlines()
-    assert lines[0].startswith("No DISCORD_TOKEN configured")
-    assert lines[2] == "New York (Piatnik, 1995), 4 players, seed 1 — no options"
+    assert lines[0] == "New York (Piatnik, 1995), 4 players, seed 1 — no options"
     assert "Final standings:" in lines and [line for line in lines if NOTATION.search(line)] == []
     assert (tmp_path / "demo" / "bigapple.db").stat().st_size > 0
 
 
-def test_plain_invocation_in_an_italian_environment_says_so_in_italian(
+def test_demo_in_an_italian_environment_speaks_italian(
     tmp_path: Path,
     monkeypatch: pytest.MonkeyPatch,
     capsys: pytest.CaptureFixture[str],
@@ -233,10 +232,9 @@ def test_plain_invocation_in_an_italian_environment_says_so_in_italian(
 ) -> None:
     monkeypatch.chdir(tmp_path)
     monkeypatch.setenv("LANG", "it_IT.UTF-8")
-    assert bot.main([]) == 0
+    assert bot.main(["demo"]) == 0
     lines = capsys.readouterr().out.splitlines()
-    assert lines[0].startswith("Nessun DISCORD_TOKEN configurato")
-    assert lines[2] == "New York (Piatnik, 1995), 4 giocatori, seme casuale 1 — nessuna opzione"
+    assert lines[0] == "New York (Piatnik, 1995), 4 giocatori, seme casuale 1 — nessuna opzione"
 
 
 def test_bench_json_has_the_contract_keys(capsys: pytest.CaptureFixture[str]) -> None:

@@ -82,11 +82,13 @@ def create_app(
     clock: Callable[[], datetime] | None = None,
     draw: Draw | None = None,
     on_move: Callable[[], None] | None = None,
+    guest: bool = False,
 ) -> web.Application:
     """The web table's application on ``host``: ``settings`` keeps the links' secret unless ``secret``
     (the operator's) is given; ``clock`` tells the time links expire by (default: the host's); ``draw``
     draws the images (default: the renderers, in a thread); ``on_move`` is told after a move from a
-    page is stored."""
+    page is stored; ``guest`` opens the newcomer's pages (``web.first``), for a table served to this
+    computer only."""
     app = web.Application(middlewares=[secure_headers, same_origin])
     app[TABLE] = WebTable(host, settings, secret, clock or host.clock, draw or draw_in_thread, on_move)
     app[TEMPLATES] = jinja2.Environment(
@@ -95,8 +97,12 @@ def create_app(
         trim_blocks=True,
         lstrip_blocks=True,
     )
-    # The moves' handlers use this module's pages, so they are found when the application is made.
-    from web import play
+    # The moves' and the newcomer's handlers use this module's pages, so they are found when the
+    # application is made.
+    from web import first, play
+
+    if guest:
+        first.add_routes(app)
 
     app.on_startup.append(_load_secret)
     app.router.add_get(r"/m/{match_id:\d+}", match_page)
@@ -114,7 +120,8 @@ async def _load_secret(app: web.Application) -> None:
     table.secret = await link_secret(table.settings, table.configured_secret)
 
 
-def _locale(request: web.Request, chosen: str | None = None) -> str:
+def page_locale_of(request: web.Request, chosen: str | None = None) -> str:
+    """The language of a page for ``request`` (see ``web.readers.page_locale``)."""
     return page_locale(request.query.get("lang"), request.headers.get("Accept-Language"), chosen)
 
 
@@ -123,10 +130,10 @@ async def seat_locale(request: web.Request, match: MatchRecord, seat: int) -> st
     address asks for another."""
     player = match.player_at(seat)
     table = request.app[TABLE]
-    return _locale(request, await chosen_language(table.settings, player.user_id if player else None))
+    return page_locale_of(request, await chosen_language(table.settings, player.user_id if player else None))
 
 
-def _page(request: web.Request, template: str, status: int = 200, **context: Any) -> web.Response:
+def page(request: web.Request, template: str, status: int = 200, **context: Any) -> web.Response:
     html = request.app[TEMPLATES].get_template(template).render(**context)
     response = web.Response(text=html, content_type="text/html", status=status)
     response.headers["Cache-Control"] = "no-store"
@@ -136,7 +143,7 @@ def _page(request: web.Request, template: str, status: int = 200, **context: Any
 def refused_page(request: web.Request, status: int) -> web.Response:
     """A page that says the address opens nothing, naming no match (403 for a link, 404 for the rest, 400
     for a form no page of ours sends)."""
-    locale = _locale(request)
+    locale = page_locale_of(request)
     if status == 400:
         words = {
             "title": t(locale, "This form cannot be read"),
@@ -152,7 +159,7 @@ def refused_page(request: web.Request, status: int) -> web.Response:
             "title": t(locale, "There is no such page"),
             "text": t(locale, "Check the address, or ask for a new link."),
         }
-    return _page(request, "refused.html", status, locale=locale, words=words)
+    return page(request, "refused.html", status, locale=locale, words=words)
 
 
 async def _match(request: web.Request, match_id: int) -> MatchRecord | None:
@@ -183,10 +190,10 @@ async def match_page(request: web.Request) -> web.Response:
     match = await _match(request, int(request.match_info["match_id"]))
     if match is None:
         return refused_page(request, 404)
-    locale = _locale(request)
+    locale = page_locale_of(request)
     sight = await public_sight(request.app[TABLE].host, match, locale)
     board_src = f"/m/{match.id}/board.png?v={sight.version}&lang={locale}"
-    return _page(
+    return page(
         request,
         "match.html",
         locale=locale,
@@ -209,7 +216,7 @@ async def board_png(request: web.Request) -> web.Response:
     if match is None or match.state_json is None:
         return refused_page(request, 404)
     view = table.host.view(match, None)
-    png = await table.draw(match.game, view, match.seat_names(), _locale(request))
+    png = await table.draw(match.game, view, match.seat_names(), page_locale_of(request))
     return refused_page(request, 404) if png is None else _png(png)
 
 
@@ -255,7 +262,7 @@ async def show_seat(
     fresh = session_of(table.secret, cookie, seat_pass, table.clock()) is None
     if fresh or cookie is None:
         cookie = new_session(table.secret, seat_pass, table.clock())
-    response = _page(
+    response = page(
         request,
         "seat.html",
         status,

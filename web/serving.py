@@ -60,18 +60,27 @@ async def serve(
     announce: Callable[[str], None],
     stop: asyncio.Event,
     clock: Callable[[], datetime] = lambda: datetime.now(UTC),
+    guest: bool = False,
+    any_port: bool = False,
 ) -> None:
     """Serve the web table on ``database`` at ``host``:``port`` (0: any free port), tell ``announce`` its
-    base address once it listens, and serve until ``stop`` is set."""
+    base address once it listens, and serve until ``stop`` is set. ``guest`` opens the newcomer's pages
+    (for a table this computer alone reaches); ``any_port`` takes a free port when ``port`` is taken."""
     stores = await open_stores(database, clock=_stamp(clock))
     try:
         game_host = GameHost(stores.matches, clock=clock)
-        app = create_app(game_host, stores.settings, secret=secret, clock=clock)
+        app = create_app(game_host, stores.settings, secret=secret, clock=clock, guest=guest)
         runner = web.AppRunner(app, access_log_class=AccessLog)
         await runner.setup()
         try:
             site = web.TCPSite(runner, host, port)
-            await site.start()
+            try:
+                await site.start()
+            except OSError:
+                if not any_port:
+                    raise
+                site = web.TCPSite(runner, host, 0)
+                await site.start()
             bound = port
             for address in runner.addresses:
                 if isinstance(address, tuple) and len(address) >= 2:

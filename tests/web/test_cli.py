@@ -6,6 +6,8 @@ from __future__ import annotations
 import asyncio
 import json
 import os
+import re
+import signal
 import sys
 from pathlib import Path
 
@@ -112,3 +114,60 @@ async def test_web_serves_the_store_and_says_where(tmp_path: Path) -> None:
         process.terminate()
         await asyncio.wait_for(process.wait(), READY_WITHIN_S)
     assert process.returncode == 0
+
+
+async def started_without_token(database: Path, **env: str) -> tuple[asyncio.subprocess.Process, str, str]:
+    """Plain ``python bot.py`` with no token, on ``database``: the process, what it said first and the
+    address it gave."""
+    process = await asyncio.create_subprocess_exec(
+        sys.executable,
+        str(ROOT / "bot.py"),
+        stdout=asyncio.subprocess.PIPE,
+        cwd=database.parent,
+        env=environment(BIGAPPLE_DB=str(database), **env),
+    )
+    assert process.stdout is not None
+    said = (await asyncio.wait_for(process.stdout.readline(), READY_WITHIN_S)).decode()
+    found = re.search(r"http://127\.0\.0\.1:\d+/", said)
+    assert found is not None, said
+    return process, said, found.group(0).rstrip("/")
+
+
+async def stopped(process: asyncio.subprocess.Process) -> int:
+    process.send_signal(signal.SIGINT)
+    return await asyncio.wait_for(process.wait(), READY_WITHIN_S)
+
+
+async def test_plain_invocation_without_token_serves_a_first_match_in_the_browser(tmp_path: Path) -> None:
+    process, said, base = await started_without_token(tmp_path / "first.db", LANG="en_GB.UTF-8")
+    try:
+        assert said.startswith("No DISCORD_TOKEN configured")
+        async with aiohttp.ClientSession() as session:
+            async with session.get(f"{base}/") as answer:
+                assert answer.status == 200
+                home = await answer.text()
+            assert "Play a match against computer players" in home and "Fifth Avenue" in home
+            async with session.get(f"{base}/new/ny_henn") as answer:
+                assert answer.status == 200
+                assert 'name="level" value="strong"' in await answer.text()
+            chosen = {"seats": "3", "level": "random", "name": "Zebedee"}
+            async with session.post(f"{base}/new/ny_henn", data=chosen, allow_redirects=False) as answer:
+                assert answer.status == 303
+                private = answer.headers["Location"]
+            assert private.startswith("/p/")
+            async with session.get(f"{base}{private}") as answer:
+                assert answer.status == 200
+                page = await answer.text()
+            assert "The hand and moves of Zebedee" in page and 'name="move"' in page
+            async with session.get(f"{base}/") as answer:
+                assert "match #1: being played" in await answer.text()
+    finally:
+        assert await stopped(process) == 0
+
+
+async def test_plain_invocation_in_an_italian_environment_invites_in_italian(tmp_path: Path) -> None:
+    process, said, _ = await started_without_token(tmp_path / "primo.db", LANG="it_IT.UTF-8")
+    try:
+        assert said.startswith("Nessun DISCORD_TOKEN configurato")
+    finally:
+        assert await stopped(process) == 0

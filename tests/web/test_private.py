@@ -46,7 +46,7 @@ async def test_a_seat_sees_its_own_hand_and_moves(host: GameHost, client: TestCl
     labels = [entry.label for entry in host.legal_menu(match, seat, "en")]
     assert labels
     for label in labels:
-        assert f"<li>{html.escape(label)}</li>" in page
+        assert f">{html.escape(label)}</button>" in page
     hand = await client.get(f"/p/{token}/hand.png")
     assert hand.status == 200 and hand.content_type == "image/png"
     state = host.state_of(match)
