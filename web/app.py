@@ -65,6 +65,10 @@ class WebTable:
     # Links that open nothing, per address: a few typing mistakes, then one try every six seconds.
     guesses: Limiter = field(init=False)
 
+    # What each seat played last from its page, and the board version it left, shown on the page that
+    # follows (the same version only: once the board moves on, the log says it).
+    played: dict[tuple[int, int], tuple[int, PageAnswer]] = field(default_factory=dict)
+
     def __post_init__(self) -> None:
         self.moves = Limiter(60, 2.0, self.clock)
         self.guesses = Limiter(20, 1 / 6, self.clock)
@@ -253,6 +257,9 @@ async def show_seat(
     """The page of the seat ``seat_pass`` opens, with the ``answer`` to a move sent from it above; the
     first visit in a browser starts the seat's session there (see ``web.sessions``)."""
     table = request.app[TABLE]
+    if answer is None:
+        version, answer = table.played.get((match.id, seat_pass.seat), (-1, None))
+        answer = answer if version == match.version else None
     locale = await seat_locale(request, match, seat_pass.seat)
     sight = await public_sight(table.host, match, locale)
     seat = seat_sight(table.host, match, seat_pass.seat, locale)

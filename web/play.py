@@ -76,12 +76,18 @@ async def _sent(request: web.Request) -> Sent | web.Response:
 
 
 async def _answered(request: web.Request, sent: Sent, answer: PageAnswer) -> web.Response:
-    """The seat's page after a move: what was played above it, or why nothing was (409)."""
+    """After a move, the seat's page again, by its address, so that reloading it sends nothing twice;
+    it shows what was played above the board. A refusal changed nothing: it is shown at once (409)."""
     table = request.app[TABLE]
-    if answer.lines and table.on_move is not None:
-        table.on_move()
-    match = await table.host.match(sent.match.id)
-    return await show_seat(request, match, sent.seat_pass, answer, 409 if answer.refused else 200)
+    if answer.refused is not None:
+        match = await table.host.match(sent.match.id)
+        return await show_seat(request, match, sent.seat_pass, answer, 409)
+    if answer.lines:
+        if table.on_move is not None:
+            table.on_move()
+        match = await table.host.match(sent.match.id)
+        table.played[(match.id, sent.seat_pass.seat)] = (match.version, answer)
+    raise web.HTTPSeeOther(f"/p/{request.match_info['token']}#moves")
 
 
 async def play(request: web.Request) -> web.Response:

@@ -1,6 +1,7 @@
 """The headers every answer of the web table carries: no scripts or frames from anywhere, no guessing of
 content types, no address (which may hold a private link) sent on to another site; and no form sent from
-another site."""
+another site. The address goes to the table's own pages only: a browser that sends none says its form
+comes from nowhere (``Origin: null``), which is refused."""
 
 from __future__ import annotations
 
@@ -16,7 +17,7 @@ HEADERS = {
     ),
     "X-Frame-Options": "DENY",
     "X-Content-Type-Options": "nosniff",
-    "Referrer-Policy": "no-referrer",
+    "Referrer-Policy": "same-origin",
 }
 
 

@@ -22,7 +22,7 @@ def assert_secure(headers: object) -> None:
     assert "unsafe-inline" not in policy
     assert headers["X-Frame-Options"] == "DENY"  # type: ignore[index]
     assert headers["X-Content-Type-Options"] == "nosniff"  # type: ignore[index]
-    assert headers["Referrer-Policy"] == "no-referrer"  # type: ignore[index]
+    assert headers["Referrer-Policy"] == "same-origin"  # type: ignore[index]
 
 
 async def test_the_public_page_shows_the_board_and_the_whole_log_in_english(
