@@ -11,10 +11,10 @@ import asyncio
 import os
 import shutil
 import threading
-from collections.abc import Awaitable, Callable, Iterator
+from collections.abc import Callable, Coroutine, Iterator
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import TypeVar
+from typing import Any, TypeVar
 
 import pytest
 from aiohttp import web
@@ -49,7 +49,7 @@ class LiveTable:
         self.host: GameHost | None = None
         self.runner: web.AppRunner | None = None
 
-    def call(self, work: Callable[[GameHost], Awaitable[T]]) -> T:
+    def call(self, work: Callable[[GameHost], Coroutine[Any, Any, T]]) -> T:
         """``work`` done on the table's host, in the table's thread; its result."""
         assert self.host is not None
         return asyncio.run_coroutine_threadsafe(work(self.host), self.loop).result(PATIENCE_S)

@@ -72,11 +72,16 @@ def play_to_the_end(driver: WebDriver, table: LiveTable, shots: str) -> MatchRec
         if turn == 3:
             screenshot(driver, f"{shots}-turn")
         button.click()
-        WebDriverWait(driver, PATIENCE_S, ignored_exceptions=(StaleElementReferenceException,)).until(
-            lambda d: _version_on(d) > match.version
-        )
+        wait_past(driver, match.version)
         assert not driver.find_elements(By.CSS_SELECTOR, ".refused")
     raise AssertionError("the match did not end")
+
+
+def wait_past(driver: WebDriver, version: int) -> None:
+    """Wait for the page of a board past ``version`` (or of a match over)."""
+    WebDriverWait(driver, PATIENCE_S, ignored_exceptions=(StaleElementReferenceException,)).until(
+        lambda d: _version_on(d) > version
+    )
 
 
 def _version_on(driver: WebDriver) -> int:
