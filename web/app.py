@@ -25,6 +25,7 @@ from engine.host.link_secret import link_secret
 from engine.host.ports import MatchRecord, SettingsStore
 from engine.host.service import GameHost
 from engine.host.sights import public_sight, seat_sight
+from engine.host.web_links import links_revoked
 from lang import t
 from web.links import SeatPass, verified
 from web.readers import page_locale
@@ -46,14 +47,16 @@ async def draw_in_thread(game: str, view: BaseModel, names: Sequence[str], local
 
 @dataclass
 class WebTable:
-    """What the pages need: the host, a clock for the links' expiry, how to draw, and the signing secret
-    (set when the application starts)."""
+    """What the pages need: the host, a clock for the links' expiry, how to draw, whom to tell of a move
+    played here (``on_move``: the bot's outbox, when the table is served in the bot's process), and the
+    signing secret (set when the application starts)."""
 
     host: GameHost
     settings: SettingsStore
     configured_secret: str | None
     clock: Callable[[], datetime]
     draw: Draw
+    on_move: Callable[[], None] | None = None
     secret: bytes = b""
 
 
@@ -68,12 +71,14 @@ def create_app(
     secret: str | None = None,
     clock: Callable[[], datetime] | None = None,
     draw: Draw | None = None,
+    on_move: Callable[[], None] | None = None,
 ) -> web.Application:
     """The web table's application on ``host``: ``settings`` keeps the links' secret unless ``secret``
     (the operator's) is given; ``clock`` tells the time links expire by (default: the host's); ``draw``
-    draws the images (default: the renderers, in a thread)."""
+    draws the images (default: the renderers, in a thread); ``on_move`` is called once a move played
+    here is stored (the bot's outbox kick, so that its thread is told at once)."""
     app = web.Application(middlewares=[secure_headers])
-    app[TABLE] = WebTable(host, settings, secret, clock or host.clock, draw or draw_in_thread)
+    app[TABLE] = WebTable(host, settings, secret, clock or host.clock, draw or draw_in_thread, on_move)
     app[TEMPLATES] = jinja2.Environment(
         loader=jinja2.FileSystemLoader(HERE / "templates"),
         autoescape=True,
@@ -187,13 +192,18 @@ async def board_png(request: web.Request) -> web.Response:
 
 
 async def _seat_of(request: web.Request) -> tuple[MatchRecord, SeatPass] | None:
-    """The match and seat a private link opens; None for a bad, expired or unknown one."""
+    """The match and seat a private link opens; None for a bad, expired or unknown one, and for one its
+    player voided since (``/settings web revoke``)."""
     table = request.app[TABLE]
     seat_pass = verified(table.secret, request.match_info["token"], table.clock())
     if seat_pass is None:
         return None
     match = await _match(request, seat_pass.match_id)
     if match is None or not 0 <= seat_pass.seat < match.seat_count:
+        return None
+    player = match.player_at(seat_pass.seat)
+    owner = player.user_id if player is not None else None
+    if owner is not None and await links_revoked(table.settings, owner, seat_pass.issued):
         return None
     return match, seat_pass
 
