@@ -132,6 +132,8 @@ async def test_web_answers_each_player_with_their_own_seat_and_posts_link_the_ma
         assert private_url(await web_link(fake, hand, first)).startswith(f"{PUBLIC}/p/{match_id}.")
         dm = await fake.wait_for_dm(first, lambda m: any(i.startswith("ba:play:") for i in custom_ids(m)))
         assert any(i.startswith("ba:web:") for i in custom_ids(dm)) and not dm.links
+        from_dm = private_url(await web_link(fake, dm, first))
+        assert (await fetch(bot, from_dm))[0] == 200
 
 
 async def test_no_links_without_the_public_address(fake_discord: FakeDiscord, tmp_path: Path) -> None:
