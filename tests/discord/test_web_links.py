@@ -24,6 +24,7 @@ from tests.discord.fake import FakeDiscord
 from tests.discord.harness import running_bot
 from tests.discord.models import FakeChannel, FakeMessage, FakeUser
 from tests.discord.test_bigapple import board_post, button, play_one_move, whose_turn
+from tests.discord.test_match_life import play_out
 from tests.discord.test_notify import two_player_match
 from web.app import TABLE
 from web.links import verified
@@ -228,3 +229,19 @@ async def test_a_busy_port_leaves_the_bot_running_without_the_table(
         assert any(
             f"cannot listen on http://127.0.0.1:{port}" in record.getMessage() for record in caplog.records
         )
+
+
+async def test_the_final_post_keeps_the_link_to_the_match_page(
+    fake_discord: FakeDiscord, tmp_path: Path
+) -> None:
+    fake = fake_discord
+    async with bot_with_web(fake, tmp_path / "db.sqlite") as bot:
+        match_id, thread = await two_player_match(fake, "ny1901")
+        await play_out(bot, match_id)
+        final = await fake.wait_for_message(
+            thread, lambda m: "Final standings" in (m.content or ""), timeout=60
+        )
+        assert custom_ids(final) == [f"ba:rematch:{match_id}"]
+        assert [link["url"] for link in final.links] == [f"{PUBLIC}/m/{match_id}"]
+        status, page = await fetch(bot, final.links[0]["url"])
+        assert status == 200 and f"match #{match_id}" in page
