@@ -21,13 +21,16 @@ import time
 from collections.abc import Callable, Sequence
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from pydantic import SecretStr
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
 from engine.core.errors import EngineError
 from engine.core.options import parse_options
+
+if TYPE_CHECKING:
+    from cogs._client import WebSide
 
 HERE = Path(__file__).resolve().parent
 
@@ -56,6 +59,11 @@ class Settings(BaseSettings):
     bigapple_retention_days: float = 30.0  # sent notices older than this are deleted
     bigapple_web_url: str | None = None  # the web table's public address, which its links point to
     bigapple_web_secret: SecretStr | None = None  # signs private links; unset: one kept in the database
+    # Where the bot serves the web table in its own process; BIGAPPLE_WEB_SERVE=0: it does not (the table
+    # runs as processes of its own, `python bot.py web`).
+    bigapple_web_host: str = "127.0.0.1"
+    bigapple_web_port: int = 8080
+    bigapple_web_serve: bool = True
     log_level: str | None = None  # default: INFO for the bot, WARNING for the offline commands
 
     @property
@@ -81,6 +89,7 @@ def cmd_run(settings: Settings, sync_only: bool = False) -> int:
         print(exc, file=sys.stderr)
         return 2
     token = settings.discord_token.get_secret_value().strip()
+    web_side = beside_the_bot(settings, serve=not sync_only)
     bot = BigApple(
         settings.bigapple_db,
         open_stores,
@@ -90,6 +99,7 @@ def cmd_run(settings: Settings, sync_only: bool = False) -> int:
         retention=timedelta(days=settings.bigapple_retention_days),
         shards=shards,
         set_heap_aside=True,
+        web=web_side,
     )
 
     async def sync() -> None:
@@ -110,6 +120,35 @@ def cmd_run(settings: Settings, sync_only: bool = False) -> int:
 
     event_loop.run(sync() if sync_only else serve())
     return 0
+
+
+def beside_the_bot(settings: Settings, serve: bool = True) -> WebSide:
+    """The web table beside the bot: its links in Discord once ``BIGAPPLE_WEB_URL`` is set, and, unless
+    ``BIGAPPLE_WEB_SERVE`` is 0 (or not ``serve``), the table served in the bot's process on
+    ``BIGAPPLE_WEB_HOST``:``BIGAPPLE_WEB_PORT``, on the bot's host and stores, its moves told to the
+    bot's outbox."""
+    from cogs._client import BigApple, WebSide
+    from web.links import pass_for
+    from web.serving import Beside, serve_beside
+
+    async def serve_in(bot: BigApple) -> Beside | None:
+        return await serve_beside(
+            bot.host,
+            bot.settings,
+            host=settings.bigapple_web_host,
+            port=settings.bigapple_web_port,
+            secret=bot.web_links.secret.decode() or None,
+            clock=bot.clock,
+            draw=bot.renderer.render,
+            on_move=bot.kick_outbox,
+        )
+
+    return WebSide(
+        url=settings.bigapple_web_url,
+        secret=web_secret(settings),
+        sign=pass_for,
+        serve=serve_in if serve and settings.bigapple_web_serve else None,
+    )
 
 
 def cmd_demo(args: argparse.Namespace) -> int:
@@ -787,7 +826,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     settings = Settings()
     fallback = args.command is None and not settings.has_token
     if fallback:
-        args = build_parser().parse_args(["web", "--play"])
+        args = build_parser().parse_args(["web", "--play", "--port", str(settings.bigapple_web_port)])
     default_level = "INFO" if args.command in (None, "run", "sync") else "WARNING"
     logging.basicConfig(
         level=(settings.log_level or default_level).upper(),

@@ -21,6 +21,7 @@ from engine.host.ratings import RatingStore
 from engine.host.service import GameHost
 from engine.host.threads import Threads
 from engine.host.tournaments import TournamentHost
+from engine.host.web_links import WebLinks
 from render.animation import Animation
 from render.pool import RenderPool
 
@@ -65,6 +66,11 @@ class Bot(Protocol):
 
     @property
     def notifier(self) -> Notifier: ...
+
+    @property
+    def web_links(self) -> WebLinks:
+        """The links to the web table that Discord offers."""
+        ...
 
     @property
     def animator(self) -> Animations[Animation]: ...

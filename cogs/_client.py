@@ -5,10 +5,11 @@ from __future__ import annotations
 
 import logging
 import os
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass
 from datetime import datetime, timedelta
 from pathlib import Path
-from typing import Any
+from typing import Any, Protocol
 
 import discord
 from discord.ext import commands
@@ -25,6 +26,7 @@ from engine.host.background import RETENTION, RETRY_SECONDS, BackgroundWork
 from engine.host.heap import Thresholds, restore_heap, set_heap_aside
 from engine.host.herald import ClockHerald
 from engine.host.ledgers import PingLedger, PostLedger
+from engine.host.link_secret import link_secret
 from engine.host.outbox import Backoff
 from engine.host.ports import SettingsStore
 from engine.host.ratings import RatingStore
@@ -35,6 +37,7 @@ from engine.host.thinking import ThinkPool
 from engine.host.timekeeper import Timekeeper
 from engine.host.tournament_records import TournamentStore
 from engine.host.tournaments import TournamentHost
+from engine.host.web_links import SignPass, WebLinks
 from render.animation import Animation
 from render.pool import RenderPool
 
@@ -68,6 +71,33 @@ def silence_payload_logs() -> None:
         logger.setLevel(max(logger.getEffectiveLevel(), logging.INFO))
 
 
+class Served(Protocol):
+    """The web table served in the bot's process: where it listens, and how it stops."""
+
+    @property
+    def url(self) -> str: ...
+
+    async def close(self) -> None: ...
+
+
+# Serves the web table on the bot's host and stores (once they exist) in its process; None when it could
+# not start (it said why).
+ServeWeb = Callable[["BigApple"], Awaitable[Served | None]]
+
+
+@dataclass(frozen=True, slots=True)
+class WebSide:
+    """The web table beside the bot, as whoever starts the bot gives it (the Discord side never imports
+    the web package): its public address, which links in Discord point to (None: Discord shows none),
+    the operator's signing secret (None: the one kept in the database), how a private link's token is
+    signed, and how the table is served in the bot's process (None: elsewhere, or not at all)."""
+
+    url: str | None = None
+    secret: str | None = None
+    sign: SignPass | None = None
+    serve: ServeWeb | None = None
+
+
 class BigApple(commands.AutoShardedBot):
     """The bot. ``host`` and the ledgers exist once ``setup_hook`` has run."""
 
@@ -84,6 +114,7 @@ class BigApple(commands.AutoShardedBot):
     timekeeper: Timekeeper
     background: BackgroundWork
     animator: Animations[Animation]
+    web_links: WebLinks
     routes: dict[str, Route] = ROUTES
 
     def __init__(
@@ -100,6 +131,7 @@ class BigApple(commands.AutoShardedBot):
         shards: Shards | None = None,
         animations: bool | None = None,
         set_heap_aside: bool = False,
+        web: WebSide | None = None,
     ) -> None:
         """``open_stores`` opens the stores of ``database`` (given by whoever starts the bot, so that the
         Discord side never imports them). ``seed_source`` fixes the seeds of new matches (tests); by
@@ -147,6 +179,9 @@ class BigApple(commands.AutoShardedBot):
         # Tournaments whose organiser was told that their channel refuses the bot's posts.
         self.organisers_told: set[int] = set()
         self.sync_on_start = dev_guild is not None
+        self.web = web or WebSide()
+        # The web table while this process serves it.
+        self.web_served: Served | None = None
 
     async def setup_hook(self) -> None:
         hosts = await open_hosts(
@@ -165,6 +200,7 @@ class BigApple(commands.AutoShardedBot):
         self.tournament_store = self.stores.tournaments
         self.settings = self.stores.settings
         self.animator = animator(self.host, self.renderer)
+        self.web_links = await self.open_web_links()
         await self.tree.set_translator(CatalogueTranslator())
         self.tournament_backoff = Backoff[int](base=self.retry_seconds)
         self.notifier = DiscordNotifier(self)
@@ -190,8 +226,18 @@ class BigApple(commands.AutoShardedBot):
         if self.sync_on_start and self.dev_guild is not None:
             await self.sync_commands()
         self.background.start(self.wait_until_ready)
+        if self.web.serve is not None:
+            self.web_served = await self.web.serve(self)
         if self.set_heap_aside:
             self._thresholds = set_heap_aside()
+
+    async def open_web_links(self) -> WebLinks:
+        """The links to the web table that Discord offers, signed with the web table's own secret (read,
+        or made and kept, before the table serves, so that both sign alike)."""
+        if self.web.url is None and self.web.serve is None:
+            return WebLinks(self.settings)
+        secret = await link_secret(self.settings, self.web.secret)
+        return WebLinks(self.settings, self.web.url, secret, self.web.sign, self.clock)
 
     async def sync_commands(self) -> int:
         """Push the slash commands to Discord (to the dev guild when set, else globally)."""
@@ -209,6 +255,9 @@ class BigApple(commands.AutoShardedBot):
         self.background.kick()
 
     async def close(self) -> None:
+        if self.web_served is not None:
+            await self.web_served.close()  # first: its pages read the stores closed below
+            self.web_served = None
         if self._thresholds is not None:
             restore_heap(self._thresholds)  # what start-up set aside may be collected again
             self._thresholds = None

@@ -46,7 +46,7 @@ class DiscordNotifier:
     def __init__(self, bot: BigApple) -> None:
         self.bot = bot
         sender = DiscordSender(bot)
-        reminders = Reminders(bot.host, bot.settings, bot.posts, sender, DiscordMarks(bot))
+        reminders = Reminders(bot.host, bot.settings, bot.posts, sender, DiscordMarks(bot), bot.web_links)
         self.pings = TurnPings(bot.host, bot.settings, bot.ping_ledger, bot.posts, reminders, bot.clock)
         self.threads = Threads(
             bot.host, bot.posts, bot.settings, sender, self, DiscordMarks(bot), self.thread_name
@@ -59,6 +59,7 @@ class DiscordNotifier:
             sender,
             self,
             DiscordMarks(bot),
+            bot.web_links,
         )
 
     async def deliver(self, match: MatchRecord, delivery: Delivery, notice: Notice) -> None:

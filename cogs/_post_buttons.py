@@ -1,4 +1,5 @@
-"""My hand: a player's private view, answered to them only (the button under a board post, and /hand)."""
+"""My hand: a player's private view, answered to them only (the button under a board post, and /hand), and
+beside it Web: the link to their own page on the web table, to them only as well."""
 
 from __future__ import annotations
 
@@ -31,4 +32,15 @@ async def send_hand(interaction: discord.Interaction[Any], match_id: int) -> Non
     match = table.match
     png = await bot.notifier.draw(match, match.version, table.seat, locale)
     shown = controls.playing(match.id, match.version, locale, table.my_turn)
+    shown += await bot.web_links.beside_hand(match, locale)
     await reply(interaction, Outgoing(rendered(locale, hand_lines(table)), shown, png, "hand.png"))
+
+
+async def show_web_link(interaction: discord.Interaction[Any], pressed: Pressed) -> None:
+    """Answer privately with the link to the presser's own page of the match on the web table."""
+    bot = bot_of(interaction)
+    locale = await reader_locale(interaction)
+    said = await bot.web_links.private_page(
+        bot.host, pressed.number("match_id"), interaction.user.id, scope_of(interaction), locale
+    )
+    await reply(interaction, said, ephemeral=True)

@@ -8,7 +8,7 @@ from cogs._components import Route
 from cogs._final_ui import abandon, rematch, resign
 from cogs._lobby_ui import add_computer, lobby_button
 from cogs._move_menu import open_menu, open_picks, pick_move, play_one, play_picks, select_move, undo
-from cogs._post_buttons import show_hand
+from cogs._post_buttons import show_hand, show_web_link
 from cogs.tournaments import advance_pressed, join_pressed
 
 ROUTES: dict[str, Route] = {
@@ -20,6 +20,7 @@ ROUTES: dict[str, Route] = {
     "picks": play_picks,
     "undo": undo,
     "hand": show_hand,
+    "web": show_web_link,
     "lobby": lobby_button,
     "computer": add_computer,
     "abandon": abandon,

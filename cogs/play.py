@@ -15,7 +15,6 @@ from cogs._move_menu import play_notation, send_move_menu
 from cogs._post_buttons import send_hand
 from cogs._reply import reply
 from cogs.lobby import GAME_CHOICES, thread_id_of
-from engine.host import controls
 from engine.host.outgoing import Outgoing
 from engine.host.ports import MatchStatus
 from engine.host.replies import NOTHING_YET, log_heading, rules_reply
@@ -84,7 +83,7 @@ class Play(commands.Cog):
         table = await host.table(record, interaction.user.id)
         png = await self.bot.notifier.draw(record, record.version, None, locale)
         active = record.status is MatchStatus.ACTIVE
-        shown = controls.board(record.id, record.version, locale) if active else ()
+        shown = await self.bot.web_links.board(record, record.version, locale) if active else ()
         await reply(interaction, Outgoing(render(locale, table.board_caption, table.name), shown, png))
 
     @app_commands.command(name="hand", description="See your hand and options, privately")

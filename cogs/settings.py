@@ -1,5 +1,5 @@
-"""/settings: the language the bot speaks to you, how and when you are told it is your turn, and a server's
-default language (admins)."""
+"""/settings: the language the bot speaks to you, how and when you are told it is your turn, your links to
+the web table, and a server's default language and web links (admins)."""
 
 from __future__ import annotations
 
@@ -27,6 +27,10 @@ LANGUAGE_CHOICES = [
     app_commands.Choice(name=N_("Follow my Discord language"), value="auto"),
 ]
 NOTIFY_CHOICES = [app_commands.Choice(name=name, value=how.value) for name, how in words.NOTIFY_CHOICES]
+SWITCH_CHOICES = [
+    app_commands.Choice(name=N_("On: a page to watch each match, and Web beside My hand"), value="on"),
+    app_commands.Choice(name=N_("Off: no links to the web table"), value="off"),
+]
 
 
 async def timezone_autocomplete(
@@ -37,6 +41,8 @@ async def timezone_autocomplete(
 
 
 class Settings(commands.GroupCog, group_name="settings", group_description="Your preferences"):
+    web = app_commands.Group(name="web", description="Your links to the web table, and a server's")
+
     def __init__(self, bot: Bot) -> None:
         self.bot = bot
         self.pings = bot.notifier.pings
@@ -103,6 +109,25 @@ class Settings(commands.GroupCog, group_name="settings", group_description="Your
     async def quiet_off(self, interaction: discord.Interaction[Any]) -> None:
         locale = await reader_locale(interaction)
         await reply(interaction, await words.quiet_off(self.pings, interaction.user.id, locale))
+
+    @web.command(name="revoke", description="Void every link to your own pages on the web table")
+    async def web_revoke(self, interaction: discord.Interaction[Any]) -> None:
+        await reply(
+            interaction,
+            await words.revoke_web_links(self.bot.web_links, interaction.user.id, self.bot.clock()),
+        )
+
+    @web.command(
+        name="server-links", description="Whether this server's posts link to the web table (admins)"
+    )
+    @app_commands.describe(links="On, or off for every match of this server")
+    @app_commands.choices(links=SWITCH_CHOICES)
+    @app_commands.guild_only()
+    async def web_server(self, interaction: discord.Interaction[Any], links: str) -> None:
+        said = await words.switch_web_links(
+            self.bot.web_links, interaction.guild_id, links == "on", is_admin(interaction)
+        )
+        await reply(interaction, said)
 
 
 async def setup(bot: Bot) -> None:

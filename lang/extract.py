@@ -1,5 +1,5 @@
 """Babel extractors for what ``pybabel extract`` cannot see on its own (see ``lang/babel.cfg``): the names,
-descriptions and choices of slash commands, and the games' titles.
+descriptions and choices of slash commands (and of their groups), and the games' titles.
 
 Command and option names get the contexts ``command`` and ``option`` (``cogs._lang`` translates them
 under those), everything else none.
@@ -62,6 +62,12 @@ def _command_metadata(tree: ast.AST) -> Iterator[Result]:
             for argument in node.args.args:
                 if argument.arg not in NOT_OPTIONS:
                     yield from _named(node.lineno, "option", argument.arg)
+        elif isinstance(node, ast.Call) and _name(node.func) == "Group":
+            for keyword in node.keywords:
+                if keyword.arg == "name":
+                    yield from _named(node.lineno, "command", _text(keyword.value))
+                elif keyword.arg == "description":
+                    yield from _plain(node.lineno, _text(keyword.value))
         elif isinstance(node, ast.Call) and _name(node.func) == "Choice":
             for keyword in node.keywords:
                 if keyword.arg == "name":

@@ -26,6 +26,7 @@ from engine.host.page_turns import PageAnswer, page_turn
 from engine.host.ports import MatchRecord, SettingsStore
 from engine.host.service import GameHost
 from engine.host.sights import public_sight, seat_sight
+from engine.host.web_links import links_revoked
 from lang import t
 from web.limits import Limiter
 from web.links import LINK_LIFETIME, SeatPass, verified
@@ -49,8 +50,9 @@ async def draw_in_thread(game: str, view: BaseModel, names: Sequence[str], local
 
 @dataclass
 class WebTable:
-    """What the pages need: the host, a clock for the links' expiry, how to draw, and the signing secret
-    (set when the application starts)."""
+    """What the pages need: the host, a clock for the links' expiry, how to draw, whom to tell of a move
+    played here (``on_move``: the bot's outbox, when the table is served in the bot's process), and the
+    signing secret (set when the application starts)."""
 
     host: GameHost
     settings: SettingsStore
@@ -90,9 +92,9 @@ def create_app(
 ) -> web.Application:
     """The web table's application on ``host``: ``settings`` keeps the links' secret unless ``secret``
     (the operator's) is given; ``clock`` tells the time links expire by (default: the host's); ``draw``
-    draws the images (default: the renderers, in a thread); ``on_move`` is told after a move from a
-    page is stored; ``guest`` opens the newcomer's pages (``web.first``), for a table served to this
-    computer only."""
+    draws the images (default: the renderers, in a thread); ``on_move`` is called once a move played
+    here is stored (the bot's outbox kick, so that its thread is told at once); ``guest`` opens the
+    newcomer's pages (``web.first``), for a table served to this computer only."""
     app = web.Application(middlewares=[secure_headers, same_origin])
     app[TABLE] = WebTable(host, settings, secret, clock or host.clock, draw or draw_in_thread, on_move)
     app[TEMPLATES] = jinja2.Environment(
@@ -225,8 +227,9 @@ async def board_png(request: web.Request) -> web.Response:
 
 
 async def seat_of(request: web.Request) -> tuple[MatchRecord, SeatPass] | None:
-    """The match and seat a private link opens; None for a bad, expired or unknown one, and for any link
-    from an address that has sent too many of those lately."""
+    """The match and seat a private link opens; None for a bad, expired or unknown one, for one its
+    player voided since (``/settings web revoke``), and for any link from an address that has sent too
+    many bad ones lately."""
     table = request.app[TABLE]
     caller = request.remote or ""
     if table.guesses.blocked(caller):
@@ -235,6 +238,10 @@ async def seat_of(request: web.Request) -> tuple[MatchRecord, SeatPass] | None:
     match = None if seat_pass is None else await _match(request, seat_pass.match_id)
     if seat_pass is None or match is None or not 0 <= seat_pass.seat < match.seat_count:
         table.guesses.allows(caller)
+        return None
+    player = match.player_at(seat_pass.seat)
+    owner = player.user_id if player is not None else None
+    if owner is not None and await links_revoked(table.settings, owner, seat_pass.issued):
         return None
     return match, seat_pass
 

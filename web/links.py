@@ -7,7 +7,7 @@ import base64
 import hashlib
 import hmac
 from dataclasses import dataclass
-from datetime import datetime, timedelta
+from datetime import UTC, datetime, timedelta
 
 # How long a private link stays good.
 LINK_LIFETIME = timedelta(days=30)
@@ -20,6 +20,11 @@ class SeatPass:
     match_id: int
     seat: int
     expires: int
+
+    @property
+    def issued(self) -> datetime:
+        """When the link was made: its expiry, less the lifetime every link is given."""
+        return datetime.fromtimestamp(self.expires, UTC) - LINK_LIFETIME
 
 
 def _signature(secret: bytes, message: bytes) -> str:

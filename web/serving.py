@@ -1,12 +1,13 @@
-"""The web table as a process of its own on a store (``python bot.py web``), and the links it serves
-(``python bot.py web-link``). Whoever starts it hands over the stores' opener, so this package never
-imports the stores themselves."""
+"""The web table as a process of its own on a store (``python bot.py web``), or beside the bot in its
+process, and the links it serves (``python bot.py web-link``). Whoever starts it hands over the stores'
+opener (or the open stores), so this package never imports the stores themselves."""
 
 from __future__ import annotations
 
 import asyncio
 import logging
 from collections.abc import Callable
+from dataclasses import dataclass
 from datetime import UTC, datetime
 
 from aiohttp import web
@@ -16,9 +17,10 @@ from aiohttp.web_response import StreamResponse
 
 from engine.core.errors import MatchNotFound
 from engine.host.link_secret import link_secret
+from engine.host.ports import SettingsStore
 from engine.host.service import GameHost
 from engine.host.storage import OpenStores
-from web.app import create_app
+from web.app import Draw, create_app
 from web.links import pass_for
 
 log = logging.getLogger(__name__)
@@ -81,17 +83,65 @@ async def serve(
                     raise
                 site = web.TCPSite(runner, host, 0)
                 await site.start()
-            bound = port
-            for address in runner.addresses:
-                if isinstance(address, tuple) and len(address) >= 2:
-                    bound = int(address[1])
-                    break
-            announce(local_url(host, bound))
+            announce(local_url(host, bound_port(runner, port)))
             await stop.wait()
         finally:
             await runner.cleanup()
     finally:
         await stores.close()
+
+
+def bound_port(runner: web.AppRunner, asked: int) -> int:
+    """The port ``runner`` listens on: the one asked for, or the one found for it when that was 0."""
+    for address in runner.addresses:
+        if isinstance(address, tuple) and len(address) >= 2:
+            return int(address[1])
+    return asked
+
+
+@dataclass(frozen=True, slots=True)
+class Beside:
+    """The web table served in another program's process (the bot's): where it listens, and its
+    runner, which ``close`` stops."""
+
+    url: str
+    runner: web.AppRunner
+
+    async def close(self) -> None:
+        await self.runner.cleanup()
+
+
+async def serve_beside(
+    game_host: GameHost,
+    settings: SettingsStore,
+    *,
+    host: str,
+    port: int,
+    secret: str | None,
+    clock: Callable[[], datetime],
+    draw: Draw | None = None,
+    on_move: Callable[[], None] | None = None,
+) -> Beside | None:
+    """Serve the web table on ``game_host`` and ``settings`` at ``host``:``port`` (0: any free port) in
+    this process, until the answer is closed; ``on_move`` is told of each move played there. None, with
+    a warning in the log, when it cannot listen there: the program goes on without it."""
+    app = create_app(game_host, settings, secret=secret, clock=clock, draw=draw, on_move=on_move)
+    runner = web.AppRunner(app, access_log_class=AccessLog)
+    await runner.setup()
+    try:
+        await web.TCPSite(runner, host, port).start()
+    except OSError as exc:
+        await runner.cleanup()
+        log.warning(
+            "the web table cannot listen on %s (%s): the bot runs without it; set BIGAPPLE_WEB_HOST and "
+            "BIGAPPLE_WEB_PORT to a free address",
+            local_url(host, port),
+            exc.strerror or exc,
+        )
+        return None
+    url = local_url(host, bound_port(runner, port))
+    log.info("the web table listens on %s", url)
+    return Beside(url, runner)
 
 
 async def link(
@@ -125,4 +175,4 @@ def signed_link(base: str, match_id: int, seats: int, seat: int | None, key: byt
     return f"{base}/p/{pass_for(key, match_id, seat, now)}"
 
 
-__all__ = ["MatchNotFound", "base_url", "link", "serve", "signed_link"]
+__all__ = ["Beside", "MatchNotFound", "base_url", "link", "serve", "serve_beside", "signed_link"]

@@ -57,6 +57,7 @@ ADDRESSES: dict[str, re.Pattern[str]] = {
         "picks": rf"picks:(?P<match_id>{_N}):(?P<version>{_N}):(?P<index>{_N})",
         "undo": rf"undo:(?P<match_id>{_N}):(?P<version>{_N})(?::(?P<menu>m))?",
         "hand": rf"hand:(?P<match_id>{_N})",
+        "web": rf"web:(?P<match_id>{_N})",
         "lobby": rf"lobby:(?P<action>join|leave|bot|start):(?P<match_id>{_N})",
         "computer": rf"lobby:add:(?P<match_id>{_N})",
         "abandon": rf"abandon:(?P<match_id>{_N}):(?P<version>{_N})",
@@ -122,6 +123,16 @@ def hand(match_id: int, locale: str) -> Control:
     return Control(f"hand:{match_id}", render(locale, HAND_LABEL), "🂠")
 
 
+def web_page(match_id: int, locale: str) -> Control:
+    """Answers its presser with the link to their own seat's page on the web table."""
+    return Control(f"web:{match_id}", t(locale, "Web"), "🌐")
+
+
+def watch_link(url: str, locale: str) -> Control:
+    """A link to a match's public page on the web table, at ``url``."""
+    return Control("", t(locale, "Watch on the web"), "👀", url=url)
+
+
 def undo(
     match_id: int,
     version: int,
@@ -140,11 +151,25 @@ def undo(
     return Control(address, label[:BUTTON_LABEL_LIMIT], "↩️", style, row=row)
 
 
-def board(match_id: int, version: int, locale: str, undoer: str | None = None) -> tuple[Control, ...]:
-    """Play and My hand under a board post, and Undo, named for the player who may take their latest
-    move back (``undoer``; anyone else who presses it is told why not)."""
-    shown = (play(match_id, version, locale), hand(match_id, locale))
-    return (*shown, undo(match_id, version, locale, whose=undoer)) if undoer is not None else shown
+def board(
+    match_id: int,
+    version: int,
+    locale: str,
+    undoer: str | None = None,
+    web: bool = False,
+    watch_url: str | None = None,
+) -> tuple[Control, ...]:
+    """Play and My hand under a board post, with ``web`` the Web button beside it, and Undo, named for
+    the player who may take their latest move back (``undoer``; anyone else who presses it is told why
+    not); with ``watch_url``, last, the link to the match's public page at that address."""
+    shown = [play(match_id, version, locale), hand(match_id, locale)]
+    if web:
+        shown.append(web_page(match_id, locale))
+    if undoer is not None:
+        shown.append(undo(match_id, version, locale, whose=undoer))
+    if watch_url is not None:
+        shown.append(watch_link(watch_url, locale))
+    return tuple(shown)
 
 
 def playing(match_id: int, version: int, locale: str, my_turn: bool) -> tuple[Control, ...]:

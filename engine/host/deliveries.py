@@ -25,6 +25,7 @@ from engine.host.ports import Delivery, LivePost, MatchRecord, Notice, SettingsS
 from engine.host.post_words import board_post_text
 from engine.host.private import call_list, heading_of, private_message, private_reader, seat_names
 from engine.host.service import GameHost
+from engine.host.web_links import WebLinks
 from lang.says import Namer
 
 log = logging.getLogger(__name__)
@@ -80,9 +81,12 @@ class Deliveries:
         sender: Sender,
         front: Front,
         marks: Marks,
+        web: WebLinks | None = None,
     ) -> None:
+        """``web``: the links to the web table that posts and private messages offer (none by default)."""
         self.host, self.settings, self.posts, self.pings = host, settings, posts, pings
         self.sender, self.front, self.marks = sender, front, marks
+        self.web = web or WebLinks(settings)
         self.living = LivingMessages(posts, sender, settings)
 
     async def deliver(self, match: MatchRecord, delivery: Delivery, notice: Notice) -> None:
@@ -112,9 +116,10 @@ class Deliveries:
         text = board_post_text(locale, plan, heading, name, calls, notes)
         png = await self.front.draw(match, delivery.version, None, locale, plan.since_seat)
         undoer = None if plan.undo is None else self.host.namer(match)(plan.undo)
-        shown = controls.board(match.id, delivery.version, locale, undoer)
+        shown = await self.web.board(match, delivery.version, locale, undoer, spectators=True)
         if notice.finished:
-            shown = controls.final(match.id, locale) if plan.outcome is not None else ()
+            final = controls.final(match.id, locale) if plan.outcome is not None else ()
+            shown = (*final, *await self.web.watching(match, locale))
         board_image = digest(png) if png is not None else None
         continuing = live is not None and plan.continuing
         if live is not None and continuing:
@@ -159,7 +164,7 @@ class Deliveries:
         # A turn that has already passed (a message sent late) neither calls nor offers controls.
         turn = seat in notice.to_act and seat in self.host.to_act(match)
         # The same controls as the thread's post: a player can take the whole turn from here.
-        shown = controls.board(match.id, delivery.version, locale) if turn else ()
+        shown = await self.web.board(match, delivery.version, locale) if turn else ()
         loud = await self.pings.loud(match, delivery, notice, reader) if turn else False
         message = Outgoing(text, shown, png, "hand.png", silent=not loud, nonce=nonce_of(delivery))
         try:

@@ -26,6 +26,7 @@ from engine.host.ports import MatchRecord, Notice, SettingsStore
 from engine.host.private import dm_closed, private_message
 from engine.host.service import GameHost
 from engine.host.text import HOST
+from engine.host.web_links import WebLinks
 from lang.says import render
 
 log = logging.getLogger(__name__)
@@ -44,10 +45,18 @@ class Reminders:
     raises the ``Sender``'s ``Refused`` or ``TryLater`` when it fails."""
 
     def __init__(
-        self, host: GameHost, settings: SettingsStore, posts: PostLedger, sender: Sender, marks: Marks
+        self,
+        host: GameHost,
+        settings: SettingsStore,
+        posts: PostLedger,
+        sender: Sender,
+        marks: Marks,
+        web: WebLinks | None = None,
     ) -> None:
+        """``web``: the links to the web table that private messages offer (none by default)."""
         self.host = host
         self.settings = settings
+        self.web = web or WebLinks(settings)
         self.posts = posts
         self.sender = sender
         self.marks = marks
@@ -71,7 +80,7 @@ class Reminders:
         """Tell the player of ``seat`` privately that it is their turn, with the board's controls."""
         locale = await self.locale(match, user_id)
         text = private_message(self.host, match, seat, Notice(to_act=(seat,)), locale, self.marks)
-        shown = controls.board(match.id, match.version, locale)
+        shown = await self.web.board(match, match.version, locale)
         await self.living.send(match, seat, user_id, Outgoing(text, shown), match.version, turn=True)
 
     async def clock_by_message(
@@ -82,7 +91,7 @@ class Reminders:
         locale = await self.locale(match, user_id)
         said = reminder_of(self.host, match, reminder, left, locale)
         text = f"{HOURGLASS} {said[:1].upper()}{said[1:]}"
-        shown = controls.board(match.id, match.version, locale)
+        shown = await self.web.board(match, match.version, locale)
         seat = match.seat_of(user_id)
         if seat is None:
             await self.sender.to_person(user_id, Outgoing(text, shown))
@@ -106,7 +115,8 @@ class Reminders:
             return
         locale = await self.locale(match, user_id)
         text = render(locale, dm_closed(self.marks.person(user_id)))
-        note = Outgoing(text, (controls.hand(match.id, locale),), mentions=(user_id,))
+        shown = (controls.hand(match.id, locale), *await self.web.beside_hand(match, locale))
+        note = Outgoing(text, shown, mentions=(user_id,))
         try:
             await self.sender.to_match(match, note)
         except Refused as exc:

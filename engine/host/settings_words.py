@@ -1,5 +1,6 @@
 """A person's settings as they choose and read them: the language they are spoken to in (and a server's),
-how and when they are told of their turn, their quiet hours, and their absences (``/away``).
+how and when they are told of their turn, their quiet hours, their absences (``/away``), and their links
+to the web table (and whether a server shows such links).
 
 Each choice is checked here and answered here, in words every front end shows as they are.
 """
@@ -18,6 +19,7 @@ from engine.host.notify import Channel, NotifyPrefs, QuietHours, canonical_zone,
 from engine.host.pings import TurnPings
 from engine.host.ports import SettingsStore
 from engine.host.text import HOST
+from engine.host.web_links import WebLinks, revoke_links, switch_server_links
 from lang import N_, t, tn
 
 # How a person may choose to be told of their turn: what they read, and the channel.
@@ -189,3 +191,34 @@ async def quiet_off(pings: TurnPings, user_id: int, locale: str) -> str:
     """/settings quiet-off: no more quiet hours."""
     prefs = await _changed(pings, user_id, lambda prefs: prefs.model_copy(update={"quiet": None}))
     return quiet_off_text(locale, prefs)
+
+
+async def revoke_web_links(web: WebLinks, user_id: int, now: datetime) -> Say:
+    """/settings web revoke: every link to a private page of the web table that ``user_id`` was given
+    until ``now`` opens nothing any more."""
+    await revoke_links(web.settings, user_id, now)
+    if web.base is None:
+        return HOST.say("Every private link to the web table I gave you before now opens nothing any more.")
+    return HOST.say(
+        "Every private link to the web table I gave you before now opens nothing any more. Press Web "
+        "beside My hand for a new one."
+    )
+
+
+async def switch_web_links(web: WebLinks, guild_id: int | None, on: bool, is_admin: bool) -> Say:
+    """/settings web server-links: whether server ``guild_id``'s posts link to the web table (its admins only:
+    ``is_admin``)."""
+    if not is_admin or guild_id is None:
+        raise LobbyError(HOST.say("only server admins can switch this server's links to the web table"))
+    await switch_server_links(web.settings, guild_id, on)
+    if not on:
+        return HOST.say(
+            "This server's posts no longer link to the web table, and My hand no longer offers a page there."
+        )
+    if web.base is None:
+        return HOST.say(
+            "This server's posts will link to the web table once the bot's operator gives its address."
+        )
+    return HOST.say(
+        "This server's posts link to the web table: a page to watch each match, and Web beside My hand."
+    )

@@ -467,6 +467,11 @@ class FakeMessage:
         return [c for c in self.iter_components() if c.get("type") == BUTTON]
 
     @property
+    def links(self) -> list[JSON]:
+        """The link buttons (style 5): each opens its ``url`` and sends the bot nothing."""
+        return [b for b in self.buttons if b.get("style") == 5]
+
+    @property
     def selects(self) -> list[JSON]:
         return [c for c in self.iter_components() if c.get("type") in SELECT_TYPES]
 

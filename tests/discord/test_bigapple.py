@@ -75,12 +75,12 @@ def lobby_message(thread: FakeChannel) -> FakeMessage:
 
 def posted_versions(thread: FakeChannel) -> list[int]:
     """The versions of the board posts in ``thread``, in posting order."""
-    found = (PLAY_BUTTON.fullmatch(b["custom_id"]) for m in thread.messages for b in m.buttons)
+    found = (PLAY_BUTTON.fullmatch(b.get("custom_id", "")) for m in thread.messages for b in m.buttons)
     return [int(f["v"]) for f in found if f]
 
 
 def button(message: FakeMessage, prefix: str) -> str:
-    return next(b["custom_id"] for b in message.buttons if b["custom_id"].startswith(prefix))
+    return next(b["custom_id"] for b in message.buttons if b.get("custom_id", "").startswith(prefix))
 
 
 async def board_post(fake: FakeDiscord, thread: FakeChannel, version: int) -> FakeMessage:
@@ -90,7 +90,7 @@ async def board_post(fake: FakeDiscord, thread: FakeChannel, version: int) -> Fa
         for message in thread.messages:
             if "Final standings" in (message.content or ""):
                 return message
-            for custom_id in (b["custom_id"] for b in message.buttons):
+            for custom_id in (b.get("custom_id", "") for b in message.buttons):
                 found = PLAY_BUTTON.fullmatch(custom_id)
                 if found and int(found["v"]) == version:
                     return message

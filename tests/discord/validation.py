@@ -13,6 +13,11 @@ from typing import Any
 from tests.discord.models import BUTTON, IS_COMPONENTS_V2, JSON, SELECT_TYPES, walk_components
 
 COMMAND_NAME = re.compile(r"^[-_\w]{1,32}$")
+# Button styles: 1-4 send an interaction (and carry a custom_id), LINK opens its url, PREMIUM its SKU.
+LINK_STYLE = 5
+PREMIUM_STYLE = 6
+URL_LIMIT = 512
+LINK_SCHEMES = ("http://", "https://", "discord://")
 
 
 def embed_problem(embed: JSON) -> str | None:
@@ -55,8 +60,8 @@ def components_problem(components: Sequence[JSON], flags: int) -> str | None:
             if custom_id in custom_ids:
                 return f"custom_id {custom_id!r} is used twice in one message"
             custom_ids.add(custom_id)
-        if component.get("type") == BUTTON and len(component.get("label") or "") > 80:
-            return "button label longer than 80 characters"
+        if component.get("type") == BUTTON and (problem := _button_problem(component)) is not None:
+            return problem
         if component.get("type") in SELECT_TYPES:
             low, high = component.get("min_values", 1), component.get("max_values", 1)
             if not (0 <= low <= high <= 25 and high >= 1):
@@ -84,6 +89,37 @@ def components_problem(components: Sequence[JSON], flags: int) -> str | None:
         kinds = {child.get("type") for child in children}
         if not children or (kinds & SELECT_TYPES and len(children) != 1) or len(children) > 5:
             return "an action row holds 1-5 buttons or exactly one select"
+    return None
+
+
+def _button_problem(button: JSON) -> str | None:
+    """The first rule a button breaks: a link button has a url (http, https or discord, at most 512
+    characters) and no custom_id; a premium one a sku_id and neither; any other a custom_id and no url;
+    all but premium ones a label (at most 80 characters) or an emoji."""
+    style, url, custom_id = button.get("style"), button.get("url"), button.get("custom_id")
+    if style not in (1, 2, 3, 4, LINK_STYLE, PREMIUM_STYLE):
+        return f"button style {style!r} is not one of 1-6"
+    if style == PREMIUM_STYLE:
+        if not button.get("sku_id") or url is not None or custom_id is not None:
+            return "a premium button needs a sku_id, and no url or custom_id"
+        return None
+    if style == LINK_STYLE:
+        if custom_id is not None:
+            return "a link button cannot have a custom_id"
+        if not isinstance(url, str) or not url:
+            return "a link button needs a url"
+        if len(url) > URL_LIMIT:
+            return f"a link button's url is {len(url)} characters (limit {URL_LIMIT})"
+        if not url.startswith(LINK_SCHEMES):
+            return f"a link button's url {url[:40]!r} is not http, https or discord"
+    elif url is not None:
+        return f"button {custom_id!r} of style {style} cannot have a url"
+    elif custom_id is None:
+        return f"a button of style {style} needs a custom_id"
+    if len(button.get("label") or "") > 80:
+        return "button label longer than 80 characters"
+    if not button.get("label") and not button.get("emoji"):
+        return "a button needs a label or an emoji"
     return None
 
 
