@@ -36,6 +36,7 @@ from render.canvas import (
     trimmed,
     wrapped,
 )
+from render.places import PlaceMap, rect
 from render.result import fitted_result_line
 from render.since import Since
 
@@ -229,10 +230,15 @@ def status_line(view: PublicView, names: Sequence[str], locale: str, room: float
 
 
 def board_image(
-    view: PublicView, names: Sequence[str] = (), locale: str = lang.DEFAULT, since: Since | None = None
+    view: PublicView,
+    names: Sequence[str] = (),
+    locale: str = lang.DEFAULT,
+    since: Since | None = None,
+    scale: float | None = None,
 ) -> Image.Image:
     """The public image: the board, one row per player, supplies and a legend; with ``since``, the sites
-    changed since the player to act last played are marked."""
+    changed since the player to act last played are marked. Drawn at ``scale`` pixels a unit (None: the
+    posts' scale)."""
     changed: set[str] = set()
     if since is not None:
         if not isinstance(since.view, PublicView):
@@ -251,7 +257,7 @@ def board_image(
     )
     if since is not None:
         height += 30
-    image, draw = new_canvas(WIDTH, height)
+    image, draw = new_canvas(WIDTH, height, scale=scale)
     text(draw, (20, 16), game_title("skyline", locale), TITLE, INK, bold=True)
     text(draw, (20, 54), status_line(view, names, locale, WIDTH - 40), SMALL, INK, view.phase == "over")
     y = draw_board(image, draw, view, changed)
@@ -265,6 +271,21 @@ def board_image(
     if since is not None:
         since_marks.legend_line(draw, (20, y + 4), since, names, locale, bool(changed), SMALL, WIDTH - 40)
     return image
+
+
+def site_box(site: SiteView) -> tuple[int, int, int, int]:
+    """The square a site is drawn in, in units (right and bottom where the gap to the next begins)."""
+    left = ORIGIN_X + site.x * (CELL + GAP)
+    top = ORIGIN_Y + site.y * (CELL + GAP)
+    return left, top, left + CELL, top + CELL
+
+
+def place_rects(
+    view: PublicView, names: Sequence[str] = (), locale: str = lang.DEFAULT, scale: float | None = None
+) -> PlaceMap:
+    """Where ``board_image`` draws each site ("C4"), at ``scale``; the grid sits at the same place
+    whatever the names and words."""
+    return {site.id: (rect(site_box(site), scale),) for site in view.sites}
 
 
 def draw_shape(draw: ImageDraw.ImageDraw, left: float, top: float, picture: Sequence[str], cell: int) -> None:
@@ -396,4 +417,4 @@ def card_face(card: CardView, locale: str, over: bool) -> CardFace:
     return CardFace(name, tuple(lines), columns, cell, max(136, 8 + CARD_ROW * len(name) + 4 + body + 10))
 
 
-__all__ = ["PrivateView", "PublicView", "board_image", "changed_since", "render_hand"]
+__all__ = ["PrivateView", "PublicView", "board_image", "changed_since", "place_rects", "render_hand"]
