@@ -217,5 +217,17 @@ class SkylinePresentation(PresentationDefaults):
         floors, and end the turn; each move is checked and logged on its own."""
         return finishing(state, seat)
 
+    def places_of(self, state: SkylineState, seat: int, action: Action) -> tuple[str, ...]:
+        """The site a floor goes on, or the sites a bonus card is claimed for."""
+        if action.kind == "build":
+            return (str(action.site),)
+        if action.kind == "claim":
+            return action.at
+        return ()  # stopping, buying, selling, exchanging and ending the turn
+
+    def place_name(self, state: SkylineState, place: str) -> Say:
+        """A site by the letters and numbers along the board's edges: "site C4"."""
+        return say("site {site}", site=place)
+
     def seat_colour(self, state: SkylineState, seat: int) -> str | None:
         return colour(state, seat)
