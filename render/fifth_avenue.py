@@ -318,6 +318,25 @@ def place_rects(
     return placed
 
 
+def board_height(view: PublicView, names: Sequence[str], locale: str, since: bool) -> int:
+    """How tall ``board_image`` draws the board, in units: the last line ends 20 units above the
+    bottom, as on every board."""
+    auction = auction_lines(view, colour_namer(view, names), locale)
+    return (
+        120
+        + ROW * len(DISTRICTS)
+        + 100
+        + 64
+        + LEGEND_ROW * len(action_lines(view, locale))
+        + 68
+        + 70 * len(view.seats)
+        + AUCTION_ROW * len(auction)
+        + STATUS_ROW * (len(status_lines(view, names, locale)) - 1)
+        - 17
+        + (SINCE_ROW if since else 0)
+    )
+
+
 def board_image(
     view: PublicView,
     names: Sequence[str] = (),
@@ -337,22 +356,7 @@ def board_image(
     auction = auction_lines(view, name_of, locale)
     actions = action_lines(view, locale)
     status = status_lines(view, names, locale)
-    # The last line ends 20 px above the bottom, as on every board.
-    height = (
-        120
-        + ROW * len(DISTRICTS)
-        + 100
-        + 64
-        + LEGEND_ROW * len(actions)
-        + 68
-        + 70 * len(view.seats)
-        + AUCTION_ROW * len(auction)
-        + STATUS_ROW * (len(status) - 1)
-        - 17
-    )
-    if since is not None:
-        height += SINCE_ROW
-    image, draw = new_canvas(WIDTH, height, scale=scale)
+    image, draw = new_canvas(WIDTH, board_height(view, names, locale, since is not None), scale=scale)
     text(draw, (MARGIN, 14), game_title("fifth_avenue", locale), TITLE, INK, bold=True)
     for row, line in enumerate(status):
         text(draw, (MARGIN, 54 + row * STATUS_ROW), line, SMALL, INK, bold=view.game_over)

@@ -212,6 +212,18 @@ def player_lines(player: PlayerView, name: str, score: int, locale: str) -> tupl
     return head, " · ".join(parts)
 
 
+def under_lines(view: NyView, names: Sequence[str], locale: str) -> list[str]:
+    """The lines under the grid (see ``board_lines``), wrapped."""
+    return [row for line in board_lines(view, names, locale) for row in wrapped(line, SMALL, WIDTH - 40)]
+
+
+def board_height(view: NyView, names: Sequence[str], locale: str, since: bool) -> int:
+    """How tall ``board_image`` draws the board, in units: the last line ends 20 units above the
+    bottom, as on every board."""
+    lines = under_lines(view, names, locale)
+    return TOP + ROWS * CELL + 16 + (len(lines) + 1) * 30 + 70 * len(view.players) + 55 + (28 if since else 0)
+
+
 def board_image(
     view: NyView,
     names: Sequence[str] = (),
@@ -227,12 +239,8 @@ def board_image(
         if not isinstance(since.view, NyView):
             raise TypeError(f"since.view is a {type(since.view).__name__}, not a NyView")
         changed = changed_since(since.view, view)
-    lines = [row for line in board_lines(view, names, locale) for row in wrapped(line, SMALL, WIDTH - 40)]
-    # The last line ends 20 px above the bottom, as on every board.
-    height = (
-        TOP + ROWS * CELL + 16 + (len(lines) + 1) * 30 + 70 * len(view.players) + 55 + (28 if since else 0)
-    )
-    image, draw = new_canvas(WIDTH, height, scale=scale)
+    lines = under_lines(view, names, locale)
+    image, draw = new_canvas(WIDTH, board_height(view, names, locale, since is not None), scale=scale)
     text(draw, (20, 14), game_title("ny1901", locale), TITLE, INK, bold=True)
     text(draw, (20, 54), status_line(view, names, locale), BODY, INK, bold=view.over)
     y = draw_grid(image, draw, view, changed)

@@ -435,6 +435,18 @@ def grid_height(heights: Sequence[int], columns: int) -> int:
     return sum(max(heights[i : i + columns]) + 16 for i in range(0, len(heights), columns))
 
 
+def board_height(view: PublicView, names: Sequence[str], locale: str, since: bool) -> int:
+    """How tall ``board_image`` draws the board, in units: the last city ends 20 units or a little more
+    above the bottom, as on every board."""
+    columns = columns_for(len(view.players) + (1 if view.dirk else 0))
+    heights = panel_heights(view, column_width(columns))
+    extra = SINCE_ROW if since else 0
+    extra += (len(status_lines(view, seat_labels(view, names), locale)) - 1) * STATUS_ROW + legend_extra(
+        locale
+    )
+    return 470 + 124 + grid_height(heights, columns) - 41 + extra
+
+
 def board_image(
     view: PublicView,
     names: Sequence[str] = (),
@@ -454,10 +466,7 @@ def board_image(
     columns = columns_for(len(view.players) + (1 if view.dirk else 0))
     width = column_width(columns)
     heights = panel_heights(view, width)
-    extra = SINCE_ROW if since is not None else 0
-    # The last city ends 20 px or a little more above the bottom, as on every board.
-    extra += (len(status_lines(view, labels, locale)) - 1) * STATUS_ROW + legend_extra(locale)
-    image, draw = new_canvas(WIDTH, 470 + 124 + grid_height(heights, columns) - 41 + extra, scale=scale)
+    image, draw = new_canvas(WIDTH, board_height(view, names, locale, since is not None), scale=scale)
     y = draw_header(draw, view, labels, locale)
     y = draw_legend(draw, y, locale, since, labels, bool(changed))
     origins = panel_origins(view, y)

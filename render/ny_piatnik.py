@@ -309,6 +309,15 @@ def draw_scores(
     return y + 8
 
 
+def board_height(view: PublicView, names: Sequence[str], locale: str, since: bool) -> int:
+    """How tall ``board_image`` draws the board, in units: the last line ends 20 units above the
+    bottom, as on every board."""
+    height = GRID_Y + CELL * SIZE + 16 + PANEL_ROW * len(view.players) + 4 * 28 - 11
+    if view.scores:
+        height = GRID_Y + CELL * SIZE + 16 + 40 + 36 * len(view.scores) + 2
+    return height + (36 if since else 0)
+
+
 def board_image(
     view: PublicView,
     names: Sequence[str] = (),
@@ -324,13 +333,7 @@ def board_image(
         if not isinstance(since.view, PublicView):
             raise TypeError(f"since.view is a {type(since.view).__name__}, not a PublicView")
         changed = changed_since(since.view, view)
-    # The last line ends 20 px above the bottom, as on every board.
-    height = GRID_Y + CELL * SIZE + 16 + PANEL_ROW * len(view.players) + 4 * 28 - 11
-    if view.scores:
-        height = GRID_Y + CELL * SIZE + 16 + 40 + 36 * len(view.scores) + 2
-    if since is not None:
-        height += 36
-    image, draw = new_canvas(WIDTH, height, scale=scale)
+    image, draw = new_canvas(WIDTH, board_height(view, names, locale, since is not None), scale=scale)
     text(draw, (16, 14), game_title("ny_piatnik", locale), TITLE, INK, bold=True)
     status = status_line(view, names, locale)
     text(draw, (16, 50), status, SMALL, INK, bold=view.phase == "over")

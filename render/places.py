@@ -10,6 +10,7 @@ another.
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
 
 from render.canvas import SCALE
 
@@ -21,6 +22,16 @@ PlaceMap = Mapping[str, tuple[Rect, ...]]
 
 # The web page draws the board at twice the scale of the Discord posts.
 LARGE = 2 * SCALE
+
+
+@dataclass(frozen=True, slots=True)
+class BoardPlaces:
+    """A board as a page lays links over it: the picture's ``width`` and ``height`` and its ``places``,
+    all in the picture's pixels."""
+
+    width: int
+    height: int
+    places: PlaceMap
 
 
 def rect(box: UnitBox, scale: float | None = None) -> Rect:

@@ -12,8 +12,8 @@ from pydantic import BaseModel
 
 import lang
 from render import fifth_avenue, ny1901, ny_henn, ny_piatnik, skyline
-from render.canvas import encode_png
-from render.places import PlaceMap
+from render.canvas import encode_png, pixels
+from render.places import BoardPlaces, PlaceMap
 from render.since import Since
 
 __all__ = [
@@ -35,6 +35,9 @@ class GameRenderer:
     is_private: Callable[[BaseModel], bool]  # whether a view is a seat's (drawn as its hand)
     # public view, names, locale, scale -> where the board drew each place
     places: Callable[[Any, Sequence[str], str, float | None], PlaceMap]
+    width: int  # of the board, in units
+    # public view, names, locale, whether it marks what changed -> the board's height in units
+    height: Callable[[Any, Sequence[str], str, bool], int]
 
 
 def of_type(model: type[BaseModel]) -> Callable[[BaseModel], bool]:
@@ -47,6 +50,8 @@ RENDERERS: dict[str, GameRenderer] = {
         fifth_avenue.render_hand,
         of_type(fifth_avenue.PrivateView),
         fifth_avenue.place_rects,
+        fifth_avenue.WIDTH,
+        fifth_avenue.board_height,
     ),
     # New York 1901 has one view model for everybody; a seat's view names its seat.
     "ny1901": GameRenderer(
@@ -54,18 +59,32 @@ RENDERERS: dict[str, GameRenderer] = {
         ny1901.render_hand,
         lambda view: getattr(view, "seat", None) is not None,
         ny1901.place_rects,
+        ny1901.WIDTH,
+        ny1901.board_height,
     ),
     "ny_henn": GameRenderer(
-        ny_henn.board_image, ny_henn.render_hand, of_type(ny_henn.PrivateView), ny_henn.place_rects
+        ny_henn.board_image,
+        ny_henn.render_hand,
+        of_type(ny_henn.PrivateView),
+        ny_henn.place_rects,
+        ny_henn.WIDTH,
+        ny_henn.board_height,
     ),
     "ny_piatnik": GameRenderer(
         ny_piatnik.board_image,
         ny_piatnik.render_hand,
         of_type(ny_piatnik.PrivateView),
         ny_piatnik.place_rects,
+        ny_piatnik.WIDTH,
+        ny_piatnik.board_height,
     ),
     "skyline": GameRenderer(
-        skyline.board_image, skyline.render_hand, of_type(skyline.PrivateView), skyline.place_rects
+        skyline.board_image,
+        skyline.render_hand,
+        of_type(skyline.PrivateView),
+        skyline.place_rects,
+        skyline.WIDTH,
+        skyline.board_height,
     ),
 }
 
@@ -109,11 +128,15 @@ def render_board(
 
 def board_places(
     game: str, view: BaseModel, names: Sequence[str], locale: str, scale: float | None = None
-) -> PlaceMap:
-    """Where the public board of ``view`` (as ``render_board`` draws it at ``scale``) shows each place:
-    its key, as the game's moves name it, and the rectangles in pixels it covers. Empty without a
-    renderer."""
+) -> BoardPlaces | None:
+    """The size in pixels of the public board of ``view`` as ``render_board`` draws it at ``scale``,
+    and where it shows each place: its key, as the game's moves name it, and the rectangles in pixels
+    it covers; without drawing it. None without a renderer."""
     renderer = RENDERERS.get(game)
     if renderer is None or renderer.is_private(view):
-        return {}
-    return renderer.places(view, names, locale, scale)
+        return None
+    return BoardPlaces(
+        pixels(renderer.width, scale),
+        pixels(renderer.height(view, names, locale, False), scale),
+        renderer.places(view, names, locale, scale),
+    )

@@ -229,6 +229,25 @@ def status_line(view: PublicView, names: Sequence[str], locale: str, room: float
     return names_in(compose, shown, SMALL, room)
 
 
+def note_lines(view: PublicView, locale: str) -> list[str]:
+    """The lines under the players: the supplies and the legend, wrapped."""
+    supplies = t(
+        locale,
+        "neutral floors left {neutral} · bonus cards in the deck {deck}",
+        neutral=view.neutral_supply,
+        deck=view.deck_size,
+    )
+    return [row for line in (supplies, *legend_lines(locale)) for row in wrapped(line, SMALL, WIDTH - 40)]
+
+
+def board_height(view: PublicView, names: Sequence[str], locale: str, since: bool) -> int:
+    """How tall ``board_image`` draws the board, in units: the last line ends 20 units above the
+    bottom, as on every board."""
+    notes = note_lines(view, locale)
+    height = ORIGIN_Y + 6 * (CELL + GAP) + 20 + PANEL_ROW * len(view.players) + 30 * (len(notes) + 1) - 23
+    return height + (30 if since else 0)
+
+
 def board_image(
     view: PublicView,
     names: Sequence[str] = (),
@@ -244,20 +263,8 @@ def board_image(
         if not isinstance(since.view, PublicView):
             raise TypeError(f"since.view is a {type(since.view).__name__}, not a PublicView")
         changed = changed_since(since.view, view)
-    supplies = t(
-        locale,
-        "neutral floors left {neutral} · bonus cards in the deck {deck}",
-        neutral=view.neutral_supply,
-        deck=view.deck_size,
-    )
-    notes = [row for line in (supplies, *legend_lines(locale)) for row in wrapped(line, SMALL, WIDTH - 40)]
-    # The last line ends 20 px above the bottom, as on every board.
-    height = int(
-        ORIGIN_Y + 6 * (CELL + GAP) + 20 + PANEL_ROW * len(view.players) + 30 * (len(notes) + 1) - 23
-    )
-    if since is not None:
-        height += 30
-    image, draw = new_canvas(WIDTH, height, scale=scale)
+    notes = note_lines(view, locale)
+    image, draw = new_canvas(WIDTH, board_height(view, names, locale, since is not None), scale=scale)
     text(draw, (20, 16), game_title("skyline", locale), TITLE, INK, bold=True)
     text(draw, (20, 54), status_line(view, names, locale, WIDTH - 40), SMALL, INK, view.phase == "over")
     y = draw_board(image, draw, view, changed)

@@ -26,6 +26,7 @@ from engine.host.ports import MatchRecord, SettingsStore
 from engine.host.service import GameHost
 from engine.host.sights import public_sight, seat_sight
 from lang import t
+from web.board import board_figure, draw_large, figure_words
 from web.links import SeatPass, verified
 from web.readers import page_locale
 from web.security import secure_headers
@@ -83,6 +84,7 @@ def create_app(
     app.on_startup.append(_load_secret)
     app.router.add_get(r"/m/{match_id:\d+}", match_page)
     app.router.add_get(r"/m/{match_id:\d+}/board.png", board_png)
+    app.router.add_get(r"/m/{match_id:\d+}/board-large.png", board_large_png)
     app.router.add_get("/p/{token}", seat_page)
     app.router.add_get("/p/{token}/hand.png", hand_png)
     app.router.add_static("/static", HERE / "static", append_version=False)
@@ -166,7 +168,20 @@ async def match_page(request: web.Request) -> web.Response:
         sight=sight,
         words=_words(locale, match.id),
         board_src=board_src,
+        **_figure(request, match, locale, sight.board),
     )
+
+
+def _figure(
+    request: web.Request, match: MatchRecord, locale: str, started: bool, seat: int | None = None
+) -> dict[str, Any]:
+    """The board drawn large with its places (see ``web.board``), for a page's template."""
+    if not started:
+        return {"figure": None}
+    src = f"/m/{match.id}/board-large.png?v={match.version}&lang={locale}"
+    place, asked = request.query.get("place"), request.query.get("lang")
+    figure = board_figure(request.app[TABLE].host, match, locale, src, place, seat, asked)
+    return {"figure": figure, "figure_words": figure_words(locale, figure) if figure else {}}
 
 
 def _png(data: bytes) -> web.Response:
@@ -183,6 +198,17 @@ async def board_png(request: web.Request) -> web.Response:
         return _refused(request, 404)
     view = table.host.view(match, None)
     png = await table.draw(match.game, view, match.seat_names(), _locale(request))
+    return _refused(request, 404) if png is None else _png(png)
+
+
+async def board_large_png(request: web.Request) -> web.Response:
+    """The public board of a match drawn for its web pages, at twice the scale of the thread's posts."""
+    table = request.app[TABLE]
+    match = await _match(request, int(request.match_info["match_id"]))
+    if match is None or match.state_json is None:
+        return _refused(request, 404)
+    view = table.host.view(match, None)
+    png = await draw_large(match.game, view, match.seat_names(), _locale(request))
     return _refused(request, 404) if png is None else _png(png)
 
 
@@ -218,6 +244,7 @@ async def seat_page(request: web.Request) -> web.Response:
         words=_words(locale, match.id, seat.name),
         board_src=f"/m/{match.id}/board.png?v={sight.version}&lang={locale}",
         hand_src=f"/p/{token}/hand.png?v={sight.version}&lang={locale}" if sight.board else None,
+        **_figure(request, match, locale, sight.board, seat_pass.seat),
     )
 
 
