@@ -22,8 +22,16 @@ from engine.skyline.cards import (
     SITE_BY_NAME,
     SITES,
     piece_order,
+    site_name,
 )
-from engine.skyline.rules import SkylineRules, build_say, buy_error, legal_builds, sellable
+from engine.skyline.rules import (
+    SkylineRules,
+    build_say,
+    buy_error,
+    legal_builds,
+    satisfied_placement,
+    sellable,
+)
 from engine.skyline.state import SkylineState, colour
 from engine.skyline.words import say
 
@@ -222,7 +230,9 @@ class SkylinePresentation(PresentationDefaults):
         if action.kind == "build":
             return (str(action.site),)
         if action.kind == "claim":
-            return action.at
+            # A card claimed without naming its sites scores the first shape it finds, as the rules do.
+            found = () if action.at else satisfied_placement(state, seat, str(action.card)) or ()
+            return action.at or tuple(site_name(site) for site in found)
         return ()  # stopping, buying, selling, exchanging and ending the turn
 
     def place_name(self, state: SkylineState, place: str) -> Say:
