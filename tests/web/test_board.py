@@ -112,6 +112,7 @@ async def check_seat_page(
         chosen = await (await client.get(f"/p/{token}?lang={locale}&place={place}")).text()
         section = place_section(chosen)
         assert section is not None and linked[place] in html.unescape(section)
+        assert ("Moves on" if locale == "en" else "Mosse su questo punto:") in section
         assert listed(section) == touching[place]
         assert [key for key, (name, chosen_now) in spots_chosen(chosen).items() if chosen_now] == [place]
     return len(asked)
