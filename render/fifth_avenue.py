@@ -15,7 +15,7 @@ from PIL import Image, ImageDraw
 
 import lang
 from engine.fifth_avenue import words
-from engine.fifth_avenue.cards import BUILDINGS_FOR_VALUE, COLOURS, DISTRICTS, GROUPS
+from engine.fifth_avenue.cards import BUILDINGS_FOR_VALUE, COLOURS, DISTRICTS, GROUPS, SLOTS
 from engine.fifth_avenue.views import LotView, PrivateView, PublicView
 from lang import N_, t, tn
 from lang.says import render as said
@@ -36,6 +36,7 @@ from render.canvas import (
     trimmed,
     wrapped,
 )
+from render.places import PlaceMap, Rect, rect, rects
 from render.result import result_line
 from render.since import Since
 
@@ -119,6 +120,12 @@ def changed_since(before: PublicView, now: PublicView) -> set[str]:
     return {place for place in old.keys() | new.keys() if old.get(place) != new.get(place)}
 
 
+def lot_columns(view: PublicView) -> tuple[list[str], int]:
+    """The lot colours of a district's row, in order, and the width of a lot's column."""
+    columns = [*COLOURS, "X"] if view.six_lots else list(COLOURS)
+    return columns, min(128, (WIDTH - LOTS_LEFT - 150) // len(columns))  # room for the pawns and tokens
+
+
 def draw_districts(
     image: Image.Image,
     draw: Draw,
@@ -132,8 +139,7 @@ def draw_districts(
     for pawn, where in view.pawns:
         pawns.setdefault(where, []).append(pawn)
     tokens = {d: [p for p, places in view.tokens if d in places] for d in DISTRICTS}
-    columns = [*COLOURS, "X"] if view.six_lots else list(COLOURS)
-    lot_width = min(128, (WIDTH - LOTS_LEFT - 150) // len(columns))  # leave room for the pawns and tokens
+    columns, lot_width = lot_columns(view)
     for district in DISTRICTS:
         closed = district in view.closed
         name = said(locale, words.PLACES[district])
@@ -252,16 +258,8 @@ def action_lines(view: PublicView, locale: str) -> tuple[str, ...]:
     return wrapped(actions, SMALL, WIDTH - 2 * MARGIN)
 
 
-def board_image(
-    view: PublicView, names: Sequence[str] = (), locale: str = lang.DEFAULT, since: Since | None = None
-) -> Image.Image:
-    """The public image: districts and lots, shop supply, legend, decks, players, a running auction; with
-    ``since``, the lots and districts changed since the player to act last played are marked."""
-    changed: set[str] = set()
-    if since is not None:
-        if not isinstance(since.view, PublicView):
-            raise TypeError(f"since.view is a {type(since.view).__name__}, not a PublicView")
-        changed = changed_since(since.view, view)
+def colour_namer(view: PublicView, names: Sequence[str]) -> Callable[[str | None], str]:
+    """Who plays a colour, by name (Asso for the computer's own colour, "—" for nobody)."""
     seat_of = {seat.colour: index for index, seat in enumerate(view.seats)}
 
     def name_of(colour: str | None) -> str:
@@ -272,34 +270,97 @@ def board_image(
         index = seat_of.get(colour)
         return names[index] if index is not None and index < len(names) else colour
 
-    auction = auction_lines(view, name_of, locale)
-    actions = action_lines(view, locale)
+    return name_of
+
+
+def status_lines(view: PublicView, names: Sequence[str], locale: str) -> tuple[str, ...]:
+    """The header's status, wrapped: who is to act and in which phase, or once over who won."""
     if view.game_over:
-        status = wrapped(result_line(view.places, names, locale), SMALL, WIDTH - 2 * MARGIN, True)
-    else:
-        phase = t(locale, PHASES.get(view.phase, view.phase))
-        said_status = t(locale, "{players} to act", players=name_of(view.to_act)) + f" · {phase}"
-        status = wrapped(said_status[:1].upper() + said_status[1:], SMALL, WIDTH - 2 * MARGIN)
-    # The last line ends 20 px above the bottom, as on every board.
-    height = (
+        return wrapped(result_line(view.places, names, locale), SMALL, WIDTH - 2 * MARGIN, True)
+    phase = t(locale, PHASES.get(view.phase, view.phase))
+    said_status = (
+        t(locale, "{players} to act", players=colour_namer(view, names)(view.to_act)) + f" · {phase}"
+    )
+    return wrapped(said_status[:1].upper() + said_status[1:], SMALL, WIDTH - 2 * MARGIN)
+
+
+def districts_top(status: Sequence[str]) -> int:
+    """Where the first district's row begins, under the header's ``status`` lines."""
+    return 90 + STATUS_ROW * (len(status) - 1)
+
+
+def place_rects(
+    view: PublicView, names: Sequence[str] = (), locale: str = lang.DEFAULT, scale: float | None = None
+) -> PlaceMap:
+    """Where ``board_image`` draws each place, at ``scale``: a lot ("34W.GY") its square; a district
+    ("34W") its name and, right of its lots, the pawns and surveys on it; a slot of the shop supply
+    ("S1") its square. The rows move down with the header's lines, which the names and words decide."""
+    columns, lot_width = lot_columns(view)
+    marks_left = LOTS_LEFT + len(columns) * lot_width + 4
+    lots = {lot.id for lot in view.lots}
+    top = districts_top(status_lines(view, names, locale))
+    placed: dict[str, tuple[Rect, ...]] = {}
+    for row, district in enumerate(DISTRICTS):
+        y = top + row * ROW
+        name_box = (MARGIN, y, LOTS_LEFT - 10, y + ROW - 8)
+        placed[district] = rects((name_box, (marks_left, y, WIDTH - MARGIN, y + ROW - 8)), scale)
+        for index, colour in enumerate(columns):
+            if f"{district}.{colour}" in lots:
+                left = LOTS_LEFT + index * lot_width
+                placed[f"{district}.{colour}"] = (rect((left, y, left + lot_width - 6, y + ROW - 8), scale),)
+    supply_top = top + ROW * len(DISTRICTS) + 10 + 30
+    x = MARGIN
+    for group in GROUPS:
+        for slot in group:
+            placed[SLOTS[slot]] = (rect((x, supply_top, x + 34, supply_top + 40), scale),)
+            x += 40
+        x += 14
+    return placed
+
+
+def board_height(view: PublicView, names: Sequence[str], locale: str, since: bool) -> int:
+    """How tall ``board_image`` draws the board, in units: the last line ends 20 units above the
+    bottom, as on every board."""
+    auction = auction_lines(view, colour_namer(view, names), locale)
+    return (
         120
         + ROW * len(DISTRICTS)
         + 100
         + 64
-        + LEGEND_ROW * len(actions)
+        + LEGEND_ROW * len(action_lines(view, locale))
         + 68
         + 70 * len(view.seats)
         + AUCTION_ROW * len(auction)
-        + STATUS_ROW * (len(status) - 1)
+        + STATUS_ROW * (len(status_lines(view, names, locale)) - 1)
         - 17
+        + (SINCE_ROW if since else 0)
     )
+
+
+def board_image(
+    view: PublicView,
+    names: Sequence[str] = (),
+    locale: str = lang.DEFAULT,
+    since: Since | None = None,
+    scale: float | None = None,
+) -> Image.Image:
+    """The public image: districts and lots, shop supply, legend, decks, players, a running auction; with
+    ``since``, the lots and districts changed since the player to act last played are marked. Drawn at
+    ``scale`` pixels a unit (None: the posts' scale)."""
+    changed: set[str] = set()
     if since is not None:
-        height += SINCE_ROW
-    image, draw = new_canvas(WIDTH, height)
+        if not isinstance(since.view, PublicView):
+            raise TypeError(f"since.view is a {type(since.view).__name__}, not a PublicView")
+        changed = changed_since(since.view, view)
+    name_of = colour_namer(view, names)
+    auction = auction_lines(view, name_of, locale)
+    actions = action_lines(view, locale)
+    status = status_lines(view, names, locale)
+    image, draw = new_canvas(WIDTH, board_height(view, names, locale, since is not None), scale=scale)
     text(draw, (MARGIN, 14), game_title("fifth_avenue", locale), TITLE, INK, bold=True)
     for row, line in enumerate(status):
         text(draw, (MARGIN, 54 + row * STATUS_ROW), line, SMALL, INK, bold=view.game_over)
-    top = 90 + STATUS_ROW * (len(status) - 1)
+    top = districts_top(status)
     y: float = draw_districts(image, draw, top, view, locale, changed)
     y = draw_supply(draw, y + 10, view, locale)
     y = draw_legend(draw, y, locale, actions, since, names, bool(changed))
@@ -431,4 +492,4 @@ def render_hand(view: PrivateView, names: Sequence[str] = (), locale: str = lang
     return encode_png(trimmed(image))
 
 
-__all__ = ["PrivateView", "PublicView", "board_image", "changed_since", "render_hand"]
+__all__ = ["PrivateView", "PublicView", "board_image", "changed_since", "place_rects", "render_hand"]

@@ -33,6 +33,7 @@ from render.canvas import (
     trimmed,
     wrapped,
 )
+from render.places import PlaceMap, cell_runs, rects
 from render.result import fitted_result_line
 from render.since import Since
 
@@ -211,22 +212,35 @@ def player_lines(player: PlayerView, name: str, score: int, locale: str) -> tupl
     return head, " · ".join(parts)
 
 
+def under_lines(view: NyView, names: Sequence[str], locale: str) -> list[str]:
+    """The lines under the grid (see ``board_lines``), wrapped."""
+    return [row for line in board_lines(view, names, locale) for row in wrapped(line, SMALL, WIDTH - 40)]
+
+
+def board_height(view: NyView, names: Sequence[str], locale: str, since: bool) -> int:
+    """How tall ``board_image`` draws the board, in units: the last line ends 20 units above the
+    bottom, as on every board."""
+    lines = under_lines(view, names, locale)
+    return TOP + ROWS * CELL + 16 + (len(lines) + 1) * 30 + 70 * len(view.players) + 55 + (28 if since else 0)
+
+
 def board_image(
-    view: NyView, names: Sequence[str] = (), locale: str = lang.DEFAULT, since: Since | None = None
+    view: NyView,
+    names: Sequence[str] = (),
+    locale: str = lang.DEFAULT,
+    since: Since | None = None,
+    scale: float | None = None,
 ) -> Image.Image:
     """The public image: the grid with lot numbers, then market, streets, challenge, one block per player
-    and a legend; with ``since``, the lots changed since the player to act last played are marked."""
+    and a legend; with ``since``, the lots changed since the player to act last played are marked. Drawn
+    at ``scale`` pixels a unit (None: the posts' scale)."""
     changed = None
     if since is not None:
         if not isinstance(since.view, NyView):
             raise TypeError(f"since.view is a {type(since.view).__name__}, not a NyView")
         changed = changed_since(since.view, view)
-    lines = [row for line in board_lines(view, names, locale) for row in wrapped(line, SMALL, WIDTH - 40)]
-    # The last line ends 20 px above the bottom, as on every board.
-    height = (
-        TOP + ROWS * CELL + 16 + (len(lines) + 1) * 30 + 70 * len(view.players) + 55 + (28 if since else 0)
-    )
-    image, draw = new_canvas(WIDTH, height)
+    lines = under_lines(view, names, locale)
+    image, draw = new_canvas(WIDTH, board_height(view, names, locale, since is not None), scale=scale)
     text(draw, (20, 14), game_title("ny1901", locale), TITLE, INK, bold=True)
     text(draw, (20, 54), status_line(view, names, locale), BODY, INK, bold=view.over)
     y = draw_grid(image, draw, view, changed)
@@ -260,6 +274,19 @@ def board_image(
             draw, (20, y + 4 + 2 * 28), since, names, locale, bool(changed), SMALL, WIDTH - 40
         )
     return image
+
+
+def place_rects(
+    view: NyView, names: Sequence[str] = (), locale: str = lang.DEFAULT, scale: float | None = None
+) -> PlaceMap:
+    """Where ``board_image`` draws each lot ("G07"), at ``scale``: its cells, a few rectangles for an
+    L-shaped lot. The map sits at the same place whatever the names and words."""
+    placed = {}
+    for lot in view.lots:
+        blocks = cell_runs(lot.cells)
+        boxes = [cell_box(first, top)[:2] + cell_box(last, bottom)[:2] for first, top, last, bottom in blocks]
+        placed[lot.id] = rects(((x0, y0, x1 + CELL, y1 + CELL) for x0, y0, x1, y1 in boxes), scale)
+    return placed
 
 
 def status_line(view: NyView, names: Sequence[str], locale: str) -> str:
@@ -424,4 +451,4 @@ def draw_shapes(
             below += NAME_ROW
 
 
-__all__ = ["NyView", "board_image", "changed_since", "render_hand"]
+__all__ = ["NyView", "board_image", "changed_since", "place_rects", "render_hand"]

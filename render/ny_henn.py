@@ -34,6 +34,7 @@ from render.canvas import (
     wrapped,
     wrapped_text,
 )
+from render.places import PlaceMap, Rect, rect
 from render.result import result_line
 from render.since import Since
 
@@ -344,16 +345,33 @@ def status_lines(view: PublicView, names: Sequence[str], locale: str) -> tuple[s
     return wrapped(status, BODY, WIDTH - 2 * MARGIN, view.phase == "over")
 
 
+def display_top(status: Sequence[str]) -> int:
+    """Where the money on display is drawn, under the header's ``status`` lines."""
+    return 92 + (len(status) - 1) * STATUS_ROW + 30
+
+
+DISPLAY_CARD = (84, 100)  # a card's width and height
+DISPLAY_STEP = 96  # from one card to the next
+MARKET_GAP = 12  # between the market's slots
+MARKET_SLOT = (WIDTH - 2 * MARGIN - 3 * MARKET_GAP) // 4  # a slot's width
+MARKET_HEIGHT = 150
+
+
+def market_top(status: Sequence[str]) -> int:
+    """Where the market's slots are drawn, under the display."""
+    return display_top(status) + 150
+
+
 def draw_header(draw: ImageDraw.ImageDraw, view: PublicView, names: Sequence[str], locale: str) -> float:
     text(draw, (MARGIN, 14), game_title("ny_henn", locale), TITLE, INK, bold=True)
     status = status_lines(view, names, locale)
     for row, line in enumerate(status):
         text(draw, (MARGIN, 54 + row * STATUS_ROW), line, BODY, INK, bold=view.phase == "over")
-    y = 92 + (len(status) - 1) * STATUS_ROW
+    y = display_top(status) - 30
     text(draw, (MARGIN, y), t(locale, "Money on display"), SMALL, MUTED, bold=True)
     y += 30
     for i, card in enumerate(view.display):
-        x = MARGIN + i * 96
+        x = MARGIN + i * DISPLAY_STEP
         if card is None:
             draw.rounded_rectangle((x, y, x + 84, y + 100), 8, outline=MUTED, width=2)
             continue
@@ -381,11 +399,11 @@ def draw_header(draw: ImageDraw.ImageDraw, view: PublicView, names: Sequence[str
     y += 120
     text(draw, (MARGIN, y), t(locale, "Market: pay in the slot's colour"), SMALL, MUTED, bold=True)
     y += 30
-    slot_width = (WIDTH - 2 * MARGIN - 3 * 12) // 4
+    slot_width = MARKET_SLOT
     for i, slot in enumerate(view.market):
-        mx = MARGIN + i * (slot_width + 12)
+        mx = MARGIN + i * (slot_width + MARKET_GAP)
         colour = BANK_HEX[slot.bank]
-        draw.rectangle((mx, y, mx + slot_width, y + 150), outline=colour, width=6)
+        draw.rectangle((mx, y, mx + slot_width, y + MARKET_HEIGHT), outline=colour, width=6)
         bank = said(locale, words.SLOT_WORDS[slot.bank]).upper()
         text(draw, (mx + slot_width / 2, y + 10), bank, SMALL, colour, bold=True, anchor="ma")
         if slot.tile is None:
@@ -395,6 +413,11 @@ def draw_header(draw: ImageDraw.ImageDraw, view: PublicView, names: Sequence[str
         label = fit_text(tile_words(slot.tile, locale), SMALL, slot_width - 12, bold=True)
         text(draw, (mx + slot_width / 2, y + 112), label, SMALL, INK, bold=True, anchor="ma")
     return y + 166
+
+
+def legend_bottom(top: float, locale: str, since: bool) -> float:
+    """Where the legend drawn from ``top`` ends (see ``draw_legend``)."""
+    return top + 84 + legend_extra(locale) + (SINCE_ROW if since else 0) + 30
 
 
 def changed_since(before: PublicView, now: PublicView) -> set[tuple[int, int, int]]:
@@ -412,44 +435,147 @@ def grid_height(heights: Sequence[int], columns: int) -> int:
     return sum(max(heights[i : i + columns]) + 16 for i in range(0, len(heights), columns))
 
 
+def board_height(view: PublicView, names: Sequence[str], locale: str, since: bool) -> int:
+    """How tall ``board_image`` draws the board, in units: the last city ends 20 units or a little more
+    above the bottom, as on every board."""
+    columns = columns_for(len(view.players) + (1 if view.dirk else 0))
+    heights = panel_heights(view, column_width(columns))
+    extra = SINCE_ROW if since else 0
+    extra += (len(status_lines(view, seat_labels(view, names), locale)) - 1) * STATUS_ROW + legend_extra(
+        locale
+    )
+    return 470 + 124 + grid_height(heights, columns) - 41 + extra
+
+
 def board_image(
-    view: PublicView, names: Sequence[str] = (), locale: str = lang.DEFAULT, since: Since | None = None
+    view: PublicView,
+    names: Sequence[str] = (),
+    locale: str = lang.DEFAULT,
+    since: Since | None = None,
+    scale: float | None = None,
 ) -> Image.Image:
     """The public image: display, market, legend, then the cities two (or three) to a row, and Dirk;
-    with ``since``, the city cells changed since the player to act last played are marked."""
+    with ``since``, the city cells changed since the player to act last played are marked. Drawn at
+    ``scale`` pixels a unit (None: the posts' scale)."""
     changed: set[tuple[int, int, int]] = set()
     if since is not None:
         if not isinstance(since.view, PublicView):
             raise TypeError(f"since.view is a {type(since.view).__name__}, not a PublicView")
         changed = changed_since(since.view, view)
-    labels = [names[p.seat] if p.seat < len(names) else f"#{p.seat + 1}" for p in view.players]
+    labels = seat_labels(view, names)
     columns = columns_for(len(view.players) + (1 if view.dirk else 0))
     width = column_width(columns)
+    heights = panel_heights(view, width)
+    image, draw = new_canvas(WIDTH, board_height(view, names, locale, since is not None), scale=scale)
+    y = draw_header(draw, view, labels, locale)
+    y = draw_legend(draw, y, locale, since, labels, bool(changed))
+    origins = panel_origins(view, y)
+    for row in range(0, len(heights), columns):
+        draw.line((MARGIN, y, WIDTH - MARGIN, y), fill="#C9C0B0", width=2)
+        y += max(heights[row : row + columns]) + 16
+    for (panel, label), origin in zip(panels_of(view, labels), origins, strict=True):
+        if isinstance(panel, PlayerPanel):
+            mine = frozenset((cx, cy) for seat, cx, cy in changed if seat == panel.seat)
+            draw_panel(draw, origin, panel, label, locale, width, mine)
+        else:
+            draw_dirk(draw, origin, panel, locale, width)
+    return image
+
+
+def seat_labels(view: PublicView, names: Sequence[str]) -> list[str]:
+    return [names[p.seat] if p.seat < len(names) else f"#{p.seat + 1}" for p in view.players]
+
+
+def panel_heights(view: PublicView, width: int) -> list[int]:
+    """The heights of the players' panels, then Dirk's if he plays."""
     heights = [panel_height(p, width) for p in view.players]
     if view.dirk is not None:
         heights.append(dirk_height(view.dirk, width))
-    extra = SINCE_ROW if since is not None else 0
-    # The last city ends 20 px or a little more above the bottom, as on every board.
-    extra += (len(status_lines(view, labels, locale)) - 1) * STATUS_ROW + legend_extra(locale)
-    image, draw = new_canvas(WIDTH, 470 + 124 + grid_height(heights, columns) - 41 + extra)
-    y = draw_header(draw, view, labels, locale)
-    y = draw_legend(draw, y, locale, since, labels, bool(changed))
-    cells: list[tuple[PlayerPanel | DirkPanel, str]] = [
-        (p, label) for p, label in zip(view.players, labels, strict=True)
-    ]
+    return heights
+
+
+def panels_of(view: PublicView, labels: Sequence[str]) -> list[tuple[PlayerPanel | DirkPanel, str]]:
+    """The panels in the order they are laid out, each with the name it is headed by."""
+    cells: list[tuple[PlayerPanel | DirkPanel, str]] = list(zip(view.players, labels, strict=True))
     if view.dirk is not None:
         cells.append((view.dirk, "Dirk"))
-    for row in range(0, len(cells), columns):
-        draw.line((MARGIN, y, WIDTH - MARGIN, y), fill="#C9C0B0", width=2)
-        for index, (panel, label) in enumerate(cells[row : row + columns]):
-            origin = (MARGIN + index * (width + MARGIN), y + 8)
-            if isinstance(panel, PlayerPanel):
-                mine = frozenset((cx, cy) for seat, cx, cy in changed if seat == panel.seat)
-                draw_panel(draw, origin, panel, label, locale, width, mine)
-            else:
-                draw_dirk(draw, origin, panel, locale, width)
-        y += max(heights[row : row + columns]) + 16
-    return image
+    return cells
+
+
+def y_of_panels(view: PublicView, labels: Sequence[str], locale: str, since: bool) -> float:
+    """Where the first row of panels begins: under the header and the legend."""
+    status = status_lines(view, labels, locale)
+    return legend_bottom(market_top(status) + 166, locale, since)
+
+
+def panel_origins(view: PublicView, top: float) -> list[tuple[float, float]]:
+    """The top left corner of each panel (see ``panels_of``), rows of them laid out from ``top``."""
+    columns = columns_for(len(view.players) + (1 if view.dirk else 0))
+    width = column_width(columns)
+    heights = panel_heights(view, width)
+    origins: list[tuple[float, float]] = []
+    for row in range(0, len(heights), columns):
+        for index in range(len(heights[row : row + columns])):
+            origins.append((MARGIN + index * (width + MARGIN), top + 8))
+        top += max(heights[row : row + columns]) + 16
+    return origins
+
+
+def city_cells(
+    city: Sequence[PlacedTile], origin: tuple[float, float], room: float
+) -> dict[tuple[int, int], tuple[float, float, float, float]]:
+    """The cells ``draw_city`` draws from ``origin`` (every one of its grid, built on or not), as boxes
+    in units."""
+    x0, y0, x1, y1 = city_extent(city)
+    cell = city_cell(city, room)
+    left, grid_top = origin[0] + 50, origin[1] + 28
+    return {
+        (x, y): (
+            left + (x - x0) * cell,
+            grid_top + (y - y0) * cell,
+            left + (x - x0 + 1) * cell,
+            grid_top + (y - y0 + 1) * cell,
+        )
+        for x in range(x0, x1 + 1)
+        for y in range(y0, y1 + 1)
+    }
+
+
+def place_rects(
+    view: PublicView, names: Sequence[str] = (), locale: str = lang.DEFAULT, scale: float | None = None
+) -> PlaceMap:
+    """Where ``board_image`` draws each place, at ``scale``: a card on display ("display:1"), a slot
+    of the market by its bank ("market:R"), each cell of a player's city ("city0:-1,2", Times Square at
+    0,0), a player's reserve ("reserve0") and Dirk's tiles ("dirk"). What lies under the header moves
+    down with its lines, which the names and words decide."""
+    labels = seat_labels(view, names)
+    status = status_lines(view, labels, locale)
+    placed: dict[str, tuple[Rect, ...]] = {}
+    top = display_top(status)
+    for i in range(len(view.display)):
+        x = MARGIN + i * DISPLAY_STEP
+        placed[f"display:{i + 1}"] = (rect((x, top, x + DISPLAY_CARD[0], top + DISPLAY_CARD[1]), scale),)
+    top = market_top(status)
+    for i, slot in enumerate(view.market):
+        x = MARGIN + i * (MARKET_SLOT + MARKET_GAP)
+        placed[f"market:{slot.bank}"] = (rect((x, top, x + MARKET_SLOT, top + MARKET_HEIGHT), scale),)
+    width = column_width(columns_for(len(view.players) + (1 if view.dirk else 0)))
+    origins = panel_origins(view, y_of_panels(view, labels, locale, False))
+    for (panel, _), (left, panel_top) in zip(panels_of(view, labels), origins, strict=True):
+        if isinstance(panel, DirkPanel):
+            row_top = panel_top + 66
+            placed["dirk"] = (
+                rect((left, row_top, left + width, row_top + tile_row_height(panel.tiles, width) - 4), scale),
+            )
+            continue
+        cells = city_cells(panel.city, (left, panel_top + 90), width)
+        for (x, y), box in cells.items():
+            placed[f"city{panel.seat}:{x},{y}"] = (rect(box, scale),)
+        row_top = max(box[3] for box in cells.values()) + 8
+        placed[f"reserve{panel.seat}"] = (
+            rect((left, row_top, left + width, row_top + tile_row_height(panel.reserve, width) - 4), scale),
+        )
+    return placed
 
 
 def render_hand(view: PrivateView, names: Sequence[str] = (), locale: str = lang.DEFAULT) -> bytes:
@@ -494,4 +620,4 @@ def render_hand(view: PrivateView, names: Sequence[str] = (), locale: str = lang
     return encode_png(trimmed(image))
 
 
-__all__ = ["PrivateView", "PublicView", "board_image", "changed_since", "render_hand"]
+__all__ = ["PrivateView", "PublicView", "board_image", "changed_since", "place_rects", "render_hand"]

@@ -42,6 +42,7 @@ from render.canvas import (
     trimmed,
     wrapped,
 )
+from render.places import PlaceMap, rect
 from render.result import fitted_result_line
 from render.since import Since
 
@@ -308,23 +309,31 @@ def draw_scores(
     return y + 8
 
 
+def board_height(view: PublicView, names: Sequence[str], locale: str, since: bool) -> int:
+    """How tall ``board_image`` draws the board, in units: the last line ends 20 units above the
+    bottom, as on every board."""
+    height = GRID_Y + CELL * SIZE + 16 + PANEL_ROW * len(view.players) + 4 * 28 - 11
+    if view.scores:
+        height = GRID_Y + CELL * SIZE + 16 + 40 + 36 * len(view.scores) + 2
+    return height + (36 if since else 0)
+
+
 def board_image(
-    view: PublicView, names: Sequence[str] = (), locale: str = lang.DEFAULT, since: Since | None = None
+    view: PublicView,
+    names: Sequence[str] = (),
+    locale: str = lang.DEFAULT,
+    since: Since | None = None,
+    scale: float | None = None,
 ) -> Image.Image:
     """The public board image: grid, markers, last play, and the panel (or the final score); with
-    ``since``, the buildings changed since the player to act last played are marked."""
+    ``since``, the buildings changed since the player to act last played are marked. Drawn at ``scale``
+    pixels a unit (None: the posts' scale)."""
     changed: set[str] = set()
     if since is not None:
         if not isinstance(since.view, PublicView):
             raise TypeError(f"since.view is a {type(since.view).__name__}, not a PublicView")
         changed = changed_since(since.view, view)
-    # The last line ends 20 px above the bottom, as on every board.
-    height = GRID_Y + CELL * SIZE + 16 + PANEL_ROW * len(view.players) + 4 * 28 - 11
-    if view.scores:
-        height = GRID_Y + CELL * SIZE + 16 + 40 + 36 * len(view.scores) + 2
-    if since is not None:
-        height += 36
-    image, draw = new_canvas(WIDTH, height)
+    image, draw = new_canvas(WIDTH, board_height(view, names, locale, since is not None), scale=scale)
     text(draw, (16, 14), game_title("ny_piatnik", locale), TITLE, INK, bold=True)
     status = status_line(view, names, locale)
     text(draw, (16, 50), status, SMALL, INK, bold=view.phase == "over")
@@ -334,6 +343,19 @@ def board_image(
     else:
         draw_panel(draw, view, names, y, locale, since, bool(changed))
     return image
+
+
+def place_rects(
+    view: PublicView, names: Sequence[str] = (), locale: str = lang.DEFAULT, scale: float | None = None
+) -> PlaceMap:
+    """Where ``board_image`` draws each building ("PARK-42"), at ``scale``: its tile, between the roads.
+    The grid sits at the same place whatever the names and words."""
+    half = TILE // 2
+    placed = {}
+    for idx, building in enumerate(BUILDING_IDS):
+        x, y = centre(idx)
+        placed[building] = (rect((x - half, y - half, x + half, y + half), scale),)
+    return placed
 
 
 def card_colour(code: str) -> str:
@@ -402,4 +424,4 @@ def render_hand(view: PrivateView, names: Sequence[str] = (), locale: str = lang
     return encode_png(trimmed(image))
 
 
-__all__ = ["PrivateView", "PublicView", "board_image", "changed_since", "render_hand"]
+__all__ = ["PrivateView", "PublicView", "board_image", "changed_since", "place_rects", "render_hand"]

@@ -36,6 +36,7 @@ from render.canvas import (
     trimmed,
     wrapped,
 )
+from render.places import PlaceMap, rect
 from render.result import fitted_result_line
 from render.since import Since
 
@@ -228,30 +229,42 @@ def status_line(view: PublicView, names: Sequence[str], locale: str, room: float
     return names_in(compose, shown, SMALL, room)
 
 
-def board_image(
-    view: PublicView, names: Sequence[str] = (), locale: str = lang.DEFAULT, since: Since | None = None
-) -> Image.Image:
-    """The public image: the board, one row per player, supplies and a legend; with ``since``, the sites
-    changed since the player to act last played are marked."""
-    changed: set[str] = set()
-    if since is not None:
-        if not isinstance(since.view, PublicView):
-            raise TypeError(f"since.view is a {type(since.view).__name__}, not a PublicView")
-        changed = changed_since(since.view, view)
+def note_lines(view: PublicView, locale: str) -> list[str]:
+    """The lines under the players: the supplies and the legend, wrapped."""
     supplies = t(
         locale,
         "neutral floors left {neutral} · bonus cards in the deck {deck}",
         neutral=view.neutral_supply,
         deck=view.deck_size,
     )
-    notes = [row for line in (supplies, *legend_lines(locale)) for row in wrapped(line, SMALL, WIDTH - 40)]
-    # The last line ends 20 px above the bottom, as on every board.
-    height = int(
-        ORIGIN_Y + 6 * (CELL + GAP) + 20 + PANEL_ROW * len(view.players) + 30 * (len(notes) + 1) - 23
-    )
+    return [row for line in (supplies, *legend_lines(locale)) for row in wrapped(line, SMALL, WIDTH - 40)]
+
+
+def board_height(view: PublicView, names: Sequence[str], locale: str, since: bool) -> int:
+    """How tall ``board_image`` draws the board, in units: the last line ends 20 units above the
+    bottom, as on every board."""
+    notes = note_lines(view, locale)
+    height = ORIGIN_Y + 6 * (CELL + GAP) + 20 + PANEL_ROW * len(view.players) + 30 * (len(notes) + 1) - 23
+    return height + (30 if since else 0)
+
+
+def board_image(
+    view: PublicView,
+    names: Sequence[str] = (),
+    locale: str = lang.DEFAULT,
+    since: Since | None = None,
+    scale: float | None = None,
+) -> Image.Image:
+    """The public image: the board, one row per player, supplies and a legend; with ``since``, the sites
+    changed since the player to act last played are marked. Drawn at ``scale`` pixels a unit (None: the
+    posts' scale)."""
+    changed: set[str] = set()
     if since is not None:
-        height += 30
-    image, draw = new_canvas(WIDTH, height)
+        if not isinstance(since.view, PublicView):
+            raise TypeError(f"since.view is a {type(since.view).__name__}, not a PublicView")
+        changed = changed_since(since.view, view)
+    notes = note_lines(view, locale)
+    image, draw = new_canvas(WIDTH, board_height(view, names, locale, since is not None), scale=scale)
     text(draw, (20, 16), game_title("skyline", locale), TITLE, INK, bold=True)
     text(draw, (20, 54), status_line(view, names, locale, WIDTH - 40), SMALL, INK, view.phase == "over")
     y = draw_board(image, draw, view, changed)
@@ -265,6 +278,21 @@ def board_image(
     if since is not None:
         since_marks.legend_line(draw, (20, y + 4), since, names, locale, bool(changed), SMALL, WIDTH - 40)
     return image
+
+
+def site_box(site: SiteView) -> tuple[int, int, int, int]:
+    """The square a site is drawn in, in units (right and bottom where the gap to the next begins)."""
+    left = ORIGIN_X + site.x * (CELL + GAP)
+    top = ORIGIN_Y + site.y * (CELL + GAP)
+    return left, top, left + CELL, top + CELL
+
+
+def place_rects(
+    view: PublicView, names: Sequence[str] = (), locale: str = lang.DEFAULT, scale: float | None = None
+) -> PlaceMap:
+    """Where ``board_image`` draws each site ("C4"), at ``scale``; the grid sits at the same place
+    whatever the names and words."""
+    return {site.id: (rect(site_box(site), scale),) for site in view.sites}
 
 
 def draw_shape(draw: ImageDraw.ImageDraw, left: float, top: float, picture: Sequence[str], cell: int) -> None:
@@ -396,4 +424,4 @@ def card_face(card: CardView, locale: str, over: bool) -> CardFace:
     return CardFace(name, tuple(lines), columns, cell, max(136, 8 + CARD_ROW * len(name) + 4 + body + 10))
 
 
-__all__ = ["PrivateView", "PublicView", "board_image", "changed_since", "render_hand"]
+__all__ = ["PrivateView", "PublicView", "board_image", "changed_since", "place_rects", "render_hand"]

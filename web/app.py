@@ -28,6 +28,7 @@ from engine.host.service import GameHost
 from engine.host.sights import public_sight, seat_sight
 from engine.host.web_links import links_revoked
 from lang import t
+from web.board import board_figure, draw_large, figure_words
 from web.limits import Limiter
 from web.links import LINK_LIFETIME, SeatPass, verified
 from web.readers import page_locale
@@ -113,6 +114,7 @@ def create_app(
     app.on_startup.append(_load_secret)
     app.router.add_get(r"/m/{match_id:\d+}", match_page)
     app.router.add_get(r"/m/{match_id:\d+}/board.png", board_png)
+    app.router.add_get(r"/m/{match_id:\d+}/board-large.png", board_large_png)
     app.router.add_get("/p/{token}", seat_page)
     app.router.add_get("/p/{token}/hand.png", hand_png)
     app.router.add_post("/p/{token}/play", play.play)
@@ -206,7 +208,20 @@ async def match_page(request: web.Request) -> web.Response:
         sight=sight,
         words=_words(locale, match.id),
         board_src=board_src,
+        **_figure(request, match, locale, sight.board),
     )
+
+
+def _figure(
+    request: web.Request, match: MatchRecord, locale: str, started: bool, seat: int | None = None
+) -> dict[str, Any]:
+    """The board drawn large with its places (see ``web.board``), for a page's template."""
+    if not started:
+        return {"figure": None}
+    src = f"/m/{match.id}/board-large.png?v={match.version}&lang={locale}"
+    place, asked = request.query.get("place"), request.query.get("lang")
+    figure = board_figure(request.app[TABLE].host, match, locale, src, place, seat, asked)
+    return {"figure": figure, "figure_words": figure_words(locale, figure) if figure else {}}
 
 
 def _png(data: bytes) -> web.Response:
@@ -223,6 +238,17 @@ async def board_png(request: web.Request) -> web.Response:
         return refused_page(request, 404)
     view = table.host.view(match, None)
     png = await table.draw(match.game, view, match.seat_names(), page_locale_of(request))
+    return refused_page(request, 404) if png is None else _png(png)
+
+
+async def board_large_png(request: web.Request) -> web.Response:
+    """The public board of a match drawn for its web pages, at twice the scale of the thread's posts."""
+    table = request.app[TABLE]
+    match = await _match(request, int(request.match_info["match_id"]))
+    if match is None or match.state_json is None:
+        return refused_page(request, 404)
+    view = table.host.view(match, None)
+    png = await draw_large(match.game, view, match.seat_names(), page_locale_of(request))
     return refused_page(request, 404) if png is None else _png(png)
 
 
@@ -290,6 +316,7 @@ async def show_seat(
         words=_words(locale, match.id, seat.name),
         board_src=f"/m/{match.id}/board.png?v={sight.version}&lang={locale}",
         hand_src=f"/p/{token}/hand.png?v={sight.version}&lang={locale}" if sight.board else None,
+        **_figure(request, match, locale, sight.board, seat_pass.seat),
     )
     if fresh:
         response.set_cookie(

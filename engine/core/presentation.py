@@ -97,6 +97,16 @@ class GamePresentation(Protocol[S, A]):
         """The colour that marks ``seat`` on the board ("red", "blue", ... in English), if any yet."""
         ...
 
+    def places_of(self, state: S, seat: int, action: A) -> tuple[str, ...]:
+        """The places of the board that ``action`` touches (the lot it claims, the site it builds on,
+        the lots under a tile), by the keys the board's renderer gives them; empty for a move that
+        points at nothing on the board (passing, ending a turn, choosing cards)."""
+        ...
+
+    def place_name(self, state: S, place: str) -> Say:
+        """A place of the board (a key ``places_of`` gives) as players read it: "green lot 7"."""
+        ...
+
 
 class PresentationDefaults:
     """What most games' presentations share; a game's presentation class inherits it and overrides what
@@ -121,3 +131,11 @@ class PresentationDefaults:
     def seat_colour(self, state: Any, seat: int) -> str | None:
         """The game has no seat colours."""
         return None
+
+    def places_of(self, state: Any, seat: int, action: Any) -> tuple[str, ...]:
+        """No move points at a place: the board is a picture only."""
+        return ()
+
+    def place_name(self, state: Any, place: str) -> Say:
+        """None to name: a game whose moves point at no place has none. Raises ``KeyError``."""
+        raise KeyError(place)

@@ -10,7 +10,7 @@ from engine.core.presentation import MultiSelect, PresentationDefaults
 from engine.core.say import Level, Say
 from engine.fifth_avenue import words
 from engine.fifth_avenue.actions import Action
-from engine.fifth_avenue.cards import BLACK, SLOTS, card_colour, card_value
+from engine.fifth_avenue.cards import BLACK, DISTRICTS, PAWNS, SLOTS, card_colour, card_value
 from engine.fifth_avenue.rules import bid_colours, bid_error, bid_pool, describe
 from engine.fifth_avenue.state import FifthState, acting_seat
 from engine.fifth_avenue.words import say
@@ -83,6 +83,34 @@ class FifthAvenuePresentation(PresentationDefaults):
                     ),
                 )
         return ()
+
+    def places_of(self, state: FifthState, seat: int, action: Action) -> tuple[str, ...]:
+        """The lot a start or a shop goes on (and the supply's slot the shop comes from), the districts a
+        pawn leaves and reaches, the district scored, and the district built on after an auction.
+        City Hall and Central Park are not drawn on the board: a move there names the other end only."""
+        match action.kind:
+            case "place":
+                return (str(action.lot),)
+            case "B":
+                return (str(action.lot), str(action.slot))
+            case "C" | "move":
+                start = state.pawns[PAWNS.index(str(action.pawn))]
+                return tuple(dict.fromkeys(p for p in (start, str(action.dest)) if p in DISTRICTS))
+            case "D":
+                return (str(action.district),)
+            case "build" | "close" if state.auction is not None:
+                site = state.auction.sites[state.auction.site]
+                return (site,) if site in DISTRICTS else ()
+        return ()  # taking buildings, drawing cards, bidding and passing
+
+    def place_name(self, state: FifthState, place: str) -> Say:
+        """A district by its street ("Times Square"), a lot by its district and colour, a slot of the
+        shop supply by its number."""
+        if place in DISTRICTS:
+            return words.PLACES[place]
+        if place in SLOTS:
+            return say("slot {number} of the shop supply", number=SLOTS.index(place) + 1)
+        return words.lot(place)
 
     def seat_colour(self, state: FifthState, seat: int) -> str | None:
         return state.colours[seat]

@@ -37,9 +37,9 @@ TAKEN_OVER = HOST.say("a computer player plays this seat now; its page can no lo
 
 @dataclass(frozen=True, slots=True)
 class PageMove:
-    """One move a page offers: what it sends back (``value``, the move's notation) and its words."""
+    """One move a page offers: what it sends back (its ``notation``) and its words."""
 
-    value: str
+    notation: str
     label: str
 
 

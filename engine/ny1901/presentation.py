@@ -81,6 +81,19 @@ class Ny1901Presentation(PresentationDefaults):
             return say("End your turn")
         return say("Pass")
 
+    def places_of(self, state: NyState, seat: int, action: Action) -> tuple[str, ...]:
+        """The lot a lot card claims or a move gives back, or the lots under a tile being built."""
+        if action.kind in ("take", "grab", "giveback"):
+            return (str(action.lot),)
+        if action.tile is None or action.x is None or action.y is None:
+            return ()  # shift, end, pass
+        cells = footprint(TILE_BY_ID[action.tile].shape, action.rot, action.x, action.y) or ()
+        return tuple(LOT_IDS[lot] for lot in sorted({CELL_LOT[c] for c in cells if c in CELL_LOT}))
+
+    def place_name(self, state: NyState, place: str) -> Say:
+        """A lot as the map numbers it: "green lot 7"."""
+        return words.lot(place)
+
     def seat_colour(self, state: NyState, seat: int) -> str | None:
         """The seat's piece colour (§2.1)."""
         return PLAYER_COLOURS[seat].lower()

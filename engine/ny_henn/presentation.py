@@ -7,7 +7,7 @@ from collections.abc import Mapping, Sequence
 from typing import ClassVar
 
 from engine.core.presentation import MultiSelect, PresentationDefaults
-from engine.core.say import Level, Say
+from engine.core.say import Level, Say, who
 from engine.ny_henn import words
 from engine.ny_henn.actions import Action
 from engine.ny_henn.cards import BANKS, BUILDING_TILES, TAKE_LIMIT, card_bank, card_value
@@ -120,6 +120,48 @@ class NyHennPresentation(PresentationDefaults):
         if action.to == "reserve":
             return say("Put {tile} in your reserve", tile=built)
         return say("Give {tile} to Dirk", tile=built)
+
+    def places_of(self, state: HennState, seat: int, action: Action) -> tuple[str, ...]:
+        """The cards on display taken, the market's slot a building is bought from, the cell of the
+        city a building goes on or leaves, or the reserve or Dirk's tiles it goes to."""
+        kind = action.kind
+        if kind == "take":
+            taken: list[str] = []
+            for card in action.cards:  # the same card may lie twice on display: each its own place
+                number = next(
+                    n
+                    for n, shown in enumerate(state.display, 1)
+                    if shown == card and f"display:{n}" not in taken
+                )
+                taken.append(f"display:{number}")
+            return tuple(taken)
+        if kind == "buy":
+            return (f"market:{action.slot}",)
+        if kind in ("add", "remove", "swap") or (kind == "place" and action.to == "city"):
+            x, y = action.cell
+            return (f"city{seat}:{x},{y}",)
+        if kind == "place":
+            return (f"reserve{seat}",) if action.to == "reserve" else ("dirk",)
+        return ()  # passing
+
+    def place_name(self, state: HennState, place: str) -> Say:
+        """A card on display by its place, a slot of the market by its colour, a cell of a city from
+        Times Square ("Ann's city: 2 east, 1 north"), a reserve, or Dirk's tiles."""
+        if place == "dirk":
+            return say("Dirk's tiles")
+        kind, _, rest = place.partition(":")
+        if kind == "display":
+            return say("money card {number} on display", number=int(rest))
+        if kind == "market":
+            return say("{bank} slot of the market", bank=words.SLOT_WORDS[rest])
+        if kind.startswith("reserve"):
+            return say("{player}'s reserve", player=who(int(kind.removeprefix("reserve"))))
+        x, _, y = rest.partition(",")
+        return say(
+            "{player}'s city: {where}",
+            player=who(int(kind.removeprefix("city"))),
+            where=words.position(int(x), int(y)),
+        )
 
     def menu_path(self, state: HennState, seat: int, action: Action) -> Sequence[Level]:
         """Money, buildings by slot, redesigns by kind and tile, placements by tile; pass stands alone."""

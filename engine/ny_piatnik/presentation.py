@@ -17,6 +17,7 @@ from engine.ny_piatnik.cards import (
     BUILDING_IDS,
     BUILDING_INDEX,
     COL_OF,
+    LINE_CELLS,
     ROW_OF,
     SIZE,
     STAT_B,
@@ -94,6 +95,24 @@ class NyPiatnikPresentation(PresentationDefaults):
         if action.kind == "exchange":
             return (Level(key="exchange", label=say("Pass one card to your partner")),)
         return ()
+
+    def places_of(self, state: NyState, seat: int, action: Action) -> tuple[str, ...]:
+        """The building a marker goes on or comes off; for Statik, every building of its line."""
+        if action.kind in ("place", "give", "fill"):
+            return (str(action.at),)
+        if action.kind != "play":
+            return ()  # colours, events, exchanges and returns of cards, resetting the preliminary round
+        red, blue = str(action.red), str(action.blue)
+        if red == STAT_R or blue == STAT_B:
+            line = action.line or (blue if red == STAT_R else red)
+            return tuple(BUILDING_IDS[idx] for idx in LINE_CELLS[line])
+        if action.at is not None:
+            return (action.at,)
+        return (BUILDING_IDS[ROW_OF[red] * SIZE + COL_OF[blue]],)
+
+    def place_name(self, state: NyState, place: str) -> Say:
+        """A building by its corner: "the building at Park Ave & 42nd St"."""
+        return say("the building at {corner}", corner=words.building(place))
 
     def seat_colour(self, state: NyState, seat: int) -> str | None:
         """The seat's first house once the colours are dealt."""

@@ -22,8 +22,16 @@ from engine.skyline.cards import (
     SITE_BY_NAME,
     SITES,
     piece_order,
+    site_name,
 )
-from engine.skyline.rules import SkylineRules, build_say, buy_error, legal_builds, sellable
+from engine.skyline.rules import (
+    SkylineRules,
+    build_say,
+    buy_error,
+    legal_builds,
+    satisfied_placement,
+    sellable,
+)
 from engine.skyline.state import SkylineState, colour
 from engine.skyline.words import say
 
@@ -216,6 +224,20 @@ class SkylinePresentation(PresentationDefaults):
         """Ways to finish the turn in one choice: stop building (in phase 2), buy nothing or one or two
         floors, and end the turn; each move is checked and logged on its own."""
         return finishing(state, seat)
+
+    def places_of(self, state: SkylineState, seat: int, action: Action) -> tuple[str, ...]:
+        """The site a floor goes on, or the sites a bonus card is claimed for."""
+        if action.kind == "build":
+            return (str(action.site),)
+        if action.kind == "claim":
+            # A card claimed without naming its sites scores the first shape it finds, as the rules do.
+            found = () if action.at else satisfied_placement(state, seat, str(action.card)) or ()
+            return action.at or tuple(site_name(site) for site in found)
+        return ()  # stopping, buying, selling, exchanging and ending the turn
+
+    def place_name(self, state: SkylineState, place: str) -> Say:
+        """A site by the letters and numbers along the board's edges: "site C4"."""
+        return say("site {site}", site=place)
 
     def seat_colour(self, state: SkylineState, seat: int) -> str | None:
         return colour(state, seat)

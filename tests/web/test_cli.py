@@ -96,7 +96,7 @@ async def test_web_serves_the_store_and_says_where(tmp_path: Path) -> None:
         async with aiohttp.ClientSession() as session:
             async with session.get(f"{base}/m/{match_id}") as answer:
                 assert answer.status == 200
-                assert "<img" in await answer.text()
+                assert "<svg" in await answer.text()
             # The link made before the server started still opens its seat: the secret is kept.
             async with session.get(f"{base}/p/{token}") as answer:
                 assert answer.status == 200

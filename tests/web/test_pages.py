@@ -33,7 +33,7 @@ async def test_the_public_page_shows_the_board_and_the_whole_log_in_english(
     assert answer.status == 200
     page = await answer.text()
     assert_secure(answer.headers)
-    assert f'<img src="/m/{match.id}/board.png?v={match.version}' in page
+    assert f'<image href="/m/{match.id}/board-large.png?v={match.version}' in page
     assert 'name="viewport"' in page and "<script" not in page
     assert "New York" in page and f"match #{match.id}" in page
     log = await host.public_log(match, limit=0, locale="en")

@@ -40,7 +40,7 @@ async def test_a_seat_sees_its_own_hand_and_moves(host: GameHost, client: TestCl
     page = await answer.text()
     # The public page's parts, then the seat's own: its hand drawn as its direct messages draw it and
     # its moves in words.
-    assert f'<img src="/m/{match.id}/board.png' in page
+    assert f'<image href="/m/{match.id}/board-large.png' in page
     assert f'<img src="/p/{token}/hand.png' in page
     assert f"The hand and moves of {html.escape(host.namer(match)(seat))}:" in page
     labels = [entry.label for entry in host.legal_menu(match, seat, "en")]
