@@ -1,84 +1,23 @@
-"""The web table's pages: a match as spectators see it (``/m/{id}``, its board ``/m/{id}/board.png``) and
-one seat's private page behind a signed link (``/p/{token}``, its hand ``/p/{token}/hand.png``).
-
-Every word comes from the host (``engine.host.sights``) and the catalogues; the images from the renderers
-the Discord posts use. A link that does not open a page is refused with a page that names nothing of any
-match, so that guessing links teaches nothing.
-"""
+"""The web table's application: its pages (``web.pages``), the moves sent from a seat's page
+(``web.play``) and, on a table for this computer only, a newcomer's first match (``web.first``)."""
 
 from __future__ import annotations
 
-import asyncio
-from collections.abc import Awaitable, Callable, Sequence
-from dataclasses import dataclass, field
+from collections.abc import Callable
 from datetime import datetime
 from pathlib import Path
-from typing import Any
 
 import jinja2
 from aiohttp import web
-from pydantic import BaseModel
 
-from engine.core.errors import MatchNotFound
-from engine.host.languages import chosen_language
 from engine.host.link_secret import link_secret
-from engine.host.page_turns import PageAnswer, page_turn
-from engine.host.ports import MatchRecord, SettingsStore
+from engine.host.ports import SettingsStore
 from engine.host.service import GameHost
-from engine.host.sights import public_sight, seat_sight
-from engine.host.web_links import links_revoked
-from lang import t
-from web.board import board_figure, draw_large, figure_words
-from web.limits import Limiter
-from web.links import LINK_LIFETIME, SeatPass, verified
-from web.readers import page_locale
+from web import first, pages, play
 from web.security import same_origin, secure_headers
-from web.sessions import cookie_name, form_token, new_session, session_of
+from web.table import TABLE, TEMPLATES, Draw, WebTable, draw_in_thread
 
 HERE = Path(__file__).resolve().parent
-
-# Draws a view of a game (the public board, or a seat's hand) with the seats' names and its words in a
-# locale, as PNG bytes; None for a game without a renderer.
-Draw = Callable[[str, BaseModel, Sequence[str], str], Awaitable[bytes | None]]
-
-
-async def draw_in_thread(game: str, view: BaseModel, names: Sequence[str], locale: str) -> bytes | None:
-    """The renderers of the Discord posts, off the event loop (the bot hands its render processes instead)."""
-    from render.registry import render_view
-
-    return await asyncio.to_thread(render_view, game, view, tuple(names), locale)
-
-
-@dataclass
-class WebTable:
-    """What the pages need: the host, a clock for the links' expiry, how to draw, whom to tell of a move
-    played here (``on_move``: the bot's outbox, when the table is served in the bot's process), and the
-    signing secret (set when the application starts)."""
-
-    host: GameHost
-    settings: SettingsStore
-    configured_secret: str | None
-    clock: Callable[[], datetime]
-    draw: Draw
-    # Told after a move from a page is stored (the bot sends the thread's post then).
-    on_move: Callable[[], None] | None = None
-    secret: bytes = b""
-    # Moves sent from one seat's page: a burst of a turn's several decisions, then two a second.
-    moves: Limiter = field(init=False)
-    # Links that open nothing, per address: a few typing mistakes, then one try every six seconds.
-    guesses: Limiter = field(init=False)
-
-    # What each seat played last from its page, and the board version it left, shown on the page that
-    # follows (the same version only: once the board moves on, the log says it).
-    played: dict[tuple[int, int], tuple[int, PageAnswer]] = field(default_factory=dict)
-
-    def __post_init__(self) -> None:
-        self.moves = Limiter(60, 2.0, self.clock)
-        self.guesses = Limiter(20, 1 / 6, self.clock)
-
-
-TABLE = web.AppKey("table", WebTable)
-TEMPLATES = web.AppKey("templates", jinja2.Environment)
 
 
 def create_app(
@@ -104,19 +43,15 @@ def create_app(
         trim_blocks=True,
         lstrip_blocks=True,
     )
-    # The moves' and the newcomer's handlers use this module's pages, so they are found when the
-    # application is made.
-    from web import first, play
-
     if guest:
         first.add_routes(app)
 
     app.on_startup.append(_load_secret)
-    app.router.add_get(r"/m/{match_id:\d+}", match_page)
-    app.router.add_get(r"/m/{match_id:\d+}/board.png", board_png)
-    app.router.add_get(r"/m/{match_id:\d+}/board-large.png", board_large_png)
-    app.router.add_get("/p/{token}", seat_page)
-    app.router.add_get("/p/{token}/hand.png", hand_png)
+    app.router.add_get(r"/m/{match_id:\d+}", pages.match_page)
+    app.router.add_get(r"/m/{match_id:\d+}/board.png", pages.board_png)
+    app.router.add_get(r"/m/{match_id:\d+}/board-large.png", pages.board_large_png)
+    app.router.add_get("/p/{token}", pages.seat_page)
+    app.router.add_get("/p/{token}/hand.png", pages.hand_png)
     app.router.add_post("/p/{token}/play", play.play)
     app.router.add_post("/p/{token}/pick", play.pick)
     app.router.add_static("/static", HERE / "static", append_version=False)
@@ -126,221 +61,3 @@ def create_app(
 async def _load_secret(app: web.Application) -> None:
     table = app[TABLE]
     table.secret = await link_secret(table.settings, table.configured_secret)
-
-
-def page_locale_of(request: web.Request, chosen: str | None = None) -> str:
-    """The language of a page for ``request`` (see ``web.readers.page_locale``)."""
-    return page_locale(request.query.get("lang"), request.headers.get("Accept-Language"), chosen)
-
-
-async def seat_locale(request: web.Request, match: MatchRecord, seat: int) -> str:
-    """The language of ``seat``'s private page: the one its player chose in their settings, unless the
-    address asks for another."""
-    player = match.player_at(seat)
-    table = request.app[TABLE]
-    return page_locale_of(request, await chosen_language(table.settings, player.user_id if player else None))
-
-
-def page(request: web.Request, template: str, status: int = 200, **context: Any) -> web.Response:
-    html = request.app[TEMPLATES].get_template(template).render(**context)
-    response = web.Response(text=html, content_type="text/html", status=status)
-    response.headers["Cache-Control"] = "no-store"
-    return response
-
-
-def refused_page(request: web.Request, status: int) -> web.Response:
-    """A page that says the address opens nothing, naming no match (403 for a link, 404 for the rest, 400
-    for a form no page of ours sends)."""
-    locale = page_locale_of(request)
-    if status == 400:
-        words = {
-            "title": t(locale, "This form cannot be read"),
-            "text": t(locale, "Open the page again from your link and choose again."),
-        }
-    elif status == 403:
-        words = {
-            "title": t(locale, "This link does not open a page"),
-            "text": t(locale, "It may have expired or been copied wrong. Ask for a new link."),
-        }
-    else:
-        words = {
-            "title": t(locale, "There is no such page"),
-            "text": t(locale, "Check the address, or ask for a new link."),
-        }
-    return page(request, "refused.html", status, locale=locale, words=words)
-
-
-async def _match(request: web.Request, match_id: int) -> MatchRecord | None:
-    try:
-        return await request.app[TABLE].host.match(match_id)
-    except MatchNotFound:
-        return None
-
-
-def _words(locale: str, number: int, player: str = "") -> dict[str, str]:
-    return {
-        "match": t(locale, "match #{number}", number=number),
-        "board": t(locale, "The board as it stands"),
-        "log": t(locale, "Every move so far"),
-        "scores": t(locale, "Points so far"),
-        "hand": t(locale, "Your hand"),
-        "moves": t(locale, "Your moves now"),
-        "keep": t(
-            locale, "The hand and moves of {player}: keep this page's link to yourself.", player=player
-        ),
-        "play": t(locale, "Play"),
-        "several": t(locale, "Play these"),
-    }
-
-
-async def match_page(request: web.Request) -> web.Response:
-    """The public page of a match: heading, whose turn, the board, the standings once over, the log."""
-    match = await _match(request, int(request.match_info["match_id"]))
-    if match is None:
-        return refused_page(request, 404)
-    locale = page_locale_of(request)
-    sight = await public_sight(request.app[TABLE].host, match, locale)
-    board_src = f"/m/{match.id}/board.png?v={sight.version}&lang={locale}"
-    return page(
-        request,
-        "match.html",
-        locale=locale,
-        sight=sight,
-        words=_words(locale, match.id),
-        board_src=board_src,
-        **_figure(request, match, locale, sight.board),
-    )
-
-
-def _figure(
-    request: web.Request, match: MatchRecord, locale: str, started: bool, seat: int | None = None
-) -> dict[str, Any]:
-    """The board drawn large with its places (see ``web.board``), for a page's template."""
-    if not started:
-        return {"figure": None}
-    src = f"/m/{match.id}/board-large.png?v={match.version}&lang={locale}"
-    place, asked = request.query.get("place"), request.query.get("lang")
-    figure = board_figure(request.app[TABLE].host, match, locale, src, place, seat, asked)
-    return {"figure": figure, "figure_words": figure_words(locale, figure) if figure else {}}
-
-
-def _png(data: bytes) -> web.Response:
-    response = web.Response(body=data, content_type="image/png")
-    response.headers["Cache-Control"] = "no-cache"
-    return response
-
-
-async def board_png(request: web.Request) -> web.Response:
-    """The public board of a match as it stands, drawn as the thread's posts draw it."""
-    table = request.app[TABLE]
-    match = await _match(request, int(request.match_info["match_id"]))
-    if match is None or match.state_json is None:
-        return refused_page(request, 404)
-    view = table.host.view(match, None)
-    png = await table.draw(match.game, view, match.seat_names(), page_locale_of(request))
-    return refused_page(request, 404) if png is None else _png(png)
-
-
-async def board_large_png(request: web.Request) -> web.Response:
-    """The public board of a match drawn for its web pages, at twice the scale of the thread's posts."""
-    table = request.app[TABLE]
-    match = await _match(request, int(request.match_info["match_id"]))
-    if match is None or match.state_json is None:
-        return refused_page(request, 404)
-    view = table.host.view(match, None)
-    png = await draw_large(match.game, view, match.seat_names(), page_locale_of(request))
-    return refused_page(request, 404) if png is None else _png(png)
-
-
-async def seat_of(request: web.Request) -> tuple[MatchRecord, SeatPass] | None:
-    """The match and seat a private link opens; None for a bad, expired or unknown one, for one its
-    player voided since (``/settings web revoke``), and for any link from an address that has sent too
-    many bad ones lately."""
-    table = request.app[TABLE]
-    caller = request.remote or ""
-    if table.guesses.blocked(caller):
-        return None
-    seat_pass = verified(table.secret, request.match_info["token"], table.clock())
-    match = None if seat_pass is None else await _match(request, seat_pass.match_id)
-    if seat_pass is None or match is None or not 0 <= seat_pass.seat < match.seat_count:
-        table.guesses.allows(caller)
-        return None
-    player = match.player_at(seat_pass.seat)
-    owner = player.user_id if player is not None else None
-    if owner is not None and await links_revoked(table.settings, owner, seat_pass.issued):
-        return None
-    return match, seat_pass
-
-
-async def seat_page(request: web.Request) -> web.Response:
-    """A seat's private page: the public page, plus its hand and its moves to play."""
-    opened = await seat_of(request)
-    if opened is None:
-        return refused_page(request, 403)
-    return await show_seat(request, *opened)
-
-
-async def show_seat(
-    request: web.Request,
-    match: MatchRecord,
-    seat_pass: SeatPass,
-    answer: PageAnswer | None = None,
-    status: int = 200,
-) -> web.Response:
-    """The page of the seat ``seat_pass`` opens, with the ``answer`` to a move sent from it above; the
-    first visit in a browser starts the seat's session there (see ``web.sessions``)."""
-    table = request.app[TABLE]
-    if answer is None:
-        version, answer = table.played.get((match.id, seat_pass.seat), (-1, None))
-        answer = answer if version == match.version else None
-    locale = await seat_locale(request, match, seat_pass.seat)
-    sight = await public_sight(table.host, match, locale)
-    seat = seat_sight(table.host, match, seat_pass.seat, locale)
-    token = request.match_info["token"]
-    name = cookie_name(seat_pass)
-    cookie = request.cookies.get(name)
-    fresh = session_of(table.secret, cookie, seat_pass, table.clock()) is None
-    if fresh or cookie is None:
-        cookie = new_session(table.secret, seat_pass, table.clock())
-    response = page(
-        request,
-        "seat.html",
-        status,
-        locale=locale,
-        sight=sight,
-        seat=seat,
-        turn=page_turn(table.host, match, seat_pass.seat, locale),
-        answer=answer,
-        form=form_token(table.secret, cookie),
-        token=token,
-        words=_words(locale, match.id, seat.name),
-        board_src=f"/m/{match.id}/board.png?v={sight.version}&lang={locale}",
-        hand_src=f"/p/{token}/hand.png?v={sight.version}&lang={locale}" if sight.board else None,
-        **_figure(request, match, locale, sight.board, seat_pass.seat),
-    )
-    if fresh:
-        response.set_cookie(
-            name,
-            cookie,
-            max_age=int(LINK_LIFETIME.total_seconds()),
-            path="/p/",
-            httponly=True,
-            samesite="Strict",
-            secure=request.secure or request.headers.get("X-Forwarded-Proto") == "https",
-        )
-    return response
-
-
-async def hand_png(request: web.Request) -> web.Response:
-    """A seat's own view drawn as the direct messages draw it, behind the same link as its page."""
-    opened = await seat_of(request)
-    if opened is None:
-        return refused_page(request, 403)
-    match, seat_pass = opened
-    if match.state_json is None:
-        return refused_page(request, 404)
-    table = request.app[TABLE]
-    view = table.host.view(match, seat_pass.seat)
-    locale = await seat_locale(request, match, seat_pass.seat)
-    png = await table.draw(match.game, view, match.seat_names(), locale)
-    return refused_page(request, 404) if png is None else _png(png)

@@ -11,8 +11,9 @@ from engine.host.first_match import GUEST_ID, choices_of, games, guest_matches, 
 from engine.host.languages import LANGUAGE
 from engine.host.text import refusal
 from lang import N_, t, tn
-from web.app import TABLE, page, page_locale_of, refused_page
 from web.links import pass_for
+from web.pages import page, page_locale_of, refused_page
+from web.table import TABLE
 
 GOING_ON = N_("{game}, match #{number}: being played")
 OVER = N_("{game}, match #{number}: over")

@@ -12,9 +12,10 @@ from multidict import MultiDictProxy
 
 from engine.host.page_turns import PageAnswer, pick_from_page, play_from_page
 from engine.host.ports import MatchRecord
-from web.app import TABLE, refused_page, seat_locale, seat_of, show_seat
 from web.links import SeatPass
+from web.pages import refused_page, seat_locale, seat_of, show_seat
 from web.sessions import cookie_name, form_token_matches, session_of
+from web.table import TABLE
 
 # The most items a choice of several can send: more is not a person's form.
 MOST_ITEMS = 64

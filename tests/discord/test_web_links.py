@@ -26,9 +26,9 @@ from tests.discord.models import FakeChannel, FakeMessage, FakeUser
 from tests.discord.test_bigapple import board_post, button, play_one_move, whose_turn
 from tests.discord.test_match_life import play_out
 from tests.discord.test_notify import two_player_match
-from web.app import TABLE
 from web.links import verified
 from web.serving import Beside
+from web.table import TABLE
 
 PUBLIC = "https://table.example.org"
 PAGE_OWNER = re.compile(r"The hand and moves of (?P<name>[^:]+):")

@@ -50,7 +50,10 @@ def place_section(page: str) -> str | None:
 
 
 def listed(section: str) -> list[str]:
-    return [html.unescape(item) for item in re.findall(r"<li>([^<]*)</li>", section)]
+    """The words of the moves a section offers as buttons."""
+    return [
+        html.unescape(item) for item in re.findall(r'name="move" value="[^"]*">([^<]*)</button>', section)
+    ]
 
 
 async def test_the_board_is_drawn_large_in_an_svg_with_a_link_on_every_place(
