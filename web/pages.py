@@ -17,7 +17,7 @@ from engine.host.languages import chosen_language
 from engine.host.page_turns import PageAnswer, page_turn
 from engine.host.ports import MatchRecord
 from engine.host.sights import public_sight, seat_sight
-from engine.host.web_links import links_revoked
+from engine.host.web_links import links_revoked, server_shows_links
 from lang import t
 from web.board import board_figure, draw_large, figure_words
 from web.links import LINK_LIFETIME, SeatPass, verified
@@ -69,10 +69,14 @@ def refused_page(request: web.Request, status: int) -> web.Response:
 
 
 async def _match(request: web.Request, match_id: int) -> MatchRecord | None:
+    """Match ``match_id``, unless there is none or its server's admins switched the web table's links
+    off (then none of its pages opens)."""
+    table = request.app[TABLE]
     try:
-        return await request.app[TABLE].host.match(match_id)
+        match = await table.host.match(match_id)
     except MatchNotFound:
         return None
+    return match if await server_shows_links(table.settings, match.guild_id) else None
 
 
 def _words(locale: str, number: int, player: str = "") -> dict[str, str]:
