@@ -8,6 +8,7 @@ match, so that guessing links teaches nothing.
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import Any
 
 from aiohttp import web
@@ -196,8 +197,8 @@ async def show_seat(
         version, answer = table.played.get((match.id, seat_pass.seat), (-1, None))
         answer = answer if version == match.version else None
     locale = await seat_locale(request, match, seat_pass.seat)
-    sight = await public_sight(table.host, match, locale)
     seat = seat_sight(table.host, match, seat_pass.seat, locale)
+    sight = replace(await public_sight(table.host, match, locale), waiting=seat.waiting)
     token = request.match_info["token"]
     name = cookie_name(seat_pass)
     cookie = request.cookies.get(name)

@@ -14,9 +14,11 @@ from pydantic import BaseModel
 from engine.host.ports import MatchRecord, MatchStatus
 from engine.host.service import GameHost
 from engine.host.table import Table
-from engine.host.text import standings_lines, winners_line
+from engine.host.text import HOST, standings_lines, winners_line
 from lang import t, tn
 from lang.says import render
+
+YOUR_TURN = HOST.say("It is your turn: choose your move below.")
 
 
 @dataclass(frozen=True, slots=True)
@@ -40,11 +42,13 @@ class PublicSight:
 @dataclass(frozen=True, slots=True)
 class SeatSight:
     """What one seat reads of its own: its ``name``, its legal ``moves`` in words when it must act, else
-    ``why_not`` (whose turn it is, or that the match is over)."""
+    ``why_not`` (whose turn it is, or that the match is over); and ``waiting``, the line under its page's
+    heading (that it is the seat's turn, or the spectators' line)."""
 
     name: str
     moves: tuple[str, ...]
     why_not: str | None
+    waiting: str
 
 
 async def public_sight(host: GameHost, match: MatchRecord, locale: str) -> PublicSight:
@@ -92,7 +96,11 @@ def seat_sight(host: GameHost, match: MatchRecord, seat: int, locale: str) -> Se
     name = host.namer(match)
     to_act = host.to_act(match)
     table = Table(match, seat, to_act, False, name)
+    waiting = render(locale, table.waiting, name)
     if not table.my_turn:
-        return SeatSight(name(seat), (), render(locale, table.waiting, name))
+        return SeatSight(name(seat), (), waiting, waiting)
     moves = tuple(entry.label for entry in host.legal_menu(match, seat, locale))
-    return SeatSight(name(seat), moves, None)
+    if len(table.to_act) > 1:
+        # Several act at once: the page says who else the match waits for.
+        return SeatSight(name(seat), moves, None, waiting)
+    return SeatSight(name(seat), moves, None, render(locale, YOUR_TURN))

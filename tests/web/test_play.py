@@ -94,6 +94,7 @@ async def test_a_move_from_the_page_is_played_and_said(
     match = await people_match(host, "ny_henn", 3)
     (seat,) = host.to_act(match)
     token, page, form = await opened(table, secret, match, seat)
+    assert '<p class="waiting">It is your turn: choose your move below.</p>' in page
     moves = offered(page)
     assert sorted(value for value, _ in moves) == sorted(
         entry.notation for entry in host.legal_menu(match, seat, "en")
