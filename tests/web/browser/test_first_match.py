@@ -4,6 +4,7 @@ English and in Italian; and a seat's private page, which never shows another sea
 from __future__ import annotations
 
 from typing import Any
+from urllib.parse import quote
 
 from selenium.common.exceptions import StaleElementReferenceException
 from selenium.webdriver.common.by import By
@@ -12,6 +13,7 @@ from selenium.webdriver.remote.webelement import WebElement
 from selenium.webdriver.support.wait import WebDriverWait
 
 from engine.core.rng import Rng
+from engine.host.places import touched_places
 from engine.host.ports import MatchRecord, MatchStatus
 from engine.host.service import GameHost
 from engine.registry import POLICIES
@@ -53,6 +55,17 @@ def button_for(driver: WebDriver, move: str) -> WebElement:
     raise AssertionError(f"no button plays {move!r}")
 
 
+def from_the_board(driver: WebDriver, place: str, move: str) -> WebElement:
+    """Click ``place`` on the board, then find ``move``'s button among the moves listed for it."""
+    spot = driver.find_element(By.CSS_SELECTOR, f'a.spot[href*="place={quote(place)}"]')
+    spot.click()
+    WebDriverWait(driver, PATIENCE_S).until(lambda d: d.find_elements(By.CSS_SELECTOR, "section#place"))
+    for button in driver.find_elements(By.CSS_SELECTOR, 'section#place button[name="move"]'):
+        if button.get_attribute("value") == move:
+            return button
+    raise AssertionError(f"place {place!r} does not list {move!r}")
+
+
 def play_to_the_end(driver: WebDriver, table: LiveTable, shots: str) -> MatchRecord:
     """Click, turn after turn, the move a normal computer would choose, until the match is over."""
     match_id = match_of(driver)
@@ -68,7 +81,14 @@ def play_to_the_end(driver: WebDriver, table: LiveTable, shots: str) -> MatchRec
         state = host.state_of(match)
         rules = host.rules(GAME)
         move = rules.notation(greedy.choose(rules, state, seat, rules.legal_actions(state, seat), rng))
-        button = button_for(driver, move)
+        places = dict(touched_places(host, match, seat, "en"))
+        touched = [key for entry, keys in places.items() if entry.notation == move for key in keys]
+        if turn in (2, 9) and touched:
+            # Pointing at the board: the place's link lists its moves, whose button plays one.
+            button = from_the_board(driver, touched[0], move)
+            screenshot(driver, f"{shots}-place")
+        else:
+            button = button_for(driver, move)
         if turn == 3:
             screenshot(driver, f"{shots}-turn")
         button.click()
