@@ -12,6 +12,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from engine.core.errors import EngineError, NotSeated, StaleVersion
+from engine.core.presentation import MultiSelect
+from engine.core.say import Say
 from engine.host.answers import lines_text, play_move
 from engine.host.menu_pages import choice_title, plan_picks
 from engine.host.menus import MenuEntry
@@ -126,9 +128,20 @@ def page_turn(host: GameHost, match: MatchRecord, seat: int, locale: str) -> Pag
 def page_refusal(locale: str, error: EngineError, host: GameHost, match: MatchRecord) -> str:
     """Why a move sent from a page was refused, without the chat's hint (which names Discord's buttons and
     commands): the page shown with it is the board as it stands, with the moves open now."""
+    if isinstance(error, StaleVersion):
+        return render(locale, PAGE_STALE)
     plain = copy.copy(error)
     plain.hint = None
     return refusal(locale, plain, host.namer(match))
+
+
+def how_many(choice: MultiSelect) -> Say:
+    """How many items ``choice`` takes, for a person who ticked too few or too many."""
+    fewest = min(choice.min_items, len(choice.items))
+    most = min(choice.max_items, len(choice.items))
+    if fewest == most:
+        return HOST.say_n("tick {count} item", "tick {count} items", most)
+    return HOST.say("tick from {fewest} to {most} items", fewest=fewest, most=most)
 
 
 def _player_of(match: MatchRecord, seat: int) -> int:
@@ -148,8 +161,6 @@ async def play_from_page(
         answer = await play_move(
             host, match.id, _player_of(match, seat), move, steps(move), version, locale=locale
         )
-    except StaleVersion:
-        return PageAnswer(refused=render(locale, PAGE_STALE))
     except EngineError as refused:
         return PageAnswer(refused=page_refusal(locale, refused, host, match))
     if answer is None:
@@ -173,13 +184,7 @@ async def pick_from_page(
         try:
             notation = choice.notation(picked)
         except ValueError:
-            raise EngineError(
-                HOST.say(
-                    "pick from {fewest} to {most} items",
-                    fewest=min(choice.min_items, len(choice.items)),
-                    most=min(choice.max_items, len(choice.items)),
-                )
-            ) from None
+            raise EngineError(how_many(choice)) from None
     except EngineError as refused:
         return PageAnswer(refused=page_refusal(locale, refused, host, match))
     return await play_from_page(host, match, seat, notation, version, locale)
