@@ -135,7 +135,7 @@ async def test_a_choice_of_several_is_played_from_its_boxes(
     # More items than the choice takes: refused in words, nothing played.
     too_many = await table.post(f"/p/{token}/pick", data=[*fields.items(), ("item", "0"), ("item", "1")])
     assert too_many.status == 409
-    assert "Tick 1 item." in await too_many.text()
+    assert "⚠️ Tick 1 item</p>" in await too_many.text()
     assert (await host.match(match.id)).version == match.version
     answer = await table.post(f"/p/{token}/pick", data=[*fields.items(), ("item", "0")])
     assert answer.status == 200
