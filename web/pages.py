@@ -93,7 +93,14 @@ def _words(locale: str, number: int, player: str = "") -> dict[str, str]:
         ),
         "play": t(locale, "Play"),
         "several": t(locale, "Play these"),
+        "replay": t(locale, "Replay"),
     }
+
+
+def replay_href(request: web.Request, page_path: str) -> str:
+    """The address of the replay of the page at ``page_path`` (keeping a language the address asked)."""
+    asked = request.query.get("lang")
+    return f"{page_path}/replay" + (f"?lang={page_locale_of(request)}" if asked else "")
 
 
 async def match_page(request: web.Request) -> web.Response:
@@ -111,6 +118,7 @@ async def match_page(request: web.Request) -> web.Response:
         sight=sight,
         words=_words(locale, match.id),
         board_src=board_src,
+        replay_href=replay_href(request, f"/m/{match.id}"),
         **_figure(request, match, locale, sight.board),
     )
 
@@ -219,6 +227,7 @@ async def show_seat(
         words=_words(locale, match.id, seat.name),
         board_src=f"/m/{match.id}/board.png?v={sight.version}&lang={locale}",
         hand_src=f"/p/{token}/hand.png?v={sight.version}&lang={locale}" if sight.board else None,
+        replay_href=replay_href(request, f"/p/{token}"),
         **_figure(request, match, locale, sight.board, seat_pass.seat),
     )
     if fresh:
