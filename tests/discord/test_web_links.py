@@ -5,6 +5,7 @@ that switched them off; and ``/settings web revoke`` voiding a player's earlier 
 
 from __future__ import annotations
 
+import html
 import logging
 import re
 import socket
@@ -191,26 +192,34 @@ async def test_revoke_voids_the_earlier_links_and_a_new_one_opens(
         assert new != old and (await fetch(bot, new))[0] == 200
 
 
-async def test_a_move_stored_beside_the_bot_reaches_the_thread_once_the_table_tells_the_outbox(
+async def test_a_move_played_on_the_web_page_reaches_the_thread_at_once(
     fake_discord: FakeDiscord, tmp_path: Path
 ) -> None:
     fake = fake_discord
     # The outbox looks for work once an hour unless kicked, as after a move: the table's word kicks it.
     async with bot_with_web(fake, tmp_path / "db.sqlite", retry_seconds=3600) as bot:
-        match_id, thread, _ = await started(fake, bot)
+        match_id, thread, post = await started(fake, bot)
         table = served(bot).runner.app[TABLE]
         assert table.host is bot.host and table.settings is bot.settings
         assert table.on_move == bot.kick_outbox
         first, _, version = await whose_turn(fake, bot, match_id)
-        record = await bot.host.match(match_id)
-        seat = record.seat_of(first.id)
-        assert seat is not None
-        # What the table's move does: the same host call as Discord's, then its word to the outbox.
-        await bot.host.act(match_id, first.id, bot.host.legal_notations(record, seat)[0])
-        table.on_move()
+        link = urlsplit(private_url(await web_link(fake, post, first))).path
+        # The player opens their link in a browser and presses one of the moves the page offers (a
+        # browser keeps the session's cookie of a numeric address, which aiohttp does only when told).
+        async with aiohttp.ClientSession(cookie_jar=aiohttp.CookieJar(unsafe=True)) as browser:
+            async with browser.get(served(bot).url + link) as answer:
+                page = await answer.text()
+            form = re.search(r'name="form" value="([0-9a-f]+)"', page)
+            move = re.search(r'name="move" value="([^"]*)">([^<]*)</button>', page)
+            assert form is not None and move is not None
+            sent = {"form": form[1], "version": str(version), "move": html.unescape(move[1])}
+            async with browser.post(f"{served(bot).url}{link}/play", data=sent) as answer:
+                assert answer.status == 200
+                assert f"You played: {move[2]}" in await answer.text()
+        # The thread shows the board after that move, as after a move made in Discord.
         await board_post(fake, thread, version + 1)
-        status, page = await fetch(bot, f"/m/{match_id}")
-        assert status == 200 and f"match #{match_id}" in page
+        made = await bot.host.store.action_at(match_id, version + 1)
+        assert made is not None and made.notation == html.unescape(move[1])
 
 
 async def test_a_busy_port_leaves_the_bot_running_without_the_table(
