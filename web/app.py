@@ -27,6 +27,7 @@ from engine.host.service import GameHost
 from engine.host.sights import public_sight, seat_sight
 from lang import t
 from web.links import SeatPass, verified
+from web.live import add_live
 from web.readers import page_locale
 from web.security import secure_headers
 
@@ -85,6 +86,7 @@ def create_app(
     app.router.add_get(r"/m/{match_id:\d+}/board.png", board_png)
     app.router.add_get("/p/{token}", seat_page)
     app.router.add_get("/p/{token}/hand.png", hand_png)
+    add_live(app, host)
     app.router.add_static("/static", HERE / "static", append_version=False)
     return app
 
