@@ -420,23 +420,25 @@ class GameHost:
         if match.status is MatchStatus.LOBBY:
             return []
         rules = self.rules(match.game)
+        presentation = self.presentation(match.game)
         log = await self.store.action_log(match.id)
+
+        def words() -> list[str]:
+            state, events = replay(rules, match.seat_count, match.seed, match.options, log)
+            opening = rules.setup_events(match.seat_count, match.seed, match.options)
+            said = [e for e in (*opening, *events) if e.is_public]
+            if locale is None:
+                return [e.text for e in said]
+            name = seat_namer(match, presentation, state)
+            return [render(locale, sentence(e), name) for e in told(said)]
+
         try:
-            # A long match takes a while to replay: off the event loop.
-            state, events = await asyncio.to_thread(
-                replay, rules, match.seat_count, match.seed, match.options, log
-            )
+            # A long match takes a while to replay and to put in words: off the event loop.
+            lines = await asyncio.to_thread(words)
         except CorruptRecord as exc:
             raise CorruptRecord(
                 f"match #{match.id} cannot be read ({exc.message}); {ADMIN_CAN_ABANDON}"
             ) from None
-        opening = rules.setup_events(match.seat_count, match.seed, match.options)
-        said = [e for e in (*opening, *events) if e.is_public]
-        if locale is None:
-            lines = [e.text for e in said]
-        else:
-            name = seat_namer(match, self.presentation(match.game), state)
-            lines = [render(locale, sentence(e), name) for e in told(said)]
         return lines[-limit:] if limit else lines
 
     async def waiting_for(
