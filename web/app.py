@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import asyncio
 from collections.abc import Awaitable, Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import datetime
 from pathlib import Path
 from typing import Any
@@ -24,7 +24,8 @@ from engine.host.languages import chosen_language
 from engine.host.link_secret import link_secret
 from engine.host.ports import MatchRecord, SettingsStore
 from engine.host.service import GameHost
-from engine.host.sights import public_sight, seat_sight
+from engine.host.sight_memory import SightMemory
+from engine.host.sights import seat_sight
 from lang import t
 from web.links import SeatPass, verified
 from web.live import add_live
@@ -56,6 +57,7 @@ class WebTable:
     clock: Callable[[], datetime]
     draw: Draw
     secret: bytes = b""
+    sights: SightMemory = field(default_factory=SightMemory)
 
 
 TABLE = web.AppKey("table", WebTable)
@@ -159,7 +161,7 @@ async def match_page(request: web.Request) -> web.Response:
     if match is None:
         return _refused(request, 404)
     locale = _locale(request)
-    sight = await public_sight(request.app[TABLE].host, match, locale)
+    sight = await request.app[TABLE].sights.public(request.app[TABLE].host, match, locale)
     board_src = f"/m/{match.id}/board.png?v={sight.version}&lang={locale}"
     return _page(
         request,
@@ -208,7 +210,7 @@ async def seat_page(request: web.Request) -> web.Response:
     match, seat_pass = opened
     table = request.app[TABLE]
     locale = await _seat_locale(request, match, seat_pass.seat)
-    sight = await public_sight(table.host, match, locale)
+    sight = await table.sights.public(table.host, match, locale)
     seat = seat_sight(table.host, match, seat_pass.seat, locale)
     token = request.match_info["token"]
     return _page(

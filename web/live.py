@@ -19,12 +19,18 @@ from engine.core.errors import MatchNotFound
 from engine.host.service import GameHost
 from engine.host.watch import Watcher
 from web.security import HEADERS
+from web.turns import Turnstile, in_turns
 
 # How often a quiet stream says it is still there, in seconds: well within the minute after which
 # common reverse proxies close an idle connection.
 KEEP_ALIVE_S = 15.0
 # How long a browser waits before opening a lost stream again, in milliseconds.
 RETRY_MS = 1000
+# Each page waits a moment chosen at random within the spread before fetching itself again, so that a
+# crowd following a match does not ask for it all at once: so long per page following it, at most so
+# long in all (milliseconds; the page still changes within a second of the move).
+SPREAD_PER_PAGE_MS = 2
+LONGEST_SPREAD_MS = 500
 
 
 @dataclass
@@ -42,6 +48,8 @@ LIVE = web.AppKey("live", Live)
 def add_live(app: web.Application, host: GameHost, keep_alive_s: float = KEEP_ALIVE_S) -> None:
     """Serve the streams of ``host``'s matches on ``app``, and hear other processes' moves while it runs."""
     app[LIVE] = Live(host, keep_alive_s)
+    # The crowd of pages a move sends asking for themselves at once is taken a few at a time.
+    app.middlewares.append(in_turns(Turnstile()))
     app.router.add_get(r"/m/{match_id:\d+}/events", match_events)
     app.cleanup_ctx.append(_hearing_other_processes)
     app.on_shutdown.append(_end_streams)
@@ -58,9 +66,11 @@ async def _end_streams(app: web.Application) -> None:
         watcher.stop()
 
 
-def event(version: int) -> bytes:
-    """The event telling ``version``; its id is the version too, which a reconnecting browser sends back."""
-    return f"id: {version}\ndata: {version}\n\n".encode()
+def event(version: int, followers: int) -> bytes:
+    """The event telling ``version`` to one of ``followers`` pages, and the spread of their fetches (see
+    ``SPREAD_PER_PAGE_MS``); its id is the version, which a reconnecting browser sends back."""
+    spread = min(LONGEST_SPREAD_MS, followers * SPREAD_PER_PAGE_MS)
+    return f"id: {version}\ndata: {version} {spread}\n\n".encode()
 
 
 async def match_events(request: web.Request) -> web.StreamResponse:
@@ -93,7 +103,7 @@ async def match_events(request: web.Request) -> web.StreamResponse:
                 if version is None:
                     await response.write(b": still here\n\n")
                     continue
-                await response.write(event(version))
+                await response.write(event(version, live.host.versions.watchers(match_id)))
                 sent = version
         except ConnectionResetError:
             pass  # the page was closed

@@ -9,8 +9,14 @@ Only the numbers pass through here, never what a version holds, so any page may 
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
+from functools import partial
+
+# How many watchers of a match wake at one turn of the event loop: a crowd woken at once would hold the
+# loop while each of them writes to its page, and everything else the loop does would wait. (The pages
+# waiting for one reading of a match wait in the same turns, see ``engine.host.sight_memory``.)
+WAKE_AT_ONCE = 16
 
 
 class Watcher:
@@ -47,6 +53,14 @@ class Watcher:
         return None if self.stopped else self.version
 
 
+def in_turns(actions: Sequence[Callable[[], object]]) -> None:
+    """Run ``WAKE_AT_ONCE`` of ``actions`` now and as many more at each turn of the event loop after."""
+    for action in actions[:WAKE_AT_ONCE]:
+        action()
+    if len(actions) > WAKE_AT_ONCE:
+        asyncio.get_running_loop().call_soon(in_turns, actions[WAKE_AT_ONCE:])
+
+
 class MatchVersions:
     """The watchers of every match, told of each version written."""
 
@@ -54,9 +68,11 @@ class MatchVersions:
         self._watchers: dict[int, set[Watcher]] = {}
 
     def publish(self, match_id: int, version: int) -> None:
-        """Match ``match_id`` is at ``version`` now: wake its watchers."""
-        for watcher in self._watchers.get(match_id, ()):
-            watcher.tell(version)
+        """Match ``match_id`` is at ``version`` now: wake its watchers, ``WAKE_AT_ONCE`` now and as many
+        more at each turn of the event loop after."""
+        watchers = self._watchers.get(match_id)
+        if watchers:
+            in_turns([partial(watcher.tell, version) for watcher in watchers])
 
     def watched(self) -> frozenset[int]:
         """The matches someone follows now."""

@@ -15,10 +15,12 @@ from data.backend import Stores
 from engine.core.rng import Rng
 from engine.host.ports import MatchRecord
 from engine.host.service import GameHost
+from engine.host.sight_memory import SightMemory
+from engine.host.sights import public_sight
 from tests.web.conftest import NOW, PEOPLE, computers_match, people_match, play_moves
 from web.app import create_app
 from web.links import pass_for
-from web.live import LIVE
+from web.live import LIVE, SPREAD_PER_PAGE_MS
 
 # Long enough for a busy machine; a test that passes never waits it out.
 PATIENCE_S = 10.0
@@ -62,7 +64,9 @@ class Stream:
                     return
 
     async def version(self) -> int:
-        return int((await self.event())["data"])
+        version, spread = map(int, (await self.event())["data"].split())
+        assert 0 <= spread <= 500
+        return version
 
     async def version_at_least(self, version: int) -> int:
         """Events are read until one tells ``version`` or later (moves made at once are told as one)."""
@@ -90,7 +94,8 @@ async def test_a_move_played_through_the_host_is_told_to_every_open_stream(
     moved = await play_moves(host, match, 1, Rng(3))
     assert moved.version == match.version + 1
     for stream in streams:
-        assert await stream.version() == moved.version
+        # The version, and the spread of the pages' fetches, which grows with the pages following.
+        assert (await stream.event())["data"] == f"{moved.version} {3 * SPREAD_PER_PAGE_MS}"
     assert host.versions.watchers(match.id) == 3
 
 
@@ -124,7 +129,8 @@ async def test_a_page_that_reconnects_is_told_the_current_version_at_once(
     moved = await play_moves(host, match, 3, Rng(5))
     again = await opened(client, match.id, **{"Last-Event-ID": str(match.version)})
     told = await again.event()
-    assert told == {"retry": told["retry"], "id": str(moved.version), "data": str(moved.version)}
+    assert told.keys() == {"retry", "id", "data"}
+    assert told["id"] == told["data"].split()[0] == str(moved.version)
     assert int(told["retry"]) > 0
     # The first stream's watcher left with it.
     assert host.versions.watchers(match.id) == 1
@@ -167,7 +173,7 @@ async def test_a_quiet_stream_says_it_is_still_there_and_carries_only_versions(
     moved = await play_moves(host, match, 1, Rng(4))
     assert await stream.version() == moved.version
     for line in stream.lines:
-        assert re.fullmatch(r"|: still here|retry: \d+|id: \d+|data: \d+", line), line
+        assert re.fullmatch(r"|: still here|retry: \d+|id: \d+|data: \d+ \d+", line), line
 
 
 async def test_an_unknown_match_has_no_stream(client: TestClient) -> None:  # type: ignore[type-arg]
@@ -221,3 +227,15 @@ async def test_open_streams_end_when_the_server_stops(host: GameHost, stores: St
         async with asyncio.timeout(PATIENCE_S):
             await served.close()
     assert host.versions.watchers() == 0
+
+
+async def test_pages_asking_at_once_share_one_reading_of_the_sight(host: GameHost) -> None:
+    match = await people_match(host, "fifth_avenue", 3)
+    memory = SightMemory()
+    first, second = await asyncio.gather(memory.public(host, match, "en"), memory.public(host, match, "en"))
+    assert first is second and first.version == match.version
+    assert (await memory.public(host, match, "it")) is not first
+    moved = await play_moves(host, match, 1, Rng(7))
+    fresh = await memory.public(host, moved, "en")
+    assert fresh.version == moved.version and fresh.log != first.log
+    assert fresh == await public_sight(host, moved, "en")

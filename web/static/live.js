@@ -41,8 +41,11 @@
     }
   }
 
+  // Each event: the version, and the spread (ms) within which the pages following it fetch themselves,
+  // each at a moment of its own, so that a crowd does not ask the server all at once.
   source.onmessage = (message) => {
-    wanted = Math.max(wanted, Number(message.data));
-    if (wanted > shown) refresh();
+    const [version, spread] = message.data.split(" ").map(Number);
+    wanted = Math.max(wanted, version);
+    if (wanted > shown) setTimeout(refresh, Math.random() * (spread || 0));
   };
 })();
