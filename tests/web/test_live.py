@@ -11,7 +11,7 @@ import re
 from aiohttp import ClientResponse
 from aiohttp.test_utils import TestClient, TestServer
 
-from data.backend import Stores
+from data.backend import Stores, open_stores
 from engine.core.rng import Rng
 from engine.host.ports import MatchRecord
 from engine.host.service import GameHost
@@ -239,3 +239,25 @@ async def test_pages_asking_at_once_share_one_reading_of_the_sight(host: GameHos
     fresh = await memory.public(host, moved, "en")
     assert fresh.version == moved.version and fresh.log != first.log
     assert fresh == await public_sight(host, moved, "en")
+
+
+async def test_a_table_beside_the_bot_on_postgresql_hears_the_bots_moves(postgres_dsn: str) -> None:
+    """Two processes on one PostgreSQL database: the bot's host plays, the web table's streams tell it."""
+    bot_side = await open_stores(postgres_dsn, clock=lambda: NOW.isoformat(timespec="milliseconds"))
+    web_side = await open_stores(postgres_dsn, clock=lambda: NOW.isoformat(timespec="milliseconds"))
+    try:
+        bot_host = GameHost(bot_side.matches, seed_source=lambda: 1)
+        table_host = GameHost(web_side.matches, seed_source=lambda: 1)
+        match = await people_match(bot_host, "fifth_avenue", 3)
+        async with TestClient(
+            TestServer(create_app(table_host, web_side.settings, clock=lambda: NOW))
+        ) as served:
+            stream = await opened(served, match.id)
+            assert await stream.version() == match.version
+            moved = await play_moves(bot_host, match, 2, Rng(8))
+            assert await stream.version_at_least(moved.version) == moved.version
+            page = await (await served.get(f"/m/{match.id}")).text()
+            assert f'<main data-version="{moved.version}"' in page
+    finally:
+        await web_side.close()
+        await bot_side.close()
