@@ -19,6 +19,7 @@ people.
 from __future__ import annotations
 
 import asyncio
+import gc
 import json
 import statistics
 import sys
@@ -197,6 +198,9 @@ async def measure_web(
             await page_bytes(base, match.id)  # its templates read, as a running table has them
             crowd = await Crowd.watching(base, match.id, spectators)
             first = crowd.reached
+            # What the setting up left behind is collected now, as ``bench.stall`` does, so that it
+            # cannot fall due during the watch; what the spectators make is the watch's own.
+            gc.collect()
             watch.start()
             try:
                 played += await _play(host, match, person, moves, watch, crowd)
