@@ -58,14 +58,14 @@ class Crowd:
             self.reached = lowest
             self._say({"reached": lowest})
 
-    async def _page(self, session: aiohttp.ClientSession, person: Spectator) -> None:
+    async def _page(self, browser: aiohttp.ClientSession, person: Spectator) -> None:
         if person.fetching:
             return
         person.fetching = True
         try:
             while person.newest > person.shown:
                 asked = person.newest
-                async with session.get(f"{self.base}/m/{self.match_id}") as answer:
+                async with browser.get(f"{self.base}/m/{self.match_id}") as answer:
                     await answer.read()
                 person.shown = asked
                 person.pages.setdefault(asked, time.monotonic())
@@ -73,11 +73,11 @@ class Crowd:
         finally:
             person.fetching = False
 
-    def _fetch(self, session: aiohttp.ClientSession, person: Spectator) -> None:
-        asyncio.get_running_loop().create_task(self._page(session, person))
+    def _fetch(self, browser: aiohttp.ClientSession, person: Spectator) -> None:
+        asyncio.get_running_loop().create_task(self._page(browser, person))
 
-    async def follow(self, session: aiohttp.ClientSession, person: Spectator) -> None:
-        async with session.get(f"{self.base}/m/{self.match_id}/events") as stream:
+    async def follow(self, browser: aiohttp.ClientSession, person: Spectator) -> None:
+        async with browser.get(f"{self.base}/m/{self.match_id}/events") as stream:
             async for raw in stream.content:
                 line = raw.decode().strip()
                 if not line.startswith("data:"):
@@ -92,7 +92,7 @@ class Crowd:
                         person.shown = version  # the page was loaded with it
                     else:  # as the page's script does, at a moment of its own within the spread
                         delay = random.random() * spread / 1000
-                        asyncio.get_running_loop().call_later(delay, self._fetch, session, person)
+                        asyncio.get_running_loop().call_later(delay, self._fetch, browser, person)
                     self._check()
 
     def report(self) -> dict[str, object]:
@@ -105,8 +105,8 @@ class Crowd:
 async def watch(base: str, match_id: int, count: int) -> None:
     crowd = Crowd(base, match_id, count)
     connector = aiohttp.TCPConnector(limit=0)
-    async with aiohttp.ClientSession(connector=connector) as session:
-        followers = [asyncio.create_task(crowd.follow(session, p)) for p in crowd.people]
+    async with aiohttp.ClientSession(connector=connector) as browser:
+        followers = [asyncio.create_task(crowd.follow(browser, p)) for p in crowd.people]
         loop = asyncio.get_running_loop()
         reader = asyncio.StreamReader()
         await loop.connect_read_pipe(lambda: asyncio.StreamReaderProtocol(reader), sys.stdin)

@@ -131,13 +131,13 @@ class Crowd:
 async def page_bytes(base: str, match_id: int) -> int:
     """The bytes of match ``match_id``'s page, its style sheet and its scripts, as a browser loads them
     (images aside)."""
-    async with aiohttp.ClientSession() as session:
-        async with session.get(f"{base}/m/{match_id}") as answer:
+    async with aiohttp.ClientSession() as browser:
+        async with browser.get(f"{base}/m/{match_id}") as answer:
             html = await answer.text()
         total = len(html.encode())
         for asset in ("/static/web.css", "/static/live.js"):
             if asset in html:
-                async with session.get(f"{base}{asset}") as answer:
+                async with browser.get(f"{base}{asset}") as answer:
                     total += len(await answer.read())
     return total
 
