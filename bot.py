@@ -291,6 +291,10 @@ def cmd_bench(args: argparse.Namespace) -> int:
     from engine.registry import GAMES, POLICIES, get_game, get_policy
 
     slugs = [get_game(args.game).name] if args.game else sorted(GAMES)
+    if args.only == "web":
+        web_only = {"web": web_figures(slugs, args.web_moves, args.spectators)}
+        print(json.dumps(web_only) if args.json else f"web: {json.dumps(web_only['web'])}")
+        return 0
     per_game = args.seconds / max(1, len(slugs))
     parts = {f"engine:{slug}": per_game for slug in slugs}
     parts.update({f"render:{slug}": RENDER_PART_S for slug in slugs})
@@ -409,6 +413,7 @@ def cmd_bench(args: argparse.Namespace) -> int:
             crowded = asyncio.run(tournament_moves(Path(tmp), args.tournaments, args.tournament_moves))
         crowded.pop("checks")
         report["tournaments"] = crowded
+        report["web"] = web_figures(slugs, args.web_moves, args.spectators)
     if args.json:
         print(json.dumps(report))
     else:
@@ -418,10 +423,19 @@ def cmd_bench(args: argparse.Namespace) -> int:
         print(f"e2e_ms: {json.dumps(e2e)}")
         print(f"loop: {json.dumps(loop_figures)}")
         print(f"animation: {json.dumps(animation)}")
-        for section in ("throughput", "tournaments"):
+        for section in ("throughput", "tournaments", "web"):
             if section in report:
                 print(f"{section}: {json.dumps(report[section])}")
     return 0
+
+
+def web_figures(games: list[str], moves: int, spectators: int) -> dict[str, Any]:
+    """``web`` of ``bench --full``: the web table followed live by ``spectators`` pages while a person
+    plays ``moves`` moves of each game (see ``bench.web``)."""
+    from bench.web import measure_web
+
+    with tempfile.TemporaryDirectory() as tmp:
+        return asyncio.run(measure_web(Path(tmp), games, moves=moves, spectators=spectators))
 
 
 async def tournament_moves(folder: Path, count: int, moves: int) -> dict[str, Any]:
@@ -775,8 +789,8 @@ def build_parser() -> argparse.ArgumentParser:
     bench.add_argument(
         "--full",
         action="store_true",
-        help="also what a turn costs (posts, mentions, requests, bytes and taps), the sustained move rate "
-        "and moves among 1,000 running tournaments",
+        help="also what a turn costs (posts, mentions, requests, bytes and taps), the sustained move rate, "
+        "moves among 1,000 running tournaments and the web table followed by 200 spectators",
     )
     bench.add_argument(
         "--turn-moves", type=int, default=150, help="moves played by menus per game with --full"
@@ -796,6 +810,18 @@ def build_parser() -> argparse.ArgumentParser:
     )
     bench.add_argument(
         "--tournament-moves", type=int, default=200, help="moves timed among the tournaments (--full)"
+    )
+    bench.add_argument(
+        "--only",
+        choices=["web"],
+        default=None,
+        help="only these figures (web: the web table's, as --full has them)",
+    )
+    bench.add_argument(
+        "--spectators", type=int, default=200, help="pages following a match for the web figures"
+    )
+    bench.add_argument(
+        "--web-moves", type=int, default=20, help="a person's moves per game for the web figures"
     )
     bench.add_argument(
         "--throughput-seconds",

@@ -31,6 +31,7 @@ class Want(Enum):
     EACH = "each"  # nothing: the statement is run once per parameter tuple
     NEW_ID = "new_id"  # the id of the row an INSERT added, or None when it added none
     NOTHING = "nothing"  # nothing (a statement run for its effect, such as taking a lock)
+    NOTICE = "notice"  # nothing: a notice to the database's other listeners, sent if the transaction commits
 
 
 class Query(NamedTuple):
@@ -80,6 +81,12 @@ def new_id(sql: str, *params: Any) -> Query:
 
 def run_only(sql: str, *params: Any) -> Query:
     return Query(sql, params, Want.NOTHING)
+
+
+def notice(channel: str, message: str) -> Query:
+    """Tell ``message`` on ``channel`` to whoever listens to the database, once the transaction commits
+    (PostgreSQL's NOTIFY). SQLite sends none: one process holds its file, and hears its own writes."""
+    return Query(channel, (message,), Want.NOTICE)
 
 
 def changing(statement: str, *params: Any) -> Program[int]:
@@ -210,6 +217,8 @@ def _answer(raw: sqlite3.Connection, query: Query) -> Any:
     if want is Want.EACH:
         if query.params:
             raw.executemany(query.sql, query.params)
+        return None
+    if want is Want.NOTICE:
         return None
     try:
         cursor = raw.execute(query.sql, query.params)

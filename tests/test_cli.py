@@ -8,7 +8,7 @@ import json
 import re
 from collections.abc import Sequence
 from pathlib import Path
-from typing import cast
+from typing import Any, cast
 
 import pytest
 from PIL import Image
@@ -319,7 +319,9 @@ def test_bench_full_reports_what_a_turn_costs(capsys: pytest.CaptureFixture[str]
     throughput = ["--throughput-matches", "2", "--throughput-seconds", "4"]
     crowd = ["--tournaments", "10", "--tournament-moves", "12"]
     short = ["--animation-moves", "40"]  # the longest animation is the other test's
-    code = bot.main([*args, "--e2e-moves", "2", "--full", "--turn-moves", "30", *throughput, *crowd, *short])
+    spectators = ["--spectators", "5", "--web-moves", "3"]
+    full = ["--full", "--turn-moves", "30", *throughput, *crowd, *short, *spectators]
+    code = bot.main([*args, "--e2e-moves", "2", *full])
     report = json.loads(capsys.readouterr().out)
     assert code == 0
     turns = report["games"]["skyline"]["turns"]
@@ -348,6 +350,40 @@ def test_bench_full_reports_what_a_turn_costs(capsys: pytest.CaptureFixture[str]
     crowded = report["tournaments"]
     assert crowded["tournaments"] == 10 and crowded["moves"] == 12
     assert crowded["move_p95_ms"] >= crowded["move_p50_ms"] > 0 and crowded["finish_ms"]["max"] > 0
+    assert_web_figures(report["web"], spectators=5, moves=3)
+
+
+def assert_web_figures(web: dict[str, Any], spectators: int, moves: int) -> None:
+    assert web["spectators"] == spectators and web["moves"] == moves
+    assert 0 < web["update_median_ms"] <= web["update_p95_ms"] <= web["update_max_ms"]
+    assert web["page_p95_ms"] >= web["update_median_ms"]
+    # The page, its style sheet and its script, without the board.
+    assert 2_000 < web["page_bytes"] <= 150_000 and web["page_bytes"] == max(
+        web["page_bytes_by_game"].values()
+    )
+    loop = web["loop"]
+    assert loop["max_stall_ms"] >= loop["p99_stall_ms"] >= 0 and loop["max_busy_ms"] >= 0
+    assert loop["max_stall_ms_idle"] >= loop["p99_stall_ms_idle"] >= 0
+
+
+def test_bench_only_web_reports_the_web_figures_alone(capsys: pytest.CaptureFixture[str]) -> None:
+    args = [
+        "bench",
+        "--only",
+        "web",
+        "--game",
+        "ny_piatnik",
+        "--json",
+        "--spectators",
+        "4",
+        "--web-moves",
+        "2",
+    ]
+    assert bot.main(args) == 0
+    report = json.loads(capsys.readouterr().out)
+    assert list(report) == ["web"]
+    assert_web_figures(report["web"], spectators=4, moves=2)
+    assert list(report["web"]["page_bytes_by_game"]) == ["ny_piatnik"]
 
 
 @pytest.mark.parametrize(

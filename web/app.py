@@ -14,6 +14,7 @@ from engine.host.link_secret import link_secret
 from engine.host.ports import SettingsStore
 from engine.host.service import GameHost
 from web import first, pages, play, replay
+from web.live import add_live
 from web.security import same_origin, secure_headers
 from web.table import TABLE, TEMPLATES, Draw, WebTable, draw_in_thread
 
@@ -55,6 +56,7 @@ def create_app(
     app.router.add_post("/p/{token}/play", play.play)
     app.router.add_post("/p/{token}/pick", play.pick)
     replay.add_routes(app)
+    add_live(app, host)
     app.router.add_static("/static", HERE / "static", append_version=False)
     return app
 

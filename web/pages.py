@@ -17,7 +17,7 @@ from engine.core.errors import MatchNotFound
 from engine.host.languages import chosen_language
 from engine.host.page_turns import PageAnswer, page_turn
 from engine.host.ports import MatchRecord
-from engine.host.sights import public_sight, seat_sight
+from engine.host.sights import seat_sight
 from engine.host.web_links import links_revoked, server_shows_links
 from lang import t
 from web.board import board_figure, draw_large, figure_words
@@ -109,7 +109,7 @@ async def match_page(request: web.Request) -> web.Response:
     if match is None:
         return refused_page(request, 404)
     locale = page_locale_of(request)
-    sight = await public_sight(request.app[TABLE].host, match, locale)
+    sight = await request.app[TABLE].sights.public(request.app[TABLE].host, match, locale)
     board_src = f"/m/{match.id}/board.png?v={sight.version}&lang={locale}"
     return page(
         request,
@@ -206,7 +206,7 @@ async def show_seat(
         answer = answer if version == match.version else None
     locale = await seat_locale(request, match, seat_pass.seat)
     seat = seat_sight(table.host, match, seat_pass.seat, locale)
-    sight = replace(await public_sight(table.host, match, locale), waiting=seat.waiting)
+    sight = replace(await table.sights.public(table.host, match, locale), waiting=seat.waiting)
     token = request.match_info["token"]
     name = cookie_name(seat_pass)
     cookie = request.cookies.get(name)

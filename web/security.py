@@ -1,7 +1,7 @@
-"""The headers every answer of the web table carries: no scripts or frames from anywhere, no guessing of
-content types, no address (which may hold a private link) sent on to another site; and no form sent from
-another site. The address goes to the table's own pages only: a browser that sends none says its form
-comes from nowhere (``Origin: null``), which is refused."""
+"""The headers every answer of the web table carries: no scripts but the table's own files, no frames from
+anywhere, no guessing of content types, no address (which may hold a private link) sent on to another
+site; and no form sent from another site. The address goes to the table's own pages only: a browser that
+sends none says its form comes from nowhere (``Origin: null``), which is refused."""
 
 from __future__ import annotations
 
@@ -12,7 +12,7 @@ from aiohttp.typedefs import Handler
 
 HEADERS = {
     "Content-Security-Policy": (
-        "default-src 'self'; img-src 'self' data:; style-src 'self'; script-src 'none'; "
+        "default-src 'self'; img-src 'self' data:; style-src 'self'; script-src 'self'; "
         "object-src 'none'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'"
     ),
     "X-Frame-Options": "DENY",

@@ -15,6 +15,7 @@ from pydantic import BaseModel
 from engine.host.page_turns import PageAnswer
 from engine.host.ports import SettingsStore
 from engine.host.service import GameHost
+from engine.host.sight_memory import SightMemory
 from web.limits import Limiter
 
 # Draws a view of a game (the public board, or a seat's hand) with the seats' names and its words in a
@@ -51,6 +52,8 @@ class WebTable:
     # What each seat played last from its page, and the board version it left, shown on the page that
     # follows (the same version only: once the board moves on, the log says it).
     played: dict[tuple[int, int], tuple[int, PageAnswer]] = field(default_factory=dict)
+    # Each match's public page in words, put together once per version and language for every reader.
+    sights: SightMemory = field(default_factory=SightMemory)
 
     def __post_init__(self) -> None:
         self.moves = Limiter(60, 2.0, self.clock)

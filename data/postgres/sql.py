@@ -114,8 +114,11 @@ async def run(conn: Conn, program: Program[T]) -> T:
 
 
 async def _answer(conn: Conn, query: Query) -> Any:
-    sql = _numbered_once(query.sql)
     want = query.want
+    if want is Want.NOTICE:
+        await conn.execute("SELECT pg_notify($1, $2)", query.sql, *query.params)
+        return None
+    sql = _numbered_once(query.sql)
     if want is Want.EACH:
         if query.params:
             await conn.executemany(sql, query.params)

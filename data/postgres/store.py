@@ -11,6 +11,10 @@ rolls back with ``StaleVersion``, whichever process it runs in.
 
 What only a shared database needs:
 
+* **New versions heard.** Each write that changes a match tells its new version to the database's
+  listeners when it commits; ``hearing_others`` listens, so that a web table follows the moves another
+  process stores.
+
 * **Shards.** A process opened with ``shards`` does the duties of its own servers' matches only: the
   outbox (``pending_deliveries``, ``pending_by_destination``), clocks (``due_clocks``,
   ``next_clock_due``), held pings (``due_pings``, ``next_ping_due``) and the matches to resume
@@ -33,6 +37,7 @@ import os
 import secrets
 import socket
 from collections.abc import Callable, Collection
+from contextlib import AbstractAsyncContextManager
 from datetime import datetime, timedelta
 from typing import Any, Self
 
@@ -42,6 +47,7 @@ from data.clocks import utc_text
 from data.postgres import sql as pgsql
 from data.postgres.db import POOL_SIZE, Conn, PgDatabase
 from data.postgres.sql import Args, PgTransactions, shard_clause, shard_filter
+from data.postgres.versions import hearing_versions
 from data.rows import MAX_DELIVERY_ATTEMPTS, Destination
 from data.sql import Clause
 from data.sql_store.core import require_delivery
@@ -145,6 +151,11 @@ class PostgresMatchStore(SqlMatchStore[PgDatabase]):
         except BaseException:
             await db.close()
             raise
+
+    def hearing_others(self) -> AbstractAsyncContextManager[object]:
+        """Within the block, ``versions`` is told as well of the versions every other process writes to
+        the database (see ``data.postgres.versions``)."""
+        return hearing_versions(self._db, self.versions)
 
     def _owned(self, guild_column: str) -> Clause:
         """The matches whose server is on one of this process's shards (every match without shards)."""

@@ -5,6 +5,7 @@ check a version guard and queue notices."""
 from __future__ import annotations
 
 from collections.abc import Callable, Coroutine, Sequence
+from contextlib import AbstractAsyncContextManager, nullcontext
 from types import TracebackType
 from typing import Any, Generic, Protocol, Self, TypeVar
 
@@ -13,9 +14,10 @@ from data import db as dbmod
 from data import rows, sql
 from data.quarantine import Unreadable, report
 from data.rows import MAX_DELIVERY_ATTEMPTS
-from data.sql import NO_CLAUSE, Clause, Dialect, Program, ProgramFactory, Transactions
+from data.sql import NO_CLAUSE, Clause, Dialect, Program, ProgramFactory, Query, Transactions, Want
 from engine.host.notify import TurnPing
 from engine.host.ports import DeliveryDraft, MatchRecord
+from engine.host.watch import MatchVersions
 
 T = TypeVar("T")
 
@@ -60,6 +62,9 @@ UPSERT_PING = (
     "VALUES (?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (match_id, turn, seat) DO UPDATE SET "
     "due_at = excluded.due_at, via = excluded.via, sent = excluded.sent WHERE turn_pings.sent = 0"
 )
+
+# Where each new version of a match is told, as "<match id> <version>", to whoever listens to the database.
+VERSION_CHANNEL = "match_versions"
 
 # The version guards. Each bumps the version only when the caller saw the current one and the match
 # is in a status that allows the change; the status a guard needs is part of its WHERE clause.
@@ -110,6 +115,8 @@ class StoreCore(Generic[D]):
         self._clock = clock
         # The last record this store read or wrote per match (see ``commit_action``).
         self._known = rows.KnownMatches()
+        # Told of every version this store's writes make, once each write is committed.
+        self.versions = MatchVersions()
 
     @property
     def database(self) -> D:
@@ -128,13 +135,22 @@ class StoreCore(Generic[D]):
     ) -> None:
         await self.close()
 
-    # Plain functions handing over the transaction's coroutine: a read on the event loop costs a few
-    # microseconds, and another coroutine in between would add a tenth to it.
+    def hearing_others(self) -> AbstractAsyncContextManager[object]:
+        """Within the block, ``versions`` is told as well of the versions other processes write. A SQLite
+        file is held by one process (``data.db.OneProcess``): there is nobody else to hear."""
+        return nullcontext()
+
+    # A plain function handing over the transaction's coroutine: a read on the event loop costs a few
+    # microseconds, and another coroutine in between would add a tenth to it. A write costs a commit.
     def _read(self, program: ProgramFactory[T], *, may_inline: bool = True) -> Coroutine[Any, Any, T]:
         return self._transactions.read(program, may_inline=may_inline)
 
-    def _write(self, program: ProgramFactory[T]) -> Coroutine[Any, Any, T]:
-        return self._transactions.write(program)
+    async def _write(self, program: ProgramFactory[T]) -> T:
+        told: list[tuple[int, int]] = []
+        result = await self._transactions.write(lambda: _telling(program(), told))
+        for match_id, version in told:
+            self.versions.publish(match_id, version)
+        return result
 
     def _owned(self, guild_column: str) -> Clause:
         """The condition (on ``guild_column``) that keeps the matches whose duties this store does: the
@@ -151,6 +167,24 @@ class StoreCore(Generic[D]):
 # ------------------------------------------------------------------------ programs inside a transaction
 
 
+def _telling(program: Program[T], told: list[tuple[int, int]]) -> Program[T]:
+    """``program``, keeping in ``told`` the new versions its notices tell (those of its last run: a
+    transaction run again starts afresh)."""
+    told.clear()
+    try:
+        query: Query = next(program)
+        while True:
+            if query.want is Want.NOTICE and query.sql == VERSION_CHANNEL:
+                match_id, version = query.params[0].split()
+                told.append((int(match_id), int(version)))
+            query = program.send((yield query))
+    except StopIteration as done:
+        result: T = done.value
+        return result
+    finally:
+        program.close()
+
+
 def guard(
     statement: str,
     params: Sequence[Any],
@@ -161,6 +195,7 @@ def guard(
     """Run a version guard; if it changed no row, raise why: ``MatchNotFound``, ``StaleVersion``,
     ``CorruptRecord`` (unreadable status) or ``refuse(match_id, status)`` for a status it does not allow."""
     if (yield sql.count(statement, *params)) == 1:
+        yield sql.notice(VERSION_CHANNEL, f"{match_id} {expected_version + 1}")
         return
     found = yield sql.row("SELECT version, status FROM matches WHERE id = ?", match_id)
     raise rows.guard_refusal(match_id, expected_version, found, refuse)

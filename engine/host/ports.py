@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Callable, Collection, Sequence
+from contextlib import AbstractAsyncContextManager
 from dataclasses import dataclass, field
 from datetime import datetime
 from enum import StrEnum
@@ -12,6 +13,7 @@ from engine.core.contract import Frozen
 from engine.core.replay import LoggedAction
 from engine.core.say import Say
 from engine.host.clock import ClockChange, Pace, SeatClock
+from engine.host.watch import MatchVersions
 
 # Judges a person's absences (start, end) as stored and raises to refuse a new one; pure, so a store
 # may run it inside its transaction.
@@ -201,6 +203,14 @@ class MatchStore(Protocol):
     are guarded by its version and raise ``StaleVersion`` when another write got there first.
     Reads raise ``MatchNotFound`` for an unknown id and ``CorruptRecord`` for rows that cannot be read.
     """
+
+    # Told of each new version of a match once the write that made it is committed.
+    versions: MatchVersions
+
+    def hearing_others(self) -> AbstractAsyncContextManager[object]:
+        """Within the block, ``versions`` is told as well of the versions other processes write to the
+        same database."""
+        ...
 
     async def create_match(self, draft: NewMatch, creator: Player | None = None) -> MatchRecord: ...
 

@@ -29,3 +29,6 @@ class Recent(Generic[K, V]):
         self._entries.move_to_end(key)
         while len(self._entries) > self.size:
             self._entries.popitem(last=False)
+
+    def forget(self, key: K) -> None:
+        self._entries.pop(key, None)

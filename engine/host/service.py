@@ -12,6 +12,7 @@ import logging
 import secrets
 from collections import Counter
 from collections.abc import Awaitable, Callable, Collection, Mapping, Sequence
+from contextlib import AbstractAsyncContextManager
 from dataclasses import replace
 from datetime import UTC, datetime
 from typing import Any
@@ -133,6 +134,8 @@ class GameHost:
         # Awaited after the commit that finishes a match (ratings, tournaments); failures are only logged
         # because each listener can also catch up from the store later.
         self.finish_listeners: list[Callable[[MatchRecord], Awaitable[object]]] = []
+        # Told of each new version of a match, whoever made it (a web page follows a match through it).
+        self.versions = store.versions
         # The seams the host is cut along: the lobby, the seat clocks, reading and committing moves, and
         # sending the outbox.
         self.lobby = Lobby(self, self._locks, seed_source or (lambda: secrets.randbits(63)))
@@ -142,6 +145,11 @@ class GameHost:
         self.judged = self.committer.judged
         self.sender = Sender(store, backoff or Backoff(), self.match)
         self.backoff: Backoff[Destination] = self.sender.backoff
+
+    def hearing_other_processes(self) -> AbstractAsyncContextManager[object]:
+        """Within the block, ``versions`` hears too of the versions other processes on the same database
+        write (a web table beside the bot processes on PostgreSQL)."""
+        return self.store.hearing_others()
 
     # ----------------------------------------------------------------- lookups
 
@@ -412,23 +420,25 @@ class GameHost:
         if match.status is MatchStatus.LOBBY:
             return []
         rules = self.rules(match.game)
+        presentation = self.presentation(match.game)
         log = await self.store.action_log(match.id)
+
+        def words() -> list[str]:
+            state, events = replay(rules, match.seat_count, match.seed, match.options, log)
+            opening = rules.setup_events(match.seat_count, match.seed, match.options)
+            said = [e for e in (*opening, *events) if e.is_public]
+            if locale is None:
+                return [e.text for e in said]
+            name = seat_namer(match, presentation, state)
+            return [render(locale, sentence(e), name) for e in told(said)]
+
         try:
-            # A long match takes a while to replay: off the event loop.
-            state, events = await asyncio.to_thread(
-                replay, rules, match.seat_count, match.seed, match.options, log
-            )
+            # A long match takes a while to replay and to put in words: off the event loop.
+            lines = await asyncio.to_thread(words)
         except CorruptRecord as exc:
             raise CorruptRecord(
                 f"match #{match.id} cannot be read ({exc.message}); {ADMIN_CAN_ABANDON}"
             ) from None
-        opening = rules.setup_events(match.seat_count, match.seed, match.options)
-        said = [e for e in (*opening, *events) if e.is_public]
-        if locale is None:
-            lines = [e.text for e in said]
-        else:
-            name = seat_namer(match, self.presentation(match.game), state)
-            lines = [render(locale, sentence(e), name) for e in told(said)]
         return lines[-limit:] if limit else lines
 
     async def waiting_for(

@@ -1,0 +1,112 @@
+"""Pages that follow their match live: ``GET /m/{id}/events`` streams the match's version as server-sent
+events, and the pages' script (``static/live.js``) fetches its own page again when it changes.
+
+The stream is public and carries the version number alone: what changed is read from the page, through
+the same link (a private page refreshes through its own signed link). The version written last is sent
+as soon as a stream opens, so a page that reconnects after missing moves catches up at once; a comment
+every ``keep_alive_s`` keeps proxies from closing a quiet stream. The host hears of versions as they are
+written (``engine.host.watch``): from this process's writes, and from other processes' on PostgreSQL.
+"""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator
+from dataclasses import dataclass, field
+
+from aiohttp import web
+
+from engine.core.errors import MatchNotFound
+from engine.host.service import GameHost
+from engine.host.watch import Watcher
+from web.security import HEADERS
+from web.turns import Turnstile, in_turns
+
+# How often a quiet stream says it is still there, in seconds: well within the minute after which
+# common reverse proxies close an idle connection.
+KEEP_ALIVE_S = 15.0
+# How long a browser waits before opening a lost stream again, in milliseconds.
+RETRY_MS = 1000
+# Each page waits a moment chosen at random within the spread before fetching itself again, so that a
+# crowd following a match does not ask for it all at once: so long per page following it, at most so
+# long in all (milliseconds; the page still changes within a second of the move).
+SPREAD_PER_PAGE_MS = 2
+LONGEST_SPREAD_MS = 500
+
+
+@dataclass
+class Live:
+    """The host whose matches the streams follow, and the watchers of the streams open now."""
+
+    host: GameHost
+    keep_alive_s: float
+    open_streams: set[Watcher] = field(default_factory=set)
+
+
+LIVE = web.AppKey("live", Live)
+
+
+def add_live(app: web.Application, host: GameHost, keep_alive_s: float = KEEP_ALIVE_S) -> None:
+    """Serve the streams of ``host``'s matches on ``app``, and hear other processes' moves while it runs."""
+    app[LIVE] = Live(host, keep_alive_s)
+    # The crowd of pages a move sends asking for themselves at once is taken a few at a time.
+    app.middlewares.append(in_turns(Turnstile()))
+    app.router.add_get(r"/m/{match_id:\d+}/events", match_events)
+    app.cleanup_ctx.append(_hearing_other_processes)
+    app.on_shutdown.append(_end_streams)
+
+
+async def _hearing_other_processes(app: web.Application) -> AsyncIterator[None]:
+    async with app[LIVE].host.hearing_other_processes():
+        yield
+
+
+async def _end_streams(app: web.Application) -> None:
+    """Let every open stream end, so that the server stops without waiting for them."""
+    for watcher in list(app[LIVE].open_streams):
+        watcher.stop()
+
+
+def event(version: int, followers: int) -> bytes:
+    """The event telling ``version`` to one of ``followers`` pages, and the spread of their fetches (see
+    ``SPREAD_PER_PAGE_MS``); its id is the version, which a reconnecting browser sends back."""
+    spread = min(LONGEST_SPREAD_MS, followers * SPREAD_PER_PAGE_MS)
+    return f"id: {version}\ndata: {version} {spread}\n\n".encode()
+
+
+async def match_events(request: web.Request) -> web.StreamResponse:
+    """The versions of a match as server-sent events: the current one at once, then each newer one."""
+    live = request.app[LIVE]
+    match_id = int(request.match_info["match_id"])
+    with live.host.versions.watching(match_id) as watcher:
+        try:
+            # Read once watching: a version written in between is told to the watcher as well.
+            watcher.tell((await live.host.match(match_id)).version)
+        except MatchNotFound:
+            raise web.HTTPNotFound() from None
+        response = web.StreamResponse(
+            headers={
+                **HEADERS,
+                "Content-Type": "text/event-stream",
+                "Cache-Control": "no-store",
+                "X-Accel-Buffering": "no",  # nginx would hold the events back in its buffer
+            }
+        )
+        await response.prepare(request)
+        live.open_streams.add(watcher)
+        try:
+            await response.write(f"retry: {RETRY_MS}\n\n".encode())
+            sent = -1
+            while True:
+                version = await watcher.newer(sent, live.keep_alive_s)
+                if watcher.stopped:
+                    break
+                if version is None:
+                    await response.write(b": still here\n\n")
+                    continue
+                await response.write(event(version, live.host.versions.watchers(match_id)))
+                sent = version
+        except ConnectionResetError:
+            pass  # the page was closed
+        finally:
+            live.open_streams.discard(watcher)
+    return response
