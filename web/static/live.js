@@ -10,8 +10,28 @@
   let fetching = false;
   const source = new EventSource(main.dataset.events);
 
+  // A choice of several with boxes ticked is left alone until it is sent: the new page would untick them.
+  const picking = () => main.querySelector("form.choice input:checked") !== null;
+
+  // What the reader opened on the page (the board at full size, folded groups of moves) stays open.
+  function keepOpen(fresh) {
+    const zoom = main.querySelector("#board-zoom");
+    const freshZoom = fresh.querySelector("#board-zoom");
+    if (zoom && freshZoom) freshZoom.checked = zoom.checked;
+    const open = new Set(
+      [...main.querySelectorAll("details[open] > summary")].map((summary) => summary.textContent),
+    );
+    for (const summary of fresh.querySelectorAll("details > summary")) {
+      if (open.has(summary.textContent)) summary.parentElement.open = true;
+    }
+  }
+
   async function refresh() {
     if (fetching) return;
+    if (picking()) {
+      setTimeout(refresh, 2000);
+      return;
+    }
     fetching = true;
     try {
       while (wanted > shown) {
@@ -24,6 +44,7 @@
         const page = new DOMParser().parseFromString(await answer.text(), "text/html");
         const fresh = page.querySelector("main");
         if (!fresh) return;
+        keepOpen(fresh);
         main.replaceChildren(...fresh.childNodes);
         main.dataset.version = fresh.dataset.version;
         document.title = page.title;
