@@ -35,6 +35,7 @@ from bench.stall import LoopWatch, idle_floor
 from data.backend import open_stores
 from data.db import utc_now
 from engine.core.rng import bot_rng
+from engine.host.heap import restore_heap, set_heap_aside
 from engine.host.ports import MatchRecord, MatchStatus, Player
 from engine.host.service import GameHost
 from engine.host.watch import MatchVersions
@@ -177,6 +178,8 @@ async def measure_web(
         host.policy(game, "greedy")
     runner = web.AppRunner(create_app(host, stores.settings), access_log=None)
     await runner.setup()
+    # What start-up built is set aside from the collector, as the bot's process does once it is ready.
+    thresholds = set_heap_aside()
     update: list[float] = []
     page: list[float] = []
     sizes: dict[str, int] = {}
@@ -213,6 +216,7 @@ async def measure_web(
             sizes[game] = await page_bytes(base, match.id)
         floor = await idle_floor(2.0)
     finally:
+        restore_heap(thresholds)
         await runner.cleanup()
         await stores.close()
     return {

@@ -9,7 +9,7 @@ moves now touch it. The places' names are public; their moves only reach the sea
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from urllib.parse import urlencode
 
@@ -17,8 +17,10 @@ from pydantic import BaseModel
 
 from engine.host.places import PlaceSight, places_in_words
 from engine.host.ports import MatchRecord
+from engine.host.recent import Recent
 from engine.host.service import GameHost
 from lang import t
+from lang.says import render
 from render.places import LARGE, Rect
 from render.registry import board_places, render_board
 
@@ -72,7 +74,69 @@ def place_href(key: str, asked_locale: str | None) -> str:
     return "?" + urlencode({**query, "place": key}) + "#place"
 
 
-def board_figure(
+@dataclass(frozen=True, slots=True)
+class Layout:
+    """Where a board of one match version is drawn large, in one language: the picture's size and each
+    place's rectangles and name (public: the same for every page of that version)."""
+
+    width: int
+    height: int
+    places: tuple[tuple[str, str, tuple[Rect, ...]], ...]
+
+
+def _layout(
+    game: str,
+    view: BaseModel,
+    names: Sequence[str],
+    locale: str,
+    say_place: Callable[[str], str],
+) -> Layout | None:
+    board = board_places(game, view, names, locale, LARGE)
+    if board is None:
+        return None
+    return Layout(
+        board.width,
+        board.height,
+        tuple((key, say_place(key), rects) for key, rects in board.places.items()),
+    )
+
+
+# Layouts kept: a few versions of every match followed at once, in a language or two.
+KEPT_LAYOUTS = 128
+
+
+class Layouts:
+    """Each board's layout worked out once per match version and language, off the event loop: every page
+    following a match asks for the same one as soon as a move is told."""
+
+    def __init__(self, size: int = KEPT_LAYOUTS) -> None:
+        self._kept: Recent[tuple[int, int, str], asyncio.Future[Layout | None]] = Recent(size)
+
+    async def of(self, host: GameHost, match: MatchRecord, locale: str) -> Layout | None:
+        key = (match.id, match.version, locale)
+        known = self._kept.get(key)
+        if known is None:
+            # What needs the host is read here; the drawing and the naming, which read only that, run
+            # off the event loop.
+            state = host.state_of(match)
+            presentation, name = host.presentation(match.game), host.namer(match, state)
+
+            def say_place(key: str) -> str:
+                return render(locale, presentation.place_name(state, key), name)
+
+            view = host.view(match, None, state)
+            work = asyncio.to_thread(_layout, match.game, view, match.seat_names(), locale, say_place)
+            known = asyncio.ensure_future(work)
+            self._kept.keep(key, known)
+        try:
+            return await asyncio.shield(known)
+        except Exception:
+            self._kept.forget(key)
+            raise
+
+
+async def board_figure(
+    layouts: Layouts,
     host: GameHost,
     match: MatchRecord,
     locale: str,
@@ -84,14 +148,13 @@ def board_figure(
     """The board of the started ``match`` with a spot on each place, in ``locale``, the picture at
     ``src``; ``chosen`` is the place the address asks for; with ``seat``, the chosen place carries the
     moves of that seat now. None for a game without a renderer."""
-    view = host.view(match, None)
-    board = board_places(match.game, view, match.seat_names(), locale, LARGE)
-    if board is None:
+    layout = await layouts.of(host, match, locale)
+    if layout is None:
         return None
-    chosen = chosen if chosen in board.places else None
-    named = places_in_words(host, match, board.places, locale, seat)
+    chosen = chosen if any(key == chosen for key, _, _ in layout.places) else None
     spots = tuple(
-        Spot(key, named[key].name, place_href(key, asked_locale), rects, key == chosen)
-        for key, rects in board.places.items()
+        Spot(key, name, place_href(key, asked_locale), rects, key == chosen)
+        for key, name, rects in layout.places
     )
-    return BoardFigure(src, board.width, board.height, spots, named[chosen] if chosen else None)
+    picked = places_in_words(host, match, [chosen], locale, seat)[chosen] if chosen else None
+    return BoardFigure(src, layout.width, layout.height, spots, picked)

@@ -119,11 +119,11 @@ async def match_page(request: web.Request) -> web.Response:
         words=_words(locale, match.id),
         board_src=board_src,
         replay_href=replay_href(request, f"/m/{match.id}"),
-        **_figure(request, match, locale, sight.board),
+        **await _figure(request, match, locale, sight.board),
     )
 
 
-def _figure(
+async def _figure(
     request: web.Request, match: MatchRecord, locale: str, started: bool, seat: int | None = None
 ) -> dict[str, Any]:
     """The board drawn large with its places (see ``web.board``), for a page's template."""
@@ -131,7 +131,8 @@ def _figure(
         return {"figure": None}
     src = f"/m/{match.id}/board-large.png?v={match.version}&lang={locale}"
     place, asked = request.query.get("place"), request.query.get("lang")
-    figure = board_figure(request.app[TABLE].host, match, locale, src, place, seat, asked)
+    table = request.app[TABLE]
+    figure = await board_figure(table.layouts, table.host, match, locale, src, place, seat, asked)
     return {"figure": figure, "figure_words": figure_words(locale, figure) if figure else {}}
 
 
@@ -228,7 +229,7 @@ async def show_seat(
         board_src=f"/m/{match.id}/board.png?v={sight.version}&lang={locale}",
         hand_src=f"/p/{token}/hand.png?v={sight.version}&lang={locale}" if sight.board else None,
         replay_href=replay_href(request, f"/p/{token}"),
-        **_figure(request, match, locale, sight.board, seat_pass.seat),
+        **await _figure(request, match, locale, sight.board, seat_pass.seat),
     )
     if fresh:
         response.set_cookie(

@@ -16,6 +16,7 @@ from engine.host.page_turns import PageAnswer
 from engine.host.ports import SettingsStore
 from engine.host.service import GameHost
 from engine.host.sight_memory import SightMemory
+from web.board import Layouts
 from web.limits import Limiter
 
 # Draws a view of a game (the public board, or a seat's hand) with the seats' names and its words in a
@@ -54,6 +55,8 @@ class WebTable:
     played: dict[tuple[int, int], tuple[int, PageAnswer]] = field(default_factory=dict)
     # Each match's public page in words, put together once per version and language for every reader.
     sights: SightMemory = field(default_factory=SightMemory)
+    # Each board's places, worked out once per version and language for every reader.
+    layouts: Layouts = field(default_factory=Layouts)
 
     def __post_init__(self) -> None:
         self.moves = Limiter(60, 2.0, self.clock)
