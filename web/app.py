@@ -43,6 +43,8 @@ def create_app(
         autoescape=True,
         trim_blocks=True,
         lstrip_blocks=True,
+        # Read once: asking the disk whether a template changed, at every page, held the event loop.
+        auto_reload=False,
     )
     if guest:
         first.add_routes(app)

@@ -8,6 +8,7 @@ match, so that guessing links teaches nothing.
 
 from __future__ import annotations
 
+import asyncio
 from dataclasses import replace
 from typing import Any
 
@@ -41,7 +42,17 @@ async def seat_locale(request: web.Request, match: MatchRecord, seat: int) -> st
 
 
 def page(request: web.Request, template: str, status: int = 200, **context: Any) -> web.Response:
-    html = request.app[TEMPLATES].get_template(template).render(**context)
+    return html_response(request.app[TEMPLATES].get_template(template).render(**context), status)
+
+
+async def written_off_the_loop(request: web.Request, template: str, **context: Any) -> str:
+    """``template`` written with ``context`` in a thread: a match's page (its board's every place, its
+    whole log) takes long enough to write that the event loop would stall for it."""
+    return await asyncio.to_thread(request.app[TEMPLATES].get_template(template).render, **context)
+
+
+def html_response(html: str, status: int = 200) -> web.Response:
+    """A page, never kept by the browser or a proxy (it changes with every move, and may be private)."""
     response = web.Response(text=html, content_type="text/html", status=status)
     response.headers["Cache-Control"] = "no-store"
     return response
@@ -104,20 +115,38 @@ def replay_href(request: web.Request, page_path: str) -> str:
 
 
 async def match_page(request: web.Request) -> web.Response:
-    """The public page of a match: heading, whose turn, the board, the standings once over, the log."""
+    """The public page of a match: heading, whose turn, the board, the standings once over, the log. It
+    is the same for every spectator asking the same address of the same version: written once for all
+    of them (a crowd follows a match)."""
+    table = request.app[TABLE]
     match = await _match(request, int(request.match_info["match_id"]))
     if match is None:
         return refused_page(request, 404)
     locale = page_locale_of(request)
-    sight = await request.app[TABLE].sights.public(request.app[TABLE].host, match, locale)
-    board_src = f"/m/{match.id}/board.png?v={sight.version}&lang={locale}"
-    return page(
+    key = (match.id, match.version, locale, request.query_string)
+    written = table.public_pages.get(key)
+    if written is None:
+        # The first spectator's request writes the page; those asking meanwhile wait for it.
+        written = asyncio.ensure_future(_public_page(request, match, locale))
+        table.public_pages.keep(key, written)
+    try:
+        html = await asyncio.shield(written)
+    except Exception:
+        table.public_pages.forget(key)
+        raise
+    return html_response(html)
+
+
+async def _public_page(request: web.Request, match: MatchRecord, locale: str) -> str:
+    table = request.app[TABLE]
+    sight = await table.sights.public(table.host, match, locale)
+    return await written_off_the_loop(
         request,
         "match.html",
         locale=locale,
         sight=sight,
         words=_words(locale, match.id),
-        board_src=board_src,
+        board_src=f"/m/{match.id}/board.png?v={sight.version}&lang={locale}",
         replay_href=replay_href(request, f"/m/{match.id}"),
         **await _figure(request, match, locale, sight.board),
     )
@@ -214,10 +243,9 @@ async def show_seat(
     fresh = session_of(table.secret, cookie, seat_pass, table.clock()) is None
     if fresh or cookie is None:
         cookie = new_session(table.secret, seat_pass, table.clock())
-    response = page(
+    written = await written_off_the_loop(
         request,
         "seat.html",
-        status,
         locale=locale,
         sight=sight,
         seat=seat,
@@ -231,6 +259,7 @@ async def show_seat(
         replay_href=replay_href(request, f"/p/{token}"),
         **await _figure(request, match, locale, sight.board, seat_pass.seat),
     )
+    response = html_response(written, status)
     if fresh:
         response.set_cookie(
             name,

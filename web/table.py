@@ -14,6 +14,7 @@ from pydantic import BaseModel
 
 from engine.host.page_turns import PageAnswer
 from engine.host.ports import SettingsStore
+from engine.host.recent import Recent
 from engine.host.service import GameHost
 from engine.host.sight_memory import SightMemory
 from web.board import Layouts
@@ -29,6 +30,10 @@ async def draw_in_thread(game: str, view: BaseModel, names: Sequence[str], local
     from render.registry import render_view
 
     return await asyncio.to_thread(render_view, game, view, tuple(names), locale)
+
+
+# Public pages kept: the latest version of the matches followed at once, in a language or two.
+KEPT_PAGES = 64
 
 
 @dataclass
@@ -57,6 +62,10 @@ class WebTable:
     sights: SightMemory = field(default_factory=SightMemory)
     # Each board's places, worked out once per version and language for every reader.
     layouts: Layouts = field(default_factory=Layouts)
+    # Public pages as written, by match, version, language and address: the same for every spectator.
+    public_pages: Recent[tuple[int, int, str, str], asyncio.Future[str]] = field(
+        default_factory=lambda: Recent(KEPT_PAGES)
+    )
 
     def __post_init__(self) -> None:
         self.moves = Limiter(60, 2.0, self.clock)
