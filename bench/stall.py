@@ -8,10 +8,11 @@ from __future__ import annotations
 
 import asyncio
 import time
+from collections.abc import Awaitable, Callable
 from typing import Any
 
 from engine.core.rng import bot_rng
-from engine.host.ports import MatchStatus, MatchStore, Player
+from engine.host.ports import MatchRecord, MatchStatus, MatchStore, Player
 from engine.host.service import GameHost
 
 # How often the watcher asks the loop for a turn; a stall is the time beyond this that it waited.
@@ -73,6 +74,38 @@ async def idle_floor(seconds: float) -> dict[str, float]:
     return {"max_stall_ms_idle": longest, "p99_stall_ms_idle": watch.p99_ms()}
 
 
+async def play_as(
+    host: GameHost,
+    match: MatchRecord,
+    person: Player,
+    moves: int,
+    watch: LoopWatch,
+    after: Callable[[MatchRecord], Awaitable[None]] | None = None,
+) -> int:
+    """Up to ``moves`` moves of ``person`` in ``match``, the greedy one each time (its choice is the
+    bench's own work, left out of ``watch``), the computers answering each; ``after`` is awaited after
+    each move. The number played (fewer when the match ends or waits for someone else)."""
+    rules = host.rules(match.game)
+    policy = host.policy(match.game, "greedy")
+    played = 0
+    for _ in range(moves):
+        if match.status is not MatchStatus.ACTIVE:
+            break
+        state = host.state_of(match)
+        seat = match.seat_of(person.user_id or 0)
+        if seat is None or seat not in rules.to_act(state):
+            break
+        began = time.perf_counter()
+        legal = rules.legal_actions(state, seat)
+        action = policy.choose(rules, state, seat, legal, bot_rng(match.seed, match.version))
+        watch.excluded.append((began, time.perf_counter()))
+        match = (await host.act(match.id, person.user_id or 0, rules.notation(action))).match
+        played += 1
+        if after is not None:
+            await after(match)
+    return played
+
+
 async def measure_stall(store: MatchStore, games: list[str], moves: int = 30) -> dict[str, Any]:
     """Play ``moves`` moves of one person in a match of each game in ``games`` (the computers answering
     each), while a watcher on the loop records the longest wait for its next turn."""
@@ -92,20 +125,7 @@ async def measure_stall(store: MatchStore, games: list[str], moves: int = 30) ->
             for _ in range(seats - 1):
                 match = await host.add_computer(match.id, "greedy")
             match = (await host.start(match.id)).match
-            policy = host.policy(game, "greedy")
-            for _ in range(moves):
-                if match.status is not MatchStatus.ACTIVE:
-                    break
-                state = host.state_of(match)
-                seat = match.seat_of(person.user_id or 0)
-                if seat is None or seat not in rules.to_act(state):
-                    break
-                began = time.perf_counter()
-                legal = rules.legal_actions(state, seat)
-                action = policy.choose(rules, state, seat, legal, bot_rng(match.seed, match.version))
-                watch.excluded.append((began, time.perf_counter()))
-                match = (await host.act(match.id, person.user_id or 0, rules.notation(action))).match
-                played += 1
+            played += await play_as(host, match, person, moves, watch)
     finally:
         stall_ms = await watch.stop()
     return {"max_stall_ms": stall_ms, "moves": played}

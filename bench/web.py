@@ -31,12 +31,11 @@ from typing import Any
 import aiohttp
 from aiohttp import web
 
-from bench.stall import LoopWatch, idle_floor
+from bench.stall import LoopWatch, idle_floor, play_as
 from data.backend import open_stores
 from data.db import utc_now
-from engine.core.rng import bot_rng
 from engine.host.heap import restore_heap, set_heap_aside
-from engine.host.ports import MatchRecord, MatchStatus, Player
+from engine.host.ports import MatchRecord, Player
 from engine.host.service import GameHost
 from engine.host.watch import MatchVersions
 from web.app import create_app
@@ -146,24 +145,12 @@ async def page_bytes(base: str, match_id: int) -> int:
 async def _play(
     host: GameHost, match: MatchRecord, person: Player, moves: int, watch: LoopWatch, crowd: Crowd
 ) -> int:
-    rules = host.rules(match.game)
-    policy = host.policy(match.game, "greedy")
-    played = 0
-    for _ in range(moves):
-        if match.status is not MatchStatus.ACTIVE:
-            break
-        state = host.state_of(match)
-        seat = match.seat_of(person.user_id or 0)
-        if seat is None or seat not in rules.to_act(state):
-            break
-        began = time.perf_counter()
-        legal = rules.legal_actions(state, seat)
-        action = policy.choose(rules, state, seat, legal, bot_rng(match.seed, match.version))
-        watch.excluded.append((began, time.perf_counter()))
-        match = (await host.act(match.id, person.user_id or 0, rules.notation(action))).match
-        played += 1
-        await crowd.reach(match.version)
-    return played
+    """The person's moves in ``match``, each followed until every spectator has heard of it."""
+
+    async def heard(after: MatchRecord) -> None:
+        await crowd.reach(after.version)
+
+    return await play_as(host, match, person, moves, watch, heard)
 
 
 async def measure_web(
