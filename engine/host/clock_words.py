@@ -57,3 +57,26 @@ def clock_reminder(locale: str, reminder: Reminder, number: int, title: str, lef
 def reminder_of(host: GameHost, match: MatchRecord, reminder: Reminder, left: timedelta, locale: str) -> str:
     """``clock_reminder`` of ``match``."""
     return clock_reminder(locale, reminder, match.id, host.rules(match.game).title, left)
+
+
+async def deadline_lines(host: GameHost, match: MatchRecord, locale: str, marks: Marks) -> tuple[str, ...]:
+    """Until when each seat to act has to move (or when its player is back), one line a seat whose clock
+    runs: what a page shows, which stays true until the next move."""
+    if match.pace is Pace.NONE:
+        return ()
+    now = host.clock()
+    clocks = await host.seat_clocks(match)
+    name = host.namer(match)
+    lines = []
+    for seat in host.to_act(match):
+        clock = clocks.get(seat)
+        if clock is None or not clock.running or clock.deadline is None:
+            continue
+        player = name(seat)
+        if clock.started_at is not None and clock.started_at > now:
+            when = marks.moment(clock.started_at, "full")
+            lines.append(t(locale, "{player} is away until {when}", player=player, when=when))
+        else:
+            when = marks.moment(clock.deadline, "full")
+            lines.append(t(locale, "{player} has until {when} to move", player=player, when=when))
+    return tuple(lines)

@@ -4,8 +4,10 @@ end while a person is a mention on Discord and a plain name elsewhere."""
 
 from __future__ import annotations
 
-from datetime import datetime
+from datetime import UTC, datetime
 from typing import Literal, Protocol
+
+from babel.dates import format_date, format_datetime
 
 from engine.host.ports import MatchRecord
 
@@ -104,3 +106,16 @@ class PlainMarks:
 
     def text(self, text: str) -> str:
         return text
+
+
+class PageMarks(PlainMarks):
+    """Marks for a page read in ``locale`` by someone whose time zone it does not know: moments as the
+    language writes dates, in UTC, saying so."""
+
+    def __init__(self, locale: str) -> None:
+        self.locale = locale
+
+    def moment(self, when: datetime, style: Moment) -> str:
+        if style == "date":
+            return format_date(when.astimezone(UTC).date(), "medium", locale=self.locale)
+        return format_datetime(when, "EEE d MMM, HH:mm", tzinfo=UTC, locale=self.locale) + " UTC"

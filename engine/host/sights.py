@@ -11,6 +11,8 @@ from dataclasses import dataclass
 
 from pydantic import BaseModel
 
+from engine.host.clock_words import deadline_lines
+from engine.host.marks import PageMarks
 from engine.host.ports import MatchRecord, MatchStatus
 from engine.host.service import GameHost
 from engine.host.table import Table
@@ -24,7 +26,8 @@ YOUR_TURN = HOST.say("It is your turn: choose your move below.")
 @dataclass(frozen=True, slots=True)
 class PublicSight:
     """A match as a spectator reads it in one language: the game's ``title``, the match ``number``, the
-    ``version`` its board is drawn at, who must act (or that it is over or not begun), each seat's
+    ``version`` its board is drawn at, who must act (or that it is over or not begun) and, when the
+    match has a clock, until when (``clocks``, with moments written for a page), each seat's
     ``scores`` so far while it runs (when the game keeps them in the open), the final ``standings`` once
     it is over (the winner's line first), every public ``log`` line from the start, and whether there is
     a ``board`` to draw yet."""
@@ -33,6 +36,7 @@ class PublicSight:
     number: int
     version: int
     waiting: str
+    clocks: tuple[str, ...]
     scores: tuple[str, ...]
     standings: tuple[str, ...]
     log: tuple[str, ...]
@@ -72,6 +76,7 @@ async def public_sight(host: GameHost, match: MatchRecord, locale: str) -> Publi
         number=match.id,
         version=match.version,
         waiting=render(locale, table.waiting, name),
+        clocks=await deadline_lines(host, match, locale, PageMarks(locale)),
         scores=scores,
         standings=standings,
         log=tuple(log),

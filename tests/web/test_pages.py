@@ -3,13 +3,15 @@
 from __future__ import annotations
 
 import html
+from datetime import UTC
 
 from aiohttp.test_utils import TestClient
 
 from engine.core.rng import Rng
+from engine.host.clock import Pace
 from engine.host.service import GameHost
 from render.registry import render_view
-from tests.web.conftest import computers_match, people_match, play_moves
+from tests.web.conftest import PEOPLE, computers_match, people_match, play_moves
 
 SECURITY_HEADERS = ("Content-Security-Policy", "X-Frame-Options", "X-Content-Type-Options", "Referrer-Policy")
 
@@ -130,3 +132,25 @@ async def test_running_scores_show_where_the_game_keeps_them_open(host: GameHost
     # Skyline's score waits for the secret missions: none is shown while it runs.
     skyline = await play_moves(host, await people_match(host, "skyline", 3), 10, rng)
     assert "Points so far" not in await (await client.get(f"/m/{skyline.id}")).text()
+
+
+async def test_a_match_with_a_clock_says_until_when_the_seat_to_act_has(
+    host: GameHost,
+    client: TestClient,  # type: ignore[type-arg]
+) -> None:
+    match = await host.create_match("ny1901", 2, creator=PEOPLE[0], seed=3, pace=Pace.DAILY)
+    await host.join(match.id, PEOPLE[1])
+    await host.start(match.id, by_user=PEOPLE[0].user_id)
+    match = await host.match(match.id)
+    (seat,) = host.to_act(match)
+    deadline = (await host.seat_clocks(match))[seat].deadline
+    assert deadline is not None
+    when = deadline.astimezone(UTC)
+    player = html.escape(host.namer(match)(seat))
+    english = await (await client.get(f"/m/{match.id}?lang=en")).text()
+    assert f"⏰ {player} has until {when:%a} {when.day} {when:%b}, {when:%H:%M} UTC to move" in english
+    italian = await (await client.get(f"/m/{match.id}?lang=it")).text()
+    assert f"⏰ {player} ha tempo fino a " in italian and f"{when.day} " in italian
+    # A match without a clock says nothing of one.
+    free = await people_match(host, "ny1901", 2)
+    assert "⏰" not in await (await client.get(f"/m/{free.id}")).text()
