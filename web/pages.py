@@ -25,7 +25,7 @@ from web.board import board_figure, draw_large, figure_words
 from web.links import LINK_LIFETIME, SeatPass, verified
 from web.readers import page_locale
 from web.sessions import cookie_name, form_token, new_session, session_of
-from web.table import TABLE, TEMPLATES
+from web.table import TABLE, TEMPLATES, Draw
 
 
 def page_locale_of(request: web.Request, chosen: str | None = None) -> str:
@@ -174,23 +174,40 @@ def _png(data: bytes) -> web.Response:
 async def board_png(request: web.Request) -> web.Response:
     """The public board of a match as it stands, drawn as the thread's posts draw it."""
     table = request.app[TABLE]
-    match = await _match(request, int(request.match_info["match_id"]))
-    if match is None or match.state_json is None:
-        return refused_page(request, 404)
-    view = table.host.view(match, None)
-    png = await table.draw(match.game, view, match.seat_names(), page_locale_of(request))
-    return refused_page(request, 404) if png is None else _png(png)
+    return await _public_board(request, "posts", table.draw)
 
 
 async def board_large_png(request: web.Request) -> web.Response:
     """The public board of a match drawn for its web pages, at twice the scale of the thread's posts."""
+    return await _public_board(request, "large", draw_large)
+
+
+async def _public_board(request: web.Request, size: str, draw: Draw) -> web.Response:
+    """A match's public board as it stands, drawn by ``draw`` once per version, language and ``size``
+    for every page that shows it. Asked for by its version (``?v=``, as the pages ask), it never changes,
+    and browsers may keep it."""
     table = request.app[TABLE]
     match = await _match(request, int(request.match_info["match_id"]))
     if match is None or match.state_json is None:
         return refused_page(request, 404)
-    view = table.host.view(match, None)
-    png = await draw_large(match.game, view, match.seat_names(), page_locale_of(request))
-    return refused_page(request, 404) if png is None else _png(png)
+    locale = page_locale_of(request)
+    key = (size, match.id, match.version, locale)
+    drawn = table.boards.get(key)
+    if drawn is None:
+        view = table.host.view(match, None)
+        drawn = asyncio.ensure_future(draw(match.game, view, match.seat_names(), locale))
+        table.boards.keep(key, drawn)
+    try:
+        png = await asyncio.shield(drawn)
+    except Exception:
+        table.boards.forget(key)
+        raise
+    if png is None:
+        return refused_page(request, 404)
+    response = _png(png)
+    if request.query.get("v") == str(match.version):
+        response.headers["Cache-Control"] = "public, max-age=86400, immutable"
+    return response
 
 
 async def seat_of(request: web.Request) -> tuple[MatchRecord, SeatPass] | None:

@@ -62,6 +62,10 @@ class WebTable:
     sights: SightMemory = field(default_factory=SightMemory)
     # Each board's places, worked out once per version and language for every reader.
     layouts: Layouts = field(default_factory=Layouts)
+    # Public boards as drawn, by size, match, version and language: the same for every spectator.
+    boards: Recent[tuple[str, int, int, str], asyncio.Future[bytes | None]] = field(
+        default_factory=lambda: Recent(KEPT_PAGES)
+    )
     # Public pages as written, by match, version, language and address: the same for every spectator.
     public_pages: Recent[tuple[int, int, str, str], asyncio.Future[str]] = field(
         default_factory=lambda: Recent(KEPT_PAGES)

@@ -3,15 +3,19 @@
 from __future__ import annotations
 
 import html
+from collections.abc import Sequence
 from datetime import UTC
 
-from aiohttp.test_utils import TestClient
+from aiohttp.test_utils import TestClient, TestServer
+from pydantic import BaseModel
 
+from data.backend import Stores
 from engine.core.rng import Rng
 from engine.host.clock import Pace
 from engine.host.service import GameHost
 from render.registry import render_view
 from tests.web.conftest import PEOPLE, computers_match, people_match, play_moves
+from web.app import create_app
 
 SECURITY_HEADERS = ("Content-Security-Policy", "X-Frame-Options", "X-Content-Type-Options", "Referrer-Policy")
 
@@ -154,3 +158,26 @@ async def test_a_match_with_a_clock_says_until_when_the_seat_to_act_has(
     # A match without a clock says nothing of one.
     free = await people_match(host, "ny1901", 2)
     assert "⏰" not in await (await client.get(f"/m/{free.id}")).text()
+
+
+async def test_a_board_is_drawn_once_per_version_for_every_page_and_kept_by_browsers(
+    host: GameHost, stores: Stores
+) -> None:
+    drawn: list[tuple[str, str]] = []
+
+    async def counting(game: str, view: BaseModel, names: Sequence[str], locale: str) -> bytes | None:
+        drawn.append((game, locale))
+        return render_view(game, view, tuple(names), locale)
+
+    match = await people_match(host, "ny_piatnik", 2)
+    app = create_app(host, stores.settings, draw=counting)
+    async with TestClient(TestServer(app)) as client:
+        address = f"/m/{match.id}/board.png?v={match.version}&lang=it"
+        answers = [await client.get(address) for _ in range(5)]
+        assert [answer.status for answer in answers] == [200] * 5 and drawn == [("ny_piatnik", "it")]
+        assert answers[0].headers["Cache-Control"] == "public, max-age=86400, immutable"
+        # Asked for without its version, the board as it stands is not to be kept.
+        assert (await client.get(f"/m/{match.id}/board.png?lang=it")).headers["Cache-Control"] == "no-cache"
+        moved = await play_moves(host, match, 1, Rng(3))
+        after = await client.get(f"/m/{match.id}/board.png?v={moved.version}&lang=it")
+        assert await after.read() != await answers[0].read() and len(drawn) == 2
