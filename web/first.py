@@ -77,7 +77,9 @@ async def new_match(request: web.Request) -> web.Response:
     if request.method == "POST":
         form = await request.post()
         seats, level, name = form.get("seats"), form.get("level"), form.get("name")
-        variants = frozenset(value for value in form.getall("variant", []) if isinstance(value, str))
+        variants = frozenset(
+            value for value in form.getall("variant", []) if isinstance(value, str) and value
+        )
         if not (isinstance(seats, str) and seats.isdigit() and len(seats) < 3):
             return refused_page(request, 400)
         if not isinstance(level, str) or not isinstance(name, str):

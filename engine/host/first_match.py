@@ -6,9 +6,11 @@ Everything a front end offers here comes in words: the games' titles, their vari
 
 from __future__ import annotations
 
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 
 from engine.core.errors import EngineError
+from engine.core.say import items
 from engine.host.lobby_words import level_choice, levels_of, open_match
 from engine.host.ports import MatchRecord, MatchStatus, Pace, Player, Scope
 from engine.host.refusals import check_setup_in_words
@@ -80,7 +82,20 @@ async def open_first_match(
     """A match of ``game`` for ``seats`` with ``variants``, the guest called ``name`` in one seat and
     computer players of ``level`` in the others, started and waiting for the guest's first move.
     Refused in words (``EngineError``) for a setting the game does not allow."""
-    check_setup_in_words(host.rules(game), host.presentation(game), seats, variants)
+    rules, presentation = host.rules(game), host.presentation(game)
+    limits: Mapping[str, Iterable[int]] = getattr(rules, "seats_for_option", None) or {}
+    for variant in sorted(variants):
+        fitting = sorted(limits.get(variant, ()))
+        if fitting and seats not in fitting:
+            said = presentation.option_says.get(variant)
+            raise EngineError(
+                HOST.say(
+                    "the variant “{variant}” is played by {counts} players",
+                    variant=said if said is not None else variant,
+                    counts=items([str(n) for n in fitting], "or"),
+                )
+            )
+    check_setup_in_words(rules, presentation, seats, variants)
     if level not in levels_of(host, game):
         raise EngineError(NO_SUCH_LEVEL, levels_of(host, game))
     guest = Player(user_id=GUEST_ID, name=name.strip()[:32] or "Guest")

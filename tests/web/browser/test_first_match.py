@@ -134,6 +134,9 @@ def test_the_first_match_speaks_italian_to_an_italian_browser(table: LiveTable, 
     driver.get(f"{table.base}/")
     assert "Gioca una partita contro giocatori computer" in driver.find_element(By.TAG_NAME, "h1").text
     screenshot(driver, "first-match-it-home")
+    driver.find_element(By.LINK_TEXT, TITLE).click()
+    assert "Giocatori, te compreso" in driver.find_element(By.TAG_NAME, "main").text
+    screenshot(driver, "first-match-it-choices")
     start_first_match(driver, table, "Giuseppina")
     page = driver.find_element(By.TAG_NAME, "main").text
     assert "Giuseppina" in page and "Le tue mosse" in page, page
