@@ -431,11 +431,12 @@ def cmd_bench(args: argparse.Namespace) -> int:
 
 def web_figures(games: list[str], moves: int, spectators: int) -> dict[str, Any]:
     """``web`` of ``bench --full``: the web table followed live by ``spectators`` pages while a person
-    plays ``moves`` moves of each game (see ``bench.web``)."""
+    plays ``moves`` moves of each game (see ``bench.web``), on the event loop the bot runs on."""
     from bench.web import measure_web
+    from engine.host import event_loop
 
     with tempfile.TemporaryDirectory() as tmp:
-        return asyncio.run(measure_web(Path(tmp), games, moves=moves, spectators=spectators))
+        return event_loop.run(measure_web(Path(tmp), games, moves=moves, spectators=spectators))
 
 
 async def tournament_moves(folder: Path, count: int, moves: int) -> dict[str, Any]:
