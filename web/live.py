@@ -18,7 +18,9 @@ from aiohttp import web
 from engine.core.errors import MatchNotFound
 from engine.host.service import GameHost
 from engine.host.watch import Watcher
+from engine.host.web_links import server_shows_links
 from web.security import HEADERS
+from web.table import TABLE
 from web.turns import Turnstile, in_turns
 
 # How often a quiet stream says it is still there, in seconds: well within the minute after which
@@ -80,9 +82,12 @@ async def match_events(request: web.Request) -> web.StreamResponse:
     with live.host.versions.watching(match_id) as watcher:
         try:
             # Read once watching: a version written in between is told to the watcher as well.
-            watcher.tell((await live.host.match(match_id)).version)
+            match = await live.host.match(match_id)
         except MatchNotFound:
             raise web.HTTPNotFound() from None
+        if not await server_shows_links(request.app[TABLE].settings, match.guild_id):
+            raise web.HTTPNotFound()  # as the match's pages: its server switched the table off
+        watcher.tell(match.version)
         response = web.StreamResponse(
             headers={
                 **HEADERS,

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from datetime import timedelta
 
+from aiohttp import ClientTimeout
 from aiohttp.test_utils import TestClient
 
 from data.backend import Stores
@@ -55,8 +56,10 @@ async def test_a_server_that_switched_its_links_off_has_no_pages(
     private = f"/p/{pass_for(secret, match.id, 0, NOW)}"
     addresses = (f"/m/{match.id}", f"/m/{match.id}/board.png", private, f"{private}/hand.png")
     assert [(await client.get(address)).status for address in addresses] == [200] * 4
+    assert (await client.get(f"/m/{match.id}/events", timeout=ClientTimeout(sock_read=5))).status == 200
     await switch_server_links(stores.settings, 77, on=False)
     assert [(await client.get(address)).status for address in addresses] == [404, 404, 403, 403]
+    assert (await client.get(f"/m/{match.id}/events")).status == 404
     # Another server's match, and a match of direct messages, are not touched.
     assert (await client.get(f"/m/{elsewhere.id}")).status == 200
     await switch_server_links(stores.settings, 77, on=True)
