@@ -74,6 +74,15 @@ async def idle_floor(seconds: float) -> dict[str, float]:
     return {"max_stall_ms_idle": longest, "p99_stall_ms_idle": watch.p99_ms()}
 
 
+async def against_computers(host: GameHost, game: str, person: Player) -> MatchRecord:
+    """A started match of ``game`` for ``person`` and greedy computer players, up to four seats."""
+    seats = max(n for n in host.rules(game).seat_counts if n <= 4)
+    match = await host.create_match(game, seats, creator=person)
+    for _ in range(seats - 1):
+        match = await host.add_computer(match.id, "greedy")
+    return (await host.start(match.id)).match
+
+
 async def play_as(
     host: GameHost,
     match: MatchRecord,
@@ -119,12 +128,7 @@ async def measure_stall(store: MatchStore, games: list[str], moves: int = 30) ->
     played = 0
     try:
         for game in games:
-            rules = host.rules(game)
-            seats = max(n for n in rules.seat_counts if n <= 4)
-            match = await host.create_match(game, seats, creator=person)
-            for _ in range(seats - 1):
-                match = await host.add_computer(match.id, "greedy")
-            match = (await host.start(match.id)).match
+            match = await against_computers(host, game, person)
             played += await play_as(host, match, person, moves, watch)
     finally:
         stall_ms = await watch.stop()

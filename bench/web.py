@@ -31,7 +31,7 @@ from typing import Any
 import aiohttp
 from aiohttp import web
 
-from bench.stall import LoopWatch, idle_floor, play_as
+from bench.stall import LoopWatch, against_computers, idle_floor, play_as
 from data.backend import open_stores
 from data.db import utc_now
 from engine.host.heap import restore_heap, set_heap_aside
@@ -179,12 +179,7 @@ async def measure_web(
         base = f"http://127.0.0.1:{port}"
         person = Player(user_id=1, name="person")
         for game in games:
-            rules = host.rules(game)
-            seats = max(n for n in rules.seat_counts if n <= 4)
-            match = await host.create_match(game, seats, creator=person)
-            for _ in range(seats - 1):
-                match = await host.add_computer(match.id, "greedy")
-            match = (await host.start(match.id)).match
+            match = await against_computers(host, game, person)
             await page_bytes(base, match.id)  # its templates read, as a running table has them
             crowd = await Crowd.watching(base, match.id, spectators)
             first = crowd.reached

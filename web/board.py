@@ -15,12 +15,11 @@ from urllib.parse import urlencode
 
 from pydantic import BaseModel
 
-from engine.host.places import PlaceSight, places_in_words
+from engine.host.places import PlaceSight, place_namer, places_in_words
 from engine.host.ports import MatchRecord
-from engine.host.recent import Recent
+from engine.host.recent import Shared
 from engine.host.service import GameHost
 from lang import t
-from lang.says import render
 from render.places import LARGE, Rect
 from render.registry import board_places, render_board
 
@@ -110,29 +109,16 @@ class Layouts:
     following a match asks for the same one as soon as a move is told."""
 
     def __init__(self, size: int = KEPT_LAYOUTS) -> None:
-        self._kept: Recent[tuple[int, int, str], asyncio.Future[Layout | None]] = Recent(size)
+        self._kept: Shared[tuple[int, int, str], Layout | None] = Shared(size)
 
     async def of(self, host: GameHost, match: MatchRecord, locale: str) -> Layout | None:
-        key = (match.id, match.version, locale)
-        known = self._kept.get(key)
-        if known is None:
-            # What needs the host is read here; the drawing and the naming, which read only that, run
-            # off the event loop.
-            state = host.state_of(match)
-            presentation, name = host.presentation(match.game), host.namer(match, state)
+        async def laid_out() -> Layout | None:
+            # The host is read here; the drawing and the naming, which read only that, run off the loop.
+            say_place = place_namer(host, match, locale)
+            view = host.view(match, None)
+            return await asyncio.to_thread(_layout, match.game, view, match.seat_names(), locale, say_place)
 
-            def say_place(key: str) -> str:
-                return render(locale, presentation.place_name(state, key), name)
-
-            view = host.view(match, None, state)
-            work = asyncio.to_thread(_layout, match.game, view, match.seat_names(), locale, say_place)
-            known = asyncio.ensure_future(work)
-            self._kept.keep(key, known)
-        try:
-            return await asyncio.shield(known)
-        except Exception:
-            self._kept.forget(key)
-            raise
+        return await self._kept.get((match.id, match.version, locale), laid_out)
 
 
 async def board_figure(

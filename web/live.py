@@ -21,7 +21,7 @@ from engine.host.watch import Watcher
 from engine.host.web_links import server_shows_links
 from web.security import HEADERS
 from web.table import TABLE
-from web.turns import Turnstile, in_turns
+from web.turns import Turnstile, turnstile_middleware
 
 # How often a quiet stream says it is still there, in seconds: well within the minute after which
 # common reverse proxies close an idle connection.
@@ -51,7 +51,7 @@ def add_live(app: web.Application, host: GameHost, keep_alive_s: float = KEEP_AL
     """Serve the streams of ``host``'s matches on ``app``, and hear other processes' moves while it runs."""
     app[LIVE] = Live(host, keep_alive_s)
     # The crowd of pages a move sends asking for themselves at once is taken a few at a time.
-    app.middlewares.append(in_turns(Turnstile()))
+    app.middlewares.append(turnstile_middleware(Turnstile()))
     app.router.add_get(r"/m/{match_id:\d+}/events", match_events)
     app.cleanup_ctx.append(_hearing_other_processes)
     app.on_shutdown.append(_end_streams)

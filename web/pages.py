@@ -124,17 +124,7 @@ async def match_page(request: web.Request) -> web.Response:
         return refused_page(request, 404)
     locale = page_locale_of(request)
     key = (match.id, match.version, locale, request.query_string)
-    written = table.public_pages.get(key)
-    if written is None:
-        # The first spectator's request writes the page; those asking meanwhile wait for it.
-        written = asyncio.ensure_future(_public_page(request, match, locale))
-        table.public_pages.keep(key, written)
-    try:
-        html = await asyncio.shield(written)
-    except Exception:
-        table.public_pages.forget(key)
-        raise
-    return html_response(html)
+    return html_response(await table.public_pages.get(key, lambda: _public_page(request, match, locale)))
 
 
 async def _public_page(request: web.Request, match: MatchRecord, locale: str) -> str:
@@ -191,17 +181,11 @@ async def _public_board(request: web.Request, size: str, draw: Draw) -> web.Resp
     if match is None or match.state_json is None:
         return refused_page(request, 404)
     locale = page_locale_of(request)
-    key = (size, match.id, match.version, locale)
-    drawn = table.boards.get(key)
-    if drawn is None:
-        view = table.host.view(match, None)
-        drawn = asyncio.ensure_future(draw(match.game, view, match.seat_names(), locale))
-        table.boards.keep(key, drawn)
-    try:
-        png = await asyncio.shield(drawn)
-    except Exception:
-        table.boards.forget(key)
-        raise
+
+    async def drawn() -> bytes | None:
+        return await draw(match.game, table.host.view(match, None), match.seat_names(), locale)
+
+    png = await table.boards.get((size, match.id, match.version, locale), drawn)
     if png is None:
         return refused_page(request, 404)
     response = _png(png)

@@ -14,7 +14,7 @@ from pydantic import BaseModel
 
 from engine.host.page_turns import PageAnswer
 from engine.host.ports import SettingsStore
-from engine.host.recent import Recent
+from engine.host.recent import Shared
 from engine.host.service import GameHost
 from engine.host.sight_memory import SightMemory
 from web.board import Layouts
@@ -63,13 +63,11 @@ class WebTable:
     # Each board's places, worked out once per version and language for every reader.
     layouts: Layouts = field(default_factory=Layouts)
     # Public boards as drawn, by size, match, version and language: the same for every spectator.
-    boards: Recent[tuple[str, int, int, str], asyncio.Future[bytes | None]] = field(
-        default_factory=lambda: Recent(KEPT_PAGES)
+    boards: Shared[tuple[str, int, int, str], bytes | None] = field(
+        default_factory=lambda: Shared(KEPT_PAGES)
     )
     # Public pages as written, by match, version, language and address: the same for every spectator.
-    public_pages: Recent[tuple[int, int, str, str], asyncio.Future[str]] = field(
-        default_factory=lambda: Recent(KEPT_PAGES)
-    )
+    public_pages: Shared[tuple[int, int, str, str], str] = field(default_factory=lambda: Shared(KEPT_PAGES))
 
     def __post_init__(self) -> None:
         self.moves = Limiter(60, 2.0, self.clock)

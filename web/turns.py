@@ -51,7 +51,7 @@ class Turnstile:
             self._expect_next_turn()
 
 
-def in_turns(turnstile: Turnstile) -> Middleware:
+def turnstile_middleware(turnstile: Turnstile) -> Middleware:
     """The middleware that takes each request through ``turnstile``."""
 
     @web.middleware

@@ -7,7 +7,7 @@ keys its board's renderer gives them. A place's name is public; its moves belong
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 
 from engine.host.menus import MenuEntry
@@ -45,22 +45,24 @@ def touched_places(
     ]
 
 
+def place_namer(host: GameHost, match: MatchRecord, locale: str) -> Callable[[str], str]:
+    """Names a place of ``match``'s board as it stands, in ``locale``; it reads nothing more of the
+    host, so it may name them off the event loop."""
+    state = host.state_of(match)
+    presentation = host.presentation(match.game)
+    name = host.namer(match, state)
+    return lambda key: render(locale, presentation.place_name(state, key), name)
+
+
 def places_in_words(
     host: GameHost, match: MatchRecord, keys: Iterable[str], locale: str, seat: int | None = None
 ) -> dict[str, PlaceSight]:
     """The places ``keys`` of ``match``'s board, named in ``locale``; with ``seat``, each with the
     entries of its menu now that touch it (see ``touched_places``), in the menu's order."""
-    state = host.state_of(match)
-    presentation = host.presentation(match.game)
-    name = host.namer(match, state)
+    say_place = place_namer(host, match, locale)
     touching: dict[str, list[MenuEntry]] = {}
     if seat is not None:
         for entry, places in touched_places(host, match, seat, locale):
             for place in places:
                 touching.setdefault(place, []).append(entry)
-    return {
-        key: PlaceSight(
-            key, render(locale, presentation.place_name(state, key), name), tuple(touching.get(key, ()))
-        )
-        for key in keys
-    }
+    return {key: PlaceSight(key, say_place(key), tuple(touching.get(key, ()))) for key in keys}
