@@ -34,7 +34,6 @@ from engine.core.errors import (
     StaleVersion,
 )
 from engine.core.presentation import GamePresentation, MultiSelect
-from engine.core.replay import replay
 from engine.core.say import Say, items
 from engine.host import absence, computers
 from engine.host import undo as undoing
@@ -63,6 +62,7 @@ from engine.host.ports import (
     payload,
 )
 from engine.host.posts import BoardPost, MatchTotals, Mentions, plan_board_post
+from engine.host.public_events import PublicEvents, Replayed, replayed
 from engine.host.ratings import places_as_rated
 from engine.host.reading import MatchReader
 from engine.host.refusals import (
@@ -141,6 +141,7 @@ class GameHost:
         self.lobby = Lobby(self, self._locks, seed_source or (lambda: secrets.randbits(63)))
         self.clocks = SeatClocks(self, store, self._locks)
         self.reader = MatchReader(store, games, self.rules)
+        self.public_events = PublicEvents()
         self.committer = Committer(store, self.reader, self.clocks, self.finish_listeners)
         self.judged = self.committer.judged
         self.sender = Sender(store, backoff or Backoff(), self.match)
@@ -423,22 +424,23 @@ class GameHost:
         presentation = self.presentation(match.game)
         log = await self.store.action_log(match.id)
 
-        def words() -> list[str]:
-            state, events = replay(rules, match.seat_count, match.seed, match.options, log)
-            opening = rules.setup_events(match.seat_count, match.seed, match.options)
-            said = [e for e in (*opening, *events) if e.is_public]
+        since = self.public_events.last(match.id)
+
+        def words() -> tuple[Replayed, list[str]]:
+            found = replayed(rules, match, log, since)
             if locale is None:
-                return [e.text for e in said]
-            name = seat_namer(match, presentation, state)
-            return [render(locale, sentence(e), name) for e in told(said)]
+                return found, [e.text for e in found.public]
+            name = seat_namer(match, presentation, found.state)
+            return found, [render(locale, sentence(e), name) for e in told(found.public)]
 
         try:
             # A long match takes a while to replay and to put in words: off the event loop.
-            lines = await asyncio.to_thread(words)
+            found, lines = await asyncio.to_thread(words)
         except CorruptRecord as exc:
             raise CorruptRecord(
                 f"match #{match.id} cannot be read ({exc.message}); {ADMIN_CAN_ABANDON}"
             ) from None
+        self.public_events.keep(match.id, found)
         return lines[-limit:] if limit else lines
 
     async def waiting_for(
