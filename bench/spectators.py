@@ -3,7 +3,7 @@ work is not counted as the table's: ``python -m bench.spectators URL MATCH COUNT
 
 Each opens the match's stream and, as the page's script does, fetches the page again whenever the
 version moves past the one it shows (one fetch at a time, the newest version next), at a moment chosen
-at random within the spread the event tells. It prints
+at random within the spread the event tells, and the board's picture the page shows. It prints
 ``{"ready": true}`` once every stream has told its first version, ``{"reached": V}`` each time every
 spectator has the page of version V, and when its input ends (or says ``stop``), one line with the
 times (``time.monotonic``, which on Linux every process reads from the same clock) each spectator
@@ -13,13 +13,18 @@ received each version and had the page of each version.
 from __future__ import annotations
 
 import asyncio
+import html
 import json
 import random
+import re
 import sys
 import time
 from dataclasses import dataclass, field
 
 import aiohttp
+
+# The board's picture in a match page's drawing.
+BOARD_PICTURE = re.compile(r'<image href="(/[^"]+)"')
 
 
 @dataclass
@@ -66,7 +71,12 @@ class Crowd:
             while person.newest > person.shown:
                 asked = person.newest
                 async with browser.get(f"{self.base}/m/{self.match_id}") as answer:
-                    await answer.read()
+                    page = await answer.text()
+                # As a browser does, the board's picture too: its address names the version, so it
+                # is fetched once per version.
+                for picture in dict.fromkeys(BOARD_PICTURE.findall(page)):
+                    async with browser.get(self.base + html.unescape(picture)) as answer:
+                        await answer.read()
                 person.shown = asked
                 person.pages.setdefault(asked, time.monotonic())
                 self._check()

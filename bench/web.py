@@ -3,7 +3,7 @@ one match while a person plays it against computers, in each game.
 
 * ``update_p95_ms``: from the moment a move's write is committed (the store tells its version) to the
   moment each spectator receives that version's event, over every move (a computer's too) and spectator;
-  ``page_p95_ms``: to the moment each has fetched the page again, as the page's script does.
+  ``page_p95_ms``: to the moment each has fetched the page again, as the page's script does, and its board.
 * ``page_bytes``: the HTML, CSS and scripts of a match page without the board, the largest of the matches
   played (their logs are whole, never cut).
 * ``loop``: the longest the event loop of the table's process went unanswered while the person's moves

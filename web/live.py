@@ -10,6 +10,7 @@ written (``engine.host.watch``): from this process's writes, and from other proc
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import AsyncIterator
 from dataclasses import dataclass, field
 
@@ -33,6 +34,10 @@ RETRY_MS = 1000
 # long in all (milliseconds; the page still changes within a second of the move).
 SPREAD_PER_PAGE_MS = 2
 LONGEST_SPREAD_MS = 500
+# Streams open at once from one address: a person's tabs, or a club's spectators behind one router;
+# beyond that, a stream is refused (429) and its page says it no longer follows the match.
+STREAMS_PER_ADDRESS = 40
+RETRY_AFTER_S = 60
 
 
 @dataclass
@@ -42,6 +47,8 @@ class Live:
     host: GameHost
     keep_alive_s: float
     open_streams: set[Watcher] = field(default_factory=set)
+    streams_per_address: int = STREAMS_PER_ADDRESS
+    open_by_address: Counter[str] = field(default_factory=Counter)
 
 
 LIVE = web.AppKey("live", Live)
@@ -79,6 +86,19 @@ async def match_events(request: web.Request) -> web.StreamResponse:
     """The versions of a match as server-sent events: the current one at once, then each newer one."""
     live = request.app[LIVE]
     match_id = int(request.match_info["match_id"])
+    address = request.remote or ""
+    if live.open_by_address[address] >= live.streams_per_address:
+        raise web.HTTPTooManyRequests(headers={**HEADERS, "Retry-After": str(RETRY_AFTER_S)})
+    live.open_by_address[address] += 1
+    try:
+        return await _stream(request, live, match_id)
+    finally:
+        live.open_by_address[address] -= 1
+        if not live.open_by_address[address]:
+            del live.open_by_address[address]
+
+
+async def _stream(request: web.Request, live: Live, match_id: int) -> web.StreamResponse:
     with live.host.versions.watching(match_id) as watcher:
         try:
             # Read once watching: a version written in between is told to the watcher as well.

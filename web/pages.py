@@ -105,6 +105,9 @@ def _words(locale: str, number: int, player: str = "") -> dict[str, str]:
         "play": t(locale, "Play"),
         "several": t(locale, "Play these"),
         "replay": t(locale, "Replay"),
+        "live_off": t(
+            locale, "This page no longer follows the match by itself: reload it to see the latest moves."
+        ),
     }
 
 

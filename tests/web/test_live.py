@@ -204,6 +204,47 @@ async def test_a_page_carries_its_version_its_stream_and_its_script(
     assert "EventSource" in await script.text()
 
 
+async def test_one_address_may_follow_only_so_many_streams_at_once(
+    host: GameHost,
+    client: TestClient,  # type: ignore[type-arg]
+) -> None:
+    client.app[LIVE].streams_per_address = 2
+    match = await people_match(host, "fifth_avenue", 3)
+    streams = [await opened(client, match.id) for _ in range(2)]
+    for stream in streams:
+        assert await stream.version() == match.version
+    refused = await client.get(f"/m/{match.id}/events")
+    assert refused.status == 429
+    assert int(refused.headers["Retry-After"]) > 0
+    assert refused.content_type != "text/event-stream"
+    assert "fifth" not in (await refused.text()).lower()  # it names nothing of the match
+    # Once a page closes its stream, another may open.
+    streams[0].response.close()
+    moved = await play_moves(host, match, 1, Rng(3))
+    assert await streams[1].version_at_least(moved.version) == moved.version
+    again = await opened(client, match.id)
+    assert await again.version() == moved.version
+    assert host.versions.watchers(match.id) == 2
+
+
+async def test_a_page_says_when_it_stops_following_its_match(
+    host: GameHost,
+    client: TestClient,  # type: ignore[type-arg]
+) -> None:
+    match = await people_match(host, "fifth_avenue", 3)
+    for locale, words in (
+        ("en", "This page no longer follows the match by itself"),
+        ("it", "Questa pagina non segue più la partita da sola"),
+    ):
+        page = await (await client.get(f"/m/{match.id}?lang={locale}")).text()
+        note = re.search(r'<p class="note live-off" hidden>([^<]*)</p>', page)
+        assert note is not None and note.group(1).startswith(words)
+    script = await (await client.get("/static/live.js")).text()
+    assert "live-off" in script and "EventSource.CLOSED" in script
+    finished: MatchRecord = await computers_match(host, "fifth_avenue", 2)
+    assert "live-off" not in await (await client.get(f"/m/{finished.id}")).text()
+
+
 async def test_a_finished_match_is_not_followed(
     host: GameHost,
     client: TestClient,  # type: ignore[type-arg]

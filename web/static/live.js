@@ -10,6 +10,17 @@
   let fetching = false;
   const source = new EventSource(main.dataset.events);
 
+  // A stream the server refused or ended for good (a browser retries one that was merely cut): the
+  // page says it no longer changes by itself.
+  function stopped() {
+    source.close();
+    const note = main.querySelector(".live-off");
+    if (note) note.hidden = false;
+  }
+  source.onerror = () => {
+    if (source.readyState === EventSource.CLOSED) stopped();
+  };
+
   // A choice of several with boxes ticked is left alone until it is sent: the new page would untick them.
   const picking = () => main.querySelector("form.choice input:checked") !== null;
 
@@ -38,7 +49,7 @@
         const asked = wanted;
         const answer = await fetch(location.href, { credentials: "same-origin", cache: "no-store" });
         if (!answer.ok) {
-          source.close();
+          stopped();
           return;
         }
         const page = new DOMParser().parseFromString(await answer.text(), "text/html");

@@ -15,6 +15,7 @@ from engine.host.ports import MatchRecord
 from engine.host.service import GameHost
 from tests.web.browser.conftest import PATIENCE_S, LiveTable, screenshot
 from tests.web.conftest import PEOPLE
+from web.live import LIVE
 
 
 def shown_version(driver: WebDriver) -> int:
@@ -72,3 +73,23 @@ def test_pages_follow_a_move_made_elsewhere_without_a_reload(table: LiveTable, b
     assert "Tocca a te" in waiting.find_element(By.CSS_SELECTOR, ".waiting").text
     assert waiting.find_element(By.ID, "board-zoom").is_selected()
     screenshot(waiting, "live-seat-it")
+
+
+def test_a_page_whose_stream_is_refused_says_it_no_longer_follows_the_match(
+    table: LiveTable, browser: Any
+) -> None:
+    async def opened(host: GameHost) -> MatchRecord:
+        match = await host.create_match("ny1901", 2, creator=PEOPLE[0], seed=4)
+        await host.join(match.id, PEOPLE[1])
+        await host.start(match.id, by_user=PEOPLE[0].user_id)
+        return await host.match(match.id)
+
+    match = table.call(opened)
+    assert table.runner is not None
+    table.runner.app[LIVE].streams_per_address = 0  # this address already follows too many
+    spectator = browser("it")
+    spectator.get(f"{table.base}/m/{match.id}")
+    note = spectator.find_element(By.CSS_SELECTOR, ".live-off")
+    WebDriverWait(spectator, PATIENCE_S).until(lambda _: note.is_displayed())
+    assert note.text.startswith("Questa pagina non segue più la partita da sola")
+    screenshot(spectator, "live-off-it")
