@@ -20,7 +20,7 @@ from engine.host.results import ActResult
 from engine.host.service import GameHost
 from engine.host.shortcuts import act_run
 from engine.host.table import STALE_CHOICE, Table
-from engine.host.text import HOST, answer_after_change, stands_after
+from engine.host.text import GO_ON_IN_THREAD, HOST, answer_after_change, stands_after
 from lang.says import Namer, render
 
 log = logging.getLogger(__name__)
@@ -60,14 +60,17 @@ class MoveAnswer:
         return self.played[-1].trouble is not None
 
 
-def played_lines(played: Sequence[ActResult], refused: EngineError | None = None) -> tuple[Line, ...]:
-    """ "You played: …" for each move of ``played``, then why the rest was not played (``refused``)."""
+def played_lines(
+    played: Sequence[ActResult], refused: EngineError | None = None, go_on: Say = GO_ON_IN_THREAD
+) -> tuple[Line, ...]:
+    """ "You played: …" for each move of ``played``, then what failed after the last one was stored
+    (and how to go on: ``go_on``), then why the rest was not played (``refused``)."""
     lines = [
         Line("✅", HOST.say("You played: {move}.", move=one.label or one.notation or "")) for one in played
     ]
     trouble = played[-1].trouble if played else None
     if trouble is not None:
-        lines.append(Line("⚠️", stands_after(trouble)))
+        lines.append(Line("⚠️", stands_after(trouble, go_on)))
     if refused is not None:
         # A shortcut stopped midway: what was played stays played, and the player learns why the rest
         # was not.
@@ -102,11 +105,12 @@ async def play_move(
     scope: Scope | None = None,
     seen_version: int | None = None,
     locale: str = lang.DEFAULT,
+    go_on: Say = GO_ON_IN_THREAD,
 ) -> MoveAnswer | None:
     """Play ``notation`` (or the moves of a shortcut, ``run``) for ``user_id`` and word what was played;
     None for a second click of the choice just played (nothing to say). ``version`` binds a control to
     its exact board; ``seen_version`` binds a typed move to the board the person saw (see
-    ``GameHost.act``)."""
+    ``GameHost.act``); ``go_on`` says how to go on should something fail after the move was stored."""
     try:
         if len(run) <= 1:
             played = await host.act(
@@ -118,13 +122,14 @@ async def play_move(
                 seen_version=seen_version,
                 locale=locale,
             )
-            return MoveAnswer((played,), played_lines((played,)))
+            return MoveAnswer((played,), played_lines((played,), go_on=go_on))
         outcome = await act_run(host, match_id, user_id, run, version, scope, locale)
     except AlreadyPlayed:
         return None
     if outcome.refused is not None:
         log.info("a shortcut stopped in match %s: %s", match_id, outcome.refused.message)
-    return MoveAnswer(outcome.played, played_lines(outcome.played, outcome.refused), outcome.refused)
+    lines = played_lines(outcome.played, outcome.refused, go_on)
+    return MoveAnswer(outcome.played, lines, outcome.refused)
 
 
 def took_back(match: MatchRecord) -> Line:

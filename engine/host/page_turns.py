@@ -20,7 +20,7 @@ from engine.host.menus import MenuEntry
 from engine.host.ports import MatchRecord
 from engine.host.service import GameHost
 from engine.host.shortcuts import steps
-from engine.host.text import HOST, refusal
+from engine.host.text import GO_ON_ON_PAGE, HOST, refusal
 from lang.says import render
 
 # A page offers every item of a choice of several: no select's limit applies to a list of boxes.
@@ -159,7 +159,14 @@ async def play_from_page(
     changed)."""
     try:
         answer = await play_move(
-            host, match.id, _player_of(match, seat), move, steps(move), version, locale=locale
+            host,
+            match.id,
+            _player_of(match, seat),
+            move,
+            steps(move),
+            version,
+            locale=locale,
+            go_on=GO_ON_ON_PAGE,
         )
     except EngineError as refused:
         return PageAnswer(refused=page_refusal(locale, refused, host, match))

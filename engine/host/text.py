@@ -75,15 +75,23 @@ def answer_after_change(error: BaseException, locale: str) -> str:
     return render(locale, stands_after(error))
 
 
-def stands_after(error: BaseException) -> Say:
+# How a person goes on after a surprise that followed their move: in Discord, from the match's thread;
+# on the web table, from the page, which shows the match as it stands once the move is played.
+GO_ON_IN_THREAD = HOST.say("Press Play under the latest post to go on.")
+GO_ON_ON_PAGE = HOST.say("The board below shows the match as it stands now.")
+
+
+def stands_after(error: BaseException, go_on: Say = GO_ON_IN_THREAD) -> Say:
     """The sentence for ``error`` when it came after a person's move (or undo) was stored: logged here
-    with an incident id, like any surprise, but the person learns that what they did stands."""
+    with an incident id, like any surprise, but the person learns that what they did stands, and how to
+    go on (``go_on``)."""
     incident = secrets.token_hex(4)
     log.error("incident %s: unexpected error after a stored change", incident, exc_info=error)
     return HOST.say(
         "Sorry, something went wrong on our side afterwards (incident `{incident}`), but that was done "
-        "and stands. Press Play under the latest post to go on.",
+        "and stands. {go_on}",
         incident=incident,
+        go_on=go_on,
     )
 
 

@@ -6,8 +6,9 @@ from __future__ import annotations
 
 import html
 import re
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Sequence
 from datetime import datetime, timedelta
+from typing import Any
 
 import pytest
 from aiohttp.test_utils import TestClient, TestServer
@@ -19,7 +20,7 @@ from engine.host.link_secret import link_secret
 from engine.host.ports import MatchRecord, MatchStatus
 from engine.host.service import GameHost
 from engine.registry import POLICIES
-from tests.web.conftest import NOW, people_match
+from tests.web.conftest import NOW, PEOPLE, people_match
 from web.app import create_app
 from web.links import SeatPass, pass_for
 from web.sessions import cookie_name, form_token
@@ -269,3 +270,55 @@ async def test_a_match_played_to_its_end_from_the_pages(
     assert match.status is MatchStatus.FINISHED
     final = await (await table.get(f"/p/{forms[0][0]}")).text()
     assert host.namer(match)(0) in final and 'name="move"' not in final
+
+
+class FailsOnceArmed:
+    """A computer player that plays the first legal move until it is armed, then fails."""
+
+    name = "failing"
+    armed = False
+
+    def choose(self, rules: Any, state: Any, seat: int, legal: Sequence[Any], rng: Rng) -> Any:
+        if self.armed:
+            raise RuntimeError("the computer player broke")
+        return legal[0]
+
+
+async def test_a_move_that_stands_though_the_computers_failed_after_it_says_so_for_the_page(
+    stores: Stores, clock: Clock
+) -> None:
+    failing = FailsOnceArmed()
+    host = GameHost(
+        stores.matches,
+        policies={**POLICIES, "ny_piatnik": {**POLICIES["ny_piatnik"], "failing": failing}},
+        seed_source=lambda: 1,
+    )
+    secret = b""
+    for locale, go_on in (
+        ("en", "but that was done and stands. The board below shows the match as it stands now."),
+        ("it", "è stato registrato e resta valido. Il tabellone qui sotto mostra la partita com’è ora."),
+    ):
+        failing.armed = False
+        match = await host.create_match("ny_piatnik", 2, creator=PEOPLE[0], seed=3)
+        await host.add_computer(match.id, "failing")
+        match = (await host.start(match.id, by_user=PEOPLE[0].user_id)).match
+        failing.armed = True
+        seat = match.seat_of(PEOPLE[0].user_id or 0)
+        assert seat is not None
+        app = create_app(host, stores.settings, clock=clock)
+        async with TestClient(TestServer(app), headers={"Accept-Language": locale}) as table:
+            secret = secret or await link_secret(stores.settings)
+            token, page, form = await opened(table, secret, match, seat)
+            said = ""
+            # The person's moves from the page, until the computer's turn comes and it fails.
+            while "`" not in said:
+                match = await host.match(match.id)
+                assert seat in host.to_act(match)
+                move, _ = offered(page)[0]
+                answer = await table.post(
+                    f"/p/{token}/play", data={"form": form, "version": str(match.version), "move": move}
+                )
+                said = page = html.unescape(await answer.text())
+            assert go_on in said
+            assert "Press Play" not in said and "Premi Gioca" not in said
+            assert (await host.match(match.id)).version > match.version  # the move stands
