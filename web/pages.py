@@ -96,6 +96,7 @@ def _words(locale: str, number: int, player: str = "") -> dict[str, str]:
         "match": t(locale, "match #{number}", number=number),
         "board": t(locale, "The board as it stands"),
         "log": t(locale, "Every move so far"),
+        "earlier": t(locale, "Earlier moves"),
         "scores": t(locale, "Points so far"),
         "hand": t(locale, "Your hand"),
         "moves": t(locale, "Your moves now"),

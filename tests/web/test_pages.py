@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import html
+import re
 from collections.abc import Sequence
 from datetime import UTC
 
@@ -46,8 +47,14 @@ async def test_the_public_page_shows_the_board_and_the_whole_log_in_english(
     assert "New York" in page and f"match #{match.id}" in page
     log = await host.public_log(match, limit=0, locale="en")
     assert len(log) > 30  # a whole match, none of it cut
-    for line in log:
-        assert f"<li>{html.escape(line)}</li>" in page
+    # Newest first: the latest lines open, all that came before folded below them, numbered as played.
+    section = page[page.index('<section class="log">') :]
+    latest, earlier = section.split('<details class="earlier">')
+    shown = [html.unescape(line) for line in re.findall(r"<li>(.*?)</li>", latest)]
+    folded = [html.unescape(line) for line in re.findall(r"<li>(.*?)</li>", earlier.split("</details>")[0])]
+    assert shown + folded == log[::-1] and len(shown) == 12
+    assert f'<ol reversed start="{len(log)}">' in latest and f'<ol reversed start="{len(folded)}">' in earlier
+    assert "<summary>Earlier moves</summary>" in earlier
     assert "Final standings:" in page and "wins with" in page
     # Words, never the engine's notation.
     for logged in await host.store.action_log(match.id):
