@@ -39,6 +39,7 @@ from engine.host.ports import MatchRecord, Player
 from engine.host.service import GameHost
 from engine.host.watch import MatchVersions
 from web.app import create_app
+from web.live import LIVE
 
 SPECTATORS = 200
 MOVES = 20  # the person's moves per game; the computers answer each
@@ -163,7 +164,10 @@ async def measure_web(
     host = GameHost(stores.matches, seed_source=lambda: 5)
     for game in games:  # loaded before the watch begins, as a running table has them
         host.policy(game, "greedy")
-    runner = web.AppRunner(create_app(host, stores.settings), access_log=None)
+    app = create_app(host, stores.settings)
+    # The spectators stand for people at as many addresses, though they all come from this one.
+    app[LIVE].streams_per_address = spectators
+    runner = web.AppRunner(app, access_log=None)
     await runner.setup()
     # What start-up built is set aside from the collector, as the bot's process does once it is ready.
     thresholds = set_heap_aside()
