@@ -10,7 +10,7 @@ written (``engine.host.watch``): from this process's writes, and from other proc
 
 from __future__ import annotations
 
-from collections import Counter
+import asyncio
 from collections.abc import AsyncIterator
 from dataclasses import dataclass, field
 
@@ -42,13 +42,25 @@ RETRY_AFTER_S = 60
 
 @dataclass
 class Live:
-    """The host whose matches the streams follow, and the watchers of the streams open now."""
+    """The host whose matches the streams follow, and the streams open now: by the address they come
+    from, each one's watcher and connection."""
 
     host: GameHost
     keep_alive_s: float
-    open_streams: set[Watcher] = field(default_factory=set)
     streams_per_address: int = STREAMS_PER_ADDRESS
-    open_by_address: Counter[str] = field(default_factory=Counter)
+    streams: dict[str, dict[Watcher, asyncio.BaseTransport | None]] = field(default_factory=dict)
+
+    def room_for(self, address: str) -> bool:
+        """Whether ``address`` may open one more stream. At its limit, the streams whose page was closed
+        are let go first: a stream hears that its page left only when it next writes."""
+        open_here = self.streams.get(address, {})
+        if len(open_here) < self.streams_per_address:
+            return True
+        for watcher, connection in list(open_here.items()):
+            if connection is None or connection.is_closing():
+                watcher.stop()
+                del open_here[watcher]
+        return len(open_here) < self.streams_per_address
 
 
 LIVE = web.AppKey("live", Live)
@@ -71,8 +83,9 @@ async def _hearing_other_processes(app: web.Application) -> AsyncIterator[None]:
 
 async def _end_streams(app: web.Application) -> None:
     """Let every open stream end, so that the server stops without waiting for them."""
-    for watcher in list(app[LIVE].open_streams):
-        watcher.stop()
+    for open_here in app[LIVE].streams.values():
+        for watcher in list(open_here):
+            watcher.stop()
 
 
 def event(version: int, followers: int) -> bytes:
@@ -87,51 +100,53 @@ async def match_events(request: web.Request) -> web.StreamResponse:
     live = request.app[LIVE]
     match_id = int(request.match_info["match_id"])
     address = request.remote or ""
-    if live.open_by_address[address] >= live.streams_per_address:
+    if not live.room_for(address):
         raise web.HTTPTooManyRequests(headers={**HEADERS, "Retry-After": str(RETRY_AFTER_S)})
-    live.open_by_address[address] += 1
-    try:
-        return await _stream(request, live, match_id)
-    finally:
-        live.open_by_address[address] -= 1
-        if not live.open_by_address[address]:
-            del live.open_by_address[address]
+    return await _stream(request, live, match_id, address)
 
 
-async def _stream(request: web.Request, live: Live, match_id: int) -> web.StreamResponse:
+async def _stream(request: web.Request, live: Live, match_id: int, address: str) -> web.StreamResponse:
     with live.host.versions.watching(match_id) as watcher:
+        open_here = live.streams.setdefault(address, {})
+        open_here[watcher] = request.transport
         try:
-            # Read once watching: a version written in between is told to the watcher as well.
-            match = await live.host.match(match_id)
-        except MatchNotFound:
-            raise web.HTTPNotFound() from None
-        if not await server_shows_links(request.app[TABLE].settings, match.guild_id):
-            raise web.HTTPNotFound()  # as the match's pages: its server switched the table off
-        watcher.tell(match.version)
-        response = web.StreamResponse(
-            headers={
-                **HEADERS,
-                "Content-Type": "text/event-stream",
-                "Cache-Control": "no-store",
-                "X-Accel-Buffering": "no",  # nginx would hold the events back in its buffer
-            }
-        )
-        await response.prepare(request)
-        live.open_streams.add(watcher)
-        try:
-            await response.write(f"retry: {RETRY_MS}\n\n".encode())
-            sent = -1
-            while True:
-                version = await watcher.newer(sent, live.keep_alive_s)
-                if watcher.stopped:
-                    break
-                if version is None:
-                    await response.write(b": still here\n\n")
-                    continue
-                await response.write(event(version, live.host.versions.watchers(match_id)))
-                sent = version
-        except ConnectionResetError:
-            pass  # the page was closed
+            return await _follow(request, live, match_id, watcher)
         finally:
-            live.open_streams.discard(watcher)
+            open_here.pop(watcher, None)
+            if not open_here and live.streams.get(address) is open_here:
+                del live.streams[address]
+
+
+async def _follow(request: web.Request, live: Live, match_id: int, watcher: Watcher) -> web.StreamResponse:
+    try:
+        # Read once watching: a version written in between is told to the watcher as well.
+        match = await live.host.match(match_id)
+    except MatchNotFound:
+        raise web.HTTPNotFound() from None
+    if not await server_shows_links(request.app[TABLE].settings, match.guild_id):
+        raise web.HTTPNotFound()  # as the match's pages: its server switched the table off
+    watcher.tell(match.version)
+    response = web.StreamResponse(
+        headers={
+            **HEADERS,
+            "Content-Type": "text/event-stream",
+            "Cache-Control": "no-store",
+            "X-Accel-Buffering": "no",  # nginx would hold the events back in its buffer
+        }
+    )
+    await response.prepare(request)
+    try:
+        await response.write(f"retry: {RETRY_MS}\n\n".encode())
+        sent = -1
+        while True:
+            version = await watcher.newer(sent, live.keep_alive_s)
+            if watcher.stopped:
+                break
+            if version is None:
+                await response.write(b": still here\n\n")
+                continue
+            await response.write(event(version, live.host.versions.watchers(match_id)))
+            sent = version
+    except ConnectionResetError:
+        pass  # the page was closed
     return response
