@@ -14,10 +14,12 @@ from pathlib import Path
 
 from data.db import OneProcess
 from data.postgres.db import is_postgres
+from data.postgres.queue import PostgresQueue
 from data.postgres.ratings import PostgresRatings
 from data.postgres.settings import PostgresSettings
 from data.postgres.store import PostgresMatchStore
 from data.postgres.tournaments import PostgresTournamentStore
+from data.queue import SqliteQueue
 from data.ratings import SqliteRatings
 from data.settings import SqliteSettings
 from data.store import SqliteMatchStore
@@ -28,6 +30,7 @@ AnyMatchStore = SqliteMatchStore | PostgresMatchStore
 AnyRatings = SqliteRatings | PostgresRatings
 AnyTournamentStore = SqliteTournamentStore | PostgresTournamentStore
 AnySettings = SqliteSettings | PostgresSettings
+AnyQueue = SqliteQueue | PostgresQueue
 
 
 @dataclass
@@ -38,6 +41,7 @@ class Stores:
     ratings: AnyRatings
     tournaments: AnyTournamentStore
     settings: AnySettings
+    queue: AnyQueue
     lock: OneProcess | None = None
 
     async def close(self) -> None:
@@ -70,6 +74,7 @@ async def open_stores(
             ratings=PostgresRatings(pool, clock=clock),
             tournaments=PostgresTournamentStore(pool, clock=clock, shards=shards),
             settings=PostgresSettings(pool),
+            queue=PostgresQueue(pool),
         )
     if shards is not None and not shards.everything:
         raise RuntimeError(
@@ -87,5 +92,6 @@ async def open_stores(
         ratings=SqliteRatings.from_store(sqlite),
         tournaments=SqliteTournamentStore.beside(sqlite),
         settings=SqliteSettings.beside(sqlite),
+        queue=SqliteQueue.beside(sqlite),
         lock=lock,
     )
