@@ -9,7 +9,7 @@ seated with computers for the missing seats once their own patience runs out.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from itertools import combinations
@@ -124,7 +124,7 @@ def _best_group(pool: Sequence[Seeker], size: int, now: datetime) -> tuple[Seeke
 
 
 def tables_to_open(
-    seekers: Sequence[Seeker], seat_counts: dict[str, Sequence[int]], now: datetime
+    seekers: Sequence[Seeker], seat_counts: Mapping[str, Sequence[int]], now: datetime
 ) -> list[Table]:
     """The tables to open now among ``seekers`` (each game's allowed table sizes in ``seat_counts``):
     first every table of people alone, the largest sizes first; then, for each person whose patience
