@@ -17,6 +17,7 @@ from engine.host.ledgers import PingLedger, PostLedger
 from engine.host.outbox import Backoff
 from engine.host.pings import TurnPings
 from engine.host.ports import MatchRecord, SettingsStore
+from engine.host.queue_desk import QueueDesk
 from engine.host.ratings import RatingStore
 from engine.host.service import GameHost
 from engine.host.threads import Threads
@@ -57,6 +58,9 @@ class Bot(Protocol):
 
     @property
     def settings(self) -> SettingsStore: ...
+
+    @property
+    def queue_desk(self) -> QueueDesk: ...
 
     @property
     def posts(self) -> PostLedger: ...

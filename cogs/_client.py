@@ -29,6 +29,7 @@ from engine.host.ledgers import PingLedger, PostLedger
 from engine.host.link_secret import link_secret
 from engine.host.outbox import Backoff
 from engine.host.ports import SettingsStore
+from engine.host.queue_desk import QueueDesk
 from engine.host.ratings import RatingStore
 from engine.host.service import GameHost, utc_now
 from engine.host.shards import Shards
@@ -108,6 +109,7 @@ class BigApple(commands.AutoShardedBot):
     posts: PostLedger
     ping_ledger: PingLedger
     ratings: RatingStore
+    queue_desk: QueueDesk
     tournaments: TournamentHost
     tournament_store: TournamentStore
     settings: SettingsStore
@@ -199,6 +201,7 @@ class BigApple(commands.AutoShardedBot):
         self.ratings = self.stores.ratings
         self.tournament_store = self.stores.tournaments
         self.settings = self.stores.settings
+        self.queue_desk = QueueDesk(self.host, self.stores.queue, self.ratings)
         self.animator = animator(self.host, self.renderer)
         self.web_links = await self.open_web_links()
         await self.tree.set_translator(CatalogueTranslator())
@@ -218,6 +221,7 @@ class BigApple(commands.AutoShardedBot):
             clock=self.clock,
             retry_seconds=self.retry_seconds,
             retention=self.retention,
+            queue=self.queue_desk,
         )
         self.host.finish_listeners.append(self.background.match_finished)
         for extension in EXTENSIONS:

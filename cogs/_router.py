@@ -9,6 +9,7 @@ from cogs._final_ui import abandon, rematch, resign
 from cogs._lobby_ui import add_computer, lobby_button
 from cogs._move_menu import open_menu, open_picks, pick_move, play_one, play_picks, select_move, undo
 from cogs._post_buttons import show_hand, show_web_link
+from cogs._queue_ui import leave_pressed
 from cogs.tournaments import advance_pressed, join_pressed
 
 ROUTES: dict[str, Route] = {
@@ -30,4 +31,5 @@ ROUTES: dict[str, Route] = {
     "tadvance": advance_pressed,
     "replay": replay.step,
     "jump": replay.jump,
+    "qleave": leave_pressed,
 }

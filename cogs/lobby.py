@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from datetime import timedelta
 from typing import TYPE_CHECKING, Any
 
 import discord
@@ -15,13 +16,14 @@ from cogs._marks import DiscordMarks
 from cogs._move_menu import take_back
 from cogs._reply import reply
 from engine.core.options import parse_options
-from engine.host import controls
+from engine.host import controls, queue_words
 from engine.host import lobby_words as words
 from engine.host.clock import DEFAULT_PACE, Pace
 from engine.host.lobby_words import LEVEL_WORDS, PACE_WORDS
 from engine.host.outgoing import Outgoing
 from engine.host.ports import MatchRecord, MatchStatus, Player
 from engine.host.private import seat_names
+from engine.host.queue_words import PEOPLE_ONLY, PEOPLE_ONLY_VALUE
 from engine.registry import GAMES
 from lang.says import Namer, render
 
@@ -34,6 +36,7 @@ CLOCK_CHOICES = [app_commands.Choice(name=PACE_WORDS[pace], value=pace.value) fo
 LEVEL_CHOICES = [
     app_commands.Choice(name=choice, value=policy) for policy, (_, choice) in LEVEL_WORDS.items()
 ]
+FIND_LEVEL_CHOICES = [*LEVEL_CHOICES, app_commands.Choice(name=PEOPLE_ONLY, value=PEOPLE_ONLY_VALUE)]
 
 
 def thread_id_of(interaction: discord.Interaction[Any]) -> int | None:
@@ -108,6 +111,55 @@ class Lobby(commands.GroupCog, group_name="game", group_description="Create, joi
             await interaction.followup.send(
                 **lobby_message(self.bot, match, await reader_locale(interaction))
             )
+
+    @app_commands.command(
+        name="find", description="Wait for a game: you are seated as soon as others suit you"
+    )
+    @app_commands.describe(
+        game="Which game (leave it out to see where you wait)",
+        players="How many seats (default: any the game allows)",
+        clock="How long each player has per move (default: daily, 24 hours)",
+        level="Computer players that fill your table after the wait (default: normal)",
+        wait="Hours before computer players fill your table (default: 24)",
+    )
+    @app_commands.choices(game=GAME_CHOICES, level=FIND_LEVEL_CHOICES, clock=CLOCK_CHOICES)
+    @app_commands.guild_only()
+    async def find(
+        self,
+        interaction: discord.Interaction[Any],
+        game: str | None = None,
+        players: app_commands.Range[int, 2, 6] | None = None,
+        clock: str = Pace.DAILY.value,
+        level: str = "greedy",
+        wait: app_commands.Range[int, 1, 168] = 24,
+    ) -> None:
+        await interaction.response.defer(ephemeral=True, thinking=True)
+        locale = await reader_locale(interaction)
+        host, desk, guild_id = self.bot.host, self.bot.queue_desk, interaction.guild_id or 0
+        if game is None:
+            queues = await desk.queues_of(guild_id, interaction.user.id)
+            await reply(interaction, queue_words.waiting_reply(host, queues, locale, self.marks))
+            return
+        channel = interaction.channel
+        parent = channel.parent if isinstance(channel, discord.Thread) else channel
+        found = await desk.find(
+            guild_id,
+            parent.id if parent else None,
+            Player(user_id=interaction.user.id, name=display_name(interaction.user)),
+            game,
+            players,
+            Pace(clock),
+            None if level == PEOPLE_ONLY_VALUE else level,
+            timedelta(hours=wait),
+        )
+        if found.seated is None:
+            queues = [found.waiting] if found.waiting is not None else []
+            await reply(interaction, queue_words.waiting_reply(host, queues, locale, self.marks))
+            return
+        self.bot.background.kick()  # the match's first post calls its players into its thread
+        thread = await self.bot.notifier.threads.place_of(found.seated)
+        place = self.marks.thread(thread) if thread is not None else None
+        await reply(interaction, queue_words.seated(host, found.seated, interaction.user.id, place, locale))
 
     @app_commands.command(name="join", description="Take a seat in a match that has not started")
     @app_commands.describe(match="The match number (default: this thread's match)")

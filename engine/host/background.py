@@ -18,6 +18,7 @@ from typing import Any
 
 from engine.host.ledgers import PostLedger
 from engine.host.ports import MatchRecord, Notifier
+from engine.host.queue_desk import QueueDesk
 from engine.host.ratings import RatingStore
 from engine.host.service import GameHost
 from engine.host.timekeeper import Timekeeper
@@ -30,6 +31,9 @@ RETENTION = timedelta(days=30)
 PRUNE_EVERY = timedelta(hours=1)
 # How long the outbox waits before retrying deliveries that failed, when nothing new arrives.
 RETRY_SECONDS = 5.0
+# How often the servers' queues are looked at for tables whose wait is over (a person's own ``/game find``
+# opens the tables it completes at once).
+QUEUE_EVERY = timedelta(minutes=1)
 
 
 class BackgroundWork:
@@ -38,7 +42,8 @@ class BackgroundWork:
 
     ``notifier`` delivers the match notices; ``sweep_pings`` sends the turn reminders that are due;
     ``publish`` posts a tournament's due announcements (True once none is left). Sent notices older than
-    ``retention`` are deleted, looked for at most once every ``PRUNE_EVERY``."""
+    ``retention`` are deleted, looked for at most once every ``PRUNE_EVERY``; ``queue``'s tables whose
+    wait is over are opened, looked for at most once every ``QUEUE_EVERY``."""
 
     def __init__(
         self,
@@ -54,8 +59,11 @@ class BackgroundWork:
         clock: Callable[[], datetime],
         retry_seconds: float = RETRY_SECONDS,
         retention: timedelta = RETENTION,
+        queue: QueueDesk | None = None,
     ) -> None:
         self.host = host
+        self.queue = queue
+        self._queue_looked_at: datetime | None = None
         self.tournaments = tournaments
         self.timekeeper = timekeeper
         self.ratings = ratings
@@ -189,8 +197,26 @@ class BackgroundWork:
         await self._sweep_pings()
         if await self._sweep_clocks():
             return True
+        if await self.open_queue_tables():
+            return True
         await self.forget_old_notices()
         return False
+
+    async def open_queue_tables(self) -> int:
+        """At most once every ``QUEUE_EVERY``, open the tables of the servers' queues that can open now
+        (those whose people waited long enough for computers to fill them); how many opened."""
+        now = self.clock()
+        if self.queue is None or (
+            self._queue_looked_at is not None and now - self._queue_looked_at < QUEUE_EVERY
+        ):
+            return 0
+        self._queue_looked_at = now
+        try:
+            opened = await self.queue.open_tables()
+        except Exception:
+            log.exception("the queues could not be looked at; trying again later")
+            return 0
+        return len(opened)
 
     async def catch_up(self) -> None:
         """After a start: computer seats that were due move, and matches finished just before a crash

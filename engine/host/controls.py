@@ -68,6 +68,7 @@ ADDRESSES: dict[str, re.Pattern[str]] = {
         r":(?P<plan>p[0-9a-f]{10})",
         "replay": rf"replay:(?P<match_id>{_N}):(?P<move>{_N}):(?P<own>[po]):(?P<kind>[fpnlv])",
         "jump": rf"replay:jump:(?P<match_id>{_N}):(?P<own>[po])",
+        "qleave": r"qleave:(?P<game>[a-z0-9_]{1,40})",
     }.items()
 }
 
@@ -126,6 +127,11 @@ def hand(match_id: int, locale: str) -> Control:
 def web_page(match_id: int, locale: str) -> Control:
     """Answers its presser with the link to their own seat's page on the web table."""
     return Control(f"web:{match_id}", t(locale, "Web"), "🌐")
+
+
+def queue_leave(game: str, title: str, locale: str, row: int | None = None) -> Control:
+    """Takes its presser out of their server's queue for ``game`` (called ``title``)."""
+    return Control(f"qleave:{game}", t(locale, "Leave the queue for {game}", game=title), "🚪", row=row)
 
 
 def watch_link(url: str, locale: str) -> Control:

@@ -10,6 +10,7 @@ from typing import Protocol
 
 from engine.host.ledgers import PingLedger, PostLedger
 from engine.host.ports import MatchStore, SettingsStore
+from engine.host.queue_entries import QueueStore
 from engine.host.ratings import RatingStore
 from engine.host.shards import Shards
 from engine.host.tournament_records import TournamentStore
@@ -33,6 +34,9 @@ class StoreSet(Protocol):
 
     @property
     def settings(self) -> SettingsStore: ...
+
+    @property
+    def queue(self) -> QueueStore: ...
 
     async def close(self) -> None:
         """Let go of the database (and of this process's claim on it)."""

@@ -1,0 +1,96 @@
+"""What ``/game find`` answers, in the reader's language: the table a person was seated at, or where
+they wait and until when, with the control that takes them out of the queue."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from engine.host.controls import queue_leave
+from engine.host.lobby_words import PACE_WORDS, level_name
+from engine.host.marks import Marks
+from engine.host.outgoing import Outgoing
+from engine.host.ports import MatchRecord
+from engine.host.queue_desk import Waiting
+from engine.host.service import GameHost
+from lang import N_, join, t, tn
+
+# The level of ``/game find`` that keeps computer players away from a person's table.
+PEOPLE_ONLY = N_("people only: no computer players")
+PEOPLE_ONLY_VALUE = "none"
+
+
+def seated(host: GameHost, match: MatchRecord, user_id: int, place: str | None, locale: str) -> str:
+    """The table ``user_id`` was seated at: the game, the others at it, and where it is played."""
+    others = [p.name for p in match.players if p.user_id != user_id]
+    said = t(
+        locale,
+        "Your table is ready: match #{number} of {game}, with {others}.",
+        number=match.id,
+        game=host.rules(match.game).title,
+        others=join(locale, others),
+    )
+    if place is None:
+        return said
+    return f"{said} {t(locale, 'It is played in {place}.', place=place)}"
+
+
+def waiting_lines(host: GameHost, waiting: Waiting, locale: str, marks: Marks) -> list[str]:
+    """Where a person waits for one game: what for, how many wait with them, what happens next."""
+    entry = waiting.entry
+    sizes = sorted(entry.seat_counts)
+    seats = (
+        tn(locale, "{count} player", "{count} players", sizes[0])
+        if len(sizes) == 1
+        else t(locale, "{fewest} to {most} players", fewest=sizes[0], most=sizes[-1])
+    )
+    lines = [
+        t(
+            locale,
+            "You wait for a table of {game} ({seats}, {clock}), since {since}.",
+            game=host.rules(entry.game).title,
+            seats=seats,
+            clock=t(locale, PACE_WORDS[entry.pace]),
+            since=marks.moment(entry.since, "full"),
+        ),
+        tn(
+            locale,
+            "{count} other person waits for it too.",
+            "{count} other people wait for it too.",
+            waiting.others,
+        )
+        if waiting.others
+        else t(locale, "Nobody else waits for it yet."),
+    ]
+    if waiting.computers_at is not None and entry.computers is not None:
+        lines.append(
+            t(
+                locale,
+                "If not enough people come, computer players ({level}) fill your table from {when}.",
+                level=level_name(locale, entry.computers),
+                when=marks.moment(waiting.computers_at, "full"),
+            )
+        )
+    else:
+        lines.append(t(locale, "Your table waits for people only."))
+    return lines
+
+
+def waiting_reply(host: GameHost, queues: Sequence[Waiting], locale: str, marks: Marks) -> Outgoing:
+    """Every queue a person waits in on a server, each with its own button to leave it."""
+    if not queues:
+        return Outgoing(t(locale, "You wait in no queue on this server: /game find puts you in one."))
+    paragraphs = ["\n".join(waiting_lines(host, w, locale, marks)) for w in queues]
+    controls = tuple(
+        queue_leave(w.entry.game, host.rules(w.entry.game).title, locale, row=n // 5)
+        for n, w in enumerate(queues)
+    )
+    return Outgoing("\n\n".join(paragraphs), controls)
+
+
+def left(host: GameHost, game: str | None, count: int, locale: str) -> str:
+    """What leaving a queue (``game``) or every queue (None) did."""
+    if not count:
+        return t(locale, "You were not waiting in that queue.")
+    if game is None:
+        return t(locale, "You left every queue on this server.")
+    return t(locale, "You left the queue for {game}.", game=host.rules(game).title)

@@ -1,0 +1,104 @@
+"""Finding a game through Discord on a virtual clock: five people queue for a three-player table; the
+three closest in skill are seated and their match starts in its own thread; the other two wait, see
+where they stand, and after the wait they chose a computer fills their table. Leaving is one press."""
+
+from __future__ import annotations
+
+import re
+import sqlite3
+from datetime import UTC, datetime
+from pathlib import Path
+
+from tests.discord.fake import FakeDiscord
+from tests.discord.models import FakeUser
+from tests.discord.test_notify import Clock, bot_at
+
+# Skills as the ratings store keeps them (openskill's mu, with a settled sigma): two far from the rest.
+SKILLS = {"alice": 25.0, "bob": 60.0, "carol": 25.4, "dave": 59.0, "erin": 25.8}
+
+
+def rated(db: Path, people: list[FakeUser]) -> None:
+    """The people's ratings in New York 1901, as matches played before left them."""
+    with sqlite3.connect(db) as raw:
+        for person in people:
+            raw.execute(
+                "INSERT INTO ratings (game, user_id, mu, sigma, games, wins, updated_at) "
+                "VALUES ('ny1901', ?, ?, 2.0, 10, 3, '2026-11-01T00:00:00+00:00')",
+                (person.id, SKILLS[person.username]),
+            )
+    raw.close()
+
+
+async def test_five_people_find_one_table_of_the_closest_and_computers_fill_the_next(
+    fake_discord: FakeDiscord, tmp_path: Path
+) -> None:
+    fake = fake_discord
+    clock = Clock(datetime(2026, 11, 29, 10, tzinfo=UTC))
+    db = tmp_path / "db.sqlite"
+    people = [fake.alice, fake.bob, fake.add_user("carol"), fake.add_user("dave"), fake.add_user("erin")]
+    async with bot_at(fake, db, clock) as bot:
+        rated(db, people)
+        answers = []
+        for person in people:
+            clock.advance(minutes=2)
+            asked = await fake.slash(
+                "game find", {"game": "ny1901", "players": 3, "wait": 6}, user=person, channel=fake.general
+            )
+            answers.append((await asked.response()).content or "")
+        # Alice and Carol waited for someone close enough; Erin completed their table.
+        assert "You wait for a table of New York 1901 (3 players, daily: 24 hours per move)" in answers[0]
+        assert "Nobody else waits for it yet." in answers[0]
+        assert "2 other people wait for it too." in answers[2]
+        found = re.search(r"Your table is ready: match #(\d+) of New York 1901, with (.*)\.$", answers[4])
+        assert found, answers[4]
+        match = await bot.host.match(int(found.group(1)))
+        carol, dave, erin = people[2:]
+        assert {p.user_id for p in match.players} == {fake.alice.id, carol.id, erin.id}
+        assert match.status.value == "active" and match.pace.value == "daily"
+        # The match has its own thread, where its first post calls whoever is to move.
+        (thread,) = await fake.wait_until(lambda: fake.threads(fake.general) or None)
+        assert found.group(2) == f"Carol and Alice. It is played in <#{thread.id}>"
+        post = await fake.wait_for_message(thread, lambda m: "<@" in (m.content or ""))
+        assert any(f"<@{p.id}>" in (post.content or "") for p in (fake.alice, carol, erin))
+        # Bob and Dave wait on, each seeing the other, until the wait they chose.
+        standing = await (await fake.slash("game find", {}, user=dave, channel=fake.general)).response()
+        assert "1 other person waits for it too." in (standing.content or "")
+        assert "computer players (normal) fill your table from" in (standing.content or "")
+        assert [b["label"] for b in standing.buttons] == ["Leave the queue for New York 1901"]
+        clock.advance(hours=5, minutes=50)
+        bot.kick_outbox()
+        assert len(fake.threads(fake.general)) == 1
+        clock.advance(minutes=10)
+        bot.kick_outbox()
+        await fake.wait_until(lambda: len(fake.threads(fake.general)) == 2 or None, what="a second table")
+        filled = max(await bot.store.list_matches(guild_id=fake.guild.id), key=lambda m: m.id)
+        assert {p.user_id for p in filled.players if p.bot is None} == {fake.bob.id, dave.id}
+        assert [p.bot for p in filled.players if p.bot is not None] == ["greedy"]
+        gone = await (await fake.slash("game find", {}, user=dave, channel=fake.general)).response()
+        assert "You wait in no queue on this server" in (gone.content or "")
+
+
+async def test_leaving_the_queue_is_one_press_in_the_persons_language(
+    fake_discord: FakeDiscord, tmp_path: Path
+) -> None:
+    fake = fake_discord
+    clock = Clock(datetime(2026, 11, 29, 10, tzinfo=UTC))
+    async with bot_at(fake, tmp_path / "db.sqlite", clock) as bot:
+        await (await fake.slash("settings language", {"language": "it"}, user=fake.bob)).response()
+        asked = await fake.slash(
+            "game find", {"game": "skyline", "level": "none"}, user=fake.bob, channel=fake.general
+        )
+        waiting = await asked.response()
+        assert "Aspetti un tavolo di" in (waiting.content or "")
+        assert "Il tuo tavolo aspetta solo persone." in (waiting.content or "")
+        (leave,) = waiting.buttons
+        assert leave["label"].startswith("Lascia la coda per")
+        left = await (await fake.click(waiting, leave["custom_id"], user=fake.bob)).response()
+        assert (left.content or "").startswith("Hai lasciato la coda per")
+        assert await bot.queue_desk.queue.entries() == []
+        again = await (await fake.click(waiting, leave["custom_id"], user=fake.bob)).response()
+        assert again.content == "Non eri in quella coda."
+        refused = await (
+            await fake.slash("game find", {"game": "skyline", "players": 6}, user=fake.alice)
+        ).response()
+        assert "Skyline of the World is played by 2 to 4 players" in (refused.content or "")
