@@ -511,6 +511,29 @@ def cmd_tournament_sim(args: argparse.Namespace) -> int:
     return 0
 
 
+def cmd_league_sim(args: argparse.Namespace) -> int:
+    from bench.league_sim import simulate
+
+    if args.players < 2 or args.days < 1:
+        print("league-sim needs at least 2 players and 1 day", file=sys.stderr)
+        return 2
+
+    def said(line: dict[str, Any]) -> None:
+        print(json.dumps(line), flush=True)
+
+    try:
+        # A month of moves written to disk at every commit would spend most of its time waiting for the
+        # disk: the store lives in memory when the system has a folder there.
+        memory = "/dev/shm" if Path("/dev/shm").is_dir() else None
+        with tempfile.TemporaryDirectory(dir=memory) as tmp:
+            summary = asyncio.run(simulate(Path(tmp), args.players, args.days, args.seed, said))
+    except Exception as exc:  # any failure of the run itself is reported, with exit code 1
+        print(f"league-sim failed: {type(exc).__name__}: {exc}", file=sys.stderr)
+        return 1
+    said({"summary": summary})
+    return 0
+
+
 def cmd_clock_sim(args: argparse.Namespace) -> int:
     from bench.clock_sim import simulate
     from data.store import SqliteMatchStore
@@ -734,6 +757,11 @@ def build_parser() -> argparse.ArgumentParser:
     sim.add_argument("--options", default="")
     sim.add_argument("--seed", type=int, default=1)
 
+    league = sub.add_parser("league-sim", help="a server's people finding games for days, on a virtual clock")
+    league.add_argument("--players", type=int, required=True)
+    league.add_argument("--days", type=int, required=True)
+    league.add_argument("--seed", type=int, default=1)
+
     clock_sim = sub.add_parser("clock-sim", help="a match on a virtual clock where one seat never answers")
     clock_sim.add_argument("--game", required=True)
     clock_sim.add_argument("--players", type=int, default=3)
@@ -873,6 +901,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             "selfplay": cmd_selfplay,
             "bench": cmd_bench,
             "tournament-sim": cmd_tournament_sim,
+            "league-sim": cmd_league_sim,
             "transcript": cmd_transcript,
             "clock-sim": cmd_clock_sim,
             "replay": cmd_replay,

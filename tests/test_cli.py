@@ -501,3 +501,28 @@ async def drawn_at(database: Path, match_id: int, version: int, seat: int) -> by
         match = await host.match(match_id)
         view = host.view(match, seat, await host.state_at(match, version))
         return render_view(match.game, view, match.seat_names())
+
+
+def test_league_sim_prints_a_line_a_day_and_the_seasons_summary(capsys: pytest.CaptureFixture[str]) -> None:
+    assert bot.main(["league-sim", "--players", "9", "--days", "3", "--seed", "4"]) == 0
+    lines = [json.loads(line) for line in capsys.readouterr().out.splitlines()]
+    days, (last,) = lines[:-1], lines[-1:]
+    assert [d["day"] for d in days] == [1, 2, 3]
+    assert all(d["opened"] >= 0 and d["finished"] >= 0 and d["waiting"] >= 0 for d in days)
+    summary = last["summary"]
+    assert summary["matches"] == sum(d["finished"] for d in days) > 0
+    waits = summary["queue_wait_h"]
+    assert 0 <= waits["p50"] <= waits["p95"]
+    assert summary["rating_spread"] >= 0
+    table = summary["table"]
+    assert {row["player"] for row in table} <= {f"Player {n:02d}" for n in range(1, 10)}
+    assert sum(row["matches"] for row in table) >= summary["matches"]  # each counts once per person in it
+    assert all(row["points"] >= 0 for row in table)
+    # The same seed, the same month.
+    assert bot.main(["league-sim", "--players", "9", "--days", "3", "--seed", "4"]) == 0
+    assert [json.loads(line) for line in capsys.readouterr().out.splitlines()] == lines
+
+
+def test_league_sim_refuses_a_server_too_small(capsys: pytest.CaptureFixture[str]) -> None:
+    assert bot.main(["league-sim", "--players", "1", "--days", "3"]) == 2
+    assert "at least 2 players" in capsys.readouterr().err
