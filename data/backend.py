@@ -13,7 +13,9 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from data.db import OneProcess
+from data.digests import SqliteDigests
 from data.postgres.db import is_postgres
+from data.postgres.digests import PostgresDigests
 from data.postgres.ratings import PostgresRatings
 from data.postgres.settings import PostgresSettings
 from data.postgres.store import PostgresMatchStore
@@ -28,6 +30,7 @@ AnyMatchStore = SqliteMatchStore | PostgresMatchStore
 AnyRatings = SqliteRatings | PostgresRatings
 AnyTournamentStore = SqliteTournamentStore | PostgresTournamentStore
 AnySettings = SqliteSettings | PostgresSettings
+AnyDigests = SqliteDigests | PostgresDigests
 
 
 @dataclass
@@ -38,6 +41,7 @@ class Stores:
     ratings: AnyRatings
     tournaments: AnyTournamentStore
     settings: AnySettings
+    digests: AnyDigests
     lock: OneProcess | None = None
 
     async def close(self) -> None:
@@ -70,6 +74,7 @@ async def open_stores(
             ratings=PostgresRatings(pool, clock=clock),
             tournaments=PostgresTournamentStore(pool, clock=clock, shards=shards),
             settings=PostgresSettings(pool),
+            digests=PostgresDigests(pool),
         )
     if shards is not None and not shards.everything:
         raise RuntimeError(
@@ -87,5 +92,6 @@ async def open_stores(
         ratings=SqliteRatings.from_store(sqlite),
         tournaments=SqliteTournamentStore.beside(sqlite),
         settings=SqliteSettings.beside(sqlite),
+        digests=SqliteDigests.beside(sqlite),
         lock=lock,
     )

@@ -1,5 +1,6 @@
 -- The manners of a long game: a third reminder of a turn (80% of its time gone, between half time and a
--- tenth left) and each player's one extension of 24 hours a match (/game extend).
+-- tenth left), each player's one extension of 24 hours a match (/game extend), and the daily digest of
+-- the matches waiting for a person (/settings digest).
 --
 -- SQLite cannot change a CHECK constraint, so ``seat_clocks`` is built again with ``reminded`` up to 3.
 -- A row that had sent its last reminder (2 of old) has dealt with all three now (3).
@@ -40,3 +41,16 @@ DROP TABLE seat_clocks;
 ALTER TABLE seat_clocks_new RENAME TO seat_clocks;
 CREATE INDEX seat_clocks_due ON seat_clocks (due_at) WHERE due_at IS NOT NULL;
 CREATE INDEX seat_clocks_by_user ON seat_clocks (user_id);
+
+-- A person's daily digest: at ``hour`` o'clock in time zone ``zone``, one direct message listing every
+-- match waiting for them. ``next_at`` (ISO-8601 UTC) is when it is next due; the sweep that sends it
+-- first moves it on, so two sweeps never send it twice.
+CREATE TABLE digests (
+    user_id INTEGER NOT NULL PRIMARY KEY,
+    hour    INTEGER NOT NULL CHECK (hour BETWEEN 0 AND 23),
+    zone    TEXT    NOT NULL,
+    next_at TEXT    NOT NULL
+) WITHOUT ROWID;
+
+CREATE INDEX digests_due ON digests (next_at);
+

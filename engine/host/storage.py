@@ -8,6 +8,7 @@ import os
 from collections.abc import Callable
 from typing import Protocol
 
+from engine.host.digests import DigestStore
 from engine.host.ledgers import PingLedger, PostLedger
 from engine.host.ports import MatchStore, SettingsStore
 from engine.host.ratings import RatingStore
@@ -33,6 +34,9 @@ class StoreSet(Protocol):
 
     @property
     def settings(self) -> SettingsStore: ...
+
+    @property
+    def digests(self) -> DigestStore: ...
 
     async def close(self) -> None:
         """Let go of the database (and of this process's claim on it)."""
