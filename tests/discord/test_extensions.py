@@ -1,6 +1,7 @@
 """``/game extend`` through Discord on a virtual clock: a player adds 24 hours to their own running turn
 once per match, the post says until when the turn runs, the reminders and the timeout follow the new
-deadline, and every other request is refused in words saying what is allowed."""
+deadline (the longer turn getting the 80% reminder too), and every other request is refused in words
+saying what is allowed."""
 
 from __future__ import annotations
 
@@ -58,6 +59,11 @@ async def test_an_extension_moves_the_deadline_once_and_the_timeout_follows_it(
         bot.kick_outbox()
         [half] = await fake.wait_until(lambda: said(thread, "half of your time") or None)
         assert "12 h left" in half
+        # Its 80% reminder, which an hour's turn has not, at 20 hours.
+        clock.now = START + timedelta(hours=20)
+        bot.kick_outbox()
+        [most] = await fake.wait_until(lambda: said(thread, "80% of your time") or None)
+        assert f"<@{first.id}>" in most and "5 h left" in most
         # The timeout falls at the new deadline, not a minute before.
         clock.now = deadline - timedelta(minutes=1)
         await bot.timekeeper.sweep()
