@@ -51,6 +51,8 @@ REMINDERS = 3
 # The 80% reminder is left out of a turn so short that it would fall within this long of another one:
 # two messages saying the same minutes apart are noise (an hour's turn keeps its two reminders of old).
 REMINDER_GAP = timedelta(hours=1)
+# The share of a turn's time gone when its second reminder falls.
+MOST_GONE = 0.8
 # What ``/game extend`` adds to a player's turn, once per match.
 EXTENSION = timedelta(hours=24)
 
@@ -121,7 +123,7 @@ def turn_reminders(started: datetime, deadline: datetime) -> tuple[datetime | No
     """When each reminder of ``REMINDER_ORDER`` falls in a turn from ``started`` to ``deadline``: half its
     time gone, 80% gone (None in a turn too short for it, see ``REMINDER_GAP``), a tenth left."""
     half, last = reminder_times(started, deadline)
-    most = started + (deadline - started) * 4 / 5
+    most = started + (deadline - started) * MOST_GONE
     if most - half < REMINDER_GAP or last - most < REMINDER_GAP:
         return half, None, last
     return half, most, last

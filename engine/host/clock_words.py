@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from datetime import datetime, timedelta
 
-from engine.host.clock import Pace, Reminder, SeatClock
+from engine.host.clock import MOST_GONE, Pace, Reminder, SeatClock
 from engine.host.marks import Marks
 from engine.host.ports import MatchRecord
 from engine.host.posts import duration
@@ -21,7 +21,8 @@ from lang import N_, t
 
 REMINDERS = {
     Reminder.HALF: N_("half of your time for match #{number} ({game}) is gone: {time} left to move."),
-    Reminder.MOST: N_("80% of your time for match #{number} ({game}) is gone: {time} left to move."),
+    # The share is an argument: a "%" in a message id reads to gettext's tools as a printf placeholder.
+    Reminder.MOST: N_("{share} of your time for match #{number} ({game}) is gone: {time} left to move."),
     Reminder.LAST: N_(
         "match #{number} ({game}) is waiting for you: {time} left, then a computer plays your turn."
     ),
@@ -61,7 +62,14 @@ async def clock_notes(
 def clock_reminder(locale: str, reminder: Reminder, number: int, title: str, left: timedelta) -> str:
     """The reminder of match ``number`` (its game's ``title`` as the rules give it) with ``left`` to go,
     starting in lower case: a front end puts it after the player's name, or begins it with a capital."""
-    return t(locale, REMINDERS[reminder], number=number, game=t(locale, title), time=duration(locale, left))
+    return t(
+        locale,
+        REMINDERS[reminder],
+        number=number,
+        game=t(locale, title),
+        time=duration(locale, left),
+        share=f"{MOST_GONE:.0%}",
+    )
 
 
 def reminder_of(host: GameHost, match: MatchRecord, reminder: Reminder, left: timedelta, locale: str) -> str:
