@@ -34,6 +34,8 @@ log = logging.getLogger(__name__)
 
 # How long a digest the front end failed to send waits before it is tried again.
 RETRY_AFTER = timedelta(minutes=5)
+# The digests one pass sends at most; the next pass sends the rest.
+BATCH = 100
 # The matches a digest lists at most (a direct message holds 2,000 characters).
 LISTED = 12
 # No digest is due before this far ahead when none is stored, so the sweep looks at the store again.
@@ -170,12 +172,19 @@ class Digests:
             return 0
         self._next_due = None
         sent = 0
-        for digest in await self.store.due_digests(now):
+        due = await self.store.due_digests(now, BATCH)
+        for digest in due:
             try:
                 sent += await self._fire(digest, now)
             except Exception:
                 log.exception("the daily digest of user %s failed; the others go on", digest.user_id)
-        self._next_due = await self.store.next_digest_due() or now + LOOK_AGAIN
+        if len(due) == BATCH:
+            return sent  # more are due: the next pass sends them
+        following = await self.store.next_digest_due()
+        # One still due now failed or cannot be read: it is tried again later, not on every pass.
+        self._next_due = now + RETRY_AFTER if following is not None and following <= now else following
+        if self._next_due is None:
+            self._next_due = now + LOOK_AGAIN
         return sent
 
     async def _fire(self, digest: Digest, now: datetime) -> bool:
