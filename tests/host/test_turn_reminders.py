@@ -121,3 +121,4 @@ def test_an_extended_turn_says_until_when_it_runs() -> None:
     )
     until = (START + timedelta(hours=25)).isoformat(" ", "minutes")
     assert time_left("en", longer, START, PlainMarks()) == f"until {until} (extended by 24 h)"
+    assert time_left("it", longer, START, PlainMarks()) == f"fino a {until} (prorogato di 24 h)"
