@@ -13,6 +13,7 @@ from discord.ext import commands
 import lang
 from engine.host.animations import Animations
 from engine.host.background import BackgroundWork
+from engine.host.digests import Digests
 from engine.host.ledgers import PingLedger, PostLedger
 from engine.host.outbox import Backoff
 from engine.host.pings import TurnPings
@@ -70,6 +71,9 @@ class Bot(Protocol):
 
     @property
     def notifier(self) -> Notifier: ...
+
+    @property
+    def digests(self) -> Digests: ...
 
     @property
     def web_links(self) -> WebLinks:

@@ -23,6 +23,7 @@ from cogs._tournament_posts import publish
 from engine.host.animations import Animations
 from engine.host.assembly import open_hosts
 from engine.host.background import RETENTION, RETRY_SECONDS, BackgroundWork
+from engine.host.digests import Digests
 from engine.host.heap import Thresholds, restore_heap, set_heap_aside
 from engine.host.herald import ClockHerald
 from engine.host.ledgers import PingLedger, PostLedger
@@ -114,6 +115,7 @@ class BigApple(commands.AutoShardedBot):
     tournament_store: TournamentStore
     settings: SettingsStore
     timekeeper: Timekeeper
+    digests: Digests
     background: BackgroundWork
     animator: Animations[Animation]
     web_links: WebLinks
@@ -209,6 +211,7 @@ class BigApple(commands.AutoShardedBot):
         self.notifier = DiscordNotifier(self)
         herald = ClockHerald(self.notifier.pings)
         self.timekeeper = Timekeeper(self.host, herald, quiet_of=herald.quiet_of)
+        self.digests = Digests(self.host, self.stores.digests, self.notifier.pings, self.clock)
         self.background = BackgroundWork(
             self.host,
             self.tournaments,
@@ -217,6 +220,7 @@ class BigApple(commands.AutoShardedBot):
             self.posts,
             notifier=self.notifier,
             sweep_pings=self.notifier.pings.sweep,
+            sweep_digests=self.digests.sweep,
             publish=lambda tournament_id: publish(self, tournament_id),
             clock=self.clock,
             retry_seconds=self.retry_seconds,

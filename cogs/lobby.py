@@ -16,7 +16,7 @@ from cogs._marks import DiscordMarks
 from cogs._move_menu import take_back
 from cogs._reply import reply
 from engine.core.options import parse_options
-from engine.host import controls, queue_words
+from engine.host import controls, extensions, queue_words
 from engine.host import lobby_words as words
 from engine.host.clock import DEFAULT_PACE, Pace
 from engine.host.lobby_words import LEVEL_WORDS, PACE_WORDS
@@ -234,6 +234,16 @@ class Lobby(commands.GroupCog, group_name="game", group_description="Create, joi
         record = await self.bot.host.back(record.id, interaction.user.id, scope)
         self.bot.kick_outbox()
         await reply(interaction, words.welcome_back(record.id))
+
+    @app_commands.command(name="extend", description="Add 24 hours to your turn, once per match")
+    @app_commands.describe(match="The match number (default: this thread's match)")
+    async def extend(self, interaction: discord.Interaction[Any], match: int | None = None) -> None:
+        scope = scope_of(interaction)
+        record = await self.bot.host.find_match(scope, match, thread_id_of(interaction))
+        done = await extensions.extend(self.bot.host, record.id, interaction.user.id, scope)
+        self.bot.kick_outbox()
+        locale = await reader_locale(interaction)
+        await reply(interaction, extensions.extended_text(locale, done, self.marks))
 
     @app_commands.command(name="undo", description="Take back your last move, while nobody else has moved")
     @app_commands.describe(match="The match number (default: this thread's match)")

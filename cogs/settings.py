@@ -1,5 +1,5 @@
-"""/settings: the language the bot speaks to you, how and when you are told it is your turn, your links to
-the web table, and a server's default language and web links (admins)."""
+"""/settings: the language the bot speaks to you, how and when you are told it is your turn, your daily
+digest, your links to the web table, and a server's default language and web links (admins)."""
 
 from __future__ import annotations
 
@@ -109,6 +109,27 @@ class Settings(commands.GroupCog, group_name="settings", group_description="Your
     async def quiet_off(self, interaction: discord.Interaction[Any]) -> None:
         locale = await reader_locale(interaction)
         await reply(interaction, await words.quiet_off(self.pings, interaction.user.id, locale))
+
+    @app_commands.command(
+        name="digest", description="One daily message listing the matches waiting for you, at your hour"
+    )
+    @app_commands.describe(
+        hour="At this hour (0 to 23)",
+        timezone="Your time zone, such as Europe/Rome (default: that of your quiet hours, else UTC)",
+        off="No more daily digest",
+    )
+    @app_commands.autocomplete(timezone=timezone_autocomplete)
+    async def digest(
+        self,
+        interaction: discord.Interaction[Any],
+        hour: app_commands.Range[int, 0, 23] | None = None,
+        timezone: str | None = None,
+        off: bool = False,
+    ) -> None:
+        locale = await reader_locale(interaction)
+        await reply(
+            interaction, await self.bot.digests.choose(interaction.user.id, locale, hour, timezone, off)
+        )
 
     @web.command(name="revoke", description="Void every link to your own pages on the web table")
     async def web_revoke(self, interaction: discord.Interaction[Any]) -> None:

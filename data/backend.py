@@ -13,7 +13,9 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from data.db import OneProcess
+from data.digests import SqliteDigests
 from data.postgres.db import is_postgres
+from data.postgres.digests import PostgresDigests
 from data.postgres.queue import PostgresQueue
 from data.postgres.ratings import PostgresRatings
 from data.postgres.settings import PostgresSettings
@@ -31,6 +33,7 @@ AnyRatings = SqliteRatings | PostgresRatings
 AnyTournamentStore = SqliteTournamentStore | PostgresTournamentStore
 AnySettings = SqliteSettings | PostgresSettings
 AnyQueue = SqliteQueue | PostgresQueue
+AnyDigests = SqliteDigests | PostgresDigests
 
 
 @dataclass
@@ -42,6 +45,7 @@ class Stores:
     tournaments: AnyTournamentStore
     settings: AnySettings
     queue: AnyQueue
+    digests: AnyDigests
     lock: OneProcess | None = None
 
     async def close(self) -> None:
@@ -75,6 +79,7 @@ async def open_stores(
             tournaments=PostgresTournamentStore(pool, clock=clock, shards=shards),
             settings=PostgresSettings(pool),
             queue=PostgresQueue(pool),
+            digests=PostgresDigests(pool),
         )
     if shards is not None and not shards.everything:
         raise RuntimeError(
@@ -93,5 +98,6 @@ async def open_stores(
         tournaments=SqliteTournamentStore.beside(sqlite),
         settings=SqliteSettings.beside(sqlite),
         queue=SqliteQueue.beside(sqlite),
+        digests=SqliteDigests.beside(sqlite),
         lock=lock,
     )

@@ -18,7 +18,8 @@ from engine.host.clock import ClockChange, SeatClock
 
 COLUMNS = (
     "match_id, seat, user_id, bank_seconds, started_at, deadline, reminded, due_at, timeouts, "
-    "last_started, last_deadline, last_bank_seconds, used_seconds, last_used_seconds"
+    "last_started, last_deadline, last_bank_seconds, used_seconds, last_used_seconds, extended_seconds, "
+    "extension_used"
 )
 _KEY = ("match_id", "seat")
 _PREFIXED = ", ".join("c." + c.strip() for c in COLUMNS.split(","))
@@ -78,6 +79,8 @@ def to_clock(row: dbmod.Row) -> SeatClock:
             "last_bank": None if row[11] is None else _seconds(row[11]),
             "used": _seconds(row[12]),
             "last_used": None if row[13] is None else _seconds(row[13]),
+            "extended": _seconds(row[14]),
+            "extension_used": bool(row[15]),
         }
     except (TypeError, ValueError) as exc:  # a number of seconds that is not one
         raise CorruptRecord(f"{what} cannot be read: {exc}; nothing was changed") from None
@@ -102,6 +105,8 @@ def clock_params(clock: SeatClock) -> tuple[Any, ...]:
         None if clock.last_bank is None else clock.last_bank.total_seconds(),
         clock.used.total_seconds(),
         None if clock.last_used is None else clock.last_used.total_seconds(),
+        clock.extended.total_seconds(),
+        int(clock.extension_used),
     )
 
 

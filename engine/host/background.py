@@ -40,7 +40,8 @@ class BackgroundWork:
     """Runs the host's background work in one task of its own, woken by ``kick`` (or by a retry coming
     due), and the side tasks it starts (tournament steps, computer tables), all cancelled by ``stop``.
 
-    ``notifier`` delivers the match notices; ``sweep_pings`` sends the turn reminders that are due;
+    ``notifier`` delivers the match notices; ``sweep_pings`` sends the turn reminders that are due, and
+    ``sweep_digests`` the daily digests;
     ``publish`` posts a tournament's due announcements (True once none is left). Sent notices older than
     ``retention`` are deleted, looked for at most once every ``PRUNE_EVERY``; ``queue``'s tables whose
     wait is over are opened, looked for at most once every ``QUEUE_EVERY``."""
@@ -55,6 +56,7 @@ class BackgroundWork:
         *,
         notifier: Notifier,
         sweep_pings: Callable[[], Awaitable[object]],
+        sweep_digests: Callable[[], Awaitable[object]] | None = None,
         publish: Callable[[int], Awaitable[bool]],
         clock: Callable[[], datetime],
         retry_seconds: float = RETRY_SECONDS,
@@ -70,6 +72,7 @@ class BackgroundWork:
         self.posts = posts
         self.notifier = notifier
         self.sweep_pings = sweep_pings
+        self.sweep_digests = sweep_digests
         self.publish = publish
         self.clock = clock
         self.retry_seconds = retry_seconds
@@ -195,6 +198,7 @@ class BackgroundWork:
         whether a clock fired (its notices then wait to be sent at once)."""
         await self.outbox_pass(settle)
         await self._sweep_pings()
+        await self._send_digests()
         if await self._sweep_clocks():
             return True
         if await self.open_queue_tables():
@@ -259,6 +263,14 @@ class BackgroundWork:
             await self.sweep_pings()
         except Exception:
             log.exception("sending turn reminders failed; retrying")
+
+    async def _send_digests(self) -> None:
+        if self.sweep_digests is None:
+            return
+        try:
+            await self.sweep_digests()
+        except Exception:
+            log.exception("sending daily digests failed; retrying")
 
     async def forget_old_notices(self) -> None:
         """At most once every ``PRUNE_EVERY``, delete the notices sent longer ago than the retention

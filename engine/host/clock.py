@@ -45,13 +45,26 @@ ALLOWANCES: Mapping[Pace, Allowance] = {
 DEFAULT_PACE = Pace.RELAXED
 # Timeouts in a row after which the computer keeps the seat until its player comes back.
 TIMEOUTS_TO_KEEP = 2
-# The reminders of a turn: when half its time is gone, and when a tenth of it is left.
-REMINDERS = 2
+# The reminders of a turn: when half its time is gone, when 80% of it is gone, and when a tenth of it is
+# left.
+REMINDERS = 3
+# The 80% reminder is left out of a turn so short that it would fall within this long of another one:
+# two messages saying the same minutes apart are noise (an hour's turn keeps its two reminders of old).
+REMINDER_GAP = timedelta(hours=1)
+# The share of a turn's time gone when its second reminder falls.
+MOST_GONE = 0.8
+# What ``/game extend`` adds to a player's turn, once per match.
+EXTENSION = timedelta(hours=24)
 
 
 class Reminder(StrEnum):
     HALF = "half"
+    MOST = "most"  # 80% of the turn's time is gone
     LAST = "last"
+
+
+# The reminders in the order they fall; a clock's ``reminded`` counts how many of them are dealt with.
+REMINDER_ORDER = (Reminder.HALF, Reminder.MOST, Reminder.LAST)
 
 
 class SeatClock(Frozen):
@@ -74,6 +87,10 @@ class SeatClock(Frozen):
     # Time the seat's player took over their turns so far, and before their last turn ended.
     used: timedelta = timedelta(0)
     last_used: timedelta | None = None
+    # What ``/game extend`` added to the seat's running (or, once it ended, its last) turn; and whether
+    # the seat's player has used their one extension of the match.
+    extended: timedelta = timedelta(0)
+    extension_used: bool = False
 
     @property
     def running(self) -> bool:
@@ -87,23 +104,39 @@ class SeatClock(Frozen):
 
     def reminder_due(self) -> Reminder | None:
         """The reminder that falls at ``due_at``; None when it is the deadline."""
-        if self.reminded >= REMINDERS:
+        if self.started_at is None or self.deadline is None:
             return None
-        return Reminder.HALF if self.reminded == 0 else Reminder.LAST
+        times = turn_reminders(self.started_at, self.deadline)
+        for index in range(self.reminded, REMINDERS):
+            if times[index] is not None:
+                return REMINDER_ORDER[index]
+        return None
 
 
 def reminder_times(started: datetime, deadline: datetime) -> tuple[datetime, datetime]:
-    """When the turn's two reminders fall: half its time gone, then a tenth of it left."""
+    """When half the time from ``started`` to ``deadline`` is gone, and when a tenth of it is left."""
     span = deadline - started
     return started + span / 2, deadline - span / 10
+
+
+def turn_reminders(started: datetime, deadline: datetime) -> tuple[datetime | None, ...]:
+    """When each reminder of ``REMINDER_ORDER`` falls in a turn from ``started`` to ``deadline``: half its
+    time gone, 80% gone (None in a turn too short for it, see ``REMINDER_GAP``), a tenth left."""
+    half, last = reminder_times(started, deadline)
+    most = started + (deadline - started) * MOST_GONE
+    if most - half < REMINDER_GAP or last - most < REMINDER_GAP:
+        return half, None, last
+    return half, most, last
 
 
 def next_due(clock: SeatClock) -> datetime | None:
     if clock.started_at is None or clock.deadline is None:
         return None
-    if clock.reminded >= REMINDERS:
-        return clock.deadline
-    return reminder_times(clock.started_at, clock.deadline)[clock.reminded]
+    times = turn_reminders(clock.started_at, clock.deadline)
+    for moment in times[clock.reminded :]:
+        if moment is not None:
+            return moment
+    return clock.deadline
 
 
 def begin_turn(
@@ -113,14 +146,17 @@ def begin_turn(
     of its player's absence, if they are away)."""
     start = max(now, away_until) if away_until is not None else now
     deadline = start + allowance.per_move + clock.bank
-    begun = clock.model_copy(update={"started_at": start, "deadline": deadline, "reminded": 0})
+    begun = clock.model_copy(
+        update={"started_at": start, "deadline": deadline, "reminded": 0, "extended": timedelta(0)}
+    )
     return begun.model_copy(update={"due_at": next_due(begun)})
 
 
 def end_turn(clock: SeatClock, allowance: Allowance, now: datetime, timed_out: bool = False) -> SeatClock:
     """The seat's turn is over at ``now``: what it left unused is its bank (up to the cap). A turn its
-    player played resets the count of timeouts in a row; one a computer played for them adds to it."""
-    left = clock.left(now) if clock.deadline is not None else clock.bank
+    player played resets the count of timeouts in a row; one a computer played for them adds to it. An
+    extension lasts its own turn only: what is left of it never goes to the bank."""
+    left = max(clock.left(now) - clock.extended, timedelta(0)) if clock.deadline is not None else clock.bank
     took = max(now - clock.started_at, timedelta(0)) if clock.started_at is not None else timedelta(0)
     return clock.model_copy(
         update={
@@ -140,8 +176,12 @@ def end_turn(clock: SeatClock, allowance: Allowance, now: datetime, timed_out: b
 
 
 def cancel_turn(clock: SeatClock) -> SeatClock:
-    """The seat's turn never happened (the move that began it was taken back): its bank is as it was."""
-    return clock.model_copy(update={"started_at": None, "deadline": None, "reminded": 0, "due_at": None})
+    """The seat's turn never happened (the move that began it was taken back): its bank is as it was,
+    and so is its extension, if that turn used it."""
+    update: dict[str, object] = {"started_at": None, "deadline": None, "reminded": 0, "due_at": None}
+    if clock.running and clock.extended > timedelta(0):
+        update |= {"extended": timedelta(0), "extension_used": False}
+    return clock.model_copy(update=update)
 
 
 def resume_turn(clock: SeatClock, allowance: Allowance, now: datetime) -> SeatClock:
@@ -165,14 +205,17 @@ def resume_turn(clock: SeatClock, allowance: Allowance, now: datetime) -> SeatCl
         }
     )
     # The reminders already past are not sent again.
-    passed = sum(1 for moment in reminder_times(started, deadline) if moment <= now)
+    times = turn_reminders(started, deadline)
+    passed = max((i + 1 for i, moment in enumerate(times) if moment is not None and moment <= now), default=0)
     resumed = resumed.model_copy(update={"reminded": passed})
     return resumed.model_copy(update={"due_at": next_due(resumed)})
 
 
 def reminded(clock: SeatClock) -> SeatClock:
     """The clock once its due reminder was dealt with (sent, or skipped)."""
-    after = clock.model_copy(update={"reminded": min(clock.reminded + 1, REMINDERS)})
+    due = clock.reminder_due()
+    count = REMINDERS if due is None else REMINDER_ORDER.index(due) + 1
+    after = clock.model_copy(update={"reminded": max(count, clock.reminded)})
     return after.model_copy(update={"due_at": next_due(after)})
 
 
@@ -182,6 +225,17 @@ def postponed(clock: SeatClock, until: datetime) -> SeatClock:
     if clock.deadline is None or until >= clock.deadline:
         return reminded(clock)
     return clock.model_copy(update={"due_at": until})
+
+
+def with_extension(clock: SeatClock, by: timedelta = EXTENSION) -> SeatClock:
+    """The clock with its running turn's deadline ``by`` later, its player's extension used; its next
+    reminder falls where the longer turn puts it."""
+    if clock.deadline is None:
+        return clock
+    longer = clock.model_copy(
+        update={"deadline": clock.deadline + by, "extended": clock.extended + by, "extension_used": True}
+    )
+    return longer.model_copy(update={"due_at": next_due(longer)})
 
 
 def paused(clock: SeatClock, by: timedelta) -> SeatClock:
@@ -216,7 +270,8 @@ def clocks_after(
     for seat, user_id in sorted(people.items()):
         clock = clocks.get(seat) or SeatClock(match_id=match_id, seat=seat, user_id=user_id)
         if clock.user_id != user_id:
-            clock = clock.model_copy(update={"user_id": user_id})
+            # A newcomer in the seat has their own extension to use.
+            clock = clock.model_copy(update={"user_id": user_id, "extension_used": False})
         now_acting = seat in after
         if now_acting and (seat not in before or not clock.running):
             if undone:

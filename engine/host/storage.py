@@ -8,6 +8,7 @@ import os
 from collections.abc import Callable
 from typing import Protocol
 
+from engine.host.digests import DigestStore
 from engine.host.ledgers import PingLedger, PostLedger
 from engine.host.ports import MatchStore, SettingsStore
 from engine.host.queue_entries import QueueStore
@@ -37,6 +38,9 @@ class StoreSet(Protocol):
 
     @property
     def queue(self) -> QueueStore: ...
+
+    @property
+    def digests(self) -> DigestStore: ...
 
     async def close(self) -> None:
         """Let go of the database (and of this process's claim on it)."""

@@ -16,7 +16,15 @@ from typing import Protocol
 
 from engine.core.errors import EngineError
 from engine.core.model import Frozen
-from engine.host.clock import REMINDERS, Reminder, SeatClock, next_due, postponed, reminder_times
+from engine.host.clock import (
+    REMINDER_ORDER,
+    REMINDERS,
+    Reminder,
+    SeatClock,
+    next_due,
+    postponed,
+    turn_reminders,
+)
 from engine.host.notify import QuietHours
 from engine.host.ports import MatchRecord, MatchStatus
 from engine.host.service import GameHost
@@ -51,15 +59,15 @@ class Fired(Frozen):
 
 def reminder_at(clock: SeatClock, now: datetime) -> tuple[int, Reminder] | None:
     """The latest of the turn's reminders not yet dealt with whose time has come, with how many reminders
-    are dealt with once it is (an earlier one that is late is not sent as well); None when the deadline
-    is what is due."""
+    are dealt with once it is (an earlier one that is late is not sent as well: after the bot was down,
+    or quiet hours, a player hears once); None when the deadline is what is due."""
     if clock.started_at is None or clock.deadline is None or now >= clock.deadline:
         return None
-    times = reminder_times(clock.started_at, clock.deadline)
-    due = [i for i in range(clock.reminded, REMINDERS) if times[i] <= now]
+    times = turn_reminders(clock.started_at, clock.deadline)
+    due = [i for i in range(clock.reminded, REMINDERS) if (at := times[i]) is not None and at <= now]
     if not due:
         return None
-    return due[-1] + 1, Reminder.HALF if due[-1] == 0 else Reminder.LAST
+    return due[-1] + 1, REMINDER_ORDER[due[-1]]
 
 
 class Timekeeper:

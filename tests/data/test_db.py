@@ -232,3 +232,33 @@ def test_the_checkpoint_migration_thins_out_and_packs_old_snapshots(tmp_path: Pa
     assert [json.loads(zlib.decompress(s))["v"] for _, s in kept] == [2, 32, 64, 81]
     assert "snapshots" not in left
     assert after < before / 5
+
+
+def test_the_third_reminder_migration_keeps_every_clock_and_what_it_already_sent(tmp_path: Path) -> None:
+    path = tmp_path / "old.db"
+    raw = sqlite3.connect(path, isolation_level=None)
+    try:
+        dbmod.configure(raw)
+        migrate(raw, load_migrations()[:19])  # a database as the bot left it with two reminders a turn
+        raw.execute(
+            "INSERT INTO matches (id, game, seat_count, seed, status, version, state_json, created_at, "
+            "updated_at) VALUES (1, 'g', 3, 1, 'active', 5, '{}', 't', 't')"
+        )
+        for seat in range(3):  # nothing sent yet, the half-time reminder sent, both sent
+            raw.execute(
+                "INSERT INTO seat_clocks (match_id, seat, user_id, bank_seconds, started_at, deadline, "
+                "reminded, due_at, used_seconds) VALUES (1, ?, ?, 60, 's', 'd', ?, 'u', 7)",
+                (seat, 100 + seat, seat),
+            )
+        assert 20 in migrate(raw)
+        rows = raw.execute(
+            "SELECT seat, user_id, bank_seconds, started_at, deadline, reminded, due_at, used_seconds, "
+            "extended_seconds, extension_used FROM seat_clocks ORDER BY seat"
+        ).fetchall()
+        with pytest.raises(sqlite3.IntegrityError):
+            raw.execute("UPDATE seat_clocks SET reminded = 4")
+    finally:
+        raw.close()
+    # The last reminder of old is the last of three now: it is not sent a second time.
+    assert [row[5] for row in rows] == [0, 1, 3]
+    assert rows[0] == (0, 100, 60.0, "s", "d", 0, "u", 7.0, 0.0, 0)

@@ -99,3 +99,17 @@ async def test_an_absence_moves_running_turns_on_and_its_early_end_moves_them_ba
     assert await store.absences([101], NOON) == {101: [(NOON, NOON + DAY)]}
     assert await store.end_absence(101, NOON + DAY) is None  # not away any more
     assert await store.end_absence(202, NOON) is None
+
+
+async def test_an_extended_turn_and_a_third_reminder_are_kept(store: AnyStore) -> None:
+    match = await timed(store)
+    extended = running(match.id).model_copy(
+        update={"deadline": NOON + 2 * DAY, "extended": DAY, "extension_used": True, "reminded": 3}
+    )
+    player = match.player_at(0)
+    assert player is not None
+    moved = await store.replace_player(
+        match.id, match.version, 0, player, clocks=ClockChange(clocks=(extended,))
+    )
+    assert moved.version == match.version + 1
+    assert (await store.seat_clocks(match.id))[0] == extended
