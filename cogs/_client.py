@@ -51,6 +51,7 @@ EXTENSIONS = (
     "cogs.away",
     "cogs.tournaments",
     "cogs.ratings",
+    "cogs.stats",
     "cogs.settings",
     "cogs.replay",
 )
