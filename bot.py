@@ -265,6 +265,16 @@ def cmd_selfplay(args: argparse.Namespace) -> int:
     return 1 if failed else 0
 
 
+def cmd_seat_advantage(args: argparse.Namespace) -> int:
+    from engine.host.seat_advantage import measure
+
+    figures = measure(
+        args.game, args.players, args.matches, args.seed, parse_options(args.options), args.workers
+    )
+    print(json.dumps(figures.line()))
+    return 0
+
+
 # What each part of ``bench`` takes in full on a quiet two-core machine, in seconds (see ``TimeBudget``).
 RENDER_PART_S = 3.0  # a self-play match and its boards timed, per game
 STORE_PART_S = 30.0  # per 2,000 moves (a read, a commit with two notices, their sending), three ways
@@ -748,6 +758,18 @@ def build_parser() -> argparse.ArgumentParser:
     selfplay.add_argument("--seed", type=int, default=1)
     selfplay.add_argument("--bots", default="greedy", help="comma-separated policies, cycled over the seats")
 
+    seats = sub.add_parser(
+        "seat-advantage", help="how often each seat finishes first when the strongest computer plays them all"
+    )
+    seats.add_argument("--game", required=True)
+    seats.add_argument("--players", type=int, required=True)
+    seats.add_argument("--matches", type=int, required=True)
+    seats.add_argument("--seed", type=int, default=1, help="match i (from 0) is dealt with seed S + i")
+    seats.add_argument("--options", default="")
+    seats.add_argument(
+        "--workers", type=int, default=1, help="processes playing the matches (the figures stay the same)"
+    )
+
     sim = sub.add_parser("tournament-sim", help="a whole tournament between computer players")
     sim.add_argument("--game", required=True)
     sim.add_argument("--players", type=int, required=True)
@@ -899,6 +921,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         handlers = {
             "demo": cmd_demo,
             "selfplay": cmd_selfplay,
+            "seat-advantage": cmd_seat_advantage,
             "bench": cmd_bench,
             "tournament-sim": cmd_tournament_sim,
             "league-sim": cmd_league_sim,

@@ -53,6 +53,7 @@ EXTENSIONS = (
     "cogs.away",
     "cogs.tournaments",
     "cogs.ratings",
+    "cogs.stats",
     "cogs.settings",
     "cogs.replay",
 )

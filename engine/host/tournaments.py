@@ -21,6 +21,7 @@ from engine.host.clock import Pace
 from engine.host.locks import MatchLocks
 from engine.host.names import COMPUTER_SUFFIX
 from engine.host.ports import MatchRecord, MatchStatus, Player
+from engine.host.seat_rotation import carried_advantage, first_seats, joining_order, measured_edges, seating
 from engine.host.service import GameHost
 from engine.host.text import HOST
 from engine.host.tournament_records import (
@@ -742,7 +743,7 @@ class TournamentHost:
         )
         if match.status is not MatchStatus.LOBBY:
             return match.id
-        for key in players:
+        for key in joining_order(self._seated(record, round_number, players), seed):
             entrant = record.entrant(key)
             bot = entrant.bot or (self.host.strongest_policy(record.game) if entrant.dropped else None)
             name = entrant.name if entrant.bot or not entrant.dropped else f"{entrant.name}{COMPUTER_SUFFIX}"
@@ -754,6 +755,17 @@ class TournamentHost:
             if not seated:
                 match = await self.host.join(match.id, Player(user_id=entrant.user_id, name=name, bot=bot))
         return match.id
+
+    @staticmethod
+    def _seated(record: TournamentRecord, round_number: int, players: Sequence[str]) -> tuple[str, ...]:
+        """A table's players in the seat order that evens out their seat advantage over the rounds (as
+        the pairing gave them where the game's seats were never measured)."""
+        edges = measured_edges(record.game)
+        table_edges = edges(len(players))
+        if table_edges is None:
+            return tuple(players)
+        earlier = [rnd for rnd in record.rounds if rnd.round.number < round_number]
+        return seating(players, table_edges, carried_advantage(earlier, edges), first_seats(earlier))
 
     async def _store_result(
         self, record: TournamentRecord, number: int, result: TableResult, how: str
