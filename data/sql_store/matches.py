@@ -33,6 +33,7 @@ from data.sql_store.core import (
     load_match,
     queue,
 )
+from engine.core.errors import CorruptRecord
 from engine.core.replay import LoggedAction
 from engine.host.clock import ClockChange
 from engine.host.ports import (
@@ -43,6 +44,7 @@ from engine.host.ports import (
     NewMatch,
     Player,
     StoredBoard,
+    TimedAction,
 )
 
 log = logging.getLogger(__name__)
@@ -539,6 +541,32 @@ class MatchMethods(StoreCore[D]):
             return (yield from load_match(match_id))
 
         return await self._known.track(match_id, self._write(body))
+
+    async def timed_logs(self, match_ids: Sequence[int]) -> dict[int, list[TimedAction]]:
+        """The kept actions of each of ``match_ids`` in the order played, with when each was committed;
+        an unknown match, or one without actions, maps to an empty list. Raises ``CorruptRecord`` naming
+        an unreadable entry."""
+        wanted = sorted(set(match_ids))
+        if not wanted:
+            return {}
+
+        def body() -> Program[dict[int, list[TimedAction]]]:
+            found = yield sql.rows(
+                "SELECT match_id, version, seat, notation, stand_in, created_at FROM actions "
+                f"WHERE match_id IN ({sql.marks(len(wanted))}) AND {KEPT} ORDER BY match_id, version",
+                *wanted,
+            )
+            logs: dict[int, list[TimedAction]] = {match_id: [] for match_id in wanted}
+            for match_id, version, seat, notation, stand_in, at in found:
+                action = rows.logged_action(match_id, version, seat, notation, stand_in)
+                what = f"the action at version {version} of match {match_id}"
+                when = clockrows.read_moment(at, "created_at", what)
+                if when is None:
+                    raise CorruptRecord(f"{what} cannot be read: created_at is empty")
+                logs[int(match_id)].append(TimedAction(version=int(version), action=action, at=when))
+            return logs
+
+        return await self._read(body)
 
     # ------------------------------------------------------------------------------------ undo
 

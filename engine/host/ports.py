@@ -90,6 +90,14 @@ class MatchRecord(Frozen):
         return [p.name if (p := self.player_at(s)) else f"S{s + 1}" for s in range(self.seat_count)]
 
 
+class TimedAction(Frozen):
+    """One kept action of a match as stored, with the version it made and when it was committed."""
+
+    version: int
+    action: LoggedAction
+    at: datetime
+
+
 class TurnLines(Frozen):
     """One earlier turn's post: the seats it called to act and its lines."""
 
@@ -403,6 +411,11 @@ class MatchStore(Protocol):
         """Mark the latest actions at ``versions`` void (kept, never deleted) and commit a new version
         whose snapshot is ``state_json``, the state before them; queue ``deliveries`` at it and write
         the ``clocks`` it moves."""
+        ...
+
+    async def timed_logs(self, match_ids: Sequence[int]) -> dict[int, list[TimedAction]]:
+        """The kept actions of each of ``match_ids`` in the order played, with when each was committed
+        (a match unknown or without actions maps to an empty list)."""
         ...
 
 

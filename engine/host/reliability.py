@@ -1,0 +1,73 @@
+"""Reliability: the share of a person's turns played before their deadline, over their latest finished
+matches. A turn a computer played for them (their time ran out, or it kept their seat until they came
+back) was not played in time. Once a person resigns, the seat is no longer theirs: the computer's turns
+after their last own turn in a match they resigned are not counted at all (resigning is judged by the
+rating, which places them last). Lobbies and queues may ask for a minimum."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+
+from engine.host.log_turns import Turn, turns_of
+from engine.host.ports import MatchRecord, MatchStatus, MatchStore, TimedAction
+
+# How many of a person's latest finished matches their reliability looks at.
+RELIABILITY_MATCHES = 50
+
+
+@dataclass(frozen=True, slots=True)
+class TurnsKept:
+    """A person's turns in some matches: how many were counted and how many they played in time."""
+
+    counted: int = 0
+    in_time: int = 0
+
+    def __add__(self, other: TurnsKept) -> TurnsKept:
+        return TurnsKept(self.counted + other.counted, self.in_time + other.in_time)
+
+    @property
+    def share(self) -> float | None:
+        """The share played in time (None: no turn counted)."""
+        return self.in_time / self.counted if self.counted else None
+
+
+def turns_kept(turns: Iterable[Turn], seat: int, resigned: bool = False) -> TurnsKept:
+    """``seat``'s turns among ``turns`` (one match's, in order) as reliability counts them."""
+    mine = [turn for turn in turns if turn.seat == seat]
+    if resigned:
+        while mine and mine[-1].stand_in:
+            mine.pop()
+    return TurnsKept(len(mine), sum(1 for turn in mine if not turn.stand_in))
+
+
+def person_turns(
+    user_id: int, matches: Sequence[MatchRecord], logs: dict[int, list[TimedAction]]
+) -> TurnsKept:
+    """``user_id``'s turns over ``matches`` (with their kept ``logs``, by match id)."""
+    kept = TurnsKept()
+    for match in matches:
+        for player in match.players:
+            if player.user_id == user_id and player.seat is not None:
+                turns = turns_of(logs.get(match.id, []))
+                kept += turns_kept(turns, player.seat, player.resigned)
+    return kept
+
+
+async def latest_finished(
+    store: MatchStore, user_id: int, guild_id: int | None = None, limit: int = RELIABILITY_MATCHES
+) -> list[MatchRecord]:
+    """``user_id``'s ``limit`` latest finished matches (on the server ``guild_id`` only, when given), the
+    last to end first."""
+    listing = await store.survey_matches(
+        (MatchStatus.FINISHED,), guild_id=guild_id, limit=limit, user_id=user_id, finished_by_end=True
+    )
+    return listing.matches
+
+
+async def reliability(store: MatchStore, user_id: int, guild_id: int | None = None) -> float | None:
+    """The share (0 to 1) of ``user_id``'s turns played in time over their latest finished matches (on
+    ``guild_id`` only, when given); None when they have no turn to judge by."""
+    matches = await latest_finished(store, user_id, guild_id)
+    logs = await store.timed_logs([m.id for m in matches])
+    return person_turns(user_id, matches, logs).share
