@@ -37,7 +37,11 @@ GAME_FIGURES: Mapping[str, GameFigures] = {
 }
 
 # What a score track and a game's figure are called, by the ids the games give them.
-TRACK_WORDS: Mapping[str, str] = {"points": N_("Points"), "money": N_("Money"), "prestige": N_("Prestige")}
+TRACK_WORDS: Mapping[str, str] = {
+    "points": N_("Points over the match"),
+    "money": N_("Money over the match"),
+    "prestige": N_("Prestige over the match"),
+}
 FIGURE_WORDS: Mapping[str, str] = {
     "buildings": N_("Buildings built"),
     "skyscrapers": N_("Skyscrapers standing"),
@@ -165,10 +169,10 @@ async def match_stats(
 
 
 async def stored_match_stats(host: GameHost, match: MatchRecord) -> MatchStats:
-    """The statistics of finished ``match`` from the host's store, its seats named as posts name them.
-    Raises ``MatchClosed`` unless it is finished, ``CorruptRecord`` when it cannot be replayed."""
+    """The statistics of finished ``match`` from the host's store, its seats under their players' names
+    (``SeatStats.computer`` tells computers apart). Raises ``MatchClosed`` unless it is finished,
+    ``CorruptRecord`` when it cannot be replayed."""
     if match.status is not MatchStatus.FINISHED:
         raise MatchClosed(NOT_FINISHED.format(number=match.id))
     log = (await host.store.timed_logs([match.id])).get(match.id, [])
-    name = host.namer(match)
-    return await match_stats(host.rules(match.game), match, log, [name(s) for s in range(match.seat_count)])
+    return await match_stats(host.rules(match.game), match, log, match.seat_names())
