@@ -23,7 +23,7 @@ from engine.ny1901.stats import FIGURES as NY1901
 from engine.ny_henn.stats import FIGURES as NY_HENN
 from engine.ny_piatnik.stats import FIGURES as NY_PIATNIK
 from engine.skyline.stats import FIGURES as SKYLINE
-from lang import N_
+from lang import N_, t
 
 if TYPE_CHECKING:
     from engine.host.service import GameHost
@@ -176,3 +176,8 @@ async def stored_match_stats(host: GameHost, match: MatchRecord) -> MatchStats:
         raise MatchClosed(NOT_FINISHED.format(number=match.id))
     log = (await host.store.timed_logs([match.id])).get(match.id, [])
     return await match_stats(host.rules(match.game), match, log, match.seat_names())
+
+
+def statistics_text(match: MatchRecord, locale: str) -> str:
+    """The words of the post that carries a finished match's statistics image."""
+    return t(locale, "Match #{number} in numbers", number=match.id)
