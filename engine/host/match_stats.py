@@ -148,7 +148,7 @@ def seat_stats(
     return SeatStats(
         seat=seat,
         name=name,
-        computer=player is None or (player.bot is not None and not player.resigned),
+        computer=player is None or player.user_id is None,
         place=outcome.places[seat],
         score=outcome.scores[seat],
         turns=len(own),
