@@ -43,3 +43,44 @@ async def test_the_final_post_is_followed_by_the_match_in_numbers(
             # (These tests upload a one-pixel stand-in that names the drawn image's size.)
             width, height = map(int, image.info["size"].split("x"))
             assert image.format == "PNG" and width >= 400 and height > width / 2
+
+
+async def test_a_profile_shows_the_figures_of_each_game_played_in_the_readers_language(
+    fake_discord: FakeDiscord, tmp_path: Path
+) -> None:
+    fake = fake_discord
+    async with big_apple(fake, tmp_path / "db.sqlite") as bot:
+        match_id, thread = await started_match(fake, bot, "ny1901")
+        before = await (await fake.slash("profile", {}, user=fake.alice, channel=fake.general)).response()
+        assert "Finished matches:" not in (before.content or "")
+        await play_out(bot, match_id)
+        await fake.wait_for_message(thread, lambda m: "Final standings" in (m.content or ""), timeout=60)
+        record = await bot.host.match(match_id)
+        stats = await stored_match_stats(bot.host, record)
+        seat = record.seat_of(fake.alice.id)
+        assert seat is not None
+        place = stats.seats[seat].place
+        wins = "1 win" if place == 1 else "0 wins"
+        english = await (await fake.slash("profile", {}, user=fake.alice, channel=fake.general)).response()
+        lines = (english.content or "").splitlines()
+        assert "Finished matches:" in lines
+        [figures] = [line for line in lines if line.startswith("New York 1901: 1 game,")]
+        assert f"1 game, {wins}, average place {place}, " in figures and figures.endswith(
+            " per turn (median)"
+        )
+        assert "Turns played in time: 100% (latest 50 matches)" in lines
+        fake.alice.locale = "it"
+        italian = await (await fake.slash("profile", {}, user=fake.alice, channel=fake.general)).response()
+        lines = (italian.content or "").splitlines()
+        assert "Partite concluse:" in lines
+        vittorie = "1 vittoria" if place == 1 else "0 vittorie"
+        [figures] = [line for line in lines if line.startswith("New York 1901: 1 partita,")]
+        assert f"1 partita, {vittorie}, posizione media {place}, " in figures
+        assert figures.endswith(" per turno (mediana)")
+        assert "Turni giocati in tempo: 100% (ultime 50 partite)" in lines
+        # A profile of one game shows that game's figures only.
+        asked = {"game": "skyline"}
+        other = await (await fake.slash("profile", asked, user=fake.alice, channel=fake.general)).response()
+        assert "New York 1901" not in (other.content or "") and "Turni giocati in tempo" in (
+            other.content or ""
+        )
