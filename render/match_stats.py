@@ -29,11 +29,13 @@ MARGIN = 24
 SMALL = 20  # more than WIDTH / 50
 BODY = 22
 NAME = 26
-PLAYER_ROW = 110
+PLAYER_ROW = 140
+# A seat's token: its symbol is text, as large as the smallest text.
+TOKEN = 17
 CHART_HEIGHT = 300
 # At most this many columns of scorings; earlier ones are added up into the first column.
 SCORING_COLUMNS = 8
-SCORING_ROW = 36
+SCORING_ROW = 40
 # Where along each curve its player's symbol is drawn again, so that lines are told apart without colour.
 MARKS_AT = (0.25, 0.5, 0.75, 1.0)
 
@@ -52,7 +54,7 @@ def render_match_stats(stats: MatchStats, locale: str) -> bytes:
     y = 100.0
     for index, seat in enumerate(ranked):
         if index % 2 == 0:
-            draw.rectangle((10, y - 6, WIDTH - 10, y + PLAYER_ROW - 12), fill=(0, 0, 0, 14))
+            draw.rectangle((10, y - 8, WIDTH - 10, y + PLAYER_ROW - 14), fill=(0, 0, 0, 14))
         player_rows(draw, y, seat, stats, locale)
         y += PLAYER_ROW
     y += 16
@@ -67,11 +69,11 @@ def render_match_stats(stats: MatchStats, locale: str) -> bytes:
 
 def player_rows(draw: Draw, y: float, seat: SeatStats, stats: MatchStats, locale: str) -> None:
     """One player's three lines: place, name and score; time per turn; turns and the game's figure."""
-    seat_token(draw, (MARGIN + 14, y + 14), seat.seat, 14)
+    seat_token(draw, (MARGIN + TOKEN, y + 14), seat.seat, TOKEN)
     score = tn(locale, "{count} point", "{count} points", seat.score)
     score_width = 200
     head = f"{seat.place}. {seat.name}"
-    text(draw, (MARGIN + 40, y), fit_text(head, NAME, WIDTH - 2 * MARGIN - 40 - score_width, bold=True), NAME,
+    text(draw, (MARGIN + 44, y), fit_text(head, NAME, WIDTH - 2 * MARGIN - 44 - score_width, bold=True), NAME,
          INK, bold=True)  # fmt: skip
     text(draw, (WIDTH - MARGIN, y), score, NAME, INK, bold=True, anchor="ra")
     if seat.computer:
@@ -85,7 +87,7 @@ def player_rows(draw: Draw, y: float, seat: SeatStats, stats: MatchStats, locale
             median=duration(locale, timedelta(seconds=seat.turn_median_s)),
             total=duration(locale, timedelta(seconds=seat.turn_total_s)),
         )
-    text(draw, (MARGIN + 40, y + 36), fit_text(timing, BODY, WIDTH - 2 * MARGIN - 40), BODY, INK)
+    text(draw, (MARGIN + 44, y + 36), fit_text(timing, BODY, WIDTH - 2 * MARGIN - 44), BODY, INK)
     turns = tn(locale, "{count} turn", "{count} turns", seat.turns)
     if seat.stand_in_turns:
         turns += " · " + tn(
@@ -94,9 +96,9 @@ def player_rows(draw: Draw, y: float, seat: SeatStats, stats: MatchStats, locale
             "{count} played by a computer after timeouts",
             seat.stand_in_turns,
         )
+    text(draw, (MARGIN + 44, y + 66), fit_text(turns, BODY, WIDTH - 2 * MARGIN - 44), BODY, MUTED)
     figure = f"{t(locale, FIGURE_WORDS[stats.figure])}: {seat.figure}"
-    line = f"{turns} · {figure}"
-    text(draw, (MARGIN + 40, y + 66), fit_text(line, BODY, WIDTH - 2 * MARGIN - 40), BODY, MUTED)
+    text(draw, (MARGIN + 44, y + 96), fit_text(figure, BODY, WIDTH - 2 * MARGIN - 44), BODY, MUTED)
 
 
 def chart(draw: Draw, top: float, stats: MatchStats, locale: str) -> None:
@@ -132,7 +134,7 @@ def chart(draw: Draw, top: float, stats: MatchStats, locale: str) -> None:
     for seat in stats.seats:
         for share in MARKS_AT:
             index = round(share * (len(seat.track) - 1))
-            seat_token(draw, at(stats.track_moves[index], seat.track[index]), seat.seat, 11)
+            seat_token(draw, at(stats.track_moves[index], seat.track[index]), seat.seat, TOKEN)
 
 
 def scoring_columns(stats: MatchStats, locale: str) -> list[tuple[str, list[int]]]:
@@ -163,8 +165,8 @@ def scoring_table(
         text(draw, (first + step * (k + 1) - 8, y), heading, SMALL, MUTED, bold=True, anchor="ra")
     y += SCORING_ROW
     for seat in ranked:
-        seat_token(draw, (MARGIN + 12, y + 11), seat.seat, 11)
-        text(draw, (MARGIN + 32, y), fit_text(seat.name, BODY, first - MARGIN - 40), BODY, INK)
+        seat_token(draw, (MARGIN + TOKEN, y + 12), seat.seat, TOKEN)
+        text(draw, (MARGIN + 44, y), fit_text(seat.name, BODY, first - MARGIN - 52), BODY, INK)
         for k, (_, points) in enumerate(columns):
             last = k == len(columns) - 1
             text(
