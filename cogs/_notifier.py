@@ -24,14 +24,14 @@ from cogs._tournament_posts import table_thread_name
 from engine.host.boards import board_before_turn
 from engine.host.deliveries import Deliveries
 from engine.host.lobby_words import thread_title
-from engine.host.match_stats import statistics_text, stored_match_stats
+from engine.host.match_stats import statistics_text, stored_log
 from engine.host.outgoing import Outgoing, Sent
 from engine.host.pings import TurnPings
 from engine.host.ports import Delivery, LivePost, MatchRecord, Notice
 from engine.host.reminders import Reminders
 from engine.host.replays import final_animation_text
 from engine.host.threads import Threads
-from render.match_stats import render_match_stats
+from render.match_stats import match_stats_image
 from render.since import Since
 
 if TYPE_CHECKING:
@@ -129,8 +129,8 @@ class DiscordNotifier:
         """The statistics image of the match (see ``engine.host.match_stats``), drawn in the bot's render
         processes; a failure is logged and the match stays as it is."""
         try:
-            stats = await stored_match_stats(self.bot.host, match)
-            png = await self.bot.renderer.run(render_match_stats, stats, locale)
+            moves = await stored_log(self.bot.host, match)
+            png = await self.bot.renderer.run(match_stats_image, match, moves, locale)
             shown = Outgoing(
                 statistics_text(match, locale), image=png, filename=f"match-{match.id}-numbers.png"
             )

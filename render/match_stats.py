@@ -8,7 +8,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 from datetime import timedelta
 
-from engine.host.match_stats import FIGURE_WORDS, TRACK_WORDS, MatchStats, SeatStats
+from engine.host.match_stats import FIGURE_WORDS, TRACK_WORDS, MatchStats, SeatStats, stats_of
+from engine.host.ports import MatchRecord, TimedAction
 from engine.host.posts import duration
 from lang import t, tn
 from render.canvas import (
@@ -38,6 +39,12 @@ SCORING_COLUMNS = 8
 SCORING_ROW = 40
 # Where along each curve its player's symbol is drawn again, so that lines are told apart without colour.
 MARKS_AT = (0.25, 0.5, 0.75, 1.0)
+
+
+def match_stats_image(match: MatchRecord, log: Sequence[TimedAction], locale: str) -> bytes:
+    """The statistics image of finished ``match`` from its timed kept ``log``, worked out and drawn in
+    one go (in a render process: replaying a long match takes a good part of a second)."""
+    return render_match_stats(stats_of(match, log), locale)
 
 
 def render_match_stats(stats: MatchStats, locale: str) -> bytes:

@@ -161,21 +161,26 @@ def seat_stats(
     )
 
 
-async def match_stats(
-    rules: GameRules[Any, Any], match: MatchRecord, log: Sequence[TimedAction], names: Sequence[str]
-) -> MatchStats:
-    """``compute_stats`` off the event loop, with the game's own ``GAME_FIGURES``."""
-    return await asyncio.to_thread(compute_stats, rules, GAME_FIGURES[match.game], match, log, names)
+async def stored_log(host: GameHost, match: MatchRecord) -> list[TimedAction]:
+    """The timed kept log the statistics of finished ``match`` are worked out from. Raises
+    ``MatchClosed`` unless it is finished."""
+    if match.status is not MatchStatus.FINISHED:
+        raise MatchClosed(NOT_FINISHED.format(number=match.id))
+    return (await host.store.timed_logs([match.id])).get(match.id, [])
+
+
+def stats_of(match: MatchRecord, log: Sequence[TimedAction]) -> MatchStats:
+    """``compute_stats`` with the game's registered rules and ``GAME_FIGURES``, its seats under their
+    players' names (``SeatStats.computer`` tells computers apart); for a worker process."""
+    from engine.registry import get_game
+
+    return compute_stats(get_game(match.game), GAME_FIGURES[match.game], match, log, match.seat_names())
 
 
 async def stored_match_stats(host: GameHost, match: MatchRecord) -> MatchStats:
-    """The statistics of finished ``match`` from the host's store, its seats under their players' names
-    (``SeatStats.computer`` tells computers apart). Raises ``MatchClosed`` unless it is finished,
-    ``CorruptRecord`` when it cannot be replayed."""
-    if match.status is not MatchStatus.FINISHED:
-        raise MatchClosed(NOT_FINISHED.format(number=match.id))
-    log = (await host.store.timed_logs([match.id])).get(match.id, [])
-    return await match_stats(host.rules(match.game), match, log, match.seat_names())
+    """The statistics of finished ``match`` from the host's store, worked out off the event loop.
+    Raises ``MatchClosed`` unless it is finished, ``CorruptRecord`` when it cannot be replayed."""
+    return await asyncio.to_thread(stats_of, match, await stored_log(host, match))
 
 
 def statistics_text(match: MatchRecord, locale: str) -> str:
