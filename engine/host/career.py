@@ -8,19 +8,19 @@ from __future__ import annotations
 
 import statistics
 from collections import defaultdict
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 
 from pydantic import ValidationError
 
 from engine.core.contract import Outcome
 from engine.core.model import Frozen
 from engine.host.log_turns import own_turns, turns_of
-from engine.host.ports import MatchRecord, MatchStore, TimedAction
-from engine.host.ratings import places_as_rated
-from engine.host.reliability import RELIABILITY_MATCHES, latest_finished, person_turns
+from engine.host.ports import MatchStore, SeatResult, TimedAction
+from engine.host.ratings import places_with_resignations
+from engine.host.reliability import RELIABILITY_MATCHES, person_turns
 
 # How many of a person's latest finished matches their career figures count.
-CAREER_MATCHES = 300
+CAREER_MATCHES = 1000
 
 
 class GameCareer(Frozen):
@@ -41,24 +41,34 @@ class Career(Frozen):
     reliability: float | None = None
 
 
-def career_of(user_id: int, matches: Sequence[MatchRecord], logs: dict[int, list[TimedAction]]) -> Career:
-    """``user_id``'s career from their finished ``matches`` (the last to end first) and the timed logs
-    of the latest of them (``logs``, by match id: those the times and the reliability count)."""
+def counted_place(held: SeatResult) -> int | None:
+    """The place of ``held``'s seat as the rating counts it (whoever resigned is last, see
+    ``places_as_rated``); None when its match's result cannot be read."""
+    if held.result_json is None:
+        return None
+    try:
+        outcome = Outcome.model_validate_json(held.result_json)
+    except ValidationError:
+        return None
+    if not 0 <= held.seat < len(outcome.places):
+        return None
+    counted = places_with_resignations(outcome.places, held.resigned)
+    return 1 + sum(other < counted[held.seat] for other in counted)
+
+
+def career_of(seats: Sequence[SeatResult], logs: Mapping[int, Sequence[TimedAction]]) -> Career:
+    """A person's career from their ``seats`` in finished matches (the last to end first) and the timed
+    logs of the latest of them (``logs``, by match id: those the times and the reliability count)."""
     places: dict[str, list[int]] = defaultdict(list)
     times: dict[str, list[float]] = defaultdict(list)
-    for match in matches:
-        seat = match.seat_of(user_id)
-        if seat is None or match.result_json is None:
-            continue
-        try:
-            outcome = Outcome.model_validate_json(match.result_json)
-        except ValidationError:
+    for held in seats:
+        place = counted_place(held)
+        if place is None:
             continue  # a result that cannot be read counts for nothing here
-        places[match.game].append(places_as_rated(match, outcome).places[seat])
-        if match.id in logs:
-            for turn in own_turns(turns_of(logs[match.id]), seat):
-                if (took := turn.took) is not None:
-                    times[match.game].append(took.total_seconds())
+        places[held.game].append(place)
+        for turn in own_turns(turns_of(logs.get(held.match_id, [])), held.seat):
+            if (took := turn.took) is not None:
+                times[held.game].append(took.total_seconds())
     games = [
         GameCareer(
             game=game,
@@ -70,12 +80,12 @@ def career_of(user_id: int, matches: Sequence[MatchRecord], logs: dict[int, list
         for game, found in places.items()
     ]
     games.sort(key=lambda g: (-g.matches, g.game))
-    timed = [match for match in matches if match.id in logs]
-    return Career(games=tuple(games), reliability=person_turns(user_id, timed, logs).share)
+    timed = [held for held in seats if held.match_id in logs]
+    return Career(games=tuple(games), reliability=person_turns(timed, logs).share)
 
 
 async def career(store: MatchStore, user_id: int, guild_id: int | None = None) -> Career:
     """``user_id``'s career over their latest finished matches (on ``guild_id`` only, when given)."""
-    matches = await latest_finished(store, user_id, guild_id, CAREER_MATCHES)
-    logs = await store.timed_logs([m.id for m in matches[:RELIABILITY_MATCHES]])
-    return career_of(user_id, matches, logs)
+    seats = await store.seat_results(user_id, guild_id, CAREER_MATCHES)
+    logs = await store.timed_logs([held.match_id for held in seats[:RELIABILITY_MATCHES]])
+    return career_of(seats, logs)

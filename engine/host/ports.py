@@ -98,6 +98,17 @@ class TimedAction(Frozen):
     at: datetime
 
 
+class SeatResult(Frozen):
+    """A person's seat in a finished match, with the match's stored result (None when it has none) and
+    the seats whose players resigned."""
+
+    match_id: int
+    game: str
+    seat: int
+    result_json: str | None = None
+    resigned: frozenset[int] = frozenset()
+
+
 class TurnLines(Frozen):
     """One earlier turn's post: the seats it called to act and its lines."""
 
@@ -411,6 +422,13 @@ class MatchStore(Protocol):
         """Mark the latest actions at ``versions`` void (kept, never deleted) and commit a new version
         whose snapshot is ``state_json``, the state before them; queue ``deliveries`` at it and write
         the ``clocks`` it moves."""
+        ...
+
+    async def seat_results(
+        self, user_id: int, guild_id: int | None = None, limit: int = 50
+    ) -> list[SeatResult]:
+        """``user_id``'s seats in their ``limit`` latest finished matches (on the server ``guild_id``
+        only, when given), the last to end first."""
         ...
 
     async def timed_logs(self, match_ids: Sequence[int]) -> dict[int, list[TimedAction]]:

@@ -6,11 +6,11 @@ rating, which places them last). Lobbies and queues may ask for a minimum."""
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 
 from engine.host.log_turns import Turn, turns_of
-from engine.host.ports import MatchRecord, MatchStatus, MatchStore, TimedAction
+from engine.host.ports import MatchStore, SeatResult, TimedAction
 
 # How many of a person's latest finished matches their reliability looks at.
 RELIABILITY_MATCHES = 50
@@ -41,33 +41,19 @@ def turns_kept(turns: Iterable[Turn], seat: int, resigned: bool = False) -> Turn
     return TurnsKept(len(mine), sum(1 for turn in mine if not turn.stand_in))
 
 
-def person_turns(
-    user_id: int, matches: Sequence[MatchRecord], logs: dict[int, list[TimedAction]]
-) -> TurnsKept:
-    """``user_id``'s turns over ``matches`` (with their kept ``logs``, by match id)."""
+def person_turns(seats: Sequence[SeatResult], logs: Mapping[int, Sequence[TimedAction]]) -> TurnsKept:
+    """A person's turns in the matches of their ``seats``, from those matches' kept ``logs`` (by match
+    id; a match without one counts nothing)."""
     kept = TurnsKept()
-    for match in matches:
-        for player in match.players:
-            if player.user_id == user_id and player.seat is not None:
-                turns = turns_of(logs.get(match.id, []))
-                kept += turns_kept(turns, player.seat, player.resigned)
+    for held in seats:
+        turns = turns_of(logs.get(held.match_id, []))
+        kept += turns_kept(turns, held.seat, held.seat in held.resigned)
     return kept
-
-
-async def latest_finished(
-    store: MatchStore, user_id: int, guild_id: int | None = None, limit: int = RELIABILITY_MATCHES
-) -> list[MatchRecord]:
-    """``user_id``'s ``limit`` latest finished matches (on the server ``guild_id`` only, when given), the
-    last to end first."""
-    listing = await store.survey_matches(
-        (MatchStatus.FINISHED,), guild_id=guild_id, limit=limit, user_id=user_id, finished_by_end=True
-    )
-    return listing.matches
 
 
 async def reliability(store: MatchStore, user_id: int, guild_id: int | None = None) -> float | None:
     """The share (0 to 1) of ``user_id``'s turns played in time over their latest finished matches (on
     ``guild_id`` only, when given); None when they have no turn to judge by."""
-    matches = await latest_finished(store, user_id, guild_id)
-    logs = await store.timed_logs([m.id for m in matches])
-    return person_turns(user_id, matches, logs).share
+    seats = await store.seat_results(user_id, guild_id, RELIABILITY_MATCHES)
+    logs = await store.timed_logs([held.match_id for held in seats])
+    return person_turns(seats, logs).share

@@ -1,14 +1,16 @@
-"""The kept log of several matches with the time each move was committed, as the statistics of a match
-and a person's reliability read it."""
+"""The kept log of several matches with the time each move was committed, and a person's seats in their
+finished matches, as the statistics of a match, a career and a person's reliability read them."""
 
 from __future__ import annotations
 
 from collections.abc import Iterator
 from datetime import UTC, datetime, timedelta
 
+from engine.core.contract import Outcome
 from engine.core.replay import LoggedAction
+from engine.host.ports import MatchStatus
 from tests.data.backends import Backdoor
-from tests.data.test_store import started, state
+from tests.data.test_store import ANN, BOB, started, state
 
 START = datetime(2026, 3, 1, 9, 0, tzinfo=UTC)
 
@@ -41,3 +43,32 @@ async def test_the_timed_logs_give_each_kept_move_its_time_and_leave_out_those_t
         (first.version + 2, moves[1], START + timedelta(minutes=35)),
     ]
     assert await store.timed_logs([]) == {}
+
+
+async def test_a_persons_seats_in_finished_matches_come_with_results_and_resignations(
+    backdoor: Backdoor,
+) -> None:
+    ticks = ticking(timedelta(minutes=1))
+    store = await backdoor.open(clock=lambda: next(ticks))
+    ended = []
+    for number in range(2):
+        match = await started(store)
+        if number == 1:
+            player = match.player_at(1)
+            assert player is not None
+            gave_up = player.model_copy(update={"bot": "greedy", "resigned": True})
+            match = await store.replace_player(match.id, match.version, 1, gave_up)
+        result = Outcome(scores=(3, number), places=(1, 2), reason="over").model_dump_json()
+        ended.append(await store.close_match(match.id, match.version, MatchStatus.FINISHED, result))
+    await started(store)  # still being played: not part of anyone's results
+    ann, bob = ANN.user_id or 0, BOB.user_id or 0
+    found = await store.seat_results(bob)
+    assert [(r.match_id, r.game, r.seat, r.resigned) for r in found] == [
+        (ended[1].id, ended[1].game, 1, frozenset({1})),
+        (ended[0].id, ended[0].game, 1, frozenset()),
+    ]
+    assert found[0].result_json == ended[1].result_json
+    assert [r.match_id for r in await store.seat_results(ann, limit=1)] == [ended[1].id]
+    assert [r.seat for r in await store.seat_results(ann, guild_id=ended[0].guild_id)] == [0, 0]
+    assert await store.seat_results(ann, guild_id=424242) == []
+    assert await store.seat_results(999) == []
