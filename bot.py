@@ -683,6 +683,8 @@ def cmd_replay(args: argparse.Namespace) -> int:
 
 def cmd_stats(args: argparse.Namespace) -> int:
     """Print the statistics a finished match's final post draws, as one JSON object."""
+    import sqlite3
+
     from data.db import FileInUse
     from data.store import SqliteMatchStore
     from engine.core.errors import EngineError
@@ -703,6 +705,9 @@ def cmd_stats(args: argparse.Namespace) -> int:
         stats = asyncio.run(compute())
     except (EngineError, FileInUse) as exc:
         print(f"error: {exc}", file=sys.stderr)
+        return 1
+    except sqlite3.DatabaseError as exc:
+        print(f"error: {database} is not a database of the bot ({exc})", file=sys.stderr)
         return 1
     print(stats.model_dump_json(indent=2 if not args.json else None))
     return 0

@@ -63,3 +63,13 @@ def test_stats_prints_the_numbers_of_a_finished_match_and_refuses_others(
         assert said in error and len(error.strip().splitlines()) == 1
     assert bot.main(["stats", "--db", str(tmp_path / "none.db"), "--match", "1", "--json"]) == 1
     assert "no database" in capsys.readouterr().err
+
+
+def test_stats_of_a_file_that_is_no_database_says_so_in_one_line(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    garbage = tmp_path / "notes.db"
+    garbage.write_text("these are notes, not a database\n" * 100)
+    assert bot.main(["stats", "--db", str(garbage), "--match", "1", "--json"]) == 1
+    error = capsys.readouterr().err.strip()
+    assert "not a database" in error and len(error.splitlines()) == 1
