@@ -546,12 +546,14 @@ class MatchMethods(StoreCore[D]):
         return await self._known.track(match_id, self._write(body))
 
     async def seat_results(
-        self, user_id: int, guild_id: int | None = None, limit: int = 50
+        self, user_id: int, guild_id: int | None = None, limit: int = 50, started: bool = False
     ) -> list[SeatResult]:
-        """``user_id``'s seats in their ``limit`` latest finished matches (on ``guild_id`` only, when
-        given), the last to end first, with each match's result and resigned seats; a seat row that
-        cannot be read is left out. Reads no board, so a long career costs little."""
-        where = "p.user_id = ? AND p.seat IS NOT NULL AND m.status = 'finished'"
+        """``user_id``'s seats in their ``limit`` latest finished matches (with ``started``, in every
+        match that started), on ``guild_id`` only when given, the last changed first, with each match's
+        result and resigned seats; a seat row that cannot be read is left out. Reads no board, so a
+        long career costs little."""
+        status = "m.status <> 'lobby'" if started else "m.status = 'finished'"
+        where = f"p.user_id = ? AND p.seat IS NOT NULL AND {status}"
         params: list[Any] = [user_id]
         if guild_id is not None:
             where += " AND m.guild_id = ?"

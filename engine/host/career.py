@@ -56,9 +56,12 @@ def counted_place(held: SeatResult) -> int | None:
     return 1 + sum(other < counted[held.seat] for other in counted)
 
 
-def career_of(seats: Sequence[SeatResult], logs: Mapping[int, Sequence[TimedAction]]) -> Career:
-    """A person's career from their ``seats`` in finished matches (the last to end first) and the timed
-    logs of the latest of them (``logs``, by match id: those the times and the reliability count)."""
+def career_of(
+    seats: Sequence[SeatResult], logs: Mapping[int, Sequence[TimedAction]], latest: Sequence[SeatResult]
+) -> Career:
+    """A person's career from their ``seats`` in finished matches (the last to end first) and their
+    ``latest`` seats in matches that started, with the timed ``logs`` (by match id) of the latest
+    finished matches (for the times) and of the ``latest`` (for the reliability)."""
     places: dict[str, list[int]] = defaultdict(list)
     times: dict[str, list[float]] = defaultdict(list)
     for held in seats:
@@ -80,12 +83,14 @@ def career_of(seats: Sequence[SeatResult], logs: Mapping[int, Sequence[TimedActi
         for game, found in places.items()
     ]
     games.sort(key=lambda g: (-g.matches, g.game))
-    timed = [held for held in seats if held.match_id in logs]
-    return Career(games=tuple(games), reliability=person_turns(timed, logs).share)
+    return Career(games=tuple(games), reliability=person_turns(latest, logs).share)
 
 
 async def career(store: MatchStore, user_id: int, guild_id: int | None = None) -> Career:
-    """``user_id``'s career over their latest finished matches (on ``guild_id`` only, when given)."""
+    """``user_id``'s career over their latest finished matches (on ``guild_id`` only, when given), and
+    their reliability over their latest matches."""
     seats = await store.seat_results(user_id, guild_id, CAREER_MATCHES)
-    logs = await store.timed_logs([held.match_id for held in seats[:RELIABILITY_MATCHES]])
-    return career_of(seats, logs)
+    latest = await store.seat_results(user_id, guild_id, RELIABILITY_MATCHES, started=True)
+    timed = {held.match_id for held in [*seats[:RELIABILITY_MATCHES], *latest]}
+    logs = await store.timed_logs(sorted(timed))
+    return career_of(seats, logs, latest)

@@ -99,8 +99,8 @@ class TimedAction(Frozen):
 
 
 class SeatResult(Frozen):
-    """A person's seat in a finished match, with the match's stored result (None when it has none) and
-    the seats whose players resigned."""
+    """A person's seat in a match, with the match's stored result (None until it is finished) and the
+    seats whose players resigned."""
 
     match_id: int
     game: str
@@ -425,10 +425,11 @@ class MatchStore(Protocol):
         ...
 
     async def seat_results(
-        self, user_id: int, guild_id: int | None = None, limit: int = 50
+        self, user_id: int, guild_id: int | None = None, limit: int = 50, started: bool = False
     ) -> list[SeatResult]:
-        """``user_id``'s seats in their ``limit`` latest finished matches (on the server ``guild_id``
-        only, when given), the last to end first."""
+        """``user_id``'s seats in their ``limit`` latest finished matches (with ``started``, every match
+        that started: being played, finished or abandoned), on the server ``guild_id`` only when given,
+        the last changed first."""
         ...
 
     async def timed_logs(self, match_ids: Sequence[int]) -> dict[int, list[TimedAction]]:

@@ -1,8 +1,9 @@
-"""Reliability: the share of a person's turns played before their deadline, over their latest finished
-matches. A turn a computer played for them (their time ran out, or it kept their seat until they came
-back) was not played in time. Once a person resigns, the seat is no longer theirs: the computer's turns
-after their last own turn in a match they resigned are not counted at all (resigning is judged by the
-rating, which places them last). Lobbies and queues may ask for a minimum."""
+"""Reliability: the share of a person's turns played before their deadline, over their latest matches
+(finished, abandoned or still being played: a match given up because someone vanished counts too). A
+turn a computer played for them (their time ran out, or it kept their seat until they came back) was not
+played in time. Once a person resigns, the seat is no longer theirs: the computer's turns after their
+last own turn in a match they resigned are not counted at all (resigning is judged by the rating, which
+places them last). Lobbies and queues may ask for a minimum."""
 
 from __future__ import annotations
 
@@ -12,7 +13,7 @@ from dataclasses import dataclass
 from engine.host.log_turns import Turn, turns_of
 from engine.host.ports import MatchStore, SeatResult, TimedAction
 
-# How many of a person's latest finished matches their reliability looks at.
+# How many of a person's latest matches their reliability looks at.
 RELIABILITY_MATCHES = 50
 
 
@@ -52,8 +53,8 @@ def person_turns(seats: Sequence[SeatResult], logs: Mapping[int, Sequence[TimedA
 
 
 async def reliability(store: MatchStore, user_id: int, guild_id: int | None = None) -> float | None:
-    """The share (0 to 1) of ``user_id``'s turns played in time over their latest finished matches (on
-    ``guild_id`` only, when given); None when they have no turn to judge by."""
-    seats = await store.seat_results(user_id, guild_id, RELIABILITY_MATCHES)
+    """The share (0 to 1) of ``user_id``'s turns played in time over their latest matches that started
+    (on ``guild_id`` only, when given); None when they have no turn to judge by."""
+    seats = await store.seat_results(user_id, guild_id, RELIABILITY_MATCHES, started=True)
     logs = await store.timed_logs([held.match_id for held in seats])
     return person_turns(seats, logs).share

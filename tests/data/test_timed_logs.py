@@ -60,7 +60,7 @@ async def test_a_persons_seats_in_finished_matches_come_with_results_and_resigna
             match = await store.replace_player(match.id, match.version, 1, gave_up)
         result = Outcome(scores=(3, number), places=(1, 2), reason="over").model_dump_json()
         ended.append(await store.close_match(match.id, match.version, MatchStatus.FINISHED, result))
-    await started(store)  # still being played: not part of anyone's results
+    playing = await started(store)  # still being played: no result yet
     ann, bob = ANN.user_id or 0, BOB.user_id or 0
     found = await store.seat_results(bob)
     assert [(r.match_id, r.game, r.seat, r.resigned) for r in found] == [
@@ -72,3 +72,10 @@ async def test_a_persons_seats_in_finished_matches_come_with_results_and_resigna
     assert [r.seat for r in await store.seat_results(ann, guild_id=ended[0].guild_id)] == [0, 0]
     assert await store.seat_results(ann, guild_id=424242) == []
     assert await store.seat_results(999) == []
+    # Every match that started, the one being played first (it changed last).
+    assert [r.match_id for r in await store.seat_results(bob, started=True)] == [
+        playing.id,
+        ended[1].id,
+        ended[0].id,
+    ]
+    assert (await store.seat_results(bob, started=True))[0].result_json is None

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import io
+from datetime import UTC, datetime
 from pathlib import Path
 
 from PIL import Image
@@ -10,8 +11,10 @@ from PIL import Image
 from engine.host.match_stats import stored_match_stats
 from render.match_stats import render_match_stats
 from tests.discord.fake import FakeDiscord
-from tests.discord.test_bigapple import big_apple, started_match
+from tests.discord.test_bigapple import big_apple, started_match, whose_turn
+from tests.discord.test_clocks import fast_match, said
 from tests.discord.test_match_life import play_out
+from tests.discord.test_notify import Clock, bot_at
 
 
 async def test_the_final_post_is_followed_by_the_match_in_numbers(
@@ -84,3 +87,25 @@ async def test_a_profile_shows_the_figures_of_each_game_played_in_the_readers_la
         assert "New York 1901" not in (other.content or "") and "Turni giocati in tempo" in (
             other.content or ""
         )
+
+
+async def test_a_turn_a_computer_played_when_time_ran_out_was_not_played_in_time(
+    fake_discord: FakeDiscord, tmp_path: Path
+) -> None:
+    fake = fake_discord
+    clock = Clock(datetime(2026, 5, 4, 10, tzinfo=UTC))
+    async with bot_at(fake, tmp_path / "db.sqlite", clock) as bot:
+        match_id, thread = await fast_match(fake, "skyline")
+        first, second, _ = await whose_turn(fake, bot, match_id)
+        clock.advance(minutes=61)
+        await bot.timekeeper.sweep()
+        await fake.wait_until(lambda: said(thread, "a computer played their turn") or None)
+        # The match goes on: its turns count already, the one the computer played as not in time.
+        english = await (await fake.slash("profile", {}, user=first, channel=fake.general)).response()
+        assert "Turns played in time: 0% (latest 50 matches)" in (english.content or "").splitlines()
+        first.locale = "it"
+        italian = await (await fake.slash("profile", {}, user=first, channel=fake.general)).response()
+        assert "Turni giocati in tempo: 0% (ultime 50 partite)" in (italian.content or "").splitlines()
+        # The other player has played no turn yet: there is nothing to judge them by.
+        other = await (await fake.slash("profile", {}, user=second, channel=fake.general)).response()
+        assert "played in time" not in (other.content or "")

@@ -56,10 +56,17 @@ async def test_reliability_counts_the_turns_a_person_played_before_their_deadlin
         assert await reliability(store, 999) is None
         assert await reliability(store, ANN.user_id or 0, guild_id=12345) is None
 
+        # A match abandoned after ann's time ran out counts as well: she vanished from it.
+        abandoned = await started(store)
+        timed_out = LoggedAction(seat=0, notation="x", stand_in=True)
+        abandoned = await store.commit_action(abandoned.id, abandoned.version, timed_out, state(1))
+        await store.close_match(abandoned.id, abandoned.version, MatchStatus.ABANDONED)
+        assert await reliability(store, ANN.user_id or 0) == 5 / 7
+
         figures = await career(store, ANN.user_id or 0)
         [game] = figures.games
-        assert (game.matches, game.wins, game.average_place) == (2, 1, 1.5)
-        assert figures.reliability == 5 / 6
+        assert (game.matches, game.wins, game.average_place) == (2, 1, 1.5)  # finished matches only
+        assert figures.reliability == 5 / 7
         # Each of ann's own turns whose beginning is known took one tick, ten minutes.
         assert game.turn_median_s == 600
 
