@@ -714,6 +714,38 @@ def cmd_replay(args: argparse.Namespace) -> int:
     return 0
 
 
+def cmd_stats(args: argparse.Namespace) -> int:
+    """Print the statistics a finished match's final post draws, as one JSON object."""
+    import sqlite3
+
+    from data.db import FileInUse
+    from data.store import SqliteMatchStore
+    from engine.core.errors import EngineError
+    from engine.host.match_stats import stored_match_stats
+    from engine.host.service import GameHost
+
+    database = Path(args.db)
+    if not database.is_file():
+        print(f"error: there is no database at {database}", file=sys.stderr)
+        return 1
+
+    async def compute() -> Any:
+        async with await SqliteMatchStore.open(database) as store:
+            host = GameHost(store)
+            return await stored_match_stats(host, await host.match(args.match))
+
+    try:
+        stats = asyncio.run(compute())
+    except (EngineError, FileInUse) as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return 1
+    except sqlite3.DatabaseError as exc:
+        print(f"error: {database} is not a database of the bot ({exc})", file=sys.stderr)
+        return 1
+    print(stats.model_dump_json(indent=2 if not args.json else None))
+    return 0
+
+
 def lang_choices() -> tuple[str, ...]:
     from lang import SUPPORTED
 
@@ -797,6 +829,11 @@ def build_parser() -> argparse.ArgumentParser:
     replay.add_argument("--out", required=True, help="the folder the images are written to")
     replay.add_argument("--seat", type=int, default=None, help="draw this seat's own view (from 0)")
     replay.add_argument("--animation", action="store_true", help="also the animation of the final post")
+
+    stats = sub.add_parser("stats", help="the statistics of a finished match, as JSON")
+    stats.add_argument("--db", required=True, help="the SQLite database file")
+    stats.add_argument("--match", type=int, required=True)
+    stats.add_argument("--json", action="store_true", help="one line of JSON (the default is indented)")
 
     web = sub.add_parser("web", help="serve the web table on the store, without Discord")
     web.add_argument("--host", default="127.0.0.1")
@@ -928,6 +965,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             "transcript": cmd_transcript,
             "clock-sim": cmd_clock_sim,
             "replay": cmd_replay,
+            "stats": cmd_stats,
         }
         handler = handlers[args.command]
         return handler(args)

@@ -24,12 +24,14 @@ from cogs._tournament_posts import table_thread_name
 from engine.host.boards import board_before_turn
 from engine.host.deliveries import Deliveries
 from engine.host.lobby_words import thread_title
+from engine.host.match_stats import statistics_text, stored_log
 from engine.host.outgoing import Outgoing, Sent
 from engine.host.pings import TurnPings
 from engine.host.ports import Delivery, LivePost, MatchRecord, Notice
 from engine.host.reminders import Reminders
 from engine.host.replays import final_animation_text
 from engine.host.threads import Threads
+from render.match_stats import match_stats_image
 from render.since import Since
 
 if TYPE_CHECKING:
@@ -115,10 +117,29 @@ class DiscordNotifier:
         return await self.threads.post(match, message)
 
     def finished(self, match: MatchRecord, where: Sent, locale: str) -> None:
+        self.bot.background.in_background(self._after_final(match, where, locale), f"statistics-{match.id}")
+
+    async def _after_final(self, match: MatchRecord, where: Sent, locale: str) -> None:
+        """Under the final post, in this order: the match in numbers, then its animation."""
+        await self._post_statistics(match, where, locale)
         if self.bot.animations:
-            self.bot.background.in_background(
-                self._post_animation(match, where, locale), f"animation-{match.id}"
+            await self._post_animation(match, where, locale)
+
+    async def _post_statistics(self, match: MatchRecord, where: Sent, locale: str) -> None:
+        """The statistics image of the match (see ``engine.host.match_stats``), drawn in the bot's render
+        processes; a failure is logged and the match stays as it is."""
+        try:
+            moves = await stored_log(self.bot.host, match)
+            png = await self.bot.renderer.run(match_stats_image, match, moves, locale)
+            shown = Outgoing(
+                statistics_text(match, locale), image=png, filename=f"match-{match.id}-numbers.png"
             )
+            await self.deliveries.sender.to_channel(where.channel_id, shown)
+        except asyncio.CancelledError:
+            log.info("match %s: the bot stopped before the statistics of the match were posted", match.id)
+            raise
+        except Exception:
+            log.exception("match %s: the statistics of the match could not be posted", match.id)
 
     async def _post_animation(self, match: MatchRecord, where: Sent, locale: str) -> None:
         """The whole match move by move, as an animated GIF under the final post (as much of it as fits,

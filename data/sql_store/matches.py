@@ -8,6 +8,8 @@ import logging
 from collections.abc import Sequence
 from typing import Any
 
+from pydantic import ValidationError
+
 from data import clocks as clockrows
 from data import rows, sql
 from data.checkpoints import is_checkpoint, pack_state
@@ -33,6 +35,7 @@ from data.sql_store.core import (
     load_match,
     queue,
 )
+from engine.core.errors import CorruptRecord
 from engine.core.replay import LoggedAction
 from engine.host.clock import ClockChange
 from engine.host.ports import (
@@ -42,7 +45,9 @@ from engine.host.ports import (
     MatchSummary,
     NewMatch,
     Player,
+    SeatResult,
     StoredBoard,
+    TimedAction,
 )
 
 log = logging.getLogger(__name__)
@@ -539,6 +544,75 @@ class MatchMethods(StoreCore[D]):
             return (yield from load_match(match_id))
 
         return await self._known.track(match_id, self._write(body))
+
+    async def seat_results(
+        self, user_id: int, guild_id: int | None = None, limit: int = 50, started: bool = False
+    ) -> list[SeatResult]:
+        """``user_id``'s seats in their ``limit`` latest finished matches (with ``started``, in every
+        match that started), on ``guild_id`` only when given, the last changed first, with each match's
+        result and resigned seats; a seat row that cannot be read is left out. Reads no board, so a
+        long career costs little."""
+        status = "m.status <> 'lobby'" if started else "m.status = 'finished'"
+        where = f"p.user_id = ? AND p.seat IS NOT NULL AND {status}"
+        params: list[Any] = [user_id]
+        if guild_id is not None:
+            where += " AND m.guild_id = ?"
+            params.append(guild_id)
+        selection = (
+            f"FROM matches AS m JOIN players AS p ON p.match_id = m.id WHERE {where} "
+            "ORDER BY m.updated_at DESC, m.id DESC LIMIT ?"
+        )
+        params.append(max(0, limit))
+
+        def body() -> Program[list[SeatResult]]:
+            found = yield sql.rows(f"SELECT m.id, m.game, p.seat, m.result_json {selection}", *params)
+            if not found:
+                return []
+            gave_up = yield sql.rows(
+                f"SELECT match_id, seat FROM players WHERE resigned = 1 AND seat IS NOT NULL "
+                f"AND match_id IN (SELECT m.id {selection})",
+                *params,
+            )
+            resigned: dict[int, set[int]] = {}
+            for match_id, seat in gave_up:
+                resigned.setdefault(int(match_id), set()).add(int(seat))
+            results = []
+            for match_id, game, seat, result in found:
+                fields = {"match_id": match_id, "game": game, "seat": seat, "result_json": result}
+                fields["resigned"] = frozenset(resigned.get(int(match_id), ()))
+                try:
+                    results.append(SeatResult.model_validate(fields))
+                except ValidationError as exc:
+                    log.warning("left match %s out of a career: %s", match_id, exc)
+            return results
+
+        return await self._read(body)
+
+    async def timed_logs(self, match_ids: Sequence[int]) -> dict[int, list[TimedAction]]:
+        """The kept actions of each of ``match_ids`` in the order played, with when each was committed;
+        an unknown match, or one without actions, maps to an empty list. Raises ``CorruptRecord`` naming
+        an unreadable entry."""
+        wanted = sorted(set(match_ids))
+        if not wanted:
+            return {}
+
+        def body() -> Program[dict[int, list[TimedAction]]]:
+            found = yield sql.rows(
+                "SELECT match_id, version, seat, notation, stand_in, created_at FROM actions "
+                f"WHERE match_id IN ({sql.marks(len(wanted))}) AND {KEPT} ORDER BY match_id, version",
+                *wanted,
+            )
+            logs: dict[int, list[TimedAction]] = {match_id: [] for match_id in wanted}
+            for match_id, version, seat, notation, stand_in, at in found:
+                action = rows.logged_action(match_id, version, seat, notation, stand_in)
+                what = f"the action at version {version} of match {match_id}"
+                when = clockrows.read_moment(at, "created_at", what)
+                if when is None:
+                    raise CorruptRecord(f"{what} cannot be read: created_at is empty")
+                logs[int(match_id)].append(TimedAction(version=int(version), action=action, at=when))
+            return logs
+
+        return await self._read(body)
 
     # ------------------------------------------------------------------------------------ undo
 

@@ -90,6 +90,25 @@ class MatchRecord(Frozen):
         return [p.name if (p := self.player_at(s)) else f"S{s + 1}" for s in range(self.seat_count)]
 
 
+class TimedAction(Frozen):
+    """One kept action of a match as stored, with the version it made and when it was committed."""
+
+    version: int
+    action: LoggedAction
+    at: datetime
+
+
+class SeatResult(Frozen):
+    """A person's seat in a match, with the match's stored result (None until it is finished) and the
+    seats whose players resigned."""
+
+    match_id: int
+    game: str
+    seat: int
+    result_json: str | None = None
+    resigned: frozenset[int] = frozenset()
+
+
 class TurnLines(Frozen):
     """One earlier turn's post: the seats it called to act and its lines."""
 
@@ -403,6 +422,19 @@ class MatchStore(Protocol):
         """Mark the latest actions at ``versions`` void (kept, never deleted) and commit a new version
         whose snapshot is ``state_json``, the state before them; queue ``deliveries`` at it and write
         the ``clocks`` it moves."""
+        ...
+
+    async def seat_results(
+        self, user_id: int, guild_id: int | None = None, limit: int = 50, started: bool = False
+    ) -> list[SeatResult]:
+        """``user_id``'s seats in their ``limit`` latest finished matches (with ``started``, every match
+        that started: being played, finished or abandoned), on the server ``guild_id`` only when given,
+        the last changed first."""
+        ...
+
+    async def timed_logs(self, match_ids: Sequence[int]) -> dict[int, list[TimedAction]]:
+        """The kept actions of each of ``match_ids`` in the order played, with when each was committed
+        (a match unknown or without actions maps to an empty list)."""
         ...
 
 

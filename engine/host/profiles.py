@@ -1,14 +1,20 @@
-"""What ``/leaderboard`` and ``/profile`` say: a game's best players and a person's ratings and latest
-rated matches, in the reader's language, written with the front end's ``Marks``."""
+"""What ``/leaderboard`` and ``/profile`` say: a game's best players and a person's ratings, career
+figures per game, reliability and latest rated matches, in the reader's language, written with the
+front end's ``Marks``."""
 
 from __future__ import annotations
 
-from datetime import datetime
+from datetime import datetime, timedelta
 from typing import TYPE_CHECKING
 
+from babel.numbers import format_decimal, format_percent
+
 from engine.core.errors import EngineError, LobbyError
+from engine.host.career import Career, GameCareer, career
 from engine.host.marks import Marks
+from engine.host.posts import duration
 from engine.host.ratings import RatingChange, RatingStore
+from engine.host.reliability import RELIABILITY_MATCHES
 from lang import join, t, tn
 
 if TYPE_CHECKING:
@@ -23,6 +29,31 @@ def record_words(locale: str, games: int, wins: int) -> str:
     played = tn(locale, "{count} game", "{count} games", games)
     won = tn(locale, "{count} win", "{count} wins", wins)
     return f"{played}, {won}"
+
+
+def career_line(locale: str, title: str, figures: GameCareer) -> str:
+    """ "New York: 12 games, 5 wins, average place 1.8, 3 h per turn (median)" in ``locale``."""
+    line = t(
+        locale,
+        "{game}: {record}, average place {place}",
+        game=title,
+        record=record_words(locale, figures.matches, figures.wins),
+        place=format_decimal(figures.average_place, format="0.#", locale=locale),
+    )
+    if figures.turn_median_s is not None:
+        took = duration(locale, timedelta(seconds=figures.turn_median_s))
+        line += ", " + t(locale, "{time} per turn (median)", time=took)
+    return line
+
+
+def reliability_line(locale: str, share: float) -> str:
+    """ "Turns played in time: 96% (latest 50 matches)" in ``locale``."""
+    return t(
+        locale,
+        "Turns played in time: {share} (latest {count} matches)",
+        share=format_percent(share, locale=locale),
+        count=RELIABILITY_MATCHES,
+    )
 
 
 class Profiles:
@@ -56,8 +87,9 @@ class Profiles:
         asked_by: int,
         game: str | None = None,
     ) -> str:
-        """``user_id``'s ratings (in ``game`` only, when given), latest rated matches and turns lost to
-        the clock. On a server, only what was played there; in direct messages, one's own whole record."""
+        """``user_id``'s ratings (in ``game`` only, when given), latest rated matches, figures per game
+        played, share of turns played in time and turns lost to the clock. On a server, only what was
+        played there; in direct messages, one's own whole record."""
         if guild_id is None and user_id != asked_by:
             raise LobbyError(t(locale, "in direct messages you can see your own profile only"))
         profile = await self.ratings.profile(user_id, PROFILE_MATCHES, guild_id=guild_id, game=game)
@@ -75,6 +107,7 @@ class Profiles:
             lines.append(await self._played(locale, change))
         if len(lines) == 1:
             lines.append(t(locale, "No rated matches yet."))
+        lines += self._career(locale, await career(self.host.store, user_id, guild_id), game)
         timeouts = await self.host.timeouts_of(user_id, guild_id)
         if timeouts:
             lines.append(
@@ -86,6 +119,16 @@ class Profiles:
                 )
             )
         return "\n".join(lines)
+
+    def _career(self, locale: str, figures: Career, game: str | None) -> list[str]:
+        """The career lines of a profile: one per game played (``game`` only, when given), then the
+        share of turns played in time."""
+        shown = [g for g in figures.games if game is None or g.game == game]
+        lines = [t(locale, "Finished matches:")] if shown else []
+        lines += [career_line(locale, self.title(locale, g.game), g) for g in shown]
+        if figures.reliability is not None:
+            lines.append(reliability_line(locale, figures.reliability))
+        return lines
 
     async def _played(self, locale: str, change: RatingChange) -> str:
         """One line of a player's history: when, which game and match, against whom, the place, the
