@@ -14,7 +14,7 @@ from engine.host.ports import MatchStatus
 from engine.registry import POLICIES
 from tests.discord.fake import FakeDiscord
 from tests.discord.models import FakeChannel, FakeMessage, FakeUser
-from tests.discord.test_bigapple import big_apple, button, started_match
+from tests.discord.test_bigapple import big_apple, button, new_match, started_match
 from tests.discord.test_clocks import fast_match, said
 from tests.discord.test_match_life import play_out
 from tests.discord.test_notify import Clock, bot_at
@@ -172,3 +172,54 @@ async def test_a_player_back_with_game_return_reads_what_the_computer_played_for
         assert f"a computer played {played} move" in text, text
         bullets = [line for line in text.splitlines() if line.startswith("• ")]
         assert 1 <= len(bullets) <= 9
+
+
+async def test_an_admin_offers_a_timed_out_seat_whose_player_is_sent_to_game_return_instead(
+    fake_discord: FakeDiscord, tmp_path: Path
+) -> None:
+    fake = fake_discord
+    cy = fake.add_user("cy")
+    clock = Clock(datetime(2026, 5, 4, 10, tzinfo=UTC))
+    async with bot_at(fake, tmp_path / "db.sqlite", clock) as bot:
+        match_id, thread = await new_match(fake, fake.alice, "ny1901", players=3, computers=1, clock="fast")
+        lobby = await fake.wait_for_message(thread)
+        joined = await (await fake.click(lobby, button(lobby, "ba:lobby:join:"), user=fake.bob)).response()
+        await (await fake.click(joined, button(joined, "ba:lobby:start:"), user=fake.alice)).response()
+        record = await bot.host.match(match_id)
+        rules = bot.host.rules(record.game)
+        [computer] = [p.seat for p in record.players if p.user_id is None and p.seat is not None]
+        await people_play_until_turn_of(bot, match_id, record.seat_of(fake.bob.id) or 0)
+        seat = record.seat_of(fake.bob.id)
+        assert seat is not None
+        for _ in range(2):  # Bob lets the time run out twice in a row: a computer keeps the seat
+            clock.advance(hours=2)
+            await bot.timekeeper.sweep()
+            record = await bot.host.match(match_id)
+            if not (kept := record.player_at(seat)) or not kept.absent:
+                await people_play_until_turn_of(bot, match_id, seat)
+        kept = (await bot.host.match(match_id)).player_at(seat)
+        assert kept is not None and kept.absent
+        assert seat not in rules.to_act(bot.host.state_of(await bot.host.match(match_id)))
+
+        async def offering(user: FakeUser, chosen: int) -> str:
+            ix = await fake.slash("game replace", {"seat": str(chosen + 1)}, user=user, channel=thread)
+            return (await ix.response()).content or ""
+
+        assert "since the start" in await offering(fake.alice, computer)
+        assert "Only the match's creator or a server admin" in await offering(fake.bob, seat)
+        assert "The seat is offered" in await offering(fake.admin, seat)
+        [offer] = await fake.wait_until(lambda: offers(thread) or None)
+        assert "Bob's seat (computer, while Bob is away)" in (offer.content or "")
+        assert "take it back with /game return" in await answer(fake, offer, fake.bob)
+        welcome = await answer(fake, offer, cy)
+        assert "You now play the seat Bob left" in welcome and "While you were away" in welcome, welcome
+        assert (await bot.host.match(match_id)).seat_of(cy.id) == seat
+        back = await (await fake.slash("game return", {}, user=fake.bob, channel=thread)).response()
+        assert "not playing in match" in (back.content or "")
+        # Cy's clock is Cy's own now.
+        clocks = await bot.host.seat_clocks(await bot.host.match(match_id))
+        assert clocks[seat].user_id == cy.id and clocks[seat].timeouts == 0
+        # A match that is over offers nothing.
+        await bot.host.abandon(match_id, fake.alice.id)
+        ix = await fake.slash("game replace", {"seat": str(seat + 1), "match": match_id}, user=fake.alice)
+        assert "no more moves can be made" in ((await ix.response()).content or "")
