@@ -15,8 +15,8 @@ from engine.host.clock import ClockChange
 from engine.host.ports import DeliveryDraft, MatchRecord, Player, SeatOffer
 
 OFFER_COLUMNS = (
-    "id, match_id, seat, offered_by, offered_version, taken_by, taken_version, leaver_id, leaver_name, "
-    "leaver_resigned"
+    "id, match_id, seat, offered_by, offered_version, taken_by, taken_version, taken_at, leaver_id, "
+    "leaver_name, leaver_resigned"
 )
 
 

@@ -209,6 +209,7 @@ class SeatOffer(Frozen):
     offered_version: int
     taken_by: int | None = None
     taken_version: int | None = None
+    taken_at: datetime | None = None
     leaver_id: int | None = None
     leaver_name: str | None = None
     leaver_resigned: bool = False

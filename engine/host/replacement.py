@@ -279,6 +279,12 @@ class SeatOffers:
             )
             return Taken(match, seat, post, welcome, away)
 
+    async def handed_over_at(self, match_id: int, seat: int) -> datetime | None:
+        """When ``seat`` of ``match_id`` last went to a new person (None: never). What was given to the
+        seat's person before (a private page's link) is not the new person's, and opens nothing."""
+        taken = [o.taken_at for o in await self.store.seat_offers(match_id) if o.seat == seat and o.taken_at]
+        return max(taken, default=None)
+
     async def since_away(self, match: MatchRecord, user_id: int) -> AwaySummary:
         """What a computer played for ``user_id``'s seat of ``match`` since they last moved there (for a
         player back with ``/game return``); nothing when they have no seat."""
