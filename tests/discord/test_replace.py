@@ -211,9 +211,21 @@ async def test_an_admin_offers_a_timed_out_seat_whose_player_is_sent_to_game_ret
         [offer] = await fake.wait_until(lambda: offers(thread) or None)
         assert "Bob's seat (computer, while Bob is away)" in (offer.content or "")
         assert "take it back with /game return" in await answer(fake, offer, fake.bob)
+        fake.close_dms(cy)
         welcome = await answer(fake, offer, cy)
         assert "You now play the seat Bob left" in welcome and "While you were away" in welcome, welcome
         assert (await bot.host.match(match_id)).seat_of(cy.id) == seat
+        # Cy's direct messages are closed: the hand waits behind the My hand button, for Cy alone.
+        notice = await fake.wait_for_message(
+            thread,
+            lambda m: (
+                "cannot send you direct messages" in (m.content or "") and f"<@{cy.id}>" in (m.content or "")
+            ),
+        )
+        hand = await (await fake.click(notice, button(notice, "ba:hand:"), user=cy)).response()
+        assert hand.ephemeral and hand.attachment("hand.png").data.startswith(b"\x89PNG")
+        old_hand = await (await fake.click(notice, button(notice, "ba:hand:"), user=fake.bob)).response()
+        assert "not playing" in (old_hand.content or "") and not old_hand.attachments
         back = await (await fake.slash("game return", {}, user=fake.bob, channel=thread)).response()
         assert "not playing in match" in (back.content or "")
         # Cy's clock is Cy's own now.
