@@ -20,6 +20,8 @@ from tests.discord.test_match_life import play_out
 from tests.discord.test_notify import Clock, bot_at
 
 TAKE = "ba:seat:take:"
+# How long a test waits for an answer or a delivery: long enough for a busy machine.
+WAIT = 20.0
 
 
 async def play_people_until(bot: BigApple, match_id: int, seat: int, moves: int) -> None:
@@ -58,7 +60,9 @@ async def people_play_until_turn_of(bot: BigApple, match_id: int, seat: int) -> 
 
 
 async def answer(fake: FakeDiscord, message: FakeMessage, user: FakeUser) -> str:
-    return (await (await fake.click(message, button(message, TAKE), user=user)).response()).content or ""
+    return (
+        await (await fake.click(message, button(message, TAKE), user=user)).response(timeout=WAIT)
+    ).content or ""
 
 
 def offers(thread: FakeChannel) -> list[FakeMessage]:
@@ -73,36 +77,40 @@ async def test_a_newcomer_takes_a_resigned_seat_plays_on_and_is_rated_from_their
     cy.locale = "it"
     async with big_apple(fake, tmp_path / "db.sqlite") as bot:
         match_id, thread = await started_match(fake, bot, "ny1901")
-        ask = await (await fake.slash("game resign", {}, user=fake.bob, channel=thread)).response()
-        await (await fake.click(ask, button(ask, "ba:resign:"), user=fake.bob)).response()
+        ask = await (await fake.slash("game resign", {}, user=fake.bob, channel=thread)).response(
+            timeout=WAIT
+        )
+        await (await fake.click(ask, button(ask, "ba:resign:"), user=fake.bob)).response(timeout=WAIT)
         seat = (await bot.host.match(match_id)).seat_of(fake.bob.id)
         assert seat is not None
         await play_people_until(bot, match_id, seat, 3)
         # The command suggests the seats a computer holds for someone who left them, in words.
         suggested = await (
             await fake.autocomplete("game replace", "seat", "", {}, user=fake.alice, channel=thread)
-        ).choices()
+        ).choices(timeout=WAIT)
         assert [c["value"] for c in suggested] == [str(seat + 1)]
         assert "Bob's seat (computer, after Bob resigned)" in suggested[0]["name"]
         # Only the creator (or an admin) offers it, and only a seat a computer holds.
         refused = await (
             await fake.slash("game replace", {"seat": "bob"}, user=fake.bob, channel=thread)
-        ).response()
+        ).response(timeout=WAIT)
         assert refused.ephemeral and "Only the match's creator or a server admin" in (refused.content or "")
         alice_seat = (await bot.host.match(match_id)).seat_of(fake.alice.id)
         assert alice_seat is not None
         held = await (
             await fake.slash("game replace", {"seat": str(alice_seat + 1)}, user=fake.alice, channel=thread)
-        ).response()
+        ).response(timeout=WAIT)
         assert "plays that seat" in (held.content or ""), held.content
         assert not offers(thread)
         # Offered twice: two posts, one seat.
         for _ in range(2):
             done = await (
                 await fake.slash("game replace", {"seat": str(seat + 1)}, user=fake.alice, channel=thread)
-            ).response()
+            ).response(timeout=WAIT)
             assert done.ephemeral and "The seat is offered in the thread" in (done.content or "")
-        first, second = await fake.wait_until(lambda: offers(thread) if len(offers(thread)) == 2 else None)
+        first, second = await fake.wait_until(
+            lambda: offers(thread) if len(offers(thread)) == 2 else None, timeout=WAIT
+        )
         assert "Take this seat" in (first.content or "") and "Bob's seat" in (first.content or "")
         # Who plays in the match, and who resigned from it, cannot take it.
         assert "You already play in match" in await answer(fake, first, fake.alice)
@@ -119,13 +127,18 @@ async def test_a_newcomer_takes_a_resigned_seat_plays_on_and_is_rated_from_their
         assert record.seat_of(cy.id) == seat and record.version == version + 1
         player = record.player_at(seat)
         assert player is not None and player.bot is None and not player.resigned and player.name == "Cy"
-        await fake.wait_for_message(thread, lambda m: "Cy takes over the seat Bob left" in (m.content or ""))
+        await fake.wait_for_message(
+            thread, lambda m: "Cy takes over the seat Bob left" in (m.content or ""), timeout=WAIT
+        )
         # (Direct messages are in the language Cy chose with /settings, else the server's: English.)
-        dm = await fake.wait_for_dm(cy, lambda m: "You now play the seat Bob left" in (m.content or ""))
+        dm = await fake.wait_for_dm(
+            cy, lambda m: "You now play the seat Bob left" in (m.content or ""), timeout=WAIT
+        )
         assert dm.attachments, "the hand's image"
         assert not [m for m in fake.dm_messages(fake.bob) if "You now play" in (m.content or "")]
         taken_post = await fake.wait_until(
-            lambda: next((m for m in thread.messages if m.id == first.id and not m.buttons), None)
+            lambda: next((m for m in thread.messages if m.id == first.id and not m.buttons), None),
+            timeout=WAIT,
         )
         assert "Cy took this seat" in (taken_post.content or "")
         # The other offer is stale now.
@@ -160,12 +173,12 @@ async def test_a_player_back_with_game_return_reads_what_the_computer_played_for
         # Their time runs out twice in a row: a computer plays their turn, then keeps the seat.
         clock.advance(hours=2)
         await bot.timekeeper.sweep()
-        await fake.wait_until(lambda: said(thread, "a computer played their turn") or None)
+        await fake.wait_until(lambda: said(thread, "a computer played their turn") or None, timeout=WAIT)
         await people_play_until_turn_of(bot, match_id, to_act)
         clock.advance(hours=2)
         await bot.timekeeper.sweep()
-        await fake.wait_until(lambda: said(thread, "twice in a row") or None)
-        back = await (await fake.slash("game return", {}, user=away, channel=thread)).response()
+        await fake.wait_until(lambda: said(thread, "twice in a row") or None, timeout=WAIT)
+        back = await (await fake.slash("game return", {}, user=away, channel=thread)).response(timeout=WAIT)
         text = back.content or ""
         assert back.ephemeral and "Welcome back" in text
         played = sum(1 for _, e in await bot.store.kept_actions(match_id) if e.seat == to_act and e.stand_in)
@@ -182,9 +195,13 @@ async def test_an_admin_offers_a_timed_out_seat_whose_player_is_sent_to_game_ret
     clock = Clock(datetime(2026, 5, 4, 10, tzinfo=UTC))
     async with bot_at(fake, tmp_path / "db.sqlite", clock) as bot:
         match_id, thread = await new_match(fake, fake.alice, "ny1901", players=3, computers=1, clock="fast")
-        lobby = await fake.wait_for_message(thread)
-        joined = await (await fake.click(lobby, button(lobby, "ba:lobby:join:"), user=fake.bob)).response()
-        await (await fake.click(joined, button(joined, "ba:lobby:start:"), user=fake.alice)).response()
+        lobby = await fake.wait_for_message(thread, timeout=WAIT)
+        joined = await (await fake.click(lobby, button(lobby, "ba:lobby:join:"), user=fake.bob)).response(
+            timeout=WAIT
+        )
+        await (await fake.click(joined, button(joined, "ba:lobby:start:"), user=fake.alice)).response(
+            timeout=WAIT
+        )
         record = await bot.host.match(match_id)
         rules = bot.host.rules(record.game)
         [computer] = [p.seat for p in record.players if p.user_id is None and p.seat is not None]
@@ -203,12 +220,12 @@ async def test_an_admin_offers_a_timed_out_seat_whose_player_is_sent_to_game_ret
 
         async def offering(user: FakeUser, chosen: int) -> str:
             ix = await fake.slash("game replace", {"seat": str(chosen + 1)}, user=user, channel=thread)
-            return (await ix.response()).content or ""
+            return (await ix.response(timeout=WAIT)).content or ""
 
         assert "since the start" in await offering(fake.alice, computer)
         assert "Only the match's creator or a server admin" in await offering(fake.bob, seat)
         assert "The seat is offered" in await offering(fake.admin, seat)
-        [offer] = await fake.wait_until(lambda: offers(thread) or None)
+        [offer] = await fake.wait_until(lambda: offers(thread) or None, timeout=WAIT)
         assert "Bob's seat (computer, while Bob is away)" in (offer.content or "")
         assert "take it back with /game return" in await answer(fake, offer, fake.bob)
         fake.close_dms(cy)
@@ -221,12 +238,17 @@ async def test_an_admin_offers_a_timed_out_seat_whose_player_is_sent_to_game_ret
             lambda m: (
                 "cannot send you direct messages" in (m.content or "") and f"<@{cy.id}>" in (m.content or "")
             ),
+            timeout=WAIT,
         )
-        hand = await (await fake.click(notice, button(notice, "ba:hand:"), user=cy)).response()
+        hand = await (await fake.click(notice, button(notice, "ba:hand:"), user=cy)).response(timeout=WAIT)
         assert hand.ephemeral and hand.attachment("hand.png").data.startswith(b"\x89PNG")
-        old_hand = await (await fake.click(notice, button(notice, "ba:hand:"), user=fake.bob)).response()
+        old_hand = await (await fake.click(notice, button(notice, "ba:hand:"), user=fake.bob)).response(
+            timeout=WAIT
+        )
         assert "not playing" in (old_hand.content or "") and not old_hand.attachments
-        back = await (await fake.slash("game return", {}, user=fake.bob, channel=thread)).response()
+        back = await (await fake.slash("game return", {}, user=fake.bob, channel=thread)).response(
+            timeout=WAIT
+        )
         assert "not playing in match" in (back.content or "")
         # Cy's clock is Cy's own now.
         clocks = await bot.host.seat_clocks(await bot.host.match(match_id))
@@ -234,4 +256,4 @@ async def test_an_admin_offers_a_timed_out_seat_whose_player_is_sent_to_game_ret
         # A match that is over offers nothing.
         await bot.host.abandon(match_id, fake.alice.id)
         ix = await fake.slash("game replace", {"seat": str(seat + 1), "match": match_id}, user=fake.alice)
-        assert "no more moves can be made" in ((await ix.response()).content or "")
+        assert "no more moves can be made" in ((await ix.response(timeout=WAIT)).content or "")
