@@ -85,7 +85,8 @@ class Offered:
 @dataclass(frozen=True, slots=True)
 class Taken:
     """A seat taken: the match as it stands now, what the offer's post says from now on, and what the
-    newcomer reads privately (their welcome and the summary of the seat's moves meanwhile)."""
+    newcomer reads in answer (their welcome, and the summary of the seat's moves meanwhile, which is for
+    them alone)."""
 
     match: MatchRecord
     seat: int
@@ -277,7 +278,13 @@ class SeatOffers:
             post = HOST.say(
                 "{newcomer} took this seat of match #{number}.", newcomer=newcomer.name, number=match.id
             )
-            return Taken(match, seat, post, welcome, away)
+            answer = HOST.say(
+                "You now play the seat {person} left in match #{number}: your hand comes by direct message, "
+                "or behind **My hand** under the latest post.",
+                person=leaver_name,
+                number=match.id,
+            )
+            return Taken(match, seat, post, answer, away)
 
     async def handed_over_at(self, match_id: int, seat: int) -> datetime | None:
         """When ``seat`` of ``match_id`` last went to a new person (None: never). What was given to the
