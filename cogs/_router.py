@@ -10,6 +10,7 @@ from cogs._lobby_ui import add_computer, lobby_button
 from cogs._move_menu import open_menu, open_picks, pick_move, play_one, play_picks, select_move, undo
 from cogs._post_buttons import show_hand, show_web_link
 from cogs._queue_ui import leave_pressed
+from cogs._seat_offer import take_pressed
 from cogs.tournaments import advance_pressed, join_pressed
 
 ROUTES: dict[str, Route] = {
@@ -27,6 +28,7 @@ ROUTES: dict[str, Route] = {
     "abandon": abandon,
     "resign": resign,
     "rematch": rematch,
+    "seat": take_pressed,
     "tjoin": join_pressed,
     "tadvance": advance_pressed,
     "replay": replay.step,

@@ -15,6 +15,7 @@ from cogs._lobby_ui import lobby_message
 from cogs._marks import DiscordMarks
 from cogs._move_menu import take_back
 from cogs._reply import reply
+from cogs._seat_offer import offer_seat, seat_suggestions
 from engine.core.options import parse_options
 from engine.host import controls, extensions, queue_words
 from engine.host import lobby_words as words
@@ -24,6 +25,7 @@ from engine.host.outgoing import Outgoing
 from engine.host.ports import MatchRecord, MatchStatus, Player
 from engine.host.private import seat_names
 from engine.host.queue_words import PEOPLE_ONLY, PEOPLE_ONLY_VALUE
+from engine.host.while_away import welcome_text
 from engine.registry import GAMES
 from lang.says import Namer, render
 
@@ -233,7 +235,29 @@ class Lobby(commands.GroupCog, group_name="game", group_description="Create, joi
         record = await self.bot.host.find_match(scope, match, thread_id_of(interaction))
         record = await self.bot.host.back(record.id, interaction.user.id, scope)
         self.bot.kick_outbox()
-        await reply(interaction, words.welcome_back(record.id))
+        away = await self.bot.host.offers.since_away(record, interaction.user.id)
+        locale = await reader_locale(interaction)
+        name = self.bot.host.namer(record)
+        await reply(interaction, welcome_text(locale, words.welcome_back(record.id), away, name))
+
+    @app_commands.command(
+        name="replace", description="Offer a seat a computer holds to a new player (creator or admin)"
+    )
+    @app_commands.describe(
+        seat="The seat a computer holds since its player left",
+        match="The match number (default: this thread's match)",
+    )
+    @app_commands.guild_only()
+    async def replace(
+        self, interaction: discord.Interaction[Any], seat: str, match: int | None = None
+    ) -> None:
+        await offer_seat(interaction, seat, match, thread_id_of(interaction))
+
+    @replace.autocomplete("seat")
+    async def replace_seats(
+        self, interaction: discord.Interaction[Any], current: str
+    ) -> list[app_commands.Choice[str]]:
+        return await seat_suggestions(interaction, current, thread_id_of(interaction))
 
     @app_commands.command(name="extend", description="Add 24 hours to your turn, once per match")
     @app_commands.describe(match="The match number (default: this thread's match)")

@@ -13,22 +13,23 @@ from pydantic import ValidationError
 from data import db as dbmod
 from data import sql
 from data.sql import Program, SqliteTransactions, Transactions
+from data.sql_store.core import KEPT
+from data.sql_store.offers import OFFER_COLUMNS, offer_of_row
 from data.store import SqliteMatchStore
 from engine.core.contract import Outcome
 from engine.core.errors import CorruptRecord, MatchNotFound
-from engine.host.ports import MatchRecord, MatchStatus
+from engine.host.ports import MatchRecord, MatchStatus, SeatOffer
 from engine.host.ratings import (
     ORDINAL_Z,
     GameStanding,
     LeaderRow,
     Profile,
+    RatedPerson,
     Rating,
     RatingChange,
     display_rating,
-    places_with_resignations,
-    rate_match,
-    rated_seats,
-    resigned_seats,
+    rate_people,
+    rated_people,
 )
 
 
@@ -88,7 +89,7 @@ class SqlRatings:
         outcome does not cover its seats, ``MatchNotFound`` when the match is not in the database, and
         ``CorruptRecord`` when ``result_json`` is not an ``Outcome``.
         """
-        seats, outcome = rating_inputs(match, outcome)
+        outcome = rating_inputs(match, outcome)
         now = self._clock()
         # Where writers run side by side, the match's row is held so that it is rated once.
         status_sql = "SELECT status FROM matches WHERE id = ?" + (
@@ -105,9 +106,10 @@ class SqlRatings:
                 )
             if (yield sql.value("SELECT 1 FROM rated_matches WHERE match_id = ?", match.id)):
                 return False
-            users = [user_id for user_id in seats if user_id is not None]
+            people = (yield from _rated_people(match, outcome)) if outcome is not None else []
+            users = [person.user_id for person in people]
             current = (yield from _read_ratings(match.game, users)) if outcome is not None else {}
-            updated = rate_match(current, seats, outcome) if outcome is not None else {}
+            updated = rate_people(current, people) if outcome is not None else {}
             yield sql.count(
                 "INSERT INTO rated_matches (match_id, game, rated, rated_at) VALUES (?, ?, ?, ?)",
                 match.id,
@@ -121,7 +123,7 @@ class SqlRatings:
                 UPSERT_RATING,
                 [(match.game, u, r.mu, r.sigma, r.games, r.wins, now) for u, r in updated.items()],
             )
-            yield sql.each(INSERT_HISTORY, history_rows(match, seats, outcome, current, updated, now))
+            yield sql.each(INSERT_HISTORY, history_rows(match, people, outcome, current, updated, now))
             return True
 
         return await self._transactions.write(body)
@@ -271,9 +273,9 @@ def profile_of(user_id: int, standings: Iterable[Sequence[Any]], recent: Iterabl
     return Profile(user_id=user_id, games=tuple(games), recent=tuple(rating_change_of_row(r) for r in recent))
 
 
-def rating_inputs(match: MatchRecord, outcome: Outcome | None) -> tuple[list[int | None], Outcome | None]:
-    """Who is rated in each seat of ``match`` and the outcome to rate it by (resignations counted last);
-    ``outcome`` defaults to the stored one. Raises as ``record`` says."""
+def rating_inputs(match: MatchRecord, outcome: Outcome | None) -> Outcome | None:
+    """The outcome to rate ``match`` by, as stored (``outcome`` defaults to the stored one). Raises as
+    ``record`` says."""
     if match.status is not MatchStatus.FINISHED:
         raise ValueError(f"match {match.id} is {match.status.value}; only finished matches are rated")
     if outcome is None and match.result_json is not None:
@@ -283,16 +285,32 @@ def rating_inputs(match: MatchRecord, outcome: Outcome | None) -> tuple[list[int
             f"the outcome of match {match.id} places {len(outcome.places)} seats, "
             f"but the match has {match.seat_count}"
         )
-    seats = rated_seats(match)
-    if outcome is not None:
-        places = places_with_resignations(outcome.places, resigned_seats(match))
-        outcome = outcome.model_copy(update={"places": places})
-    return seats, outcome
+    return outcome
+
+
+def _rated_people(match: MatchRecord, outcome: Outcome) -> Program[list[RatedPerson]]:
+    """The people ``match`` rates (``engine.host.ratings.rated_people``), with the seats new people
+    took over and the moves they made there read from the store."""
+    found = yield sql.rows(
+        f"SELECT {OFFER_COLUMNS} FROM seat_offers WHERE match_id = ? AND taken_by IS NOT NULL", match.id
+    )
+    taken: list[SeatOffer] = [offer_of_row(row) for row in found]
+    moves: list[tuple[int, int]] = []
+    if taken:
+        seats = sorted({offer.seat for offer in taken})
+        played = yield sql.rows(
+            f"SELECT version, seat FROM actions WHERE match_id = ? AND NOT stand_in AND {KEPT} "
+            f"AND seat IN ({sql.marks(len(seats))})",
+            match.id,
+            *seats,
+        )
+        moves = [(int(version), int(seat)) for version, seat in played]
+    return rated_people(match, outcome, taken, moves)
 
 
 def history_rows(
     match: MatchRecord,
-    seats: Sequence[int | None],
+    people: Sequence[RatedPerson],
     outcome: Outcome,
     current: dict[int, Rating],
     updated: dict[int, Rating],
@@ -300,18 +318,19 @@ def history_rows(
 ) -> list[tuple[Any, ...]]:
     """The ``rating_history`` rows (``HISTORY_COLUMNS``) of a rated match, one per rated player."""
     history = []
-    for seat, user_id in enumerate(seats):
-        if user_id is None:
+    for person in people:
+        if person.user_id not in updated:
             continue
-        old, new = current.get(user_id, Rating()), updated[user_id]
+        old, new = current.get(person.user_id, Rating()), updated[person.user_id]
+        seat = person.seat
         history.append(
             (
                 match.id,
                 match.game,
-                user_id,
+                person.user_id,
                 seat,
                 match.seat_count,
-                outcome.places[seat],
+                person.place,
                 outcome.scores[seat] if seat < len(outcome.scores) else 0,
                 old.mu,
                 old.sigma,

@@ -215,6 +215,10 @@ async def seat_of(request: web.Request) -> tuple[MatchRecord, SeatPass] | None:
     owner = player.user_id if player is not None else None
     if owner is not None and await links_revoked(table.settings, owner, seat_pass.issued):
         return None
+    # A link given to whoever played the seat before a new person took it over is not the newcomer's.
+    handed = await table.host.offers.handed_over_at(match.id, seat_pass.seat)
+    if handed is not None and seat_pass.issued < handed.replace(microsecond=0):
+        return None
     return match, seat_pass
 
 

@@ -14,9 +14,10 @@ from __future__ import annotations
 from data.sql_store.core import D
 from data.sql_store.matches import MatchMethods
 from data.sql_store.notices import NoticeMethods
+from data.sql_store.offers import OfferMethods
 
 
-class SqlMatchStore(MatchMethods[D], NoticeMethods[D]):
+class SqlMatchStore(MatchMethods[D], NoticeMethods[D], OfferMethods[D]):
     """Durable match storage in an SQL database ``D`` (see ``engine.host.ports.MatchStore``). Reads raise
     ``MatchNotFound`` for an unknown match and ``CorruptRecord`` for a row that cannot be read; writes
     raise those too (and then change nothing), plus ``StaleVersion``, ``LobbyError`` or ``MatchClosed``

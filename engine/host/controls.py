@@ -63,6 +63,7 @@ ADDRESSES: dict[str, re.Pattern[str]] = {
         "abandon": rf"abandon:(?P<match_id>{_N}):(?P<version>{_N})",
         "resign": rf"resign:(?P<match_id>{_N})",
         "rematch": rf"rematch:(?P<match_id>{_N})",
+        "seat": rf"seat:take:(?P<offer_id>{_N})",
         "tjoin": rf"tjoin:(?P<tournament_id>{_N})",
         "tadvance": rf"tadvance:(?P<action>end|keep):(?P<tournament_id>{_N}):(?P<round_number>{_N})"
         r":(?P<plan>p[0-9a-f]{10})",
@@ -194,6 +195,11 @@ def resign(match_id: int, locale: str) -> tuple[Control, ...]:
 
 def abandon(match_id: int, version: int, locale: str) -> tuple[Control, ...]:
     return (Control(f"abandon:{match_id}:{version}", render(locale, ABANDON_LABEL), style="danger"),)
+
+
+def take_seat(offer_id: int, locale: str) -> tuple[Control, ...]:
+    """Under a seat's offer (``/game replace``): the first eligible person who presses it plays the seat."""
+    return (Control(f"seat:take:{offer_id}", t(locale, "Take this seat"), "🪑", "success"),)
 
 
 # The lobby.

@@ -217,7 +217,60 @@ class SettingsStore(Protocol):
         ...
 
 
-class MatchStore(Protocol):
+class SeatOffer(Frozen):
+    """A seat a computer holds, offered to a new person (``/game replace``); ``taken_by`` once someone
+    took it, at ``taken_version``, from ``leaver`` (who had left the seat, resigning or timing out)."""
+
+    id: int
+    match_id: int
+    seat: int
+    offered_by: int
+    offered_version: int
+    taken_by: int | None = None
+    taken_version: int | None = None
+    taken_at: datetime | None = None
+    leaver_id: int | None = None
+    leaver_name: str | None = None
+    leaver_resigned: bool = False
+
+
+class SeatOfferStore(Protocol):
+    """The seats offered to new people, and who took them."""
+
+    async def offer_seat(self, match_id: int, seat: int, offered_by: int, offered_version: int) -> SeatOffer:
+        """Record an offer of ``seat``; raises ``MatchNotFound``."""
+        ...
+
+    async def seat_offer(self, offer_id: int) -> SeatOffer | None:
+        """The offer ``offer_id``, None when there is none."""
+        ...
+
+    async def seat_offers(self, match_id: int) -> list[SeatOffer]:
+        """Every offer of ``match_id``, in the order they were made."""
+        ...
+
+    async def in_tournament(self, match_id: int) -> bool:
+        """Whether ``match_id`` is a tournament's table."""
+        ...
+
+    async def take_seat(
+        self,
+        offer: SeatOffer,
+        expected_version: int,
+        newcomer: Player,
+        leaver: Player,
+        deliveries: Sequence[DeliveryDraft] = (),
+        clocks: ClockChange | None = None,
+    ) -> MatchRecord:
+        """``newcomer`` takes the offered seat from ``leaver`` in one transaction: the offer is marked
+        taken at the new version, the seat's player replaced, the seat's living private message and
+        image forgotten (they were the leaver's), ``deliveries`` queued and ``clocks`` written. Raises
+        ``StaleVersion`` when the match moved on or the offer was taken already, ``LobbyError`` when
+        the newcomer holds another seat, ``MatchClosed`` unless the match is active."""
+        ...
+
+
+class MatchStore(SeatOfferStore, Protocol):
     """Durable storage for matches. Every write is one transaction; writes that change a started match
     are guarded by its version and raise ``StaleVersion`` when another write got there first.
     Reads raise ``MatchNotFound`` for an unknown id and ``CorruptRecord`` for rows that cannot be read.

@@ -10,6 +10,11 @@ Every human player is rated on their own, by the place their seat finished in:
   place, so they rise or fall together and are tied with each other.
 - A match with fewer than two rated humans changes nothing (beating only computers proves nothing
   about a player's standing among people).
+- A seat a new person took over (``/game replace``, see ``engine.host.replacement``) rates them with the
+  seat's final place, but only if they made at least one move there themselves (taking a seat and
+  letting the computer finish it proves nothing); whoever resigned the seat before them is still rated
+  last, as if nobody had taken it, and whoever left it after timeouts is not rated, as when a computer
+  keeps a seat to the end.
 
 The number players see, ``Rating.display``, is a conservative estimate scaled to Elo-like figures:
 
@@ -24,6 +29,7 @@ a track record, which is what a leaderboard should show.
 
 from __future__ import annotations
 
+from collections import defaultdict
 from collections.abc import Collection, Mapping, Sequence
 from typing import Protocol
 
@@ -31,7 +37,7 @@ from openskill.models import PlackettLuce
 from pydantic import Field
 
 from engine.core.contract import Frozen, Outcome
-from engine.host.ports import MatchRecord
+from engine.host.ports import MatchRecord, SeatOffer
 
 DEFAULT_MU = 25.0
 DEFAULT_SIGMA = 25.0 / 3.0
@@ -120,6 +126,71 @@ def places_as_rated(match: MatchRecord, outcome: Outcome) -> Outcome:
     return outcome.model_copy(update={"places": ranked})
 
 
+class RatedPerson(Frozen):
+    """A person a finished match rates: who, for which seat, and the place the rating counts."""
+
+    user_id: int
+    seat: int
+    place: int
+
+
+def rated_people(
+    match: MatchRecord,
+    outcome: Outcome,
+    taken: Sequence[SeatOffer] = (),
+    own_moves: Collection[tuple[int, int]] = (),
+) -> list[RatedPerson]:
+    """Every person ``match`` rates, with the place counted for them (``outcome``'s places as stored).
+
+    ``taken``: the offers of its seats that new people took; ``own_moves``: (version, seat) of the
+    moves people played themselves (not a computer for them), which tell whether a newcomer moved
+    while the seat was theirs. See the module docstring for who counts. A person found twice counts
+    once, for the seat they were found in first."""
+    resigned = resigned_seats(match)
+    counted = places_with_resignations(outcome.places, resigned)
+    stayed = [place for seat, place in enumerate(counted) if seat not in resigned]
+    last = max(stayed) + 1 if stayed else 1
+    handovers: dict[int, list[SeatOffer]] = defaultdict(list)
+    for offer in sorted(taken, key=lambda o: o.taken_version or 0):
+        if offer.taken_by is not None and offer.taken_version is not None:
+            handovers[offer.seat].append(offer)
+
+    def moved(seat: int, since: int, until: int | None) -> bool:
+        return any(
+            s == seat and since < version and (until is None or version <= until) for version, s in own_moves
+        )
+
+    found: list[RatedPerson] = []
+    for seat, user_id in enumerate(rated_seats(match)):
+        if user_id is None:
+            continue
+        latest = handovers[seat][-1] if handovers[seat] else None
+        if latest is not None and latest.taken_by == user_id:
+            assert latest.taken_version is not None
+            if not moved(seat, latest.taken_version, None):
+                continue
+        found.append(RatedPerson(user_id=user_id, seat=seat, place=counted[seat]))
+    for seat, offers in sorted(handovers.items()):
+        for index, offer in enumerate(offers):
+            if offer.leaver_id is None or not offer.leaver_resigned:
+                continue
+            if index > 0:
+                came = offers[index - 1].taken_version
+                assert came is not None
+                if not moved(seat, came, offer.taken_version):
+                    continue
+            found.append(RatedPerson(user_id=offer.leaver_id, seat=seat, place=last))
+    unique: dict[int, RatedPerson] = {}
+    for person in found:
+        unique.setdefault(person.user_id, person)
+    return list(unique.values())
+
+
+def rate_people(current: Mapping[int, Rating], people: Sequence[RatedPerson]) -> dict[int, Rating]:
+    """``rate_match`` for ``people`` (see ``rated_people``), each rated by their own place."""
+    return _rate([(p.user_id, p.place) for p in people], current)
+
+
 def rate_match(
     current: Mapping[int, Rating], seats: Sequence[int | None], outcome: Outcome
 ) -> dict[int, Rating]:
@@ -137,6 +208,11 @@ def rate_match(
     humans = [
         (user_id, place) for user_id, place in zip(seats, outcome.places, strict=True) if user_id is not None
     ]
+    return _rate(humans, current)
+
+
+def _rate(humans: Sequence[tuple[int, int]], current: Mapping[int, Rating]) -> dict[int, Rating]:
+    """The new ratings of ``humans`` (user id, place); see ``rate_match``."""
     users = [user_id for user_id, _ in humans]
     if len(set(users)) != len(users):
         raise ValueError("a player holds two seats, so their places cannot be rated")

@@ -73,6 +73,7 @@ from engine.host.refusals import (
     require_active,
     require_seat,
 )
+from engine.host.replacement import SeatOffers
 from engine.host.results import ActResult
 from engine.host.seat_clocks import SeatClocks
 from engine.host.sending import Destination, Sender
@@ -146,6 +147,8 @@ class GameHost:
         self.judged = self.committer.judged
         self.sender = Sender(store, backoff or Backoff(), self.match)
         self.backoff: Backoff[Destination] = self.sender.backoff
+        # A new person in a seat a computer holds (``/game replace``).
+        self.offers = SeatOffers(self, store, self._locks)
 
     def hearing_other_processes(self) -> AbstractAsyncContextManager[object]:
         """Within the block, ``versions`` hears too of the versions other processes on the same database

@@ -5,15 +5,18 @@ from __future__ import annotations
 import pytest
 
 from engine.core.contract import Outcome
-from engine.host.ports import MatchRecord, MatchStatus, Player
+from engine.host.ports import MatchRecord, MatchStatus, Player, SeatOffer
 from engine.host.ratings import (
     DEFAULT_MU,
     DEFAULT_SIGMA,
     Profile,
+    RatedPerson,
     Rating,
     display_rating,
     places_as_rated,
     rate_match,
+    rate_people,
+    rated_people,
     rated_seats,
     win_chances,
 )
@@ -158,3 +161,77 @@ def test_people_read_the_places_the_rating_counts_with_the_best_who_played_on_fi
     assert places_as_rated(match, outcome(1, 1, 3)).places == (3, 1, 2)
     unresigned = match.model_copy(update={"players": (match.players[1], match.players[2])})
     assert places_as_rated(unresigned, outcome(2, 1, 3)).places == (2, 1, 3)
+
+
+def finished(*players: Player) -> MatchRecord:
+    return MatchRecord(
+        id=1,
+        game="toy",
+        options=frozenset(),
+        seat_count=3,
+        seed=1,
+        status=MatchStatus.FINISHED,
+        version=50,
+        players=players,
+        created_at="t",
+        updated_at="t",
+    )
+
+
+def taken(seat: int, version: int, newcomer: int, leaver: int, resigned: bool, offer: int = 1) -> SeatOffer:
+    return SeatOffer(
+        id=offer,
+        match_id=1,
+        seat=seat,
+        offered_by=ANN,
+        offered_version=version - 1,
+        taken_by=newcomer,
+        taken_version=version,
+        leaver_id=leaver,
+        leaver_name="someone",
+        leaver_resigned=resigned,
+    )
+
+
+def test_a_newcomer_counts_from_their_first_move_and_who_resigned_the_seat_stays_last() -> None:
+    match = finished(
+        Player(user_id=ANN, name="ann", seat=0),
+        Player(user_id=CY, name="cy", seat=1),
+        Player(name="computer", bot="greedy", seat=2),
+    )
+    handed = [taken(1, 20, CY, BOB, resigned=True)]
+    # Cy moved at version 25, after taking Bob's seat at 20: rated with the seat's place; Bob last.
+    people = rated_people(match, outcome(2, 1, 3), handed, [(5, 1), (25, 1), (26, 0)])
+    assert sorted(people, key=lambda p: p.user_id) == [
+        RatedPerson(user_id=ANN, seat=0, place=2),
+        RatedPerson(user_id=BOB, seat=1, place=4),
+        RatedPerson(user_id=CY, seat=1, place=1),
+    ]
+    new = rate_people({}, people)
+    assert new[CY].wins == 1 and new[BOB].mu < new[ANN].mu < new[CY].mu
+    # Only Bob's own move (version 5) was before the handover: Cy never played, and is not rated.
+    idle = rated_people(match, outcome(2, 1, 3), handed, [(5, 1), (26, 0)])
+    assert {p.user_id for p in idle} == {ANN, BOB}
+
+
+def test_who_left_a_seat_after_timeouts_is_not_rated_when_someone_took_it() -> None:
+    match = finished(
+        Player(user_id=ANN, name="ann", seat=0),
+        Player(user_id=CY, name="cy", seat=1),
+        Player(user_id=DI, name="di", seat=2),
+    )
+    people = rated_people(match, outcome(1, 2, 3), [taken(1, 20, CY, BOB, resigned=False)], [(21, 1)])
+    assert {(p.user_id, p.place) for p in people} == {(ANN, 1), (CY, 2), (DI, 3)}
+
+
+def test_a_newcomer_who_resigned_in_turn_is_rated_last_only_if_they_moved() -> None:
+    match = finished(
+        Player(user_id=ANN, name="ann", seat=0),
+        Player(user_id=DI, name="di", seat=1),
+        Player(user_id=BOB, name="bob", seat=2),
+    )
+    chain = [taken(1, 20, CY, ANN + 1, resigned=True), taken(1, 40, DI, CY, resigned=True, offer=2)]
+    moved = rated_people(match, outcome(3, 1, 2), chain, [(30, 1), (41, 1)])
+    assert {(p.user_id, p.place) for p in moved} == {(ANN, 3), (BOB, 2), (DI, 1), (ANN + 1, 4), (CY, 4)}
+    still = rated_people(match, outcome(3, 1, 2), chain, [(41, 1)])
+    assert CY not in {p.user_id for p in still}
