@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Callable
-from datetime import UTC, datetime, time, timedelta
+from datetime import datetime, timedelta
 from typing import Protocol
 
 from pydantic import Field, field_validator
@@ -22,7 +22,7 @@ from engine.core.errors import LobbyError
 from engine.core.model import Frozen
 from engine.host.languages import recipient_locale
 from engine.host.lobby_words import my_game_line
-from engine.host.notify import canonical_zone, zone_of
+from engine.host.notify import canonical_zone, next_hour_after, zone_of
 from engine.host.outgoing import Outgoing, Refused, TryLater
 from engine.host.pings import TurnPings
 from engine.host.service import GameHost
@@ -55,16 +55,8 @@ class DigestTime(Frozen):
         return value
 
     def next_after(self, moment: datetime) -> datetime:
-        """The first time after ``moment`` that the digest comes, in UTC. A local hour that a clock change
-        skips is taken as the instant the clock jumps (zoneinfo's reading of a missing local time)."""
-        zone = zone_of(self.zone)
-        day = moment.astimezone(zone).date()
-        for _ in range(3):
-            candidate = datetime.combine(day, time(self.hour), tzinfo=zone).astimezone(UTC)
-            if candidate > moment:
-                return candidate
-            day += timedelta(days=1)
-        raise AssertionError("an hour comes round within three days")  # pragma: no cover
+        """The first time after ``moment`` that the digest comes, in UTC (see ``next_hour_after``)."""
+        return next_hour_after(moment, self.hour, self.zone)
 
 
 class Digest(Frozen):

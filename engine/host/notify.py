@@ -57,6 +57,20 @@ def canonical_zone(name: str) -> str | None:
     return _spellings().get(name.strip().casefold())
 
 
+def next_hour_after(moment: datetime, hour: int, zone_name: str) -> datetime:
+    """The first time after ``moment`` that the clocks of ``zone_name`` show ``hour`` o'clock, in UTC. An
+    hour that a clock change skips is taken as the instant the clock jumps (zoneinfo's reading of a
+    missing local time)."""
+    zone = zone_of(zone_name)
+    day = moment.astimezone(zone).date()
+    for _ in range(3):
+        candidate = datetime.combine(day, time(hour), tzinfo=zone).astimezone(UTC)
+        if candidate > moment:
+            return candidate
+        day += timedelta(days=1)
+    raise AssertionError("an hour comes round within three days")  # pragma: no cover
+
+
 def zone_of(name: str) -> ZoneInfo:
     """The IANA time zone ``name`` (such as ``Europe/Rome``, spelled as the list spells it); raises
     ``ValueError`` for any other name."""
@@ -96,17 +110,8 @@ class QuietHours(Frozen):
         return hour >= self.start or hour < self.end
 
     def end_after(self, moment: datetime) -> datetime:
-        """The first end of these hours after ``moment``, in UTC. A local end hour that a clock change
-        skips is taken as the instant the clock jumps (zoneinfo's reading of a missing local time)."""
-        zone = zone_of(self.zone)
-        local = moment.astimezone(zone)
-        day = local.date()
-        for _ in range(3):
-            candidate = datetime.combine(day, time(self.end), tzinfo=zone).astimezone(UTC)
-            if candidate > moment:
-                return candidate
-            day += timedelta(days=1)
-        raise AssertionError("an end hour comes round within three days")  # pragma: no cover
+        """The first end of these hours after ``moment``, in UTC (see ``next_hour_after``)."""
+        return next_hour_after(moment, self.end, self.zone)
 
 
 class NotifyPrefs(Frozen):
