@@ -16,7 +16,12 @@ if TYPE_CHECKING:
 
 
 class DiscordMarks:
-    STYLES: ClassVar[dict[Moment, discord.utils.TimestampStyle]] = {"date": "d", "relative": "R", "full": "f"}
+    STYLES: ClassVar[dict[Moment, discord.utils.TimestampStyle]] = {
+        "date": "d",
+        "relative": "R",
+        "full": "f",
+        "time": "t",
+    }
 
     def __init__(self, bot: Bot) -> None:
         self.bot = bot

@@ -15,6 +15,7 @@ from pydantic import ValidationError
 from engine.core.contract import Outcome
 from engine.core.model import Frozen
 from engine.host.log_turns import own_turns, turns_of
+from engine.host.matchmaking import active_hours
 from engine.host.ports import MatchStore, SeatResult, TimedAction
 from engine.host.ratings import places_with_resignations
 from engine.host.reliability import RELIABILITY_MATCHES, person_turns
@@ -39,6 +40,9 @@ class Career(Frozen):
 
     games: tuple[GameCareer, ...] = ()
     reliability: float | None = None
+    # The share of their own moves in each hour of the day (UTC), over the latest matches; empty when
+    # they made none (see ``engine.host.matchmaking.active_hours``).
+    rhythm: tuple[float, ...] = ()
 
 
 def counted_place(held: SeatResult) -> int | None:
@@ -83,7 +87,15 @@ def career_of(
         for game, found in places.items()
     ]
     games.sort(key=lambda g: (-g.matches, g.game))
-    return Career(games=tuple(games), reliability=person_turns(latest, logs).share)
+    own = {
+        (held.match_id, timed.version): timed.at
+        for held in [*seats, *latest]
+        for timed in logs.get(held.match_id, [])
+        if timed.action.seat == held.seat and not timed.action.stand_in
+    }
+    return Career(
+        games=tuple(games), reliability=person_turns(latest, logs).share, rhythm=active_hours(own.values())
+    )
 
 
 async def career(store: MatchStore, user_id: int, guild_id: int | None = None) -> Career:

@@ -21,7 +21,7 @@ class Dated:
 
 
 # How a moment is written: its date, how long ago it was, or its date and time.
-Moment = Literal["date", "relative", "full"]
+Moment = Literal["date", "relative", "full", "time"]
 
 
 class Marks(Protocol):
@@ -93,6 +93,8 @@ class PlainMarks:
         return f"@&{role_id}"
 
     def moment(self, when: datetime, style: Moment) -> str:
+        if style == "time":
+            return when.strftime("%H:%M")
         return when.date().isoformat() if style == "date" else when.isoformat(" ", "minutes")
 
     def server(self, guild_id: int) -> str | None:
@@ -118,4 +120,6 @@ class PageMarks(PlainMarks):
     def moment(self, when: datetime, style: Moment) -> str:
         if style == "date":
             return format_date(when.astimezone(UTC).date(), "medium", locale=self.locale)
+        if style == "time":
+            return format_datetime(when, "HH:mm", tzinfo=UTC, locale=self.locale) + " UTC"
         return format_datetime(when, "EEE d MMM, HH:mm", tzinfo=UTC, locale=self.locale) + " UTC"

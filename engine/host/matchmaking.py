@@ -38,6 +38,23 @@ def active_hours(moments: Iterable[datetime]) -> tuple[float, ...]:
     return tuple(c / total for c in counts) if total else ()
 
 
+def usual_hours(rhythm: Sequence[float], share: float = 0.8) -> tuple[int, int] | None:
+    """The shortest run of hours of the day (it may wrap past midnight) holding ``share`` of a person's
+    moves: its first hour and how many hours it spans; None for an unknown rhythm."""
+    if not rhythm:
+        return None
+    best: tuple[int, int] | None = None
+    for start in range(HOURS):
+        held = 0.0
+        for length in range(1, HOURS + 1):
+            held += rhythm[(start + length - 1) % HOURS]
+            if held >= share - 1e-9:
+                if best is None or length < best[1]:
+                    best = (start, length)
+                break
+    return best
+
+
 def overlap(rhythms: Sequence[Sequence[float]]) -> float:
     """The share of the day when all of ``rhythms`` are active, each hour counted by the least active of
     them: 1 for identical rhythms, 0 for people never active at the same hours, and 1 when fewer than two

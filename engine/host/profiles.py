@@ -12,6 +12,7 @@ from babel.numbers import format_decimal, format_percent
 from engine.core.errors import EngineError, LobbyError
 from engine.host.career import Career, GameCareer, career
 from engine.host.marks import Marks
+from engine.host.matchmaking import usual_hours
 from engine.host.posts import duration
 from engine.host.ratings import RatingChange, RatingStore
 from engine.host.reliability import RELIABILITY_MATCHES
@@ -128,7 +129,21 @@ class Profiles:
         lines += [career_line(locale, self.title(locale, g.game), g) for g in shown]
         if figures.reliability is not None:
             lines.append(reliability_line(locale, figures.reliability))
+        hours = usual_hours(figures.rhythm)
+        if hours is not None:
+            lines.append(self._usual_hours(locale, *hours))
         return lines
+
+    def _usual_hours(self, locale: str, first: int, span: int) -> str:
+        """When a person usually moves, as the reader's clock shows it (``Marks.moment``'s times)."""
+        day = self.host.clock().replace(minute=0, second=0, microsecond=0)
+        start = day.replace(hour=first)
+        return t(
+            locale,
+            "Usually moves between {start} and {end}",
+            start=self.marks.moment(start, "time"),
+            end=self.marks.moment(start + timedelta(hours=span), "time"),
+        )
 
     async def _played(self, locale: str, change: RatingChange) -> str:
         """One line of a player's history: when, which game and match, against whom, the place, the

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import io
+import re
 from datetime import UTC, datetime
 from pathlib import Path
 
@@ -72,6 +73,14 @@ async def test_a_profile_shows_the_figures_of_each_game_played_in_the_readers_la
             " per turn (median)"
         )
         assert "Turns played in time: 100% (latest 50 matches)" in lines
+        # Every move was made in the last minutes (an hour's turn may fall among them): the hours of play
+        # span them, written for the reader's own clock.
+        usual = r"Usually moves between <t:(\d+):t> and <t:(\d+):t>"
+        [found] = [m for line in lines if (m := re.fullmatch(usual, line))]
+        start, end = int(found.group(1)), int(found.group(2))
+        assert end - start in (3600, 7200) and start % 3600 == 0
+        now = datetime.now(UTC).hour
+        assert datetime.fromtimestamp(start, UTC).hour in {now, (now - 1) % 24, (now - 2) % 24}
         fake.alice.locale = "it"
         italian = await (await fake.slash("profile", {}, user=fake.alice, channel=fake.general)).response()
         lines = (italian.content or "").splitlines()
@@ -81,6 +90,7 @@ async def test_a_profile_shows_the_figures_of_each_game_played_in_the_readers_la
         assert f"1 partita, {vittorie}, posizione media {place}, " in figures
         assert figures.endswith(" per turno (mediana)")
         assert "Turni giocati in tempo: 100% (ultime 50 partite)" in lines
+        assert f"Di solito muove tra <t:{start}:t> e <t:{end}:t>" in lines
         # A profile of one game shows that game's figures only.
         asked = {"game": "skyline"}
         other = await (await fake.slash("profile", asked, user=fake.alice, channel=fake.general)).response()

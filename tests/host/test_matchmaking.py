@@ -13,6 +13,7 @@ from engine.host.matchmaking import (
     active_hours,
     overlap,
     tables_to_open,
+    usual_hours,
 )
 
 T0 = datetime(2026, 11, 29, 9, 0, tzinfo=UTC)
@@ -104,3 +105,10 @@ def test_active_hours_are_shares_of_the_day() -> None:
     assert len(rhythm) == 24 and abs(sum(rhythm) - 1) < 1e-9
     assert rhythm[9] == 0.5 and rhythm[23] == 0.25
     assert active_hours([]) == ()
+
+
+def test_the_usual_hours_are_the_shortest_run_holding_most_moves() -> None:
+    assert usual_hours(hours(18, 19, 20, 21, 22)) == (18, 4)
+    assert usual_hours(hours(23, 0, 1, 2, 23, 0, 1, 2)) == (23, 4)  # across midnight
+    assert usual_hours(hours(9, 9, 9, 9, 9, 9, 9, 9, 15, 3)) == (9, 1)
+    assert usual_hours(()) is None
