@@ -17,8 +17,10 @@ from discord.ext import commands
 from cogs._animations import animator
 from cogs._components import Route, Routed
 from cogs._lang import CatalogueTranslator
+from cogs._marks import DiscordMarks
 from cogs._notifier import DiscordNotifier
 from cogs._router import ROUTES
+from cogs._sender import DiscordSender
 from cogs._tournament_posts import publish
 from engine.host.animations import Animations
 from engine.host.assembly import open_hosts
@@ -31,6 +33,7 @@ from engine.host.link_secret import link_secret
 from engine.host.outbox import Backoff
 from engine.host.ports import SettingsStore
 from engine.host.queue_desk import QueueDesk
+from engine.host.queue_words import SeatedHerald
 from engine.host.ratings import RatingStore
 from engine.host.service import GameHost, utc_now
 from engine.host.shards import Shards
@@ -210,6 +213,10 @@ class BigApple(commands.AutoShardedBot):
         await self.tree.set_translator(CatalogueTranslator())
         self.tournament_backoff = Backoff[int](base=self.retry_seconds)
         self.notifier = DiscordNotifier(self)
+        seated = SeatedHerald(
+            self.host, self.settings, DiscordSender(self), DiscordMarks(self), self.notifier.threads.place_of
+        )
+        self.queue_desk.seated_listeners.append(seated.tell)
         herald = ClockHerald(self.notifier.pings)
         self.timekeeper = Timekeeper(self.host, herald, quiet_of=herald.quiet_of)
         self.digests = Digests(self.host, self.stores.digests, self.notifier.pings, self.clock)

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import logging
 from collections import defaultdict
-from collections.abc import Callable, Sequence
+from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 
@@ -71,6 +71,9 @@ class QueueDesk:
         self.queue = queue
         self.ratings = ratings
         self.clock = clock or host.clock
+        # Told of each table opened, with who asked for it (None: the background's look at the queues),
+        # so that the people seated hear of it.
+        self.seated_listeners: list[Callable[[MatchRecord, int | None], Awaitable[None]]] = []
 
     async def find(
         self,
@@ -115,7 +118,7 @@ class QueueDesk:
             since=kept.since if kept is not None else self.clock(),
         )
         await self.queue.put(entry)
-        for match in await self.open_tables(guild_id):
+        for match in await self.open_tables(guild_id, asked_by=player.user_id):
             if match.seat_of(player.user_id) is not None:
                 return Found(match, None)
         return Found(None, await self.standing(guild_id, player.user_id, game))
@@ -140,9 +143,12 @@ class QueueDesk:
         left it."""
         return await self.queue.remove(guild_id, user_id, game)
 
-    async def open_tables(self, guild_id: int | None = None) -> list[MatchRecord]:
+    async def open_tables(
+        self, guild_id: int | None = None, asked_by: int | None = None
+    ) -> list[MatchRecord]:
         """Open every table that can open now on a server (None: on every server): each started, its
-        people taken out of the queue. One server's failing table stops no other."""
+        people taken out of the queue and the listeners told (``asked_by``: who made it open, if
+        someone did). One server's failing table stops no other."""
         now = self.clock()
         by_guild: dict[int, list[QueueEntry]] = defaultdict(list)
         for entry in await self.queue.entries(guild_id):
@@ -164,7 +170,15 @@ class QueueDesk:
                     continue
                 if match is not None:
                     opened.append(match)
+                    await self._tell(match, asked_by)
         return opened
+
+    async def _tell(self, match: MatchRecord, asked_by: int | None) -> None:
+        for listener in self.seated_listeners:
+            try:
+                await listener(match, asked_by)
+            except Exception:
+                log.exception("the people seated in match %s could not all be told", match.id)
 
     async def _seekers(self, entries: Sequence[QueueEntry]) -> list[Seeker]:
         seekers = []

@@ -3,16 +3,20 @@ they wait and until when, with the control that takes them out of the queue."""
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+import logging
+from collections.abc import Awaitable, Callable, Sequence
 
 from engine.host.controls import queue_leave
+from engine.host.languages import recipient_locale
 from engine.host.lobby_words import PACE_WORDS, level_name
 from engine.host.marks import Marks
-from engine.host.outgoing import Outgoing
-from engine.host.ports import MatchRecord
+from engine.host.outgoing import Outgoing, Refused, Sender, TryLater
+from engine.host.ports import MatchRecord, SettingsStore
 from engine.host.queue_desk import Waiting
 from engine.host.service import GameHost
 from lang import N_, join, t, tn
+
+log = logging.getLogger(__name__)
 
 # The level of ``/game find`` that keeps computer players away from a person's table.
 PEOPLE_ONLY = N_("people only: no computer players")
@@ -94,3 +98,34 @@ def left(host: GameHost, game: str | None, count: int, locale: str) -> str:
     if game is None:
         return t(locale, "You left every queue on this server.")
     return t(locale, "You left the queue for {game}.", game=host.rules(game).title)
+
+
+class SeatedHerald:
+    """Tells the people a queue seated where their table is, each privately in their own language: the
+    one who asked hears it in the answer to their command, the others by direct message (a closed one
+    leaves them the thread's own call). ``place_of`` opens (or finds) the match's thread."""
+
+    def __init__(
+        self,
+        host: GameHost,
+        settings: SettingsStore,
+        sender: Sender,
+        marks: Marks,
+        place_of: Callable[[MatchRecord], Awaitable[int | None]],
+    ) -> None:
+        self.host, self.settings, self.sender, self.marks = host, settings, sender, marks
+        self.place_of = place_of
+
+    async def tell(self, match: MatchRecord, but: int | None = None) -> None:
+        """Tell every person seated in ``match`` but ``but`` (who asked) where it is played."""
+        thread = await self.place_of(match)
+        place = self.marks.thread(thread) if thread is not None else None
+        for player in match.players:
+            if player.user_id is None or player.user_id == but:
+                continue
+            locale = await recipient_locale(self.settings, player.user_id, match.guild_id)
+            said = seated(self.host, match, player.user_id, place, locale)
+            try:
+                await self.sender.to_person(player.user_id, Outgoing(said))
+            except (Refused, TryLater) as exc:
+                log.info("a seated player of match %s was not told privately: %s", match.id, exc)

@@ -7,14 +7,20 @@ from __future__ import annotations
 import re
 import sqlite3
 from datetime import UTC, datetime
+from functools import partial
 from pathlib import Path
 
 from tests.discord.fake import FakeDiscord
-from tests.discord.models import FakeUser
+from tests.discord.models import FakeMessage, FakeUser
 from tests.discord.test_notify import Clock, bot_at
 
 # Skills as the ratings store keeps them (openskill's mu, with a settled sigma): two far from the rest.
 SKILLS = {"alice": 25.0, "bob": 60.0, "carol": 25.4, "dave": 59.0, "erin": 25.8}
+
+
+def table_ready(fake: FakeDiscord, person: FakeUser) -> list[FakeMessage] | None:
+    """The direct messages telling ``person`` their table is ready (None: none yet)."""
+    return [m for m in fake.dm_messages(person) if "Your table is ready" in (m.content or "")] or None
 
 
 def rated(db: Path, people: list[FakeUser]) -> None:
@@ -58,6 +64,11 @@ async def test_five_people_find_one_table_of_the_closest_and_computers_fill_the_
         # The match has its own thread, where its first post calls whoever is to move.
         (thread,) = await fake.wait_until(lambda: fake.threads(fake.general) or None)
         assert found.group(2) == f"Carol and Alice. It is played in <#{thread.id}>"
+        # Alice and Carol, seated by Erin's asking, each hear of it by direct message.
+        for person in (fake.alice, carol):
+            told = await fake.wait_until(partial(table_ready, fake, person))
+            assert len(told) == 1 and f"It is played in <#{thread.id}>." in (told[0].content or "")
+        assert not table_ready(fake, erin)
         post = await fake.wait_for_message(thread, lambda m: "<@" in (m.content or ""))
         assert any(f"<@{p.id}>" in (post.content or "") for p in (fake.alice, carol, erin))
         # Bob and Dave wait on, each seeing the other, until the wait they chose.
@@ -72,6 +83,8 @@ async def test_five_people_find_one_table_of_the_closest_and_computers_fill_the_
         bot.kick_outbox()
         await fake.wait_until(lambda: len(fake.threads(fake.general)) == 2 or None, what="a second table")
         filled = max(await bot.store.list_matches(guild_id=fake.guild.id), key=lambda m: m.id)
+        for person in (fake.bob, dave):  # nobody asked: both hear of it by direct message
+            await fake.wait_until(partial(table_ready, fake, person))
         assert {p.user_id for p in filled.players if p.bot is None} == {fake.bob.id, dave.id}
         assert [p.bot for p in filled.players if p.bot is not None] == ["greedy"]
         gone = await (await fake.slash("game find", {}, user=dave, channel=fake.general)).response()
