@@ -14,6 +14,7 @@ import lang
 from engine.host.animations import Animations
 from engine.host.background import BackgroundWork
 from engine.host.digests import Digests
+from engine.host.league_desk import LeagueDesk
 from engine.host.ledgers import PingLedger, PostLedger
 from engine.host.outbox import Backoff
 from engine.host.pings import TurnPings
@@ -62,6 +63,9 @@ class Bot(Protocol):
 
     @property
     def queue_desk(self) -> QueueDesk: ...
+
+    @property
+    def league_desk(self) -> LeagueDesk: ...
 
     @property
     def posts(self) -> PostLedger: ...

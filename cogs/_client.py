@@ -28,6 +28,8 @@ from engine.host.background import RETENTION, RETRY_SECONDS, BackgroundWork
 from engine.host.digests import Digests
 from engine.host.heap import Thresholds, restore_heap, set_heap_aside
 from engine.host.herald import ClockHerald
+from engine.host.league_desk import LeagueDesk
+from engine.host.league_words import SeasonCloser
 from engine.host.ledgers import PingLedger, PostLedger
 from engine.host.link_secret import link_secret
 from engine.host.outbox import Backoff
@@ -59,6 +61,7 @@ EXTENSIONS = (
     "cogs.stats",
     "cogs.settings",
     "cogs.replay",
+    "cogs.league",
 )
 # Set to 0 to post no animation of finished matches (drawing every move costs processor time).
 ANIMATIONS_ENV = "BIGAPPLE_ANIMATIONS"
@@ -115,6 +118,7 @@ class BigApple(commands.AutoShardedBot):
     ping_ledger: PingLedger
     ratings: RatingStore
     queue_desk: QueueDesk
+    league_desk: LeagueDesk
     tournaments: TournamentHost
     tournament_store: TournamentStore
     settings: SettingsStore
@@ -208,6 +212,7 @@ class BigApple(commands.AutoShardedBot):
         self.tournament_store = self.stores.tournaments
         self.settings = self.stores.settings
         self.queue_desk = QueueDesk(self.host, self.stores.queue, self.ratings)
+        self.league_desk = LeagueDesk(self.host, self.stores.settings, self._in_tournament)
         self.animator = animator(self.host, self.renderer)
         self.web_links = await self.open_web_links()
         await self.tree.set_translator(CatalogueTranslator())
@@ -217,6 +222,7 @@ class BigApple(commands.AutoShardedBot):
             self.host, self.settings, DiscordSender(self), DiscordMarks(self), self.notifier.threads.place_of
         )
         self.queue_desk.seated_listeners.append(seated.tell)
+        closer = SeasonCloser(self.league_desk, DiscordSender(self), DiscordMarks(self))
         herald = ClockHerald(self.notifier.pings)
         self.timekeeper = Timekeeper(self.host, herald, quiet_of=herald.quiet_of)
         self.digests = Digests(self.host, self.stores.digests, self.notifier.pings, self.clock)
@@ -234,6 +240,7 @@ class BigApple(commands.AutoShardedBot):
             retry_seconds=self.retry_seconds,
             retention=self.retention,
             queue=self.queue_desk,
+            close_seasons=closer.close_seasons,
         )
         self.host.finish_listeners.append(self.background.match_finished)
         for extension in EXTENSIONS:
@@ -265,6 +272,9 @@ class BigApple(commands.AutoShardedBot):
             synced = await self.tree.sync()
         log.info("synced %d commands", len(synced))
         return len(synced)
+
+    async def _in_tournament(self, match_id: int) -> bool:
+        return await self.tournaments.of_match(match_id) is not None
 
     def kick_outbox(self) -> None:
         """Ask the outbox to send pending deliveries now."""

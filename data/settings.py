@@ -28,6 +28,16 @@ class SqlSettings:
 
         return await self._transactions.read(body)
 
+    async def owners_with(self, scope: str, key: str) -> list[int]:
+        """The users or servers (``scope``) that have set ``key``, in order."""
+        table, column = TABLES[scope]
+
+        def body() -> Program[list[int]]:
+            found = yield sql.rows(f"SELECT {column} FROM {table} WHERE key = ? ORDER BY {column}", key)
+            return [int(row[0]) for row in found]
+
+        return await self._transactions.read(body)
+
     async def set(self, scope: str, owner: int, key: str, value: str | None) -> None:
         """Set (or with None, clear) the ``key`` setting of a ``"user"`` or ``"guild"``."""
         table, column = TABLES[scope]

@@ -34,6 +34,8 @@ RETRY_SECONDS = 5.0
 # How often the servers' queues are looked at for tables whose wait is over (a person's own ``/game find``
 # opens the tables it completes at once).
 QUEUE_EVERY = timedelta(minutes=1)
+# How often the leagues are looked at for seasons that ended.
+LEAGUE_EVERY = timedelta(hours=1)
 
 
 class BackgroundWork:
@@ -62,8 +64,11 @@ class BackgroundWork:
         retry_seconds: float = RETRY_SECONDS,
         retention: timedelta = RETENTION,
         queue: QueueDesk | None = None,
+        close_seasons: Callable[[], Awaitable[int]] | None = None,
     ) -> None:
         self.host = host
+        self.close_seasons = close_seasons
+        self._leagues_looked_at: datetime | None = None
         self.queue = queue
         self._queue_looked_at: datetime | None = None
         self.tournaments = tournaments
@@ -203,8 +208,23 @@ class BackgroundWork:
             return True
         if await self.open_queue_tables():
             return True
+        await self.close_league_seasons()
         await self.forget_old_notices()
         return False
+
+    async def close_league_seasons(self) -> int:
+        """At most once every ``LEAGUE_EVERY``, post the closing tables of the seasons that ended; how
+        many were posted."""
+        now = self.clock()
+        looked_lately = self._leagues_looked_at is not None and now - self._leagues_looked_at < LEAGUE_EVERY
+        if self.close_seasons is None or looked_lately:
+            return 0
+        self._leagues_looked_at = now
+        try:
+            return await self.close_seasons()
+        except Exception:
+            log.exception("the leagues could not be looked at; trying again later")
+            return 0
 
     async def open_queue_tables(self) -> int:
         """At most once every ``QUEUE_EVERY``, open the tables of the servers' queues that can open now

@@ -217,6 +217,14 @@ class SettingsStore(Protocol):
         ...
 
 
+class ListedSettings(SettingsStore, Protocol):
+    """Settings that also tell who set a key (the servers with a league, say)."""
+
+    async def owners_with(self, scope: str, key: str) -> list[int]:
+        """The users or servers (``scope``) that have set ``key``, in order."""
+        ...
+
+
 class SeatOffer(Frozen):
     """A seat a computer holds, offered to a new person (``/game replace``); ``taken_by`` once someone
     took it, at ``taken_version``, from ``leaver`` (who had left the seat, resigning or timing out)."""

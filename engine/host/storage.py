@@ -10,7 +10,7 @@ from typing import Protocol
 
 from engine.host.digests import DigestStore
 from engine.host.ledgers import PingLedger, PostLedger
-from engine.host.ports import MatchStore, SettingsStore
+from engine.host.ports import ListedSettings, MatchStore
 from engine.host.queue_entries import QueueStore
 from engine.host.ratings import RatingStore
 from engine.host.shards import Shards
@@ -34,7 +34,7 @@ class StoreSet(Protocol):
     def tournaments(self) -> TournamentStore: ...
 
     @property
-    def settings(self) -> SettingsStore: ...
+    def settings(self) -> ListedSettings: ...
 
     @property
     def queue(self) -> QueueStore: ...
