@@ -46,6 +46,7 @@ from engine.host.tournament_records import TournamentStore
 from engine.host.tournaments import TournamentHost
 from engine.host.web_links import SignPass, WebLinks
 from render.animation import Animation
+from render.league import render_season
 from render.pool import RenderPool
 
 log = logging.getLogger(__name__)
@@ -222,7 +223,7 @@ class BigApple(commands.AutoShardedBot):
             self.host, self.settings, DiscordSender(self), DiscordMarks(self), self.notifier.threads.place_of
         )
         self.queue_desk.seated_listeners.append(seated.tell)
-        closer = SeasonCloser(self.league_desk, DiscordSender(self), DiscordMarks(self))
+        closer = SeasonCloser(self.league_desk, DiscordSender(self), DiscordMarks(self), render_season)
         herald = ClockHerald(self.notifier.pings)
         self.timekeeper = Timekeeper(self.host, herald, quiet_of=herald.quiet_of)
         self.digests = Digests(self.host, self.stores.digests, self.notifier.pings, self.clock)

@@ -177,8 +177,12 @@ class LeagueDesk:
         return [league.season(n) for n in range(closed + 1, running.number)]
 
     async def closed(self, guild_id: int, season: Season) -> None:
-        """Note that ``season``'s closing post was made."""
+        """Note that ``season`` is closed (its closing post made, or under way)."""
         await self.settings.set("guild", guild_id, CLOSED, str(season.number))
+
+    async def reopen(self, guild_id: int, season: Season) -> None:
+        """Take back the closing of ``season``, whose post could not go out yet."""
+        await self.settings.set("guild", guild_id, CLOSED, str(season.number - 1))
 
 
 def best_by_game(

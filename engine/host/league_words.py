@@ -3,8 +3,12 @@ written with the front end's ``Marks``."""
 
 from __future__ import annotations
 
+import asyncio
 import logging
+from collections.abc import Callable, Sequence
+from functools import partial
 
+from babel.dates import format_date
 from babel.numbers import format_decimal
 
 from engine.host.languages import recipient_locale
@@ -17,6 +21,24 @@ from engine.host.service import GameHost
 from lang import N_, t, tn
 
 log = logging.getLogger(__name__)
+
+# Draws a season's table (``render.league.render_season``, given by the front end): title, subtitle,
+# headings, rows (place or None, name, points, matches, wins), the heading of the rows not ranked yet,
+# the best of each game (game, name), its heading, and the words for rows left out.
+DrawSeason = Callable[
+    [
+        str,
+        str,
+        Sequence[str],
+        Sequence[tuple[int | None, str, str, str, str]],
+        str,
+        Sequence[tuple[str, str]],
+        str,
+        str,
+    ],
+    bytes,
+]
+SEASON_FILE = "season.png"
 
 # Rows a season's table shows in a message (the rest are counted).
 SHOWN_ROWS = 15
@@ -92,6 +114,41 @@ def table_text(host: GameHost, league: League, table: SeasonTable, locale: str, 
     return "\n".join(lines)
 
 
+def game_title(host: GameHost, game: str) -> str:
+    return host.rules(game).title
+
+
+def season_picture(
+    title_of: Callable[[str], str], league: League, table: SeasonTable, locale: str, draw: DrawSeason
+) -> bytes:
+    """A season's table as an image, in ``locale``: people by name (an image mentions nobody), games by
+    their titles (``title_of``)."""
+    season = table.season
+    dates = " – ".join(format_date(d.date(), "medium", locale=locale) for d in (season.starts, season.ends))
+    ranked = [r for r in table.rows if r.ranked]
+    others = [r for r in table.rows if not r.ranked]
+    rows: list[tuple[int | None, str, str, str, str]] = [
+        (n, r.name, points_words(locale, r.points), str(r.matches), str(r.wins))
+        for n, r in enumerate(ranked, start=1)
+    ]
+    rows += [(None, r.name, points_words(locale, r.points), str(r.matches), str(r.wins)) for r in others]
+    return draw(
+        t(locale, "New York Series, season {number}", number=season.number),
+        f"{dates} · {first_up(t(locale, COUNTED_WORDS[league.counts]))}",
+        ("#", t(locale, "player"), t(locale, "points"), t(locale, "matches"), t(locale, "wins")),
+        rows,
+        tn(
+            locale,
+            "Not ranked yet (fewer than {count} match):",
+            "Not ranked yet (fewer than {count} matches):",
+            RANKED_AFTER,
+        ),
+        [(t(locale, title_of(game)), row.name) for game, row in table.best_by_game],
+        t(locale, "The best of each game:"),
+        t(locale, "The whole table: /league table"),
+    )
+
+
 def closing_text(host: GameHost, league: League, table: SeasonTable, locale: str, marks: Marks) -> str:
     """The post that closes a season: its champion, then its whole table."""
     ranked = [r for r in table.rows if r.ranked]
@@ -147,12 +204,18 @@ class SeasonCloser:
     once (a server with no channel named, or whose channel refuses the post, keeps its tables for
     ``/league``)."""
 
-    def __init__(self, desk: LeagueDesk, sender: Sender, marks: Marks) -> None:
-        self.desk, self.sender, self.marks = desk, sender, marks
+    def __init__(self, desk: LeagueDesk, sender: Sender, marks: Marks, draw: DrawSeason) -> None:
+        self.desk, self.sender, self.marks, self.draw = desk, sender, marks, draw
+        # One look at the leagues at a time: two that overlap would both find a season due.
+        self._looking = asyncio.Lock()
 
     async def close_seasons(self) -> int:
         """Post the closings due on every server; how many were posted. One server's failure stops no
         other; a closing that could not be posted is tried again at the next look."""
+        async with self._looking:
+            return await self._close_all()
+
+    async def _close_all(self) -> int:
         posted = 0
         for guild_id in await self.desk.servers():
             try:
@@ -169,14 +232,26 @@ class SeasonCloser:
             return 0
         posted = 0
         for season in await self.desk.closings_due(guild_id):
-            if league.channel_id is not None:
-                table = await self.desk.table(league, season)
-                locale = await recipient_locale(self.desk.settings, None, guild_id)
-                text = closing_text(self.desk.host, league, table, locale, self.marks)
-                try:
-                    await self.sender.to_channel(league.channel_id, Outgoing(text))
-                    posted += 1
-                except Refused as exc:  # the channel is gone or closed: /league still shows the table
-                    log.info("season %s of server %s closed unposted: %s", season.number, guild_id, exc)
+            # Marked closed before it is posted: a look at the leagues that overlaps this one finds
+            # nothing due, and a season is never posted twice (should the post wait for the service, the
+            # mark is taken back and the next look tries again).
             await self.desk.closed(guild_id, season)
+            if league.channel_id is None:
+                continue
+            table = await self.desk.table(league, season)
+            locale = await recipient_locale(self.desk.settings, None, guild_id)
+            text = closing_text(self.desk.host, league, table, locale, self.marks)
+            # Drawing takes a while: off the event loop.
+            title_of = partial(game_title, self.desk.host)
+            png = await asyncio.to_thread(season_picture, title_of, league, table, locale, self.draw)
+            try:
+                await self.sender.to_channel(
+                    league.channel_id, Outgoing(text, image=png, filename=SEASON_FILE)
+                )
+                posted += 1
+            except Refused as exc:  # the channel is gone or closed: /league still shows the table
+                log.info("season %s of server %s closed unposted: %s", season.number, guild_id, exc)
+            except TryLater:
+                await self.desk.reopen(guild_id, season)
+                raise
         return posted

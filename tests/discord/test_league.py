@@ -39,10 +39,11 @@ async def test_a_season_ends_and_posts_its_table_once(fake_discord: FakeDiscord,
         assert "5 matches" in (table.content or "")
         clock.advance(days=7, hours=1)
         bot.kick_outbox()
-        post = await fake.wait_for_message(fake.general, lambda m: CLOSING in (m.content or ""))
+        post = await fake.wait_for_message(fake.general, lambda m: CLOSING in (m.content or ""), timeout=20)
         assert "is the champion with" in (post.content or "")
         assert "The best of each game:" in (post.content or "")
         assert "\nEvery match counts, casual and tournament.\n" in (post.content or "")
+        assert [a.filename for a in post.attachments] == ["season.png"]
         clock.advance(hours=2)
         bot.kick_outbox()
         await bot.background.one_pass()
