@@ -123,6 +123,7 @@ class Lobby(commands.GroupCog, group_name="game", group_description="Create, joi
         clock="How long each player has per move (default: daily, 24 hours)",
         level="Computer players that fill your table after the wait (default: normal)",
         wait="Hours before computer players fill your table (default: 24)",
+        reliable="The least share of turns, in %, the others must have played in time (default: any)",
     )
     @app_commands.choices(game=GAME_CHOICES, level=FIND_LEVEL_CHOICES, clock=CLOCK_CHOICES)
     @app_commands.guild_only()
@@ -134,6 +135,7 @@ class Lobby(commands.GroupCog, group_name="game", group_description="Create, joi
         clock: str = Pace.DAILY.value,
         level: str = "greedy",
         wait: app_commands.Range[int, 1, 168] = 24,
+        reliable: app_commands.Range[int, 0, 100] = 0,
     ) -> None:
         await interaction.response.defer(ephemeral=True, thinking=True)
         locale = await reader_locale(interaction)
@@ -153,6 +155,7 @@ class Lobby(commands.GroupCog, group_name="game", group_description="Create, joi
             Pace(clock),
             None if level == PEOPLE_ONLY_VALUE else level,
             timedelta(hours=wait),
+            reliable / 100,
         )
         if found.seated is None:
             queues = [found.waiting] if found.waiting is not None else []

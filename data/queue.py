@@ -14,7 +14,10 @@ from data.store import SqliteMatchStore
 from engine.host.clock import Pace
 from engine.host.queue_entries import QueueEntry
 
-_COLUMNS = "guild_id, user_id, game, name, channel_id, pace, seat_counts, computers, patience_s, since"
+_COLUMNS = (
+    "guild_id, user_id, game, name, channel_id, pace, seat_counts, computers, patience_s, since, "
+    "least_reliability"
+)
 
 
 class NotAllThere(Exception):
@@ -22,7 +25,7 @@ class NotAllThere(Exception):
 
 
 def _entry(row: Sequence[Any]) -> QueueEntry:
-    guild_id, user_id, game, name, channel_id, pace, counts, computers, patience_s, since = row
+    guild_id, user_id, game, name, channel_id, pace, counts, computers, patience_s, since, least = row
     return QueueEntry(
         guild_id=int(guild_id),
         user_id=int(user_id),
@@ -34,6 +37,7 @@ def _entry(row: Sequence[Any]) -> QueueEntry:
         computers=None if computers is None else str(computers),
         patience=timedelta(seconds=int(patience_s)),
         since=datetime.fromisoformat(str(since)),
+        least_reliability=float(least),
     )
 
 
@@ -58,6 +62,7 @@ class SqlQueue:
             entry.computers,
             int(entry.patience.total_seconds()),
             entry.since.isoformat(timespec="milliseconds"),
+            entry.least_reliability,
         )
         await self._transactions.write(lambda: sql.changing(statement, *params))
 

@@ -79,6 +79,8 @@ class Seeker:
     rhythm: tuple[float, ...] = ()  # ``active_hours`` of their moves
     computers: str | None = None  # the computer level that may fill their table, None for none
     patience: timedelta = timedelta(hours=24)  # after this long, computers fill (when allowed)
+    reliability: float | None = None  # the share of their turns played in time (None: no turn yet)
+    least_reliability: float = 0.0  # the share they ask of the others at their table
 
     def waited(self, now: datetime) -> timedelta:
         return max(timedelta(0), now - self.since)
@@ -116,7 +118,18 @@ def allowed_gap(group: Sequence[Seeker], now: datetime) -> float:
 def _fits(group: Sequence[Seeker], now: datetime) -> bool:
     skills = [s.skill for s in group]
     close = max(skills) - min(skills) <= allowed_gap(group, now)
-    return close and overlap([s.rhythm for s in group]) >= SHARED_HOURS
+    return close and overlap([s.rhythm for s in group]) >= SHARED_HOURS and reliable_enough(group)
+
+
+def reliable_enough(group: Sequence[Seeker]) -> bool:
+    """Whether everyone in ``group`` plays their turns in time as often as each of the others asks (a
+    person with no turn to judge by yet is taken at their word)."""
+    return all(
+        other.reliability is None or other.reliability >= asker.least_reliability
+        for asker in group
+        for other in group
+        if other is not asker
+    )
 
 
 def _best_group(pool: Sequence[Seeker], size: int, now: datetime) -> tuple[Seeker, ...] | None:

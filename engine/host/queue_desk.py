@@ -19,6 +19,7 @@ from engine.host.matchmaking import Seeker, Table, active_hours, tables_to_open
 from engine.host.ports import MatchRecord, Player
 from engine.host.queue_entries import QueueEntry, QueueStore
 from engine.host.ratings import DEFAULT_MU, DISPLAY_BASE, DISPLAY_SCALE, RatingStore
+from engine.host.reliability import reliability
 from engine.host.service import GameHost
 from engine.host.text import HOST
 
@@ -85,9 +86,11 @@ class QueueDesk:
         pace: Pace = Pace.DAILY,
         computers: str | None = "greedy",
         patience: timedelta = DEFAULT_PATIENCE,
+        least_reliability: float = 0.0,
     ) -> Found:
         """Put ``player`` in the server's queue for ``game`` (keeping their place when they were there
         already), then open the tables that can open; the match they were seated in, or where they wait.
+        ``least_reliability``: the share of turns played in time they ask of the others at their table.
         Refused, in words, for a table size the game is not played by or a computer level it lacks."""
         assert player.user_id is not None
         rules = self.host.rules(game)
@@ -116,6 +119,7 @@ class QueueDesk:
             computers=computers,
             patience=patience,
             since=kept.since if kept is not None else self.clock(),
+            least_reliability=least_reliability,
         )
         await self.queue.put(entry)
         for match in await self.open_tables(guild_id, asked_by=player.user_id):
@@ -181,6 +185,8 @@ class QueueDesk:
                 log.exception("the people seated in match %s could not all be told", match.id)
 
     async def _seekers(self, entries: Sequence[QueueEntry]) -> list[Seeker]:
+        # Reliability takes reading each person's latest matches: only when someone asks for it.
+        asked = any(e.least_reliability > 0 for e in entries)
         seekers = []
         for entry in entries:
             if entry.game not in self.host.games:
@@ -188,6 +194,7 @@ class QueueDesk:
             rating = (await self.ratings.ratings(entry.game, [entry.user_id])).get(entry.user_id)
             mu = rating.mu if rating is not None else DEFAULT_MU
             rhythm = active_hours(await self.queue.move_moments(entry.user_id, RHYTHM_MOVES))
+            kept = await reliability(self.host.store, entry.user_id) if asked else None
             seekers.append(
                 Seeker(
                     user_id=entry.user_id,
@@ -200,6 +207,8 @@ class QueueDesk:
                     rhythm=rhythm,
                     computers=entry.computers,
                     patience=entry.patience,
+                    reliability=kept,
+                    least_reliability=entry.least_reliability,
                 )
             )
         return seekers

@@ -13,8 +13,8 @@ from engine.host.clock import Pace
 @dataclass(frozen=True)
 class QueueEntry:
     """One person waiting for one game on one server: the table sizes and pace they accept, the computer
-    level that may fill their table (None: people only) once they have waited ``patience``, and where
-    the table's thread opens."""
+    level that may fill their table (None: people only) once they have waited ``patience``, where the
+    table's thread opens, and how reliable they want the others to be."""
 
     guild_id: int
     user_id: int
@@ -26,6 +26,7 @@ class QueueEntry:
     computers: str | None
     patience: timedelta
     since: datetime
+    least_reliability: float = 0.0  # the share of turns played in time they ask of the others
 
 
 class QueueStore(Protocol):

@@ -6,6 +6,8 @@ from __future__ import annotations
 import logging
 from collections.abc import Awaitable, Callable, Sequence
 
+from babel.numbers import format_percent
+
 from engine.host.controls import queue_leave
 from engine.host.languages import recipient_locale
 from engine.host.lobby_words import PACE_WORDS, level_name
@@ -65,6 +67,14 @@ def waiting_lines(host: GameHost, waiting: Waiting, locale: str, marks: Marks) -
         if waiting.others
         else t(locale, "Nobody else waits for it yet."),
     ]
+    if entry.least_reliability > 0:
+        lines.append(
+            t(
+                locale,
+                "You asked for players who played at least {share} of their turns in time.",
+                share=format_percent(entry.least_reliability, locale=locale),
+            )
+        )
     if waiting.computers_at is not None and entry.computers is not None:
         lines.append(
             t(

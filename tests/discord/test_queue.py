@@ -12,6 +12,8 @@ from pathlib import Path
 
 from tests.discord.fake import FakeDiscord
 from tests.discord.models import FakeMessage, FakeUser
+from tests.discord.test_bigapple import whose_turn
+from tests.discord.test_clocks import fast_match, said
 from tests.discord.test_notify import Clock, bot_at
 
 # Skills as the ratings store keeps them (openskill's mu, with a settled sigma): two far from the rest.
@@ -115,3 +117,32 @@ async def test_leaving_the_queue_is_one_press_in_the_persons_language(
             await fake.slash("game find", {"game": "skyline", "players": 6}, user=fake.alice)
         ).response()
         assert "Skyline of the World is played by 2 to 4 players" in (refused.content or "")
+
+
+async def test_a_person_who_asks_for_punctual_players_is_not_seated_with_one_who_timed_out(
+    fake_discord: FakeDiscord, tmp_path: Path
+) -> None:
+    fake = fake_discord
+    clock = Clock(datetime(2026, 5, 4, 10, tzinfo=UTC))
+    async with bot_at(fake, tmp_path / "db.sqlite", clock) as bot:
+        match_id, thread = await fast_match(fake, "skyline")
+        late, _, _ = await whose_turn(fake, bot, match_id)
+        clock.advance(minutes=61)  # the first to move lets the time run out: a computer plays for them
+        await bot.timekeeper.sweep()
+        await fake.wait_until(lambda: said(thread, "a computer played their turn") or None)
+        strict, newcomer = fake.add_user("carol"), fake.add_user("dave")
+        asked = {"game": "ny1901", "players": 2, "reliable": 90}
+        waiting = await (await fake.slash("game find", asked, user=strict, channel=fake.general)).response()
+        assert "You asked for players who played at least 90% of their turns in time." in (
+            waiting.content or ""
+        )
+        plain = {"game": "ny1901", "players": 2}
+        clock.advance(minutes=1)
+        refused = await (await fake.slash("game find", plain, user=late, channel=fake.general)).response()
+        assert "1 other person waits for it too." in (refused.content or "")  # not seated with Carol
+        clock.advance(minutes=1)  # Carol, who waited longest, has the first table she suits
+        seated = await (await fake.slash("game find", plain, user=newcomer, channel=fake.general)).response()
+        found = re.search(r"Your table is ready: match #(\d+)", seated.content or "")
+        assert found, seated.content
+        match = await bot.host.match(int(found.group(1)))
+        assert {p.user_id for p in match.players} == {strict.id, newcomer.id}

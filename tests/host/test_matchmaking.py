@@ -3,6 +3,7 @@ overlap, a wider gap the longer they wait, computers for the missing seats once 
 
 from __future__ import annotations
 
+from dataclasses import replace
 from datetime import UTC, datetime, timedelta
 
 from engine.host.clock import Pace
@@ -112,3 +113,16 @@ def test_the_usual_hours_are_the_shortest_run_holding_most_moves() -> None:
     assert usual_hours(hours(23, 0, 1, 2, 23, 0, 1, 2)) == (23, 4)  # across midnight
     assert usual_hours(hours(9, 9, 9, 9, 9, 9, 9, 9, 15, 3)) == (9, 1)
     assert usual_hours(()) is None
+
+
+def test_a_person_may_ask_for_players_who_play_in_time() -> None:
+    strict = replace(seeker(1, 1000, sizes=(2,)), least_reliability=0.9)
+    late = replace(seeker(2, 1000, 1, sizes=(2,)), reliability=0.6)
+    assert tables_to_open([strict, late], SIZES, T0 + timedelta(minutes=5)) == []
+    newcomer = seeker(3, 1000, 2, sizes=(2,))  # no turn to judge by yet: taken at their word
+    (table,) = tables_to_open([strict, late, newcomer], SIZES, T0 + timedelta(minutes=5))
+    assert [s.user_id for s in table.people] == [1, 3]
+    # The strict one's own reliability is not what they ask of others.
+    punctual = replace(seeker(4, 1000, 3, sizes=(2,)), reliability=0.95, least_reliability=0.5)
+    (pair,) = tables_to_open([late, punctual], SIZES, T0 + timedelta(minutes=5))
+    assert {s.user_id for s in pair.people} == {2, 4}
