@@ -7,8 +7,9 @@ from __future__ import annotations
 from datetime import UTC, datetime
 from pathlib import Path
 
+from cogs._client import BigApple
 from tests.discord.fake import FakeDiscord
-from tests.discord.models import FakeChannel
+from tests.discord.models import FakeChannel, FakeUser
 from tests.discord.test_bigapple import board_post, button, new_match, play_one_move, whose_turn
 from tests.discord.test_notify import Clock, bot_at
 
@@ -21,6 +22,19 @@ async def fast_match(fake: FakeDiscord, game: str = "ny1901") -> tuple[int, Fake
     joined = await (await fake.click(lobby, button(lobby, "ba:lobby:join:"), user=fake.bob)).response()
     await (await fake.click(joined, button(joined, "ba:lobby:start:"), user=fake.alice)).response()
     return match_id, thread
+
+
+async def skyline_timed_out(
+    fake: FakeDiscord, bot: BigApple, clock: Clock
+) -> tuple[int, FakeChannel, FakeUser, FakeUser]:
+    """A fast Skyline match of alice and bob whose first player lets their time run out once, so that a
+    computer plays their turn: the match, its thread, that player and the other."""
+    match_id, thread = await fast_match(fake, "skyline")
+    first, second, _ = await whose_turn(fake, bot, match_id)
+    clock.advance(minutes=61)
+    await bot.timekeeper.sweep()
+    await fake.wait_until(lambda: said(thread, "a computer played their turn") or None)
+    return match_id, thread, first, second
 
 
 def said(thread: FakeChannel, words: str) -> list[str]:
@@ -89,11 +103,7 @@ async def test_the_turn_a_computer_played_when_time_ran_out_offers_no_undo(
     clock = Clock(datetime(2026, 5, 4, 10, tzinfo=UTC))
     async with bot_at(fake, tmp_path / "db.sqlite", clock) as bot:
         # The issue's own match: the move the computer plays there reveals nothing.
-        match_id, thread = await fast_match(fake, "skyline")
-        first, _, _ = await whose_turn(fake, bot, match_id)
-        clock.advance(minutes=61)
-        await bot.timekeeper.sweep()
-        await fake.wait_until(lambda: said(thread, "a computer played their turn") or None)
+        match_id, thread, first, _ = await skyline_timed_out(fake, bot, clock)
         record = await bot.host.match(match_id)
         await board_post(fake, thread, record.version)
         assert not [b for m in thread.messages for b in m.buttons if b["custom_id"].startswith("ba:undo:")]

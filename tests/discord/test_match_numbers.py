@@ -12,8 +12,8 @@ from PIL import Image
 from engine.host.match_stats import stored_match_stats
 from render.match_stats import render_match_stats
 from tests.discord.fake import FakeDiscord
-from tests.discord.test_bigapple import big_apple, started_match, whose_turn
-from tests.discord.test_clocks import fast_match, said
+from tests.discord.test_bigapple import big_apple, started_match
+from tests.discord.test_clocks import skyline_timed_out
 from tests.discord.test_match_life import play_out
 from tests.discord.test_notify import Clock, bot_at
 
@@ -105,11 +105,7 @@ async def test_a_turn_a_computer_played_when_time_ran_out_was_not_played_in_time
     fake = fake_discord
     clock = Clock(datetime(2026, 5, 4, 10, tzinfo=UTC))
     async with bot_at(fake, tmp_path / "db.sqlite", clock) as bot:
-        match_id, thread = await fast_match(fake, "skyline")
-        first, second, _ = await whose_turn(fake, bot, match_id)
-        clock.advance(minutes=61)
-        await bot.timekeeper.sweep()
-        await fake.wait_until(lambda: said(thread, "a computer played their turn") or None)
+        _, _, first, second = await skyline_timed_out(fake, bot, clock)
         # The match goes on: its turns count already, the one the computer played as not in time.
         english = await (await fake.slash("profile", {}, user=first, channel=fake.general)).response()
         assert "Turns played in time: 0% (latest 50 matches)" in (english.content or "").splitlines()

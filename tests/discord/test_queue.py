@@ -12,8 +12,7 @@ from pathlib import Path
 
 from tests.discord.fake import FakeDiscord
 from tests.discord.models import FakeMessage, FakeUser
-from tests.discord.test_bigapple import whose_turn
-from tests.discord.test_clocks import fast_match, said
+from tests.discord.test_clocks import skyline_timed_out
 from tests.discord.test_notify import Clock, bot_at
 
 # Skills as the ratings store keeps them (openskill's mu, with a settled sigma): two far from the rest.
@@ -125,11 +124,7 @@ async def test_a_person_who_asks_for_punctual_players_is_not_seated_with_one_who
     fake = fake_discord
     clock = Clock(datetime(2026, 5, 4, 10, tzinfo=UTC))
     async with bot_at(fake, tmp_path / "db.sqlite", clock) as bot:
-        match_id, thread = await fast_match(fake, "skyline")
-        late, _, _ = await whose_turn(fake, bot, match_id)
-        clock.advance(minutes=61)  # the first to move lets the time run out: a computer plays for them
-        await bot.timekeeper.sweep()
-        await fake.wait_until(lambda: said(thread, "a computer played their turn") or None)
+        _, _, late, _ = await skyline_timed_out(fake, bot, clock)  # a computer played for them once
         strict, newcomer = fake.add_user("carol"), fake.add_user("dave")
         asked = {"game": "ny1901", "players": 2, "reliable": 90}
         waiting = await (await fake.slash("game find", asked, user=strict, channel=fake.general)).response()
