@@ -112,6 +112,9 @@ async def test_leaving_the_queue_is_one_press_in_the_persons_language(
         assert await bot.queue_desk.queue.entries() == []
         again = await (await fake.click(waiting, leave["custom_id"], user=fake.bob)).response()
         assert again.content == "Non eri in quella coda."
+        # Commands are named as the Italian client shows them.
+        nowhere = await (await fake.slash("game find", {}, user=fake.bob, channel=fake.general)).response()
+        assert nowhere.content == "Non sei in nessuna coda su questo server: /partita cerca ti mette in coda."
         refused = await (
             await fake.slash("game find", {"game": "skyline", "players": 6}, user=fake.alice)
         ).response()
