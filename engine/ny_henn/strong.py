@@ -208,6 +208,9 @@ def evaluate(state: HennState, seat: int) -> float:
     return margin(projected_scores(state), seat)
 
 
+# The kinds of a redesign of the city (``redesign add``, ``remove`` and ``swap``).
+REDESIGNS = frozenset({"add", "remove", "swap"})
+
 _GREEDY = GreedyPolicy()
 RULES = NyHennRules()
 
@@ -352,24 +355,38 @@ class StrongPolicy(SearchPolicy[HennState, Action]):
     def candidates(self, world: HennState, seat: int, legal: Sequence[Action]) -> list[Action]:
         """The actions worth a search, read in ``world``: the best of every kind first (a take is weighed
         against the buys the greedy prior prefers), then of every kind of buy or placement, then the
-        best left by the prior; ``OFFERED`` in all (successive halving keeps ``budget.candidates``)."""
+        best left by the prior; ``OFFERED`` in all (successive halving keeps ``budget.candidates``).
+
+        A redesign draws nothing and ends the chain: one that does not make the seat's standing better
+        as the evaluation reads it is left out, or two players could rebuild the same cell back and
+        forth for ever (adding a tile, then removing it) instead of playing on."""
         order = sorted(range(len(legal)), key=lambda i: (-self.prior(world, seat, legal[i]), i))
         ranked = [legal[i] for i in order]
+        before = self.evaluate(world, seat)
+        helps: dict[Action, bool] = {}
+
+        def usable(a: Action) -> bool:
+            if a.kind not in REDESIGNS:
+                return True
+            if a not in helps:
+                helps[a] = self.evaluate(RULES.advance(world, seat, a), seat) > before + 1e-9
+            return helps[a]
+
         chosen: list[Action] = []
         for fine in (False, True):
             seen: set[tuple[object, ...]] = set()
             for a in ranked:
                 k = _group(world, a) if fine else _kind(a)
-                if k not in seen:
+                if k not in seen and usable(a):
                     seen.add(k)
                     if a not in chosen and len(chosen) < OFFERED:
                         chosen.append(a)
         for a in ranked:
             if len(chosen) >= OFFERED:
                 break
-            if a not in chosen:
+            if a not in chosen and usable(a):
                 chosen.append(a)
-        return chosen
+        return chosen or ranked[:OFFERED]
 
     def simulate(
         self, rules: GameRules[HennState, Action], world: HennState, seat: int, action: Action, rng: Rng

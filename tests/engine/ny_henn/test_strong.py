@@ -7,14 +7,18 @@ from typing import cast
 
 from engine.core.rng import Rng
 from engine.core.search import Budget
+from engine.host.selfplay import play_match
 from engine.ny_henn import POLICIES, RULES
+from engine.ny_henn.actions import Action
 from engine.ny_henn.scoring import majority_points
 from engine.ny_henn.state import HennState
 from engine.ny_henn.strong import (
     BUDGET,
     OFFERED,
+    REDESIGNS,
     StrongPolicy,
     determinize,
+    evaluate,
     expected_majority,
     rollout_actions,
     rollout_choice,
@@ -28,6 +32,11 @@ STRONG = POLICIES["strong"]
 def greedy_positions(seats: int, seed: int, options: frozenset[str] = frozenset()) -> list[HennState]:
     """Every position of a seeded match of greedy players where someone must decide."""
     return greedy_positions_of(RULES, "ny_henn", seats, seed, options)
+
+
+def helps(state: HennState, action: Action) -> bool:
+    """Whether ``action`` makes its seat's standing better, as the strong player's evaluation reads it."""
+    return evaluate(RULES.advance(state, state.active, action), state.active) > evaluate(state, state.active)
 
 
 def choices(state: HennState) -> int:
@@ -164,5 +173,28 @@ def test_candidates_weigh_a_take_against_the_buys() -> None:
     for state in positions[:10]:
         legal = RULES.legal_actions(state, state.active)
         picked = cast(StrongPolicy, STRONG).candidates(state, state.active, legal)
-        assert len(picked) == min(len(legal), OFFERED) and len(set(picked)) == len(picked)
+        usable = [a for a in legal if a.kind not in REDESIGNS or helps(state, a)]
+        assert len(picked) == min(len(usable), OFFERED) and len(set(picked)) == len(picked)
         assert {"take", "buy"} <= {a.kind for a in picked} or not any(a.kind == "take" for a in legal)
+
+
+def test_a_redesign_that_does_not_help_is_never_offered() -> None:
+    """Two strong players once rebuilt one cell back and forth for ever (seed 5, two seats): each
+    redesign offered makes its seat's standing better."""
+    seen = 0
+    for state in greedy_positions(2, 5) + greedy_positions(3, 7):
+        if state.phase != "action":
+            continue
+        legal = RULES.legal_actions(state, state.active)
+        picked = cast(StrongPolicy, STRONG).candidates(state, state.active, legal)
+        redesigns = [a for a in picked if a.kind in REDESIGNS]
+        seen += len(redesigns)
+        assert all(helps(state, a) for a in redesigns) or all(a.kind in REDESIGNS for a in picked)
+        if any(a.kind in REDESIGNS and not helps(state, a) for a in legal):
+            assert any(a.kind not in REDESIGNS for a in picked)
+    assert seen > 0  # some redesigns help, and are offered
+
+
+def test_two_strong_players_finish_the_match_they_once_never_ended() -> None:
+    played = play_match(RULES, 2, 5, frozenset(), [STRONG])
+    assert played.error is None and played.outcome is not None
