@@ -212,8 +212,7 @@ class BigApple(commands.AutoShardedBot):
         self.ratings = self.stores.ratings
         self.tournament_store = self.stores.tournaments
         self.settings = self.stores.settings
-        self.queue_desk = QueueDesk(self.host, self.stores.queue, self.ratings)
-        self.league_desk = LeagueDesk(self.host, self.stores.settings, self._in_tournament)
+        self.queue_desk, self.league_desk = hosts.queue, hosts.league
         self.animator = animator(self.host, self.renderer)
         self.web_links = await self.open_web_links()
         await self.tree.set_translator(CatalogueTranslator())
@@ -273,9 +272,6 @@ class BigApple(commands.AutoShardedBot):
             synced = await self.tree.sync()
         log.info("synced %d commands", len(synced))
         return len(synced)
-
-    async def _in_tournament(self, match_id: int) -> bool:
-        return await self.tournaments.of_match(match_id) is not None
 
     def kick_outbox(self) -> None:
         """Ask the outbox to send pending deliveries now."""

@@ -1,5 +1,5 @@
 """Opening a database and building the hosts on it, the same for every front end: the stores, the game
-host and the tournament host, on one clock."""
+host, the tournament host, the servers' queues and leagues, on one clock."""
 
 from __future__ import annotations
 
@@ -8,7 +8,9 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import UTC, datetime
 
+from engine.host.league_desk import LeagueDesk
 from engine.host.outbox import Backoff
+from engine.host.queue_desk import QueueDesk
 from engine.host.service import GameHost
 from engine.host.shards import Shards
 from engine.host.storage import OpenStores, StoreSet
@@ -23,6 +25,8 @@ class Hosts:
     stores: StoreSet
     host: GameHost
     tournaments: TournamentHost
+    queue: QueueDesk
+    league: LeagueDesk
 
 
 async def open_hosts(
@@ -51,4 +55,14 @@ async def open_hosts(
         thinker=thinker,
     )
     tournaments = TournamentHost(host, stores.tournaments, seed_source=seed_source, clock=clock)
-    return Hosts(stores=stores, host=host, tournaments=tournaments)
+
+    async def in_tournament(match_id: int) -> bool:
+        return await tournaments.of_match(match_id) is not None
+
+    return Hosts(
+        stores=stores,
+        host=host,
+        tournaments=tournaments,
+        queue=QueueDesk(host, stores.queue, stores.ratings),
+        league=LeagueDesk(host, stores.settings, in_tournament),
+    )
