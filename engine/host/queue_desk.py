@@ -185,16 +185,22 @@ class QueueDesk:
                 log.exception("the people seated in match %s could not all be told", match.id)
 
     async def _seekers(self, entries: Sequence[QueueEntry]) -> list[Seeker]:
+        """The waiting ``entries`` as matchmaking reads them: each game's ratings read at once, each
+        person's rhythm (and reliability) once, however many games they wait for."""
+        hosted = [e for e in entries if e.game in self.host.games]  # another game waits until it is hosted
+        people = sorted({e.user_id for e in hosted})
+        ratings = {
+            game: await self.ratings.ratings(game, [e.user_id for e in hosted if e.game == game])
+            for game in {e.game for e in hosted}
+        }
+        rhythms = {u: active_hours(await self.queue.move_moments(u, RHYTHM_MOVES)) for u in people}
         # Reliability takes reading each person's latest matches: only when someone asks for it.
-        asked = any(e.least_reliability > 0 for e in entries)
+        asked = any(e.least_reliability > 0 for e in hosted)
+        kept = {u: await reliability(self.host.store, u) if asked else None for u in people}
         seekers = []
-        for entry in entries:
-            if entry.game not in self.host.games:
-                continue  # a game this bot no longer hosts waits until it does
-            rating = (await self.ratings.ratings(entry.game, [entry.user_id])).get(entry.user_id)
+        for entry in hosted:
+            rating = ratings[entry.game].get(entry.user_id)
             mu = rating.mu if rating is not None else DEFAULT_MU
-            rhythm = active_hours(await self.queue.move_moments(entry.user_id, RHYTHM_MOVES))
-            kept = await reliability(self.host.store, entry.user_id) if asked else None
             seekers.append(
                 Seeker(
                     user_id=entry.user_id,
@@ -204,10 +210,10 @@ class QueueDesk:
                     seat_counts=entry.seat_counts,
                     skill=DISPLAY_BASE + DISPLAY_SCALE * (mu - DEFAULT_MU),
                     since=entry.since,
-                    rhythm=rhythm,
+                    rhythm=rhythms[entry.user_id],
                     computers=entry.computers,
                     patience=entry.patience,
-                    reliability=kept,
+                    reliability=kept[entry.user_id],
                     least_reliability=entry.least_reliability,
                 )
             )
