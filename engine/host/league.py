@@ -37,7 +37,8 @@ def shared_points(places: Sequence[int], seat: int) -> float:
 
 @dataclass(frozen=True)
 class LeagueRow:
-    """One person's season so far: their points, matches, wins, and their best game (most points)."""
+    """One person's season so far: their points, matches, wins, their best game (most points), and
+    their points in each game they played."""
 
     user_id: int
     name: str
@@ -45,6 +46,11 @@ class LeagueRow:
     matches: int
     wins: int
     best_game: str | None
+    by_game: tuple[tuple[str, float], ...] = ()
+
+    def points_in(self, game: str) -> float | None:
+        """Their points in ``game`` (None: they played none of it)."""
+        return dict(self.by_game).get(game)
 
     @property
     def ranked(self) -> bool:
@@ -80,7 +86,17 @@ def season_table(finished: Iterable[tuple[MatchRecord, Outcome]]) -> list[League
             matches[user_id],
             wins[user_id],
             max(by_game[user_id], key=lambda g: by_game[user_id][g]) if by_game[user_id] else None,
+            tuple(sorted(by_game[user_id].items())),
         )
         for user_id in points
     ]
     return sorted(rows, key=lambda r: (not r.ranked, -r.points, -r.wins, r.matches, r.name))
+
+
+def best_by_game(rows: Sequence[LeagueRow]) -> list[tuple[str, LeagueRow]]:
+    """For each game played, the row of the person with the most points in it (then most wins)."""
+    best = []
+    for game in sorted({game for row in rows for game, _ in row.by_game}):
+        played = [(points, r) for r in rows if (points := r.points_in(game)) is not None]
+        best.append((game, max(played, key=lambda found: (found[0], found[1].wins, -found[1].user_id))[1]))
+    return best

@@ -4,7 +4,6 @@ the best of each game, and the post that closes a season. The points are ``engin
 
 from __future__ import annotations
 
-from collections import defaultdict
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from datetime import datetime, timedelta
@@ -12,9 +11,8 @@ from enum import StrEnum
 
 from engine.core.contract import Outcome
 from engine.core.errors import LobbyError
-from engine.host.league import LeagueRow, season_table, shared_points
+from engine.host.league import LeagueRow, best_by_game, season_table
 from engine.host.ports import ListedSettings, MatchRecord, MatchStatus
-from engine.host.ratings import places_as_rated
 from engine.host.service import GameHost
 from engine.host.text import HOST
 
@@ -161,7 +159,7 @@ class LeagueDesk:
             if outcome is not None:
                 counted.append((match, outcome))
         rows = season_table(counted)
-        return SeasonTable(season, tuple(rows), tuple(best_by_game(counted, rows)))
+        return SeasonTable(season, tuple(rows), tuple(best_by_game(rows)))
 
     async def servers(self) -> list[int]:
         """The servers that have a league."""
@@ -183,22 +181,3 @@ class LeagueDesk:
     async def reopen(self, guild_id: int, season: Season) -> None:
         """Take back the closing of ``season``, whose post could not go out yet."""
         await self.settings.set("guild", guild_id, CLOSED, str(season.number - 1))
-
-
-def best_by_game(
-    counted: list[tuple[MatchRecord, Outcome]], rows: list[LeagueRow]
-) -> list[tuple[str, LeagueRow]]:
-    """For each game played, the row of the person with the most points in it (then most wins)."""
-    points: dict[str, dict[int, float]] = defaultdict(lambda: defaultdict(float))
-    for match, outcome in counted:
-        places = places_as_rated(match, outcome).places
-        for seat in range(match.seat_count):
-            player = match.player_at(seat)
-            if player is not None and player.user_id is not None:
-                points[match.game][player.user_id] += shared_points(places, seat)
-    by_id = {row.user_id: row for row in rows}
-    best = []
-    for game in sorted(points):
-        user_id = max(points[game], key=lambda u: (points[game][u], by_id[u].wins, -u))
-        best.append((game, by_id[user_id]))
-    return best
