@@ -5,7 +5,6 @@ Run on its own while tuning a game's player: ``python -m bench.strength GAME MAT
 
 from __future__ import annotations
 
-import math
 import multiprocessing
 import os
 import resource
@@ -16,6 +15,7 @@ from dataclasses import dataclass
 
 from bench.engine import percentile
 from engine.core.rng import bot_rng
+from engine.host.seat_advantage import wilson_interval
 from engine.registry import get_game, get_policy
 
 SEATS = 3
@@ -55,17 +55,6 @@ def play_strong_match(slug: str, seed: int, strong_seat: int, seats: int = SEATS
     rss_mb = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
     first = outcome is not None and outcome.places[strong_seat] == 1
     return MatchRecord(first, tuple(decisions), time.perf_counter() - started, rss_mb)
-
-
-def wilson_interval(successes: int, trials: int, z: float = 1.96) -> tuple[float, float]:
-    """The 95% Wilson score interval of a success rate."""
-    if trials == 0:
-        return (0.0, 1.0)
-    rate = successes / trials
-    centre = rate + z * z / (2 * trials)
-    spread = z * math.sqrt(rate * (1 - rate) / trials + z * z / (4 * trials * trials))
-    scale = 1 + z * z / trials
-    return ((centre - spread) / scale, (centre + spread) / scale)
 
 
 def measure_strength(
