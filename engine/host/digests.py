@@ -22,11 +22,11 @@ from engine.core.errors import LobbyError
 from engine.core.model import Frozen
 from engine.host.languages import recipient_locale
 from engine.host.lobby_words import my_game_line
-from engine.host.notify import canonical_zone, next_hour_after, zone_of
+from engine.host.notify import next_hour_after, zone_of
 from engine.host.outgoing import Outgoing, Refused, TryLater
 from engine.host.pings import TurnPings
 from engine.host.service import GameHost
-from engine.host.settings_words import ZONE_ECHO
+from engine.host.settings_words import known_zone
 from engine.host.text import HOST
 from lang import t, tn
 
@@ -92,16 +92,7 @@ def digest_time(hour: int, typed_zone: str | None, fallback_zone: str | None) ->
     quiet hours, ``fallback_zone``, else UTC); refused for a zone nobody knows."""
     if typed_zone is None:
         return DigestTime(hour=hour, zone=fallback_zone or "UTC")
-    zone = canonical_zone(typed_zone)
-    if zone is None:
-        typed = typed_zone.strip()
-        raise LobbyError(
-            HOST.say(
-                "I do not know the time zone {zone}: write it like Europe/Rome or America/New_York",
-                zone=typed if len(typed) <= ZONE_ECHO else typed[: ZONE_ECHO - 1] + "…",
-            )
-        )
-    return DigestTime(hour=hour, zone=zone)
+    return DigestTime(hour=hour, zone=known_zone(typed_zone))
 
 
 def describe_digest(locale: str, digest: Digest | None) -> str:

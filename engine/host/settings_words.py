@@ -82,10 +82,9 @@ def zone_suggestions(typed: str) -> list[str]:
     return [zone for zone in zones if wanted in zone.lower()][:ZONES_SUGGESTED]
 
 
-def quiet_hours(start: int, end: int, typed_zone: str) -> QuietHours:
-    """The quiet hours a person asked for, from ``start`` to ``end`` in the time zone they typed; refused
-    for a zone nobody knows (repeating what they typed, cut short) and for hours that end where they
-    start."""
+def known_zone(typed_zone: str) -> str:
+    """The time zone a person typed, as the zone database names it; refused for a zone nobody knows,
+    repeating what they typed (cut short)."""
     zone = canonical_zone(typed_zone)
     if zone is None:
         typed = typed_zone.strip()
@@ -95,6 +94,14 @@ def quiet_hours(start: int, end: int, typed_zone: str) -> QuietHours:
                 zone=typed if len(typed) <= ZONE_ECHO else typed[: ZONE_ECHO - 1] + "…",
             )
         )
+    return zone
+
+
+def quiet_hours(start: int, end: int, typed_zone: str) -> QuietHours:
+    """The quiet hours a person asked for, from ``start`` to ``end`` in the time zone they typed; refused
+    for a zone nobody knows (repeating what they typed, cut short) and for hours that end where they
+    start."""
+    zone = known_zone(typed_zone)
     if start == end:
         raise LobbyError(HOST.say("quiet hours must start and end at different hours"))
     return QuietHours(start=start, end=end, zone=zone)
