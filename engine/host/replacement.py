@@ -335,10 +335,7 @@ class SeatOffers:
             return None
         rows = await self.host.seat_clocks(match)
         clock = rows.get(seat) or SeatClock(match_id=match.id, seat=seat, user_id=user_id)
-        # Nothing of the leaver's turn carries over: a deadline of theirs, long past, would time the
-        # newcomer out at the clock's next look.
-        stopped = {"started_at": None, "deadline": None, "due_at": None, "reminded": 0}
-        clock = clock.model_copy(update={"timeouts": 0, "user_id": user_id, **stopped})
-        if seat in to_act:
+        clock = clock.model_copy(update={"timeouts": 0, "user_id": user_id})
+        if seat in to_act and not clock.running:
             clock = begin_turn(clock, ALLOWANCES[match.pace], self.host.clock())
         return ClockChange(clocks=(clock,))
