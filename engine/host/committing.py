@@ -66,6 +66,7 @@ class Committer:
         notation = rules.notation(action)
         outcome = rules.outcome(after)
         to_act = tuple(sorted(rules.to_act(after)))
+        turn_goes_on = outcome is None and to_act == tuple(sorted(rules.to_act(before)))
         public_lines = [e.text for e in events if e.is_public]
         headline = heading = None
         if outcome is not None:
@@ -93,7 +94,10 @@ class Committer:
             own = [e for e in events if e.audience is not None and target in e.audience]
             if own:
                 secret = Notice(
-                    lines=tuple(e.text for e in own), says=tuple(map(sentence, told(own))), to_act=to_act
+                    lines=tuple(e.text for e in own),
+                    says=tuple(map(sentence, told(own))),
+                    to_act=to_act,
+                    turn_goes_on=turn_goes_on,
                 )
                 notices.append(DeliveryDraft(seat=target, payload=payload(secret)))
         status = MatchStatus.FINISHED if outcome is not None else MatchStatus.ACTIVE

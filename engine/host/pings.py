@@ -186,9 +186,13 @@ class TurnPings:
         if not loud_dm(await self.prefs(user_id), now, now, turn):
             return False
         if turn:
+            if notice.turn_goes_on:
+                return False  # they are playing it and need no call
+            # Notices that do not say (undos, timeouts, those stored before moves said it): the thread's
+            # post tells, when it has not yet been sent beyond this version.
             live = await self.posts.live_post(match.id)
             if live is not None and live.to_act == notice.to_act and live.version < delivery.version:
-                return False  # the turn goes on: they are playing it and need no call
+                return False
         return True
 
     async def by_message(self, match_id: int, user_id: int) -> bool:

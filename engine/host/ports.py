@@ -519,6 +519,9 @@ class Notice(Frozen):
     # to the turn it ends (they are not called again when it comes back to them).
     undone_by: int | None = None
     recalled: tuple[int, ...] = ()
+    # The same players were to act before the move it tells of: their turn goes on, so nobody is called
+    # again, whichever of the thread and the private messages is sent first.
+    turn_goes_on: bool = False
 
 
 def payload(notice: Notice) -> str:

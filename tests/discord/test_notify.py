@@ -9,9 +9,11 @@ from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
+from typing import Any
 
 from cogs._client import BigApple
 from data.backend import open_stores
+from engine.host.ports import MatchRecord
 from tests.discord.fake import FakeDiscord
 from tests.discord.harness import running_bot
 from tests.discord.models import FakeChannel, FakeMessage, FakeUser
@@ -432,3 +434,63 @@ async def test_a_hand_lives_in_one_quiet_message_and_a_passed_turn_loses_its_but
             await fake.wait_until(lambda: not stale() or None, timeout=5)
             passed = [m for m in messages if "This turn is over" in (m.content or "")]
             assert passed, [m.content for m in messages]
+
+
+def private_steps(bot: BigApple, record: MatchRecord, seat: int) -> list[str] | None:
+    """Two moves of ``seat`` in a row (in notation), each leaving the same players to act and changing the
+    seat's own hand, so each sends it a private notice while its turn goes on; None when there are none."""
+    rules = bot.host.rules(record.game)
+
+    def steps(state: Any) -> list[tuple[str, Any]]:
+        found = []
+        for action in rules.legal_actions(state, seat):
+            step = rules.apply(state, seat, action)
+            own = any(e.audience is not None and seat in e.audience for e in step.events)
+            if own and rules.to_act(step.state) == rules.to_act(state):
+                found.append((rules.notation(action), step.state))
+        return found
+
+    for first, after in steps(bot.host.state_of(record)):
+        for second, _ in steps(after):
+            return [first, second]
+    return None
+
+
+async def test_a_turn_that_goes_on_never_calls_its_player_again_even_when_their_messages_lag(
+    fake_discord: FakeDiscord, tmp_path: Path
+) -> None:
+    # The thread and each player's direct messages are sent side by side: whichever is sent first, a
+    # hand that changes while its turn goes on is an edit, never a second call.
+    fake = fake_discord
+    async with bot_at(fake, tmp_path / "db.sqlite", Clock(datetime(2026, 1, 14, 12, tzinfo=UTC))) as bot:
+        for user in (fake.alice, fake.bob):
+            await choose(fake, user, "dm")
+        match_id, thread = await two_player_match(fake, "ny_henn")
+        for _ in range(200):
+            user, _, version = await whose_turn(fake, bot, match_id)
+            record = await bot.host.match(match_id)
+            seat = record.seat_of(user.id)
+            assert seat is not None
+            moves = private_steps(bot, record, seat)
+            if moves is not None:
+                break
+            await play_one_move(fake, bot, match_id, thread)
+        else:
+            raise AssertionError("no turn had two moves in a row that changed its player's hand")
+        await board_post(fake, thread, version)
+        await fake.wait_until(lambda: pending(tmp_path / "db.sqlite", match_id) == 0 or None)
+        await bot.notifier.pings.sweep()
+        await fake.wait_until(lambda: turn_dms(fake, user) or None)
+        before = len(fake.dm_messages(user))
+        dms = fake.dm_channel(user).id
+        # Their direct messages stall on the first move's edit while the thread goes on.
+        held = fake.hold("PATCH", "/channels/{channel_id}/messages/{message_id}", channel_id=dms)
+        for move in moves:
+            await board_post(fake, thread, (await bot.host.match(match_id)).version)
+            typed = await fake.slash("move", {"notation": move}, user=user, channel=thread)
+            assert "You played" in ((await typed.response()).content or "")
+        await board_post(fake, thread, (await bot.host.match(match_id)).version)
+        await fake.wait_until(lambda: held.hits or None)
+        held.release()
+        await fake.wait_until(lambda: pending(tmp_path / "db.sqlite", match_id) == 0 or None)
+        assert len(fake.dm_messages(user)) == before, [m.content for m in fake.dm_messages(user)[before:]]
