@@ -237,14 +237,14 @@ class NoticeMethods(StoreCore[D]):
 
         def body() -> Program[LivePrivate | None]:
             found = yield sql.row(
-                "SELECT channel_id, message_id, version, turn, text, image FROM private_messages "
+                "SELECT channel_id, message_id, version, turn, text, image, user_id FROM private_messages "
                 "WHERE match_id = ? AND seat = ?",
                 match_id,
                 seat,
             )
             if found is None:
                 return None
-            channel_id, message_id, version, turn, text, image = found
+            channel_id, message_id, version, turn, text, image, user_id = found
             return LivePrivate(
                 match_id=match_id,
                 seat=seat,
@@ -254,6 +254,7 @@ class NoticeMethods(StoreCore[D]):
                 turn=bool(turn),
                 text=str(text),
                 image=bool(image),
+                user_id=None if user_id is None else int(user_id),
             )
 
         return await self._read(body)
@@ -263,11 +264,11 @@ class NoticeMethods(StoreCore[D]):
         await self._write(
             lambda: sql.changing(
                 "INSERT INTO private_messages "
-                "(match_id, seat, channel_id, message_id, version, turn, text, image) "
-                "VALUES (?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (match_id, seat) DO UPDATE SET "
+                "(match_id, seat, channel_id, message_id, version, turn, text, image, user_id) "
+                "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (match_id, seat) DO UPDATE SET "
                 "channel_id = excluded.channel_id, message_id = excluded.message_id, "
                 "version = excluded.version, turn = excluded.turn, text = excluded.text, "
-                "image = excluded.image",
+                "image = excluded.image, user_id = excluded.user_id",
                 message.match_id,
                 message.seat,
                 message.channel_id,
@@ -276,6 +277,7 @@ class NoticeMethods(StoreCore[D]):
                 int(message.turn),
                 message.text,
                 int(message.image),
+                message.user_id,
             )
         )
 

@@ -36,10 +36,12 @@ class LivingMessages:
     ) -> None:
         """Show ``message`` (about ``match`` at ``version``; with the turn's controls when ``turn``) to the
         player of ``seat``: a loud one as a new message, a quiet one as an edit of the living message
-        (its image only when ``image_changed`` or the living message has none). Raises the ``Sender``'s
-        ``Refused`` or ``TryLater`` when a new message cannot go."""
+        (its image only when ``image_changed`` or the living message has none). A living message sent to
+        someone else (who played the seat before) is never edited: ``user_id`` gets one of their own.
+        Raises the ``Sender``'s ``Refused`` or ``TryLater`` when a new message cannot go."""
         living = await self.posts.live_private(match.id, seat)
-        if living is not None and message.silent and living.version <= version:
+        mine = living is not None and living.user_id == user_id
+        if living is not None and mine and message.silent and living.version <= version:
             image = message.image if image_changed or not living.image else None
             edited = Outgoing(message.text, message.controls, image, message.filename)
             if await self._edit(living, edited):
@@ -57,7 +59,8 @@ class LivingMessages:
         sent = await self.sender.to_person(user_id, message)
         living = await self.posts.live_private(match.id, seat)
         if living is not None and living.turn:
-            await self.close(living, await recipient_locale(self.settings, user_id, match.guild_id))
+            reader = living.user_id if living.user_id is not None else user_id
+            await self.close(living, await recipient_locale(self.settings, reader, match.guild_id))
         await self.posts.save_live_private(
             LivePrivate(
                 match_id=match.id,
@@ -68,6 +71,7 @@ class LivingMessages:
                 turn=turn,
                 text=message.text,
                 image=message.image is not None,
+                user_id=user_id,
             )
         )
         return sent

@@ -224,6 +224,11 @@ class ListedSettings(SettingsStore, Protocol):
         """The users or servers (``scope``) that have set ``key``, in order."""
         ...
 
+    async def swap(self, scope: str, owner: int, key: str, expected: str | None, value: str) -> bool:
+        """Set ``key`` to ``value`` only if it holds ``expected`` (None: unset), in one step that no other
+        process can come between; whether it did."""
+        ...
+
 
 class SeatOffer(Frozen):
     """A seat a computer holds, offered to a new person (``/game replace``); ``taken_by`` once someone

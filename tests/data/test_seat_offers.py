@@ -17,11 +17,18 @@ async def test_a_newcomer_takes_an_offered_seat_once(store: AnyStore) -> None:
     assert bob is not None
     kept = bob.model_copy(update={"bot": "greedy", "name": "bob (computer)", "resigned": True})
     match = await store.replace_player(match.id, match.version, 1, kept)
-    await store.save_live_private(
-        LivePrivate(
-            match_id=match.id, seat=1, channel_id=9, message_id=99, version=1, turn=False, text="bob's hand"
-        )
+    bobs = LivePrivate(
+        match_id=match.id,
+        seat=1,
+        channel_id=9,
+        message_id=99,
+        version=1,
+        turn=False,
+        text="bob's hand",
+        user_id=BOB.user_id,
     )
+    await store.save_live_private(bobs)
+    assert await store.live_private(match.id, 1) == bobs  # whom it went to, kept with it
     first = await store.offer_seat(match.id, 1, ANN.user_id or 0, match.version)
     second = await store.offer_seat(match.id, 1, ANN.user_id or 0, match.version)
     assert (first.seat, first.taken_by, second.id > first.id) == (1, None, True)

@@ -12,6 +12,7 @@ from engine.host import controls
 from engine.host.clock import Reminder
 from engine.host.herald import ClockHerald
 from engine.host.languages import LANGUAGE
+from engine.host.living import LivingMessages
 from engine.host.notify import Channel, NotifyPrefs, QuietHours
 from engine.host.outbox import DestinationGone
 from engine.host.outgoing import Outgoing, Refused, Sent
@@ -181,3 +182,25 @@ async def test_a_turn_mention_links_to_the_turns_post_as_the_front_end_writes_it
         f"@{told.user_id}, it is your turn. https://example.org/30/40",
         f"@{told.user_id}, it is your turn.",
     ]
+
+
+async def test_a_seat_that_changed_hands_never_edits_the_leavers_message_for_the_newcomer(
+    told: Told,
+) -> None:
+    # A send to the one who left may finish after the seat changed hands and keep their message as the
+    # seat's living one: the newcomer's hand then goes out as a message of their own.
+    living = LivingMessages(told.store, told.sender, told.settings)
+    seat, leaver, newcomer = 1, 501, 502
+    match = told.match
+    await living.show(match, seat, leaver, Outgoing("leaver's hand", silent=True), 3, True, True)
+    await living.show(match, seat, newcomer, Outgoing("newcomer's hand", silent=True), 4, False, True)
+    edits = [m for kind, _, m in told.sender.sent if kind == "edit"]
+    new = [(user, m.text) for kind, user, m in told.sender.sent if kind == "person"]
+    assert new == [(leaver, "leaver's hand"), (newcomer, "newcomer's hand")]
+    # The leaver's message only loses its controls: nothing of the newcomer's is edited into it.
+    assert [m.text.splitlines()[0] for m in edits] == ["leaver's hand"] and not edits[0].controls
+    kept = await told.store.live_private(match.id, seat)
+    assert kept is not None and kept.user_id == newcomer and kept.text == "newcomer's hand"
+    # The newcomer's own message is edited in place from now on.
+    await living.show(match, seat, newcomer, Outgoing("newcomer's next hand", silent=True), 5, False, True)
+    assert told.sender.sent[-1][0] == "edit" and told.sender.sent[-1][2].text == "newcomer's next hand"
