@@ -52,6 +52,21 @@ class SqlSettings:
             params = (owner, key, value)
         await self._transactions.write(lambda: sql.changing(statement, *params))
 
+    async def swap(self, scope: str, owner: int, key: str, expected: str | None, value: str) -> bool:
+        """Set ``key`` to ``value`` only if it holds ``expected`` (None: unset), as one statement (two
+        processes that swap from the same value: one of them does); whether it did."""
+        table, column = TABLES[scope]
+        if expected is None:
+            statement = (
+                f"INSERT INTO {table} ({column}, key, value) VALUES (?, ?, ?) "
+                f"ON CONFLICT ({column}, key) DO NOTHING"
+            )
+            params: tuple[object, ...] = (owner, key, value)
+        else:
+            statement = f"UPDATE {table} SET value = ? WHERE {column} = ? AND key = ? AND value = ?"
+            params = (value, owner, key, expected)
+        return bool(await self._transactions.write(lambda: sql.changing(statement, *params)))
+
 
 class SqliteSettings(SqlSettings):
     """Settings in the matches' SQLite file."""

@@ -174,10 +174,13 @@ class LeagueDesk:
         running = league.season_at(self.clock())
         return [league.season(n) for n in range(closed + 1, running.number)]
 
-    async def closed(self, guild_id: int, season: Season) -> None:
-        """Note that ``season`` is closed (its closing post made, or under way)."""
-        await self.settings.set("guild", guild_id, CLOSED, str(season.number))
+    async def claim_closing(self, guild_id: int, season: Season) -> bool:
+        """Note that ``season`` is closed (its closing post under way), unless another look at the
+        leagues (in this process or another sharing the store) did so first; whether this one did."""
+        before = str(season.number - 1)
+        return await self.settings.swap("guild", guild_id, CLOSED, before, str(season.number))
 
     async def reopen(self, guild_id: int, season: Season) -> None:
         """Take back the closing of ``season``, whose post could not go out yet."""
-        await self.settings.set("guild", guild_id, CLOSED, str(season.number - 1))
+        before = str(season.number - 1)
+        await self.settings.swap("guild", guild_id, CLOSED, str(season.number), before)

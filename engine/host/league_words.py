@@ -232,10 +232,11 @@ class SeasonCloser:
             return 0
         posted = 0
         for season in await self.desk.closings_due(guild_id):
-            # Marked closed before it is posted: a look at the leagues that overlaps this one finds
-            # nothing due, and a season is never posted twice (should the post wait for the service, the
-            # mark is taken back and the next look tries again).
-            await self.desk.closed(guild_id, season)
+            # Marked closed before it is posted, by whichever look at the leagues (of this process or of
+            # another sharing the store) gets there first: a season is never posted twice (should the
+            # post wait for the service, the mark is taken back and the next look tries again).
+            if not await self.desk.claim_closing(guild_id, season):
+                break
             if league.channel_id is None:
                 continue
             table = await self.desk.table(league, season)

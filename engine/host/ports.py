@@ -142,6 +142,9 @@ class LivePrivate(Frozen):
     turn: bool
     text: str
     image: bool = False  # it shows the hand's image (a call to play sent on its own does not)
+    # Whom it was sent to: a seat that changed hands starts a message of its own for its new person, even
+    # should a send to the one who left it finish after the change (None: sent before this was kept).
+    user_id: int | None = None
 
 
 class MatchSummary(Frozen):

@@ -245,6 +245,23 @@ async def test_a_setting_chosen_twice_at_once_is_stored_once(store: AnyStore, ba
     assert kept[0] in ("en", "it") and await first.get("guild", 7, "locale") == kept[0]
 
 
+async def test_of_two_processes_swapping_a_setting_from_one_value_only_one_does(
+    store: AnyStore, backdoor: Backdoor
+) -> None:
+    # Two bots on one database that find a league's season over both try to mark it closed: one posts.
+    match = await store.create_match(draft(2), ANN)
+    other = await backdoor.open()
+    first, second = settings_of(store), settings_of(other)
+    swaps = [first.swap("guild", 7, "season", None, "1"), second.swap("guild", 7, "season", None, "1")]
+    assert sorted(await backdoor.interleaved(match.id, [store, other], swaps)) == [False, True]
+    swaps = [first.swap("guild", 7, "season", "1", "2"), second.swap("guild", 7, "season", "1", "2")]
+    assert sorted(await backdoor.interleaved(match.id, [store, other], swaps)) == [False, True]
+    assert await first.get("guild", 7, "season") == "2"
+    # A swap from a value the setting does not hold changes nothing.
+    assert not await second.swap("guild", 7, "season", "1", "3")
+    assert await second.get("guild", 7, "season") == "2"
+
+
 async def test_a_return_to_ones_seat_tapped_twice_gives_it_back_once(
     store: AnyStore, backdoor: Backdoor
 ) -> None:

@@ -105,7 +105,8 @@ async def test_seasons_count_the_matches_that_ended_in_them_and_close_once(
     assert {r.matches for r in rows} == {1}  # the second match alone
     # Season 1 ended: its closing is due, once.
     assert [s.number for s in await desk.closings_due(5)] == [1]
-    await desk.closed(5, season)
+    assert await desk.claim_closing(5, season)
+    assert not await desk.claim_closing(5, season)  # a second look, of this process or another, does not
     assert await desk.closings_due(5) == []
     clock.now += timedelta(days=14)
     assert [s.number for s in await desk.closings_due(5)] == [2, 3]
