@@ -4,6 +4,7 @@ the best of each game, and the post that closes a season. The points are ``engin
 
 from __future__ import annotations
 
+import json
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from datetime import datetime, timedelta
@@ -19,9 +20,10 @@ from engine.host.text import HOST
 SEASON_DAYS = 30
 # The most finished matches of a server one season's table reads.
 SEASON_MATCHES = 5_000
-START, DAYS, COUNTS, CHANNEL, CLOSED = (
+START, DAYS, ERAS, COUNTS, CHANNEL, CLOSED = (
     "league_start",
     "league_days",
+    "league_eras",
     "league_counts",
     "league_channel",
     "league_closed",
@@ -55,25 +57,64 @@ class SeasonTable:
 
 
 @dataclass(frozen=True)
-class League:
-    """A server's league as its admins set it up."""
+class Era:
+    """From season ``first`` on, seasons of ``days`` days, the first of them from ``starts``."""
 
-    guild_id: int
+    first: int
     starts: datetime
     days: int
+
+
+@dataclass(frozen=True)
+class League:
+    """A server's league as its admins set it up: each change of the seasons' length begins an era, so
+    the seasons before it keep their dates (and their tables)."""
+
+    guild_id: int
+    eras: tuple[Era, ...]  # oldest first, at least one
     counts: Counted
     channel_id: int | None
 
+    @property
+    def starts(self) -> datetime:
+        """When the league's first season began."""
+        return self.eras[0].starts
+
+    @property
+    def days(self) -> int:
+        """How long a season lasts now."""
+        return self.eras[-1].days
+
     def season_at(self, moment: datetime) -> Season:
         """The season running at ``moment`` (the first, before the league began)."""
-        length = timedelta(days=self.days)
-        number = max(0, (moment - self.starts) // length)
-        return self.season(number + 1)
+        era = next((e for e in reversed(self.eras) if e.starts <= moment), self.eras[0])
+        passed = max(0, (moment - era.starts) // timedelta(days=era.days))
+        return self.season(era.first + passed)
 
     def season(self, number: int) -> Season:
-        length = timedelta(days=self.days)
-        starts = self.starts + (number - 1) * length
+        era = next((e for e in reversed(self.eras) if e.first <= number), self.eras[0])
+        length = timedelta(days=era.days)
+        starts = era.starts + (number - era.first) * length
         return Season(number, starts, starts + length)
+
+    def with_length(self, days: int, now: datetime) -> tuple[Era, ...]:
+        """The eras once seasons last ``days``: the season running at ``now`` keeps its start and takes
+        the new length (ending at once, should it be over by then); the seasons before it keep theirs."""
+        running = self.season_at(now)
+        kept = tuple(e for e in self.eras if e.first < running.number)
+        return (*kept, Era(running.number, running.starts, days))
+
+
+def eras_text(eras: tuple[Era, ...]) -> str:
+    """``eras`` as the server's settings keep them."""
+    return json.dumps([[e.first, e.starts.isoformat(), e.days] for e in eras])
+
+
+def eras_of(text: str) -> tuple[Era, ...]:
+    """The eras the server's settings keep (see ``eras_text``)."""
+    return tuple(
+        Era(int(first), datetime.fromisoformat(starts), int(days)) for first, starts, days in json.loads(text)
+    )
 
 
 class LeagueDesk:
@@ -96,12 +137,13 @@ class LeagueDesk:
         if starts is None:
             return None
         days = await self.settings.get("guild", guild_id, DAYS)
+        eras = await self.settings.get("guild", guild_id, ERAS)
         counts = await self.settings.get("guild", guild_id, COUNTS)
         channel = await self.settings.get("guild", guild_id, CHANNEL)
+        first = Era(1, datetime.fromisoformat(starts), int(days) if days else SEASON_DAYS)
         return League(
             guild_id,
-            datetime.fromisoformat(starts),
-            int(days) if days else SEASON_DAYS,
+            eras_of(eras) if eras else (first,),
             Counted(counts) if counts else Counted.ALL,
             int(channel) if channel else None,
         )
@@ -115,7 +157,8 @@ class LeagueDesk:
         channel_id: int | None = None,
     ) -> League:
         """Start the server's league now (its first season), or change how it runs: a new length applies
-        to the running season at once (from its start). Refused to anyone but the server's admins."""
+        to the running season at once (from its start), the seasons before it keeping their dates.
+        Refused to anyone but the server's admins."""
         if not admin:
             raise LobbyError(HOST.say("only a server admin can set up the league"))
         if days is not None and not 7 <= days <= 365:
@@ -126,11 +169,7 @@ class LeagueDesk:
             await self.settings.set("guild", guild_id, START, now.isoformat())
             await self.settings.set("guild", guild_id, CLOSED, "0")
         elif days is not None and days != league.days:
-            # The running season keeps its start and takes the new length (ending at once, should it be
-            # over by then); the seasons before it keep their numbers.
-            running = league.season_at(now)
-            starts = running.starts - (running.number - 1) * timedelta(days=days)
-            await self.settings.set("guild", guild_id, START, starts.isoformat())
+            await self.settings.set("guild", guild_id, ERAS, eras_text(league.with_length(days, now)))
         if days is not None:
             await self.settings.set("guild", guild_id, DAYS, str(days))
         if counts is not None:

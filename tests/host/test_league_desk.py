@@ -110,3 +110,25 @@ async def test_seasons_count_the_matches_that_ended_in_them_and_close_once(
     assert await desk.closings_due(5) == []
     clock.now += timedelta(days=14)
     assert [s.number for s in await desk.closings_due(5)] == [2, 3]
+    # Seasons of 28 days from now on: the running one (4) keeps its start and takes the new length, the
+    # ones before it keep their dates, and so their tables.
+    before = [only.season(n) for n in (1, 2, 3)]
+    tables = [await desk.table(only, s) for s in before]
+    running = only.season_at(clock.now)
+    longer = await desk.set_up(5, admin=True, days=28)
+    assert longer.days == 28 and longer.starts == T0
+    assert [longer.season(n) for n in (1, 2, 3)] == before
+    assert [await desk.table(longer, s) for s in before] == tables
+    assert longer.season_at(clock.now) == longer.season(running.number)
+    assert longer.season(running.number).starts == running.starts
+    assert longer.season(running.number).ends == running.starts + timedelta(days=28)
+    assert longer.season(running.number + 1).starts == running.starts + timedelta(days=28)
+    assert [s.number for s in await desk.closings_due(5)] == [2, 3]
+    # Back to a week, two seasons on: the 28-day season keeps its dates too.
+    clock.now = longer.season(running.number + 1).starts + timedelta(days=1)
+    shorter = await desk.set_up(5, admin=True, days=7)
+    assert shorter.season(running.number) == longer.season(running.number)
+    assert shorter.season_at(clock.now).number == running.number + 1
+    assert shorter.season(running.number + 2).starts == longer.season(running.number + 1).starts + timedelta(
+        days=7
+    )

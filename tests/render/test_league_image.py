@@ -11,7 +11,7 @@ import pytest
 from PIL import Image
 
 from engine.host.league import LeagueRow
-from engine.host.league_desk import Counted, League, SeasonTable
+from engine.host.league_desk import Counted, Era, League, SeasonTable
 from engine.host.league_words import season_picture
 from engine.registry import GAMES
 from render.canvas import recording
@@ -26,7 +26,7 @@ def title_of(game: str) -> str:
 
 
 def table_of(people: int) -> tuple[League, SeasonTable]:
-    league = League(guild_id=1, starts=T0, days=30, counts=Counted.ALL, channel_id=None)
+    league = League(guild_id=1, eras=(Era(1, T0, 30),), counts=Counted.ALL, channel_id=None)
     rows = tuple(
         LeagueRow(
             n,
