@@ -109,7 +109,7 @@ async def simulate(
     stores = await open_stores(folder / "league.db", clock=clock.iso)
     host = GameHost(stores.matches, clock=clock, seed_source=lambda: rng.randrange(2**31))
     host.finish_listeners.append(stores.ratings.record)
-    desk = QueueDesk(host, stores.queue, stores.ratings, clock)
+    desk = QueueDesk(host, stores.queue, stores.ratings, stores.settings, clock)
     people = people_of(players, rng)
     by_id = {p.player.user_id or 0: p for p in people}
     running: dict[int, MatchRecord] = {}

@@ -166,6 +166,19 @@ class Lobby(commands.GroupCog, group_name="game", group_description="Create, joi
         place = self.marks.thread(thread) if thread is not None else None
         await reply(interaction, queue_words.seated(host, found.seated, interaction.user.id, place, locale))
 
+    @app_commands.command(name="avoid", description="Keep /game find from seating you with someone")
+    @app_commands.describe(player="Who to put on your list, or take off it (leave it out to see the list)")
+    @app_commands.guild_only()
+    async def avoid(self, interaction: discord.Interaction[Any], player: discord.User | None = None) -> None:
+        locale = await reader_locale(interaction)
+        desk, me = self.bot.queue_desk, interaction.user.id
+        if player is None:
+            said = queue_words.avoid_list(await desk.avoided(me), locale, self.marks)
+        else:
+            change = await desk.avoid(me, player.id, player.bot)
+            said = queue_words.avoid_said(change, locale, self.marks)
+        await reply(interaction, said)
+
     @app_commands.command(name="join", description="Take a seat in a match that has not started")
     @app_commands.describe(match="The match number (default: this thread's match)")
     async def join(self, interaction: discord.Interaction[Any], match: int | None = None) -> None:

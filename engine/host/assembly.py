@@ -63,6 +63,6 @@ async def open_hosts(
         stores=stores,
         host=host,
         tournaments=tournaments,
-        queue=QueueDesk(host, stores.queue, stores.ratings),
+        queue=QueueDesk(host, stores.queue, stores.ratings, stores.settings),
         league=LeagueDesk(host, stores.settings, in_tournament),
     )

@@ -81,6 +81,7 @@ class Seeker:
     patience: timedelta = timedelta(hours=24)  # after this long, computers fill (when allowed)
     reliability: float | None = None  # the share of their turns played in time (None: no turn yet)
     least_reliability: float = 0.0  # the share they ask of the others at their table
+    avoids: frozenset[int] = frozenset()  # the people they would rather not be seated with
 
     def waited(self, now: datetime) -> timedelta:
         return max(timedelta(0), now - self.since)
@@ -118,7 +119,13 @@ def allowed_gap(group: Sequence[Seeker], now: datetime) -> float:
 def _fits(group: Sequence[Seeker], now: datetime) -> bool:
     skills = [s.skill for s in group]
     close = max(skills) - min(skills) <= allowed_gap(group, now)
-    return close and overlap([s.rhythm for s in group]) >= SHARED_HOURS and reliable_enough(group)
+    shared = overlap([s.rhythm for s in group]) >= SHARED_HOURS
+    return close and shared and reliable_enough(group) and apart(group)
+
+
+def apart(group: Sequence[Seeker]) -> bool:
+    """Whether nobody in ``group`` has another of them on their list of people to avoid."""
+    return not any(other.user_id in seeker.avoids for seeker in group for other in group)
 
 
 def reliable_enough(group: Sequence[Seeker]) -> bool:

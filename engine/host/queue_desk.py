@@ -13,10 +13,11 @@ from dataclasses import dataclass
 from datetime import datetime, timedelta
 
 from engine.core.errors import LobbyError
+from engine.host.avoidance import AvoidChange, avoided, toggle
 from engine.host.clock import Pace
 from engine.host.lobby_words import levels_of
 from engine.host.matchmaking import Seeker, Table, active_hours, tables_to_open
-from engine.host.ports import MatchRecord, Player
+from engine.host.ports import MatchRecord, Player, SettingsStore
 from engine.host.queue_entries import QueueEntry, QueueStore
 from engine.host.ratings import DEFAULT_MU, DISPLAY_BASE, DISPLAY_SCALE, RatingStore
 from engine.host.reliability import reliability
@@ -66,11 +67,14 @@ class QueueDesk:
         host: GameHost,
         queue: QueueStore,
         ratings: RatingStore,
+        settings: SettingsStore,
         clock: Callable[[], datetime] | None = None,
     ) -> None:
+        """``settings`` keep each person's list of people they would rather not be seated with."""
         self.host = host
         self.queue = queue
         self.ratings = ratings
+        self.settings = settings
         self.clock = clock or host.clock
         # Told of each table opened, with who asked for it (None: the background's look at the queues),
         # so that the people seated hear of it.
@@ -126,6 +130,15 @@ class QueueDesk:
             if match.seat_of(player.user_id) is not None:
                 return Found(match, None)
         return Found(None, await self.standing(guild_id, player.user_id, game))
+
+    async def avoid(self, user_id: int, other: int, other_is_bot: bool) -> AvoidChange:
+        """Put ``other`` on the list of people ``user_id`` would rather not be seated with, or take them
+        off it (see ``engine.host.avoidance``)."""
+        return await toggle(self.settings, user_id, other, other_is_bot)
+
+    async def avoided(self, user_id: int) -> frozenset[int]:
+        """The people on ``user_id``'s list."""
+        return await avoided(self.settings, user_id)
 
     async def standing(self, guild_id: int, user_id: int, game: str) -> Waiting | None:
         """Where the person stands in the server's queue for ``game``; None when they are not in it."""
@@ -197,6 +210,7 @@ class QueueDesk:
         # Reliability takes reading each person's latest matches: only when someone asks for it.
         asked = any(e.least_reliability > 0 for e in hosted)
         kept = {u: await reliability(self.host.store, u) if asked else None for u in people}
+        avoids = {u: await avoided(self.settings, u) for u in people}
         seekers = []
         for entry in hosted:
             rating = ratings[entry.game].get(entry.user_id)
@@ -215,6 +229,7 @@ class QueueDesk:
                     patience=entry.patience,
                     reliability=kept[entry.user_id],
                     least_reliability=entry.least_reliability,
+                    avoids=avoids[entry.user_id],
                 )
             )
         return seekers

@@ -4,10 +4,11 @@ they wait and until when, with the control that takes them out of the queue."""
 from __future__ import annotations
 
 import logging
-from collections.abc import Awaitable, Callable, Sequence
+from collections.abc import Awaitable, Callable, Collection, Sequence
 
 from babel.numbers import format_percent
 
+from engine.host.avoidance import AvoidChange
 from engine.host.controls import queue_leave
 from engine.host.languages import recipient_locale
 from engine.host.lobby_words import PACE_WORDS, level_name
@@ -108,6 +109,36 @@ def left(host: GameHost, game: str | None, count: int, locale: str) -> str:
     if game is None:
         return t(locale, "You left every queue on this server.")
     return t(locale, "You left the queue for {game}.", game=host.rules(game).title)
+
+
+def avoid_said(change: AvoidChange, locale: str, marks: Marks) -> str:
+    """What ``/game avoid player:`` did: the person is on the list now, or off it."""
+    person = marks.person(change.other)
+    if change.listed:
+        return t(
+            locale,
+            "{person} is on your list now: /game find never seats the two of you at one table. Nobody "
+            "else sees your list, and {person} is not told.",
+            person=person,
+        )
+    return t(
+        locale, "{person} is off your list: /game find may seat the two of you together again.", person=person
+    )
+
+
+def avoid_list(avoided: Collection[int], locale: str, marks: Marks) -> str:
+    """What ``/game avoid`` alone shows: who is on the person's list."""
+    if not avoided:
+        return t(
+            locale,
+            "Nobody is on your list. /game avoid with a player keeps /game find from seating you with them.",
+        )
+    people = join(locale, [marks.person(user_id) for user_id in sorted(avoided)])
+    return t(
+        locale,
+        "/game find never seats you with: {people}. /game avoid with one of them takes them off the list.",
+        people=people,
+    )
 
 
 class SeatedHerald:

@@ -144,3 +144,44 @@ async def test_a_person_who_asks_for_punctual_players_is_not_seated_with_one_who
         assert found, seated.content
         match = await bot.host.match(int(found.group(1)))
         assert {p.user_id for p in match.players} == {strict.id, newcomer.id}
+
+
+async def test_a_person_on_someones_list_is_never_seated_with_them_and_nobody_else_sees_the_list(
+    fake_discord: FakeDiscord, tmp_path: Path
+) -> None:
+    fake = fake_discord
+    clock = Clock(datetime(2026, 11, 29, 10, tzinfo=UTC))
+    carol = fake.add_user("carol")
+    async with bot_at(fake, tmp_path / "db.sqlite", clock) as bot:
+
+        async def avoid(user: FakeUser, **chosen: object) -> FakeMessage:
+            return await (await fake.slash("game avoid", chosen, user=user, channel=fake.general)).response()
+
+        empty = await avoid(fake.alice)
+        assert empty.ephemeral and "Nobody is on your list." in (empty.content or "")
+        assert "cannot avoid yourself" in ((await avoid(fake.alice, player=fake.alice)).content or "")
+        listed = await avoid(fake.alice, player=fake.bob)
+        assert listed.ephemeral and f"<@{fake.bob.id}> is on your list now" in (listed.content or "")
+        assert f"<@{fake.bob.id}>" in ((await avoid(fake.alice)).content or "")
+        assert "Nobody is on your list." in ((await avoid(fake.bob)).content or "")  # Bob's own is his
+        # Alice and Bob wait for the same table: they are not seated together; Carol is seated with Alice.
+        plain = {"game": "ny1901", "players": 2}
+        for person in (fake.alice, fake.bob):
+            clock.advance(minutes=1)
+            waiting = await (
+                await fake.slash("game find", plain, user=person, channel=fake.general)
+            ).response()
+            assert "You wait for a table of New York 1901" in (waiting.content or ""), waiting.content
+        clock.advance(minutes=1)
+        seated = await (await fake.slash("game find", plain, user=carol, channel=fake.general)).response()
+        found = re.search(r"Your table is ready: match #(\d+)", seated.content or "")
+        assert found, seated.content
+        match = await bot.host.match(int(found.group(1)))
+        assert {p.user_id for p in match.players} == {fake.alice.id, carol.id}
+        # Taken off the list, Bob may be seated with her again.
+        back = await avoid(fake.alice, player=fake.bob)
+        assert "is off your list" in (back.content or "")
+        assert "Nobody is on your list." in ((await avoid(fake.alice)).content or "")
+        # Nothing of the list was ever said where Bob could read it.
+        assert not any("list" in (m.content or "") for m in fake.dm_messages(fake.bob))
+        assert not any("list" in (m.content or "") for m in fake.general.messages)

@@ -126,3 +126,16 @@ def test_a_person_may_ask_for_players_who_play_in_time() -> None:
     punctual = replace(seeker(4, 1000, 3, sizes=(2,)), reliability=0.95, least_reliability=0.5)
     (pair,) = tables_to_open([late, punctual], SIZES, T0 + timedelta(minutes=5))
     assert {s.user_id for s in pair.people} == {2, 4}
+
+
+def test_nobody_is_seated_with_someone_on_their_list_nor_with_whoever_lists_them() -> None:
+    wary = replace(seeker(1, 1000, sizes=(2,)), avoids=frozenset({2}))
+    avoided = seeker(2, 1000, 1, sizes=(2,))
+    assert tables_to_open([wary, avoided], SIZES, T0 + timedelta(minutes=5)) == []
+    # Either way round: the one listed is kept from the one who listed them, and both find others.
+    other, third = seeker(3, 1000, 2, sizes=(2,)), seeker(4, 1000, 3, sizes=(2,))
+    tables = tables_to_open([wary, avoided, other, third], SIZES, T0 + timedelta(minutes=5))
+    assert all({1, 2} - {s.user_id for s in t.people} for t in tables) and len(tables) == 2
+    # After the wait, computers fill the wary one's table rather than seat the one they avoid.
+    (filled,) = tables_to_open([wary, avoided], SIZES, T0 + timedelta(hours=2))
+    assert [s.user_id for s in filled.people] == [1] and filled.computer_seats == 1

@@ -12,6 +12,7 @@ import pytest
 
 from data.backend import Stores, open_stores
 from engine.core.errors import LobbyError
+from engine.host.avoidance import AVOID_LIMIT
 from engine.host.clock import Pace
 from engine.host.ports import MatchStatus, Player
 from engine.host.queue_desk import QueueDesk
@@ -46,7 +47,7 @@ def clock() -> Clock:
 @pytest.fixture
 def desk(stores: Stores, clock: Clock) -> QueueDesk:
     host = GameHost(stores.matches, clock=clock, seed_source=lambda: 3)
-    return QueueDesk(host, stores.queue, stores.ratings)
+    return QueueDesk(host, stores.queue, stores.ratings, stores.settings)
 
 
 async def test_five_waiting_for_a_table_of_three_make_one_table_then_computers_fill_the_next(
@@ -102,3 +103,18 @@ async def test_leaving_and_refusals(desk: QueueDesk, clock: Clock) -> None:
     with pytest.raises(LobbyError):
         await desk.find(7, 70, ada, "ny_piatnik", computers="grandmaster")
     assert await desk.queue.entries() == []  # nothing kept
+
+
+async def test_a_list_of_people_to_avoid_holds_people_only_and_at_most_its_limit(desk: QueueDesk) -> None:
+    with pytest.raises(LobbyError, match="yourself"):
+        await desk.avoid(1, 1, other_is_bot=False)
+    with pytest.raises(LobbyError, match="only people"):
+        await desk.avoid(1, 2, other_is_bot=True)
+    for other in range(100, 100 + AVOID_LIMIT):
+        assert (await desk.avoid(1, other, other_is_bot=False)).listed
+    with pytest.raises(LobbyError, match="the most it can"):
+        await desk.avoid(1, 99, other_is_bot=False)
+    off = await desk.avoid(1, 100, other_is_bot=False)
+    assert (off.listed, off.count) == (False, AVOID_LIMIT - 1)
+    assert await desk.avoided(1) == frozenset(range(101, 100 + AVOID_LIMIT))
+    assert await desk.avoided(2) == frozenset()
