@@ -50,8 +50,19 @@ async def test_a_lobby_that_asks_for_punctual_players_refuses_one_who_timed_out(
         by_command = await fake.slash("game join", {}, user=late, channel=thread)
         assert (await by_command.response()).content == REFUSAL
         assert [p.user_id for p in (await bot.host.match(match_id)).players] == [strict.id]
+        # In Italian, with the command named as the Italian client shows it.
+        await (await fake.slash("settings language", {"language": "it"}, user=late)).response()
+        in_italian = await fake.slash("game join", {}, user=late, channel=thread)
+        assert (await in_italian.response()).content == (
+            "⚠️ Questo tavolo chiede giocatori puntuali (turni giocati in tempo: almeno 80%); i tuoi: 0% "
+            "nella tua ultima partita. Puoi aprirne una tua con /partita nuova."
+        )
 
         joined = await (await fake.click(lobby, button(lobby, "ba:lobby:join:"), user=newcomer)).response()
         assert "Players 2/3: Carol, Dave" in (joined.content or "")
         assert "at least 80% of their turns in time" in (joined.content or "")
         assert [p.user_id for p in (await bot.host.match(match_id)).players] == [strict.id, newcomer.id]
+        # A server that speaks Italian shows it in Italian.
+        await (await fake.slash("settings server-language", {"language": "it"}, user=fake.admin)).response()
+        left = await (await fake.click(joined, button(joined, "ba:lobby:leave:"), user=newcomer)).response()
+        assert "Aperta a giocatori puntuali (turni giocati in tempo: almeno 80%)." in (left.content or "")
