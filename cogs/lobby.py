@@ -69,6 +69,7 @@ class Lobby(commands.GroupCog, group_name="game", group_description="Create, joi
         computers="How many seats computer players take",
         level="How computer players play",
         clock="How long each player has per move (default: relaxed, 3 days)",
+        reliable="The least share of turns, in %, the others must have played in time (default: any)",
     )
     @app_commands.choices(game=GAME_CHOICES, level=LEVEL_CHOICES, clock=CLOCK_CHOICES)
     @app_commands.autocomplete(options=options_autocomplete)
@@ -82,6 +83,7 @@ class Lobby(commands.GroupCog, group_name="game", group_description="Create, joi
         computers: app_commands.Range[int, 0, 5] = 0,
         level: str = "greedy",
         clock: str = DEFAULT_PACE.value,
+        reliable: app_commands.Range[int, 0, 100] = 0,
     ) -> None:
         words.require_a_free_seat(players, computers)
         await interaction.response.defer(ephemeral=True, thinking=True)
@@ -100,6 +102,7 @@ class Lobby(commands.GroupCog, group_name="game", group_description="Create, joi
             pace=Pace(clock),
             computers=computers,
             level=level,
+            least_reliability=reliable / 100,
         )
         if isinstance(parent, discord.TextChannel):
             # The match's thread, joined by its creator (see ``engine.host.threads``).

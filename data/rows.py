@@ -49,7 +49,7 @@ INT64 = range(-(2**63), 2**63)
 
 MATCH_COLUMNS = (
     "id, game, options, seat_count, seed, status, version, creator_id, guild_id, channel_id, thread_id, "
-    "state_json, result_json, created_at, updated_at, pace"
+    "state_json, result_json, created_at, updated_at, pace, least_reliability"
 )
 PLAYER_COLUMNS = "match_id, user_id, name, bot, seat, resigned, absent"
 # Seated players in seat order; lobby players (no seat yet) in the order they joined.
@@ -257,6 +257,7 @@ def to_record(row: dbmod.Row, player_rows: Iterable[dbmod.Row]) -> MatchRecord:
         "created_at": row[13],
         "updated_at": row[14],
         "pace": _pace(match_id, row[15]),
+        "least_reliability": row[16],
     }
     return dbmod.validated_row(MatchRecord, fields, f"match {match_id}")
 

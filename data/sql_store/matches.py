@@ -280,8 +280,8 @@ class MatchMethods(StoreCore[D]):
                     return (yield from load_match(int(made)))
             match_id = yield sql.new_id(
                 "INSERT INTO matches (game, options, seat_count, seed, status, version, creator_id, "
-                "guild_id, channel_id, origin, created_at, updated_at, pace) "
-                "VALUES (?, ?, ?, ?, 'lobby', 0, ?, ?, ?, ?, ?, ?, ?) "
+                "guild_id, channel_id, origin, created_at, updated_at, pace, least_reliability) "
+                "VALUES (?, ?, ?, ?, 'lobby', 0, ?, ?, ?, ?, ?, ?, ?, ?) "
                 "ON CONFLICT (origin) WHERE origin IS NOT NULL DO NOTHING",
                 draft.game,
                 json.dumps(sorted(draft.options)),
@@ -294,6 +294,7 @@ class MatchMethods(StoreCore[D]):
                 now,
                 now,
                 draft.pace.value,
+                draft.least_reliability,
             )
             if match_id is None:  # another process made it meanwhile: that one is the match
                 made = yield sql.value(made_by_origin, draft.origin)

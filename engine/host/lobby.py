@@ -32,6 +32,7 @@ from engine.host.ports import (
     payload,
 )
 from engine.host.refusals import check_setup_in_words, require_lobby
+from engine.host.reliability import punctuality
 from engine.host.results import ActResult
 from engine.host.text import HOST, sentence, told
 
@@ -120,6 +121,34 @@ def require_room(match: MatchRecord, player: Player) -> None:
         )
 
 
+async def require_reliable(store: MatchStore, match: MatchRecord, player: Player) -> None:
+    """Refuse a seat to a person whose share of turns played in time is below what the lobby asks.
+
+    Computers are not measured, and the creator is never refused from their own lobby. A newcomer with
+    no turn to judge by yet may join: a reliability is earned by playing, and a table that kept everyone
+    new out would leave them no place to earn one (the queue takes them at their word too)."""
+    least = match.least_reliability
+    if least <= 0 or player.user_id is None or player.bot is not None or player.user_id == match.creator_id:
+        return
+    record = await punctuality(store, player.user_id)
+    share = record.kept.share
+    if share is None or share >= least:
+        return
+    raise LobbyError(
+        HOST.say_n(
+            "this table asks for players who played at least {asked} of their turns in time; you played "
+            "{share} in your last match",
+            "this table asks for players who played at least {asked} of their turns in time; you played "
+            "{share} over your last {count} matches",
+            record.matches,
+            # A whole percentage reads the same in every language the bot speaks.
+            asked=f"{round(least * 100)}%",
+            share=f"{record.percent or 0}%",
+        ),
+        hint=HOST.say("You can open a match of your own with /game new."),
+    )
+
+
 class Lobby:
     """Opens, fills and starts the matches of a host."""
 
@@ -141,9 +170,11 @@ class Lobby:
         channel_id: int | None = None,
         origin: str | None = None,
         pace: Pace = Pace.NONE,
+        least_reliability: float = 0.0,
     ) -> MatchRecord:
         """Open a lobby after checking the game, seat count and options (``SetupError`` otherwise), on
-        the clock ``pace``.
+        the clock ``pace``, for people who played at least ``least_reliability`` of their turns in time
+        (see ``require_reliable``).
 
         A match with an ``origin`` (a tournament's table) is made once: asking again returns it."""
         rules = self.host.rules(game)
@@ -158,6 +189,7 @@ class Lobby:
             channel_id=channel_id,
             origin=origin,
             pace=pace,
+            least_reliability=least_reliability,
         )
         return await self.host.store.create_match(draft, creator)
 
@@ -186,6 +218,7 @@ class Lobby:
             if player.bot is not None:
                 self.host.policy(match.game, player.bot)
             require_room(match, player)
+            await require_reliable(self.host.store, match, player)
             return await unless_moved(self.host.store.add_player(match_id, match.version, player))
 
     async def leave(self, match_id: int, user_id: int, scope: Scope | None = None) -> MatchRecord:
@@ -277,8 +310,9 @@ class Lobby:
 
     async def rematch(self, match_id: int, user_id: int, scope: Scope | None = None) -> MatchRecord:
         """A new match of a finished one, asked for by one of its players: the same people and computers
-        and the same options, with a new seed (so new seats) and its own thread in the same channel.
-        Made once: a second request returns the same rematch."""
+        and the same options, with a new seed (so new seats) and its own thread in the same channel, and
+        no minimum reliability (its players have sat together already). Made once: a second request
+        returns the same rematch."""
         match = await self.host.match(match_id, scope)
         if match.status is not MatchStatus.FINISHED:
             raise LobbyError(HOST.say("match #{number} is not over yet: finish it first", number=match_id))

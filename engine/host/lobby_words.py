@@ -12,6 +12,7 @@ from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass
 from datetime import datetime
 
+from babel.numbers import format_percent
 from pydantic import ValidationError
 
 from engine.core.errors import CorruptRecord, LobbyError
@@ -134,12 +135,21 @@ async def open_match(
     pace: Pace,
     computers: int = 0,
     level: str = "greedy",
+    least_reliability: float = 0.0,
 ) -> MatchRecord:
     """A new match of ``game`` opened by ``creator``, with ``computers`` computer players of ``level``
-    seated at once; refused when they would leave the creator no seat."""
+    seated at once, for people who played at least ``least_reliability`` of their turns in time; refused
+    when the computers would leave the creator no seat."""
     require_a_free_seat(seats, computers)
     match = await host.create_match(
-        game, seats, options, creator=creator, guild_id=guild_id, channel_id=channel_id, pace=pace
+        game,
+        seats,
+        options,
+        creator=creator,
+        guild_id=guild_id,
+        channel_id=channel_id,
+        pace=pace,
+        least_reliability=least_reliability,
     )
     for _ in range(computers):
         match = await host.add_computer(match.id, level)
@@ -200,6 +210,14 @@ def lobby_text(host: GameHost, match: MatchRecord, locale: str, marks: Marks) ->
         t(locale, "Clock: {clock}.", clock=t(locale, PACE_WORDS[match.pace])),
     ]
     if match.status is MatchStatus.LOBBY:
+        if match.least_reliability > 0:
+            lines.append(
+                t(
+                    locale,
+                    "Open to players who played at least {share} of their turns in time.",
+                    share=format_percent(match.least_reliability, locale=locale),
+                )
+            )
         creator = marks.person(match.creator_id) if match.creator_id else t(locale, "the creator")
         lines.append(
             t(locale, "Join with the button; {creator} starts when every seat is taken.", creator=creator)

@@ -50,6 +50,7 @@ class NewMatch(Frozen):
     channel_id: int | None = None
     origin: str | None = None  # made by the bot for this purpose (e.g. a tournament table), at most once
     pace: Pace = Pace.NONE
+    least_reliability: float = 0.0  # the share of turns played in time asked of those who join (0: none)
 
 
 class MatchRecord(Frozen):
@@ -72,6 +73,7 @@ class MatchRecord(Frozen):
     created_at: str
     updated_at: str
     pace: Pace = Pace.NONE
+    least_reliability: float = 0.0  # the share of turns played in time asked of those who join (0: none)
 
     def seat_of(self, user_id: int) -> int | None:
         for player in self.players:

@@ -42,19 +42,45 @@ def turns_kept(turns: Iterable[Turn], seat: int, resigned: bool = False) -> Turn
     return TurnsKept(len(mine), sum(1 for turn in mine if not turn.stand_in))
 
 
-def person_turns(seats: Sequence[SeatResult], logs: Mapping[int, Sequence[TimedAction]]) -> TurnsKept:
+@dataclass(frozen=True, slots=True)
+class Punctuality:
+    """A person's turns over their latest matches, and in how many of those matches a turn of theirs was
+    counted."""
+
+    kept: TurnsKept = TurnsKept()
+    matches: int = 0
+
+    @property
+    def percent(self) -> int | None:
+        """The whole percentage of turns played in time, rounded down so that it never reads as more than
+        it is (None: no turn counted)."""
+        return self.kept.in_time * 100 // self.kept.counted if self.kept.counted else None
+
+
+def person_punctuality(seats: Sequence[SeatResult], logs: Mapping[int, Sequence[TimedAction]]) -> Punctuality:
     """A person's turns in the matches of their ``seats``, from those matches' kept ``logs`` (by match
     id; a match without one counts nothing)."""
-    kept = TurnsKept()
+    total, matches = TurnsKept(), 0
     for held in seats:
-        turns = turns_of(logs.get(held.match_id, []))
-        kept += turns_kept(turns, held.seat, held.seat in held.resigned)
-    return kept
+        kept = turns_kept(turns_of(logs.get(held.match_id, [])), held.seat, held.seat in held.resigned)
+        total += kept
+        matches += 1 if kept.counted else 0
+    return Punctuality(total, matches)
+
+
+def person_turns(seats: Sequence[SeatResult], logs: Mapping[int, Sequence[TimedAction]]) -> TurnsKept:
+    """A person's turns in the matches of their ``seats`` (see ``person_punctuality``)."""
+    return person_punctuality(seats, logs).kept
+
+
+async def punctuality(store: MatchStore, user_id: int, guild_id: int | None = None) -> Punctuality:
+    """``user_id``'s turns over their latest matches that started (on ``guild_id`` only, when given)."""
+    seats = await store.seat_results(user_id, guild_id, RELIABILITY_MATCHES, started=True)
+    logs = await store.timed_logs([held.match_id for held in seats])
+    return person_punctuality(seats, logs)
 
 
 async def reliability(store: MatchStore, user_id: int, guild_id: int | None = None) -> float | None:
     """The share (0 to 1) of ``user_id``'s turns played in time over their latest matches that started
     (on ``guild_id`` only, when given); None when they have no turn to judge by."""
-    seats = await store.seat_results(user_id, guild_id, RELIABILITY_MATCHES, started=True)
-    logs = await store.timed_logs([held.match_id for held in seats])
-    return person_turns(seats, logs).share
+    return (await punctuality(store, user_id, guild_id)).kept.share

@@ -477,10 +477,11 @@ class GameHost:
         channel_id: int | None = None,
         origin: str | None = None,
         pace: Pace = Pace.NONE,
+        least_reliability: float = 0.0,
     ) -> MatchRecord:
         """See ``Lobby.create_match``."""
         return await self.lobby.create_match(
-            game, seat_count, options, creator, seed, guild_id, channel_id, origin, pace
+            game, seat_count, options, creator, seed, guild_id, channel_id, origin, pace, least_reliability
         )
 
     async def join(self, match_id: int, player: Player, scope: Scope | None = None) -> MatchRecord:

@@ -13,6 +13,7 @@ import pytest
 
 import data.db as dbmod
 from data.db import Database, Migration, connect, default_db_path, load_migrations, migrate, split_statements
+from data.store import SqliteMatchStore
 
 TABLES = {"matches", "players", "actions", "checkpoints", "deliveries", "schema_migrations"}
 
@@ -262,3 +263,21 @@ def test_the_third_reminder_migration_keeps_every_clock_and_what_it_already_sent
     # The last reminder of old is the last of three now: it is not sent a second time.
     assert [row[5] for row in rows] == [0, 1, 3]
     assert rows[0] == (0, 100, 60.0, "s", "d", 0, "u", 7.0, 0.0, 0)
+
+
+async def test_a_lobby_stored_before_lobbies_asked_for_reliability_asks_for_none(tmp_path: Path) -> None:
+    path = tmp_path / "old.db"
+    raw = sqlite3.connect(path, isolation_level=None)
+    try:
+        dbmod.configure(raw)
+        migrate(raw, load_migrations()[:23])  # a database as the bot left it before lobbies asked for any
+        raw.execute(
+            "INSERT INTO matches (id, game, seat_count, seed, status, version, created_at, updated_at) "
+            "VALUES (1, 'g', 2, 1, 'lobby', 0, 't', 't')"
+        )
+    finally:
+        raw.close()
+    async with await SqliteMatchStore.open(path) as store:
+        assert (await store.get_match(1)).least_reliability == 0
+    with sqlite3.connect(path) as raw, pytest.raises(sqlite3.IntegrityError):
+        raw.execute("UPDATE matches SET least_reliability = 1.5")

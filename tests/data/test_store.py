@@ -89,6 +89,15 @@ async def test_create_match_opens_a_lobby(store: AnyStore) -> None:
     assert lonely.players == () and lonely.id != match.id
 
 
+async def test_a_lobby_keeps_the_reliability_it_asks_for(store: AnyStore) -> None:
+    strict = await store.create_match(draft(2, least_reliability=0.8), ANN)
+    assert strict.least_reliability == 0.8
+    strict = await store.add_player(strict.id, strict.version, BOB)
+    assert (await store.get_match(strict.id)).least_reliability == 0.8
+    assert [m.least_reliability for m in await store.list_matches()] == [0.8]
+    assert (await store.create_match(draft(2))).least_reliability == 0  # anyone may join
+
+
 async def test_join_and_leave_follow_the_lobby_rules(store: AnyStore) -> None:
     match = await store.create_match(draft(2), ANN)
     with pytest.raises(LobbyError, match="already joined"):
@@ -458,6 +467,7 @@ SQLITE_GARBAGE = [
     ("seat_count", "two", "seat_count"),
     ("version", 1.5, "version"),
     ("created_at", b"\xff", "created_at"),
+    ("least_reliability", "most", "least_reliability"),
 ]
 
 
