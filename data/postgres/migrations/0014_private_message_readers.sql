@@ -1,2 +1,0 @@
--- Whom each living private message was sent to (see the SQLite migration 0026).
-ALTER TABLE private_messages ADD COLUMN user_id BIGINT;
