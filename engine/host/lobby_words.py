@@ -268,6 +268,9 @@ async def open_list(host: GameHost, scope: Scope, locale: str, marks: Marks) -> 
         if m.status is MatchStatus.ACTIVE:
             waited = duration(locale, host.clock() - datetime.fromisoformat(m.updated_at))
             status += " · " + t(locale, "waiting for {time}", time=waited)
+        elif m.least_reliability > 0:
+            share = format_percent(m.least_reliability, locale=locale)
+            status += " · " + t(locale, "turns in time: at least {share}", share=share)
         lines.append(f"#{m.id} {game_title(host, m.game, locale)} · {status} · {seats}{where}")
     lines += unreadable_lines(locale, unreadable)
     if not lines:

@@ -44,6 +44,10 @@ async def test_a_lobby_that_asks_for_punctual_players_refuses_one_who_timed_out(
         thread = await thread_of(fake, match_id)
         lobby = await fake.wait_for_message(thread)
         assert "Open to players who played at least 80% of their turns in time." in (lobby.content or "")
+        listed = await (await fake.slash("game list", {}, user=late, channel=fake.general)).response()
+        assert f"#{match_id} New York 1901 · waiting for players · turns in time: at least 80% · 1/3" in (
+            listed.content or ""
+        ), listed.content
 
         refused = await (await fake.click(lobby, button(lobby, "ba:lobby:join:"), user=late)).response()
         assert refused.ephemeral and refused.content == REFUSAL
