@@ -61,6 +61,13 @@ async def two_player_match(fake: FakeDiscord, game: str = "ny1901") -> tuple[int
     return match_id, thread
 
 
+async def match_told_by_dm(fake: FakeDiscord, game: str) -> tuple[int, FakeChannel]:
+    """``two_player_match`` of ``game``, both players having chosen to hear of their turns by message."""
+    for user in (fake.alice, fake.bob):
+        await choose(fake, user, "dm")
+    return await two_player_match(fake, game)
+
+
 async def choose(fake: FakeDiscord, user: FakeUser, how: str, **more: object) -> str:
     reply = await (await fake.slash("settings notify", {"how": how, **more}, user=user)).response()
     assert reply.ephemeral
@@ -156,10 +163,8 @@ async def test_dm_mode_counts_the_hand_sent_with_the_turn_as_its_message(
 ) -> None:
     fake = fake_discord
     async with bot_at(fake, tmp_path / "db.sqlite", Clock(datetime(2026, 1, 14, 12, tzinfo=UTC))) as bot:
-        for user in (fake.alice, fake.bob):
-            await choose(fake, user, "dm")
         # Fifth Avenue deals everyone's cards at the start: the first player's hand comes with the turn.
-        match_id, thread = await two_player_match(fake, "fifth_avenue")
+        match_id, thread = await match_told_by_dm(fake, "fifth_avenue")
         first, other, version = await whose_turn(fake, bot, match_id)
         await board_post(fake, thread, version)
         [dm] = await fake.wait_until(lambda: turn_dms(fake, first) or None)
@@ -399,9 +404,7 @@ async def test_a_hand_lives_in_one_quiet_message_and_a_passed_turn_loses_its_but
 ) -> None:
     fake = fake_discord
     async with bot_at(fake, tmp_path / "db.sqlite", Clock(datetime(2026, 1, 14, 12, tzinfo=UTC))) as bot:
-        for user in (fake.alice, fake.bob):
-            await choose(fake, user, "dm")
-        match_id, thread = await two_player_match(fake, "fifth_avenue")
+        match_id, thread = await match_told_by_dm(fake, "fifth_avenue")
         turns = {fake.alice.id: 0, fake.bob.id: 0}
         for _ in range(6):
             user, _, version = await whose_turn(fake, bot, match_id)
@@ -463,9 +466,7 @@ async def test_a_turn_that_goes_on_never_calls_its_player_again_even_when_their_
     # hand that changes while its turn goes on is an edit, never a second call.
     fake = fake_discord
     async with bot_at(fake, tmp_path / "db.sqlite", Clock(datetime(2026, 1, 14, 12, tzinfo=UTC))) as bot:
-        for user in (fake.alice, fake.bob):
-            await choose(fake, user, "dm")
-        match_id, thread = await two_player_match(fake, "ny_henn")
+        match_id, thread = await match_told_by_dm(fake, "ny_henn")
         for _ in range(200):
             user, _, version = await whose_turn(fake, bot, match_id)
             record = await bot.host.match(match_id)
