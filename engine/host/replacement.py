@@ -310,6 +310,22 @@ class SeatOffers:
             await self._clock(match, seat, newcomer.user_id, to_act),
         )
 
+    async def taken_from(self, match: MatchRecord, user_id: int) -> Say | None:
+        """Why ``user_id``, who has no seat in ``match``, does not play in it when someone took over the
+        seat they played (None when nobody did): who plays it now."""
+        taken = [o for o in await self.store.seat_offers(match.id) if o.taken_by is not None]
+        left = [o for o in taken if o.leaver_id == user_id]
+        if not left:
+            return None
+        latest = max(left, key=lambda o: o.taken_version or 0)
+        player = match.player_at(latest.seat)
+        name = person_name(player) if player is not None else ""
+        return HOST.say(
+            "{player} took over your seat in match #{number}; you no longer play in it",
+            player=name,
+            number=match.id,
+        )
+
     async def handed_over_at(self, match_id: int, seat: int) -> datetime | None:
         """When ``seat`` of ``match_id`` last went to a new person (None: never). What was given to the
         seat's person before (a private page's link) is not the new person's, and opens nothing."""

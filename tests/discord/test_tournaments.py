@@ -534,6 +534,8 @@ async def test_a_player_replaced_by_an_organiser_keeps_nothing_of_the_seat(
         )
         hand = await (await fake.click(post, button(post, "ba:hand:"), user=leaver)).response()
         assert hand.ephemeral and not hand.attachments
-        assert "not playing in match" in (hand.content or ""), hand.content
+        assert "took over your seat" in (hand.content or ""), hand.content
+        back = await (await fake.slash("game return", {}, user=leaver, channel=thread)).response()
+        assert f"{newcomer.global_name} took over your seat in match #{match.id}" in (back.content or "")
         mine = await (await fake.click(post, button(post, "ba:hand:"), user=newcomer)).response()
         assert mine.attachment("hand.png").data.startswith(b"\x89PNG")
