@@ -311,8 +311,8 @@ class SeatOffers:
         )
 
     async def taken_from(self, match: MatchRecord, user_id: int) -> Say | None:
-        """Why ``user_id``, who has no seat in ``match``, does not play in it when someone took over the
-        seat they played (None when nobody did): who plays it now."""
+        """The refusal of ``user_id``, who has no seat in ``match`` any more, naming who plays the seat
+        they played there since someone took it over (None when nobody did)."""
         taken = [o for o in await self.store.seat_offers(match.id) if o.taken_by is not None]
         left = [o for o in taken if o.leaver_id == user_id]
         if not left:
