@@ -120,8 +120,8 @@ class OfferMethods(StoreCore[D]):
                 raise rows.seat_taken(match_id)
             if changed == 0:
                 raise rows.no_such_seat(match_id, seat, ())
-            # What the bot sent the leaver about this seat is theirs: the newcomer's hand starts afresh.
-            yield sql.count("DELETE FROM private_messages WHERE match_id = ? AND seat = ?", match_id, seat)
+            # The newcomer's hand starts afresh. The leaver's living message stays on record as theirs,
+            # so that the newcomer's first message can take its controls off.
             yield sql.count("DELETE FROM sent_images WHERE match_id = ? AND seat = ?", match_id, seat)
             yield from queue(match_id, version, deliveries, now)
             yield from clockrows.write_change(self.dialect, clocks, now)

@@ -2,6 +2,10 @@
 match leaves one message in their direct messages rather than one per change. A new message goes out only
 to call them to play (that one notifies); the previous one then loses its controls and says its turn is
 over, as does any message whose turn has passed.
+
+A living message is its person's: once someone else plays the seat (``/game replace``, ``/tournament
+replace``) it is never edited with the seat's hand again, and the newcomer's first message takes its
+controls off, saying the seat is no longer theirs.
 """
 
 from __future__ import annotations
@@ -16,6 +20,11 @@ from engine.host.ports import LivePrivate, MatchRecord, SettingsStore
 from lang import t
 
 log = logging.getLogger(__name__)
+
+
+def sent_to_another(living: LivePrivate, user_id: int) -> bool:
+    """Whether ``living`` went to someone other than ``user_id``: who played its seat before."""
+    return living.user_id is not None and living.user_id != user_id
 
 
 class LivingMessages:
@@ -55,12 +64,18 @@ class LivingMessages:
     async def send(
         self, match: MatchRecord, seat: int, user_id: int, message: Outgoing, version: int, turn: bool
     ) -> Sent:
-        """Send ``message`` as the seat's new living message; the previous one loses its controls."""
+        """Send ``message`` as the seat's new living message; the previous one loses its controls (at once
+        when it was someone else's, even should this one not go)."""
+        previous = await self.posts.live_private(match.id, seat)
+        if previous is not None and previous.turn and sent_to_another(previous, user_id):
+            await self.let_go(previous, match.guild_id)
         sent = await self.sender.to_person(user_id, message)
         living = await self.posts.live_private(match.id, seat)
         if living is not None and living.turn:
-            reader = living.user_id if living.user_id is not None else user_id
-            await self.close(living, await recipient_locale(self.settings, reader, match.guild_id))
+            if sent_to_another(living, user_id):
+                await self.let_go(living, match.guild_id)
+            else:
+                await self.close(living, await recipient_locale(self.settings, user_id, match.guild_id))
         await self.posts.save_live_private(
             LivePrivate(
                 match_id=match.id,
@@ -85,14 +100,22 @@ class LivingMessages:
             if living is None or not living.turn:
                 continue
             player = match.player_at(seat)
-            reader = player.user_id if player is not None else None
+            reader = living.user_id or (player.user_id if player is not None else None)
             await self.close(living, await recipient_locale(self.settings, reader, match.guild_id))
 
     async def close(self, living: LivePrivate, locale: str) -> None:
         """``living`` without its controls, saying that its turn is over (best effort: a message that cannot
         be edited keeps buttons that answer that the board has moved on)."""
-        over = t(locale, "⏹️ This turn is over: the thread shows what followed.")
-        text = f"{living.text}\n{over}"
+        await self._close(living, t(locale, "⏹️ This turn is over: the thread shows what followed."))
+
+    async def let_go(self, living: LivePrivate, guild_id: int | None) -> None:
+        """``living``, the message of someone who no longer plays its seat, without its controls, saying
+        so in their language (best effort, as ``close``)."""
+        locale = await recipient_locale(self.settings, living.user_id, guild_id)
+        await self._close(living, t(locale, "⏹️ This seat is no longer yours: someone else plays it now."))
+
+    async def _close(self, living: LivePrivate, said: str) -> None:
+        text = f"{living.text}\n{said}"
         if await self._edit(living, Outgoing(text)):
             await self.posts.save_live_private(living.model_copy(update={"turn": False, "text": text}))
 

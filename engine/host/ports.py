@@ -281,10 +281,11 @@ class SeatOfferStore(Protocol):
         clocks: ClockChange | None = None,
     ) -> MatchRecord:
         """``newcomer`` takes the offered seat from ``leaver`` in one transaction: the offer is marked
-        taken at the new version, the seat's player replaced, the seat's living private message and
-        image forgotten (they were the leaver's), ``deliveries`` queued and ``clocks`` written. Raises
-        ``StaleVersion`` when the match moved on or the offer was taken already, ``LobbyError`` when
-        the newcomer holds another seat, ``MatchClosed`` unless the match is active."""
+        taken at the new version, the seat's player replaced, the seat's last image forgotten (the
+        leaver's living private message stays theirs: see ``LivePrivate.user_id``), ``deliveries`` queued
+        and ``clocks`` written. Raises ``StaleVersion`` when the match moved on or the offer was taken
+        already, ``LobbyError`` when the newcomer holds another seat, ``MatchClosed`` unless the match is
+        active."""
         ...
 
 

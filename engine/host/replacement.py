@@ -5,7 +5,8 @@ person who takes the offer plays the seat from then on.
 What players expect, as on Async TI4 and Board Game Arena:
 - only a seat a person left can be offered (a computer seated from the start is part of the table the
   creator chose), and only while the match runs; a tournament's tables are its organisers' business
-  (``/tournament replace``);
+  (``/tournament replace``, which hands a seat over at once through ``hand_over``, recorded as an offer
+  taken, so that the one who played it keeps nothing of it either);
 - anyone on the server who does not play in the match may take it, first come first served: an offer
   taken, or made before the seat was taken by someone else, is stale;
 - who resigned may not come back through an offer (their seat or another): resigning is for good. Who
@@ -246,35 +247,9 @@ class SeatOffers:
                 name = leaver.name if leaver is not None else f"#{seat + 1}"
                 raise StaleVersion(HOST.say("{player} plays this seat again: the offer is over", player=name))
             self._require_newcomer(match, offers, user_id)
-            rules = self.host.rules(match.game)
-            to_act = tuple(sorted(rules.to_act(self.host.state_of(match))))
             away = await away_summary(self.host, match, seat)
             leaver_name = person_name(leaver)
-            told = HOST.say(
-                "{newcomer} takes over the seat {person} left, and plays it from now on",
-                newcomer=newcomer.name,
-                person=leaver_name,
-            )
-            welcome = HOST.say(
-                "You now play the seat {person} left in match #{number}; your hand is below.",
-                person=leaver_name,
-                number=match.id,
-            )
-            deliveries = [
-                DeliveryDraft(payload=payload(Notice(says=(told,), to_act=to_act))),
-                DeliveryDraft(seat=seat, payload=payload(Notice(says=(welcome,), to_act=to_act))),
-            ]
-            seated = newcomer.model_copy(
-                update={"seat": seat, "bot": None, "resigned": False, "absent": False}
-            )
-            match = await self.store.take_seat(
-                current,
-                match.version,
-                seated,
-                leaver,
-                deliveries,
-                await self._clock(match, seat, user_id, to_act),
-            )
+            match = await self._seat(match, current, leaver, newcomer)
             post = HOST.say(
                 "{newcomer} took this seat of match #{number}.", newcomer=newcomer.name, number=match.id
             )
@@ -285,6 +260,71 @@ class SeatOffers:
                 number=match.id,
             )
             return Taken(match, seat, post, answer, away)
+
+    async def hand_over(
+        self, match_id: int, seat: int, newcomer: Player, by_user: int, scope: Scope | None = None
+    ) -> MatchRecord:
+        """``newcomer`` plays ``seat`` of ``match_id`` from now on, whoever played it, at the word of
+        ``by_user`` (a tournament's organiser, with ``/tournament replace``): recorded as an offer taken at
+        once, so that what was given to the seat's person before is theirs alone, as with a seat offered
+        and taken. Raises ``MatchClosed`` unless the match runs, ``StaleVersion`` when it moved on."""
+        async with self.locks(match_id):
+            match = await self.host.match(match_id, scope)
+            require_active(match)
+            leaver = match.player_at(seat)
+            assert leaver is not None, f"match {match.id} has no seat {seat}"
+            offer = await self.store.offer_seat(match.id, seat, by_user, match.version)
+            return await self._seat(match, offer, leaver, newcomer)
+
+    async def _seat(
+        self, match: MatchRecord, offer: SeatOffer, leaver: Player, newcomer: Player
+    ) -> MatchRecord:
+        """``newcomer`` takes the seat of ``offer`` from ``leaver``: the thread is told, the newcomer gets
+        the seat's hand, and the seat's clock is theirs from now on."""
+        assert newcomer.user_id is not None
+        seat = offer.seat
+        rules = self.host.rules(match.game)
+        to_act = tuple(sorted(rules.to_act(self.host.state_of(match))))
+        leaver_name = person_name(leaver)
+        told = HOST.say(
+            "{newcomer} takes over the seat {person} left, and plays it from now on",
+            newcomer=newcomer.name,
+            person=leaver_name,
+        )
+        welcome = HOST.say(
+            "You now play the seat {person} left in match #{number}; your hand is below.",
+            person=leaver_name,
+            number=match.id,
+        )
+        deliveries = [
+            DeliveryDraft(payload=payload(Notice(says=(told,), to_act=to_act))),
+            DeliveryDraft(seat=seat, payload=payload(Notice(says=(welcome,), to_act=to_act))),
+        ]
+        seated = newcomer.model_copy(update={"seat": seat, "bot": None, "resigned": False, "absent": False})
+        return await self.store.take_seat(
+            offer,
+            match.version,
+            seated,
+            leaver,
+            deliveries,
+            await self._clock(match, seat, newcomer.user_id, to_act),
+        )
+
+    async def taken_from(self, match: MatchRecord, user_id: int) -> Say | None:
+        """The refusal of ``user_id``, who has no seat in ``match`` any more, naming who plays the seat
+        they played there since someone took it over (None when nobody did)."""
+        taken = [o for o in await self.store.seat_offers(match.id) if o.taken_by is not None]
+        left = [o for o in taken if o.leaver_id == user_id]
+        if not left:
+            return None
+        latest = max(left, key=lambda o: o.taken_version or 0)
+        player = match.player_at(latest.seat)
+        name = person_name(player) if player is not None else ""
+        return HOST.say(
+            "{player} took over your seat in match #{number}; you no longer play in it",
+            player=name,
+            number=match.id,
+        )
 
     async def handed_over_at(self, match_id: int, seat: int) -> datetime | None:
         """When ``seat`` of ``match_id`` last went to a new person (None: never). What was given to the

@@ -16,6 +16,7 @@ from pydantic import BaseModel
 
 from engine.core.contract import GameRules
 from engine.core.errors import LobbyError, NotSeated
+from engine.core.say import Say
 from engine.host.clock import (
     ALLOWANCES,
     TIMEOUTS_TO_KEEP,
@@ -74,6 +75,8 @@ class ClockedHost(Protocol):
     def state_of(self, match: MatchRecord) -> BaseModel: ...
 
     def strongest_policy(self, game: str) -> str: ...
+
+    async def not_playing(self, match: MatchRecord, user_id: int, refusal: Say) -> NotSeated: ...
 
     async def play_computers(
         self, match: MatchRecord, state: BaseModel, lines: list[str], stand_in: StandIn | None = None
@@ -167,7 +170,8 @@ class SeatClocks:
             seat = match.seat_of(user_id)
             player = match.player_at(seat) if seat is not None else None
             if seat is None or player is None:
-                raise NotSeated(HOST.say("you are not playing in match #{number}", number=match_id))
+                not_seated = HOST.say("you are not playing in match #{number}", number=match_id)
+                raise await self.host.not_playing(match, user_id, not_seated)
             if not player.absent:
                 if player.resigned:
                     raise LobbyError(

@@ -256,7 +256,7 @@ class GameHost:
             match = await self.match(match, scope)
         seat = match.seat_of(user_id)
         if seat is None and seated is not None:
-            raise NotSeated(seated)
+            raise await self.not_playing(match, user_id, seated)
         may_undo = (
             undo
             and seat is not None
@@ -264,6 +264,11 @@ class GameHost:
             and await self.can_undo(match, seat)
         )
         return Table(match, seat, self.to_act(match), may_undo, self.namer(match))
+
+    async def not_playing(self, match: MatchRecord, user_id: int, refusal: Say) -> NotSeated:
+        """The refusal of ``user_id``, who has no seat in ``match``: who took over the seat they played
+        there, when someone did, else ``refusal``."""
+        return NotSeated(await self.offers.taken_from(match, user_id) or refusal)
 
     async def menu(
         self,

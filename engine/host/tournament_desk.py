@@ -225,7 +225,10 @@ class TournamentDesk:
         """Lets ``newcomer`` take over ``player``'s place; the answer calls the newcomer."""
         record = await self.organised(caller, tournament)
         entrant = tposts.entrant_for(record, player.user_id, player.name)
-        await self.tournaments.replace(record.id, entrant.key, newcomer.user_id, newcomer.name)
+        await self.tournaments.replace(
+            record.id, entrant.key, newcomer.user_id, newcomer.name, by_user=caller.user_id
+        )
+        self.kick()  # the newcomer's hand, and the thread told who plays the seat now
         said = words.takes_over(entrant, self.marks.person(newcomer.user_id))
         await reply.answer(await self.said(caller, said, mentions=(newcomer.user_id,)))
 

@@ -466,8 +466,12 @@ class TournamentHost:
                         await self.host.resign(table.match_id, entrant.user_id, play_on=False)
             return record
 
-    async def replace(self, tournament_id: int, key: str, user_id: int, name: str) -> TournamentRecord:
-        """Another person takes over ``key``'s place (results so far stay with the place)."""
+    async def replace(
+        self, tournament_id: int, key: str, user_id: int, name: str, by_user: int | None = None
+    ) -> TournamentRecord:
+        """Another person takes over ``key``'s place (results so far stay with the place), at the word of
+        organiser ``by_user``; at a table still playing, the seat is handed over as ``/game replace``
+        hands one over (``SeatOffers.hand_over``)."""
         async with self._locks(tournament_id):
             record = await self.store.get_tournament(tournament_id)
             old = record.entrant(key)
@@ -481,7 +485,8 @@ class TournamentHost:
                     if match.status is MatchStatus.ACTIVE:
                         seat = seat_keys(record, match).index(key)
                         newcomer = Player(user_id=user_id, name=name, seat=seat)
-                        await self.host.store.replace_player(match.id, match.version, seat, newcomer)
+                        organiser = by_user if by_user is not None else record.creator_id or 0
+                        await self.host.offers.hand_over(match.id, seat, newcomer, organiser)
             new = old.model_copy(update={"user_id": user_id, "name": name, "bot": None, "dropped": False})
             entrants = tuple(new if e.key == key else e for e in record.entrants)
             return await self.store.save_tournament(

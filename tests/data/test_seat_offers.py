@@ -1,5 +1,5 @@
 """Seats offered to new people in the match stores, on every backend: an offer, the one take it allows,
-and what the take forgets of the seat's former person."""
+and what the take keeps of the seat's former person."""
 
 from __future__ import annotations
 
@@ -23,7 +23,7 @@ async def test_a_newcomer_takes_an_offered_seat_once(store: AnyStore) -> None:
         channel_id=9,
         message_id=99,
         version=1,
-        turn=False,
+        turn=True,
         text="bob's hand",
         user_id=BOB.user_id,
     )
@@ -39,8 +39,9 @@ async def test_a_newcomer_takes_an_offered_seat_once(store: AnyStore) -> None:
     taken = await store.take_seat(first, match.version, CY.model_copy(update={"seat": 1}), kept, welcome)
     assert taken.version == match.version + 1
     assert taken.player_at(1) == Player(user_id=CY.user_id, name="cy", seat=1)
-    # The leaver's private message about the seat is forgotten: the newcomer's hand starts afresh.
-    assert await store.live_private(match.id, 1) is None
+    # The leaver's private message about the seat stays theirs, for the newcomer's first message to take
+    # its controls off.
+    assert await store.live_private(match.id, 1) == bobs
     [done, other] = await store.seat_offers(match.id)
     assert (done.taken_by, done.taken_version, done.leaver_id, done.leaver_resigned) == (
         CY.user_id,

@@ -245,11 +245,13 @@ async def test_an_admin_offers_a_timed_out_seat_whose_player_is_sent_to_game_ret
         old_hand = await (await fake.click(notice, button(notice, "ba:hand:"), user=fake.bob)).response(
             timeout=WAIT
         )
-        assert "not playing" in (old_hand.content or "") and not old_hand.attachments
+        assert "Cy took over your seat" in (old_hand.content or "") and not old_hand.attachments
         back = await (await fake.slash("game return", {}, user=fake.bob, channel=thread)).response(
             timeout=WAIT
         )
-        assert "not playing in match" in (back.content or "")
+        assert f"Cy took over your seat in match #{match_id}; you no longer play in it" in (
+            back.content or ""
+        ), back.content
         # Cy's clock is Cy's own now.
         clocks = await bot.host.seat_clocks(await bot.host.match(match_id))
         assert clocks[seat].user_id == cy.id and clocks[seat].timeouts == 0

@@ -16,7 +16,7 @@ from engine.host.tournaments import TournamentStatus
 from engine.registry import POLICIES
 from tests.discord.fake import FakeDiscord
 from tests.discord.models import BUTTON, MESSAGE_COMPONENT, FakeInteraction, FakeMessage, FakeRole, FakeUser
-from tests.discord.test_bigapple import big_apple, started_match
+from tests.discord.test_bigapple import big_apple, button, started_match
 from tests.discord.test_notify import Clock, bot_at
 
 
@@ -487,3 +487,55 @@ async def test_a_round_deadline_reminds_the_tables_then_computers_finish_them(
             finished = await bot.host.match(match.id)
             assert finished.status is MatchStatus.FINISHED
         assert len(reminded("ends")) == 2 * len(tables)  # never more than two reminders a round
+
+
+async def test_a_player_replaced_by_an_organiser_keeps_nothing_of_the_seat(
+    fake_discord: FakeDiscord, tmp_path: Path
+) -> None:
+    fake = fake_discord
+    people = [fake.add_user(f"rep{n}") for n in range(4)]
+    newcomer = fake.add_user("newbie")
+    async with big_apple(fake, tmp_path / "db.sqlite") as bot:
+        await cup_of_four(fake, people, game="fifth_avenue")  # a game of hands
+        await fake.wait_for_message(fake.general, lambda m: "round 1" in (m.content or ""))
+        record = (await bot.tournament_store.list_tournaments(limit=1))[0]
+        match = await bot.host.match(record.rounds[0].tables[0].match_id or 0)
+        acting = min(bot.host.rules(match.game).to_act(bot.host.state_of(match)))
+        player = match.player_at(acting)
+        assert player is not None and match.thread_id is not None
+        leaver = next(p for p in people if p.id == player.user_id)
+        # The leaver's private message about the table carries the turn's controls.
+        living = await fake.wait_for_dm(
+            leaver, lambda m: f"#{match.id}" in (m.content or "") and bool(m.buttons), timeout=20
+        )
+        options = {"player": leaver, "newcomer": newcomer}
+        said = await (await fake.slash("tournament replace", options, user=fake.admin)).response()
+        assert "takes over" in (said.content or "")
+        # The newcomer gets the seat's hand; the leaver's message loses its controls.
+        await fake.wait_for_dm(newcomer, lambda m: "You now play the seat" in (m.content or ""), timeout=20)
+        closed = await fake.wait_until(
+            lambda: next((m for m in fake.dm_messages(leaver) if m.id == living.id and not m.buttons), None),
+            timeout=20,
+        )
+        assert "no longer yours" in (closed.content or ""), closed.content
+        assert not [m for m in fake.dm_messages(leaver) if m.buttons]
+        # Their My hand under the thread's post answers that they no longer play.
+        thread = fake.channels[match.thread_id]
+        post = await fake.wait_until(
+            lambda: next(
+                (
+                    m
+                    for m in reversed(thread.messages)
+                    if any(b.get("custom_id", "").startswith("ba:hand:") for b in m.buttons)
+                ),
+                None,
+            ),
+            timeout=20,
+        )
+        hand = await (await fake.click(post, button(post, "ba:hand:"), user=leaver)).response()
+        assert hand.ephemeral and not hand.attachments
+        assert "took over your seat" in (hand.content or ""), hand.content
+        back = await (await fake.slash("game return", {}, user=leaver, channel=thread)).response()
+        assert f"{newcomer.global_name} took over your seat in match #{match.id}" in (back.content or "")
+        mine = await (await fake.click(post, button(post, "ba:hand:"), user=newcomer)).response()
+        assert mine.attachment("hand.png").data.startswith(b"\x89PNG")

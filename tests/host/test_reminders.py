@@ -204,3 +204,28 @@ async def test_a_seat_that_changed_hands_never_edits_the_leavers_message_for_the
     # The newcomer's own message is edited in place from now on.
     await living.show(match, seat, newcomer, Outgoing("newcomer's next hand", silent=True), 5, False, True)
     assert told.sender.sent[-1][0] == "edit" and told.sender.sent[-1][2].text == "newcomer's next hand"
+
+
+async def test_the_leavers_message_loses_its_controls_in_their_language_even_when_the_newcomer_is_not_reached(
+    told: Told,
+) -> None:
+    living = LivingMessages(told.store, told.sender, told.settings)
+    seat, leaver, newcomer = 1, 501, 502
+    match = told.match
+    told.settings.values[("user", leaver, LANGUAGE)] = "it"
+    shown = controls.board(match.id, 3, "it")
+    await living.show(match, seat, leaver, Outgoing("leaver's hand", shown), 3, True, True)
+    told.sender.closed.add(newcomer)
+    with pytest.raises(Refused):
+        await living.show(match, seat, newcomer, Outgoing("newcomer's hand", silent=True), 4, True, True)
+    [edit] = [m for kind, _, m in told.sender.sent if kind == "edit"]
+    assert not edit.controls and edit.text.splitlines() == [
+        "leaver's hand",
+        "⏹️ Questo posto non è più tuo: ora lo gioca qualcun altro.",
+    ]
+    kept = await told.store.live_private(match.id, seat)
+    assert kept is not None and (kept.user_id, kept.turn) == (leaver, False)
+    # Tried again, the newcomer's hand never edits the leaver's message, which says its word once.
+    with pytest.raises(Refused):
+        await living.show(match, seat, newcomer, Outgoing("newcomer's hand", silent=True), 5, True, True)
+    assert [kind for kind, _, _ in told.sender.sent].count("edit") == 1

@@ -141,6 +141,8 @@ async def test_the_organisers_commands_name_the_people_they_concern(desk: Desk) 
     await desk.desk.replace(ADMIN, desk.reply, Person(1000, "human0"), newcomer)
     took_over = desk.reply.answers()[-1]
     assert took_over.message.text == "@2000 takes over from human0." and took_over.message.mentions == (2000,)
+    assert desk.kicked == [True]  # the newcomer's hand, and the thread told who plays the seat now
+    desk.kicked.clear()
 
     desk.reply.done.clear()
     await desk.desk.drop(ADMIN, desk.reply, Person(1001, "human1"))
