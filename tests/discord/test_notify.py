@@ -95,6 +95,14 @@ def pending(db: Path, match_id: int) -> int:
     return int(count)
 
 
+def live_post_version(db: Path, match_id: int) -> int | None:
+    """The version the thread's live post of the match shows as the bot remembers it, read from the file."""
+    with sqlite3.connect(db) as raw:
+        found = raw.execute("SELECT version FROM live_posts WHERE match_id = ?", (match_id,)).fetchone()
+    raw.close()
+    return None if found is None else int(found[0])
+
+
 def turn_dms(fake: FakeDiscord, user: FakeUser) -> list[FakeMessage]:
     """The direct messages to ``user`` that call them to play (they carry a Play button)."""
     messages = fake.dm_messages(user)
@@ -490,7 +498,10 @@ async def test_a_turn_that_goes_on_never_calls_its_player_again_even_when_their_
             await board_post(fake, thread, (await bot.host.match(match_id)).version)
             typed = await fake.slash("move", {"notation": move}, user=user, channel=thread)
             assert "You played" in ((await typed.response()).content or "")
-        await board_post(fake, thread, (await bot.host.match(match_id)).version)
+        latest = (await bot.host.match(match_id)).version
+        await board_post(fake, thread, latest)
+        # The thread's post of the last move is out and remembered before the messages go on.
+        await fake.wait_until(lambda: live_post_version(tmp_path / "db.sqlite", match_id) == latest or None)
         await fake.wait_until(lambda: held.hits or None)
         held.release()
         await fake.wait_until(lambda: pending(tmp_path / "db.sqlite", match_id) == 0 or None)
