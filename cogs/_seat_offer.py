@@ -68,6 +68,8 @@ async def take_pressed(interaction: discord.Interaction[Any], pressed: Pressed) 
     bot = bot_of(interaction)
     user = interaction.user
     await interaction.response.defer(ephemeral=True, thinking=True)
+    # Read first: what the take sends them afterwards (their hand) is in the language their app speaks.
+    locale = await reader_locale(interaction)
     newcomer = Player(user_id=user.id, name=display_name(user))
     taken = await bot.host.offers.take(pressed.number("offer_id"), newcomer, scope_of(interaction))
     bot.kick_outbox()
@@ -77,5 +79,4 @@ async def take_pressed(interaction: discord.Interaction[Any], pressed: Pressed) 
     if interaction.message is not None:
         public = await recipient_locale(bot, None, taken.match.guild_id)
         await interaction.message.edit(content=render(public, taken.post, name), view=None)
-    locale = await reader_locale(interaction)
     await reply(interaction, welcome_text(locale, taken.welcome, taken.away, name))

@@ -130,10 +130,11 @@ async def test_a_newcomer_takes_a_resigned_seat_plays_on_and_is_rated_from_their
         await fake.wait_for_message(
             thread, lambda m: "Cy takes over the seat Bob left" in (m.content or ""), timeout=WAIT
         )
-        # (Direct messages are in the language Cy chose with /settings, else the server's: English.)
+        # Cy's app speaks Italian, as the press told: the hand that follows is in Italian too.
         dm = await fake.wait_for_dm(
-            cy, lambda m: "You now play the seat Bob left" in (m.content or ""), timeout=WAIT
+            cy, lambda m: "Ora giochi il posto che Bob ha lasciato" in (m.content or ""), timeout=WAIT
         )
+        assert "You now play" not in (dm.content or "")
         assert dm.attachments, "the hand's image"
         assert not [m for m in fake.dm_messages(fake.bob) if "You now play" in (m.content or "")]
         taken_post = await fake.wait_until(
