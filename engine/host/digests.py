@@ -16,13 +16,13 @@ from collections.abc import Callable
 from datetime import datetime, timedelta
 from typing import Protocol
 
-from pydantic import Field, field_validator
+from pydantic import Field
 
 from engine.core.errors import LobbyError
 from engine.core.model import Frozen
 from engine.host.languages import recipient_locale
 from engine.host.lobby_words import my_game_line
-from engine.host.notify import next_hour_after, zone_of
+from engine.host.notify import ZoneName, next_hour_after
 from engine.host.outgoing import Outgoing, Refused, TryLater
 from engine.host.pings import TurnPings
 from engine.host.service import GameHost
@@ -46,13 +46,7 @@ class DigestTime(Frozen):
     """When a person's digest comes: at ``hour`` o'clock in time zone ``zone``."""
 
     hour: int = Field(ge=0, le=23)
-    zone: str
-
-    @field_validator("zone")
-    @classmethod
-    def _known_zone(cls, value: str) -> str:
-        zone_of(value)
-        return value
+    zone: ZoneName
 
     def next_after(self, moment: datetime) -> datetime:
         """The first time after ``moment`` that the digest comes, in UTC (see ``next_hour_after``)."""

@@ -10,9 +10,10 @@ from __future__ import annotations
 from datetime import UTC, datetime, time, timedelta
 from enum import StrEnum
 from functools import cache
+from typing import Annotated
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError, available_timezones
 
-from pydantic import Field, field_validator, model_validator
+from pydantic import AfterValidator, Field, model_validator
 
 from engine.core.model import Frozen
 
@@ -82,19 +83,22 @@ def zone_of(name: str) -> ZoneInfo:
         raise ValueError(f"unreadable time zone {name!r}") from exc
 
 
+def _listed_zone(name: str) -> str:
+    zone_of(name)
+    return name
+
+
+# The name of an IANA time zone, checked as a model reads it (see ``zone_of``).
+ZoneName = Annotated[str, AfterValidator(_listed_zone)]
+
+
 class QuietHours(Frozen):
     """Whole local hours, from ``start`` up to ``end`` (exclusive), in time zone ``zone``; they may cross
     midnight (22 to 7)."""
 
     start: int = Field(ge=0, le=23)
     end: int = Field(ge=0, le=23)
-    zone: str
-
-    @field_validator("zone")
-    @classmethod
-    def _known_zone(cls, value: str) -> str:
-        zone_of(value)
-        return value
+    zone: ZoneName
 
     @model_validator(mode="after")
     def _not_empty(self) -> QuietHours:
